@@ -1,0 +1,256 @@
+"""Small boards drawn as text, for tests, lessons and quick experiments.
+
+Each text row is a lane (the top row is lane 0, the leftmost lane when
+driving to the right); each column is one space along the track. Tokens are
+separated by blanks:
+
+======  =====================================================
+token   meaning
+======  =====================================================
+``.``   a plain space
+``1-9`` a space of that corner (the number is the corner id)
+``S``   a shooting space (street rules)
+``D``   a danger space (street rules)
+``x``   no space here
+``p``   a pit-lane space (pit rows go below the track rows)
+``B``   a pit box (box rows go below the pit row)
+======  =====================================================
+
+Space ids are ``column * rows + row`` so a test can name them by position.
+Every space steps ahead in its lane and diagonally to the neighbouring
+lanes of the next column (``lane_change``); inside corners the diagonal
+arrows can be switched off with ``corner_lane_changes=False``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from shapely.geometry import box as rectangle
+
+from fdlab.track.corners import update_corner_counts
+from fdlab.track.model import Track, add_space, add_step, new_graph
+
+_HAZARD_TOKENS = {"S": "shooting", "D": "danger"}
+
+
+class AsciiBoardError(ValueError):
+    """A text board that cannot be read: the message names the row and column."""
+
+
+def from_ascii(
+    text: str,
+    *,
+    corners: Mapping[int, int | Mapping[str, Any]] | None = None,
+    closed: bool = False,
+    finish: int | None = None,
+    police: int | None = None,
+    grid: Sequence[int] = (),
+    tunnels: Mapping[str, tuple[int, int]] | None = None,
+    corner_lane_changes: bool = True,
+    name: str = "ascii board",
+    laps: int = 1,
+) -> Track:
+    """Build a :class:`~fdlab.track.model.Track` from a board drawn as text.
+
+    Parameters
+    ----------
+    text : str
+        The board, one row per lane (see the module docstring for tokens).
+    corners : mapping, optional
+        Corner id -> stop count, or -> ``{"stops": n, "name": "..."}``.
+    closed : bool
+        Join the last column to the first (a loop). The finish line then lies
+        between them unless ``finish`` says otherwise.
+    finish : int, optional
+        Column that starts the lap: steps into it cross the finish line.
+    police : int, optional
+        Column whose incoming steps cross the police line.
+    grid : sequence of int
+        Space ids of the grid spots, pole first.
+    tunnels : mapping, optional
+        Label -> ``(entry, exit)`` space ids; a ``tunnel`` step joins them.
+    corner_lane_changes : bool
+        Allow diagonal steps inside corners (the arrows of a wide corner).
+    name : str
+        The board's name.
+    laps : int
+        Default race length.
+
+    Returns
+    -------
+    Track
+
+    Examples
+    --------
+    >>> track = from_ascii('''
+    ...     . . 1 1 .
+    ...     . . 1 1 .
+    ... ''', corners={1: 2}, finish=0)
+    >>> track.corners[1]
+    {'stops': 2, 'name': 'Corner 1', 'long': 2, 'short': 2}
+    >>> sorted(track.graph.successors(0))
+    [2, 3]
+    """
+    rows = [line.split() for line in text.strip("\n").splitlines() if line.strip()]
+    if not rows:
+        raise AsciiBoardError("the board is empty: draw at least one row of spaces")
+    nrows = len(rows)
+    ncols = max(len(r) for r in rows)
+    cells: dict[tuple[int, int], str] = {}
+    kinds: dict[int, str] = {}
+    for r, row in enumerate(rows):
+        row_kinds = {_token_kind(tok, r, c) for c, tok in enumerate(row)} - {"gap"}
+        if len(row_kinds) > 1:
+            raise AsciiBoardError(f"row {r} mixes {sorted(row_kinds)} spaces; keep one kind a row")
+        kinds[r] = row_kinds.pop() if row_kinds else "track"
+        for c, tok in enumerate(row):
+            if tok != "x":
+                cells[(r, c)] = tok
+    track_rows = [r for r in range(nrows) if kinds[r] == "track"]
+    pit_rows = [r for r in range(nrows) if kinds[r] == "pit"]
+    box_rows = [r for r in range(nrows) if kinds[r] == "box"]
+    if track_rows != list(range(len(track_rows))):
+        raise AsciiBoardError("track rows must come first, then the pit row, then box rows")
+
+    def sid(r: int, c: int) -> int:
+        return c * nrows + r
+
+    if finish is None and closed:
+        finish = 0
+    lap_length = float(ncols)
+    corner_info = {
+        cid: dict(spec) if isinstance(spec, Mapping) else {"stops": spec}
+        for cid, spec in (corners or {}).items()
+    }
+    graph = new_graph(name, laps=laps, space_length=1.0, lap_length=lap_length)
+    for cid, info in corner_info.items():
+        info.setdefault("name", f"Corner {cid}")
+        graph.graph["corners"][cid] = {"stops": int(info["stops"]), "name": info["name"]}
+
+    box_slot = 0
+    for (r, c), tok in sorted(cells.items(), key=lambda item: (item[0][1], item[0][0])):
+        corner = int(tok) if tok.isdigit() else None
+        if corner is not None and corner not in graph.graph["corners"]:
+            raise AsciiBoardError(
+                f"row {r}, column {c}: corner {corner} has no stop count; pass corners={{{corner}: n}}"
+            )
+        progress = float((c - finish) % ncols) if finish is not None and closed else float(c)
+        if finish is not None and not closed:
+            progress = float(c - finish)
+        attrs: dict[str, Any] = {
+            "x": float(c) + 0.5,
+            "y": -float(r) - 0.5,
+            "polygon": rectangle(c, -r - 1, c + 1, -r),
+            "lane": r if kinds[r] == "track" else 0,
+            "progress": progress,
+            "kind": kinds[r],
+            "corner": corner,
+            "hazard": _HAZARD_TOKENS.get(tok),
+        }
+        if kinds[r] == "box":
+            box_slot += 1
+            attrs["box"] = box_slot
+        add_space(graph, sid(r, c), **attrs)
+
+    def lines_into(c_from: int, c_to: int) -> list[str]:
+        crossed = []
+        if finish is not None and c_to == finish and c_from != c_to:
+            crossed.append("finish")
+        if police is not None and c_to == police and c_from != c_to:
+            crossed.append("police")
+        return crossed
+
+    def next_col(c: int) -> int | None:
+        if c + 1 < ncols:
+            return c + 1
+        return 0 if closed else None
+
+    for (r, c), tok in cells.items():
+        c2 = next_col(c)
+        if c2 is None:
+            continue
+        here = sid(r, c)
+        if kinds[r] == "track":
+            for dr in (0, -1, 1):
+                r2 = r + dr
+                if r2 not in track_rows or (r2, c2) not in cells:
+                    continue
+                there = sid(r2, c2)
+                in_corner = graph.nodes[here]["corner"] is not None and (
+                    graph.nodes[there]["corner"] == graph.nodes[here]["corner"]
+                )
+                if dr and in_corner and not corner_lane_changes:
+                    continue
+                add_step(graph, here, there, "ahead" if dr == 0 else "lane_change", lines_into(c, c2))
+        elif kinds[r] == "pit" and (r, c2) in cells:
+            add_step(graph, here, sid(r, c2), "ahead", lines_into(c, c2))
+
+    if pit_rows:
+        _join_pit(graph, cells, pit_rows[0], box_rows, track_rows[-1], sid, lines_into, next_col)
+
+    for label, (entry, exit_) in (tunnels or {}).items():
+        for s in (entry, exit_):
+            if s not in graph:
+                raise AsciiBoardError(f"tunnel {label!r}: space {s} is not on the board")
+            graph.nodes[s]["tunnel"] = str(label)
+        add_step(graph, entry, exit_, "tunnel")
+
+    for pos, s in enumerate(grid, start=1):
+        if s not in graph:
+            raise AsciiBoardError(f"grid spot {pos}: space {s} is not on the board")
+        graph.nodes[s]["grid"] = pos
+
+    update_corner_counts(graph)
+    track = Track(graph)
+    _add_contacts(track, cells, kinds, sid, next_col)
+    return track
+
+
+def _token_kind(tok: str, r: int, c: int) -> str:
+    if tok == "x":
+        return "gap"
+    if tok == "p":
+        return "pit"
+    if tok == "B":
+        return "box"
+    if tok == "." or tok in _HAZARD_TOKENS or tok.isdigit():
+        return "track"
+    raise AsciiBoardError(
+        f"row {r}, column {c}: unknown token {tok!r}; use . 1-9 S D x p B (see fdlab.track.ascii)"
+    )
+
+
+def _join_pit(graph, cells, pit_row, box_rows, outer_lane, sid, lines_into, next_col) -> None:
+    pit_cols = sorted(c for (r, c) in cells if r == pit_row)
+    first, last = pit_cols[0], pit_cols[-1]
+    if first > 0 and (outer_lane, first - 1) in cells:
+        add_step(graph, sid(outer_lane, first - 1), sid(pit_row, first), "pit_in", ["pit_entry"])
+    exit_col = next_col(last)
+    if exit_col is not None and (outer_lane, exit_col) in cells:
+        add_step(
+            graph,
+            sid(pit_row, last),
+            sid(outer_lane, exit_col),
+            "pit_out",
+            ["pit_exit", *lines_into(last, exit_col)],
+        )
+    for r in box_rows:
+        for c in sorted(c for (rr, c) in cells if rr == r):
+            if (pit_row, c - 1) in cells:
+                add_step(graph, sid(pit_row, c - 1), sid(r, c), "box_in")
+            if (pit_row, c + 1) in cells:
+                add_step(graph, sid(r, c), sid(pit_row, c + 1), "box_out", lines_into(c, c + 1))
+
+
+def _add_contacts(track: Track, cells: Iterable, kinds, sid, next_col) -> None:
+    for r, c in cells:
+        if kinds[r] == "box":
+            continue
+        here = sid(r, c)
+        if kinds[r] == "track" and (r + 1, c) in cells and kinds[r + 1] == "track":
+            track.add_contact(here, sid(r + 1, c), "beside")
+        c2 = next_col(c)
+        if c2 is not None and (r, c2) in cells:
+            track.add_contact(here, sid(r, c2), "behind", rear=here)

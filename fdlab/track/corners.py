@@ -1,0 +1,101 @@
+"""Corner geometry derived from the graph: entries, exits and path counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+
+
+def corner_entries(graph: nx.DiGraph, corner: Any) -> list[Any]:
+    """Corner spaces reached by a step from outside the corner.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". 1 1 .", corners={1: 1})
+    >>> corner_entries(track.graph, 1)
+    [1]
+    """
+    nodes = graph.nodes
+    return [
+        n
+        for n in graph
+        if nodes[n]["corner"] == corner
+        and any(nodes[p]["corner"] != corner for p in graph.predecessors(n))
+    ]
+
+
+def corner_exits(graph: nx.DiGraph, corner: Any) -> list[Any]:
+    """Corner spaces with a step leading out of the corner.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". 1 1 .", corners={1: 1})
+    >>> corner_exits(track.graph, 1)
+    [2]
+    """
+    nodes = graph.nodes
+    return [
+        n
+        for n in graph
+        if nodes[n]["corner"] == corner
+        and any(nodes[s]["corner"] != corner for s in graph.successors(n))
+    ]
+
+
+def corner_path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
+    """The longest and shortest path through a corner, counted in spaces.
+
+    These are the green (long) and red (short) numbers printed beside a
+    corner on the boards (C-1). A path runs from an entry space to an exit
+    space using only the corner's own steps.
+
+    Returns
+    -------
+    (long, short) : tuple of int
+        ``(0, 0)`` when the corner has no space, or no path from an entry to
+        an exit.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii('''
+    ...     . 1 1 1 .
+    ...     . 1 1 1 .
+    ... ''', corners={1: 2})
+    >>> corner_path_counts(track.graph, 1)
+    (3, 3)
+    """
+    members = [n for n, d in graph.nodes(data=True) if d["corner"] == corner]
+    if not members:
+        return (0, 0)
+    sub = graph.subgraph(members)
+    entries = corner_entries(graph, corner) or [n for n in sub if sub.in_degree(n) == 0]
+    exits = set(corner_exits(graph, corner) or [n for n in sub if sub.out_degree(n) == 0])
+    if not nx.is_directed_acyclic_graph(sub):
+        return (0, 0)
+    # Longest and shortest number of spaces from any entry to any exit, by DP
+    # over a topological order (the corner is a small DAG).
+    inf = float("inf")
+    longest: dict[Any, float] = {n: -inf for n in sub}
+    shortest: dict[Any, float] = {n: inf for n in sub}
+    for n in entries:
+        longest[n] = shortest[n] = 1
+    for n in nx.topological_sort(sub):
+        if shortest[n] == inf:
+            continue
+        for s in sub.successors(n):
+            longest[s] = max(longest[s], longest[n] + 1)
+            shortest[s] = min(shortest[s], shortest[n] + 1)
+    reached = [n for n in exits if shortest[n] != inf]
+    if not reached:
+        return (0, 0)
+    return (int(max(longest[n] for n in reached)), int(min(shortest[n] for n in reached)))
+
+
+def update_corner_counts(graph: nx.DiGraph) -> None:
+    """Recompute ``long`` and ``short`` of every corner in ``graph.graph``."""
+    for corner, info in graph.graph["corners"].items():
+        info["long"], info["short"] = corner_path_counts(graph, corner)

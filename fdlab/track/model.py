@@ -1,0 +1,315 @@
+"""The track model: a Formula D board as a networkx graph of spaces.
+
+The schema is documented in ``docs/schema.md``. In short:
+
+* nodes are spaces, with attributes ``x``, ``y``, ``polygon``, ``lane``,
+  ``progress``, ``kind``, ``corner``, ``hazard``, ``tunnel``, ``grid``,
+  ``box`` and ``level``;
+* directed edges are the steps a car may take, with ``kind`` and ``lines``;
+* ``graph.graph`` holds ``name``, ``schema``, ``laps``, ``corners``,
+  ``units``, ``space_length``, ``lap_length`` and ``description``;
+* the *contacts* relation ("behind or beside", used for collisions) is a
+  separate undirected graph whose edges carry ``kind`` (``beside`` or
+  ``behind``) and, for ``behind``, ``rear``: the space of the car behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import networkx as nx
+
+SCHEMA_VERSION = 1
+
+SPACE_KINDS = ("track", "pit", "box")
+EDGE_KINDS = ("ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out", "tunnel")
+HAZARDS = (None, "shooting", "danger")
+CONTACT_KINDS = ("beside", "behind")
+LINE_NAMES = ("finish", "police", "pit_entry", "pit_exit")
+
+#: Default attribute values of a space; every node of a track carries all of them.
+SPACE_DEFAULTS: dict[str, Any] = {
+    "x": 0.0,
+    "y": 0.0,
+    "polygon": None,
+    "lane": 0,
+    "progress": 0.0,
+    "kind": "track",
+    "corner": None,
+    "hazard": None,
+    "tunnel": None,
+    "grid": None,
+    "box": None,
+    "level": 0,
+}
+
+#: Default graph attributes of a track.
+TRACK_DEFAULTS: dict[str, Any] = {
+    "name": "untitled",
+    "description": "",
+    "schema": SCHEMA_VERSION,
+    "laps": 1,
+    "corners": {},
+    "units": "m",
+    "space_length": 1.0,
+    "lap_length": 0.0,
+}
+
+
+class Track:
+    """A Formula D board: spaces, the steps between them, corners and contacts.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+        Spaces as nodes and steps as edges, following the schema in
+        ``docs/schema.md``. Missing node and graph attributes are filled with
+        their defaults; the graph is used as is (not copied).
+    contacts : networkx.Graph, optional
+        The "behind or beside" relation. Each edge has ``kind`` (``"beside"``
+        or ``"behind"``) and, for ``"behind"``, ``rear`` (the space behind).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii('''
+    ...     . . 1 1 . .
+    ...     . . 1 1 . .
+    ... ''', corners={1: 1})
+    >>> len(track), track.corners[1]["stops"]
+    (12, 1)
+    """
+
+    def __init__(self, graph: nx.DiGraph, contacts: nx.Graph | None = None) -> None:
+        if not isinstance(graph, nx.DiGraph):
+            raise TypeError(f"a Track wraps a networkx.DiGraph, not {type(graph).__name__}")
+        for key, value in TRACK_DEFAULTS.items():
+            if key not in graph.graph:
+                graph.graph[key] = dict(value) if isinstance(value, dict) else value
+        for _, data in graph.nodes(data=True):
+            for key, value in SPACE_DEFAULTS.items():
+                data.setdefault(key, value)
+        for _, _, data in graph.edges(data=True):
+            data.setdefault("kind", "ahead")
+            data["lines"] = frozenset(data.get("lines", ()))
+        self.graph = graph
+        self.contacts = contacts if contacts is not None else nx.Graph()
+        self.contacts.add_nodes_from(graph.nodes)
+
+    # -- graph-level attributes -------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The circuit's name."""
+        return self.graph.graph["name"]
+
+    @property
+    def description(self) -> str:
+        """A short description for people choosing a board."""
+        return self.graph.graph["description"]
+
+    @property
+    def laps(self) -> int:
+        """The default race length in laps."""
+        return self.graph.graph["laps"]
+
+    @property
+    def corners(self) -> dict[Any, dict[str, Any]]:
+        """Corner id -> ``{"stops", "name", "long", "short"}``."""
+        return self.graph.graph["corners"]
+
+    @property
+    def lap_length(self) -> float:
+        """Progress value at which a lap closes (the finish line is at 0)."""
+        return self.graph.graph["lap_length"]
+
+    # -- spaces -----------------------------------------------------------------
+    def __len__(self) -> int:
+        return self.graph.number_of_nodes()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.graph.nodes)
+
+    def __contains__(self, space: object) -> bool:
+        return space in self.graph
+
+    def space(self, space: Any) -> dict[str, Any]:
+        """The attribute dict of one space.
+
+        Raises
+        ------
+        KeyError
+            With a message naming the missing space.
+        """
+        try:
+            return self.graph.nodes[space]
+        except KeyError:
+            raise KeyError(f"space {space!r} is not on track {self.name!r}") from None
+
+    def spaces(self, **attrs: Any) -> list[Any]:
+        """Ids of the spaces whose attributes equal all of ``attrs``.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> track = from_ascii(". . 1 1 .", corners={1: 2})
+        >>> track.spaces(corner=1)
+        [2, 3]
+        """
+        return [
+            n
+            for n, data in self.graph.nodes(data=True)
+            if all(data.get(k) == v for k, v in attrs.items())
+        ]
+
+    def corner_spaces(self, corner: Any) -> list[Any]:
+        """The spaces of one corner."""
+        return self.spaces(corner=corner)
+
+    def grid_spots(self) -> list[Any]:
+        """Grid spaces ordered from pole (grid 1) backwards."""
+        spots = [(d["grid"], n) for n, d in self.graph.nodes(data=True) if d["grid"] is not None]
+        return [n for _, n in sorted(spots)]
+
+    def boxes(self) -> list[Any]:
+        """Pit boxes ordered by their owner slot."""
+        boxes = [(d["box"], n) for n, d in self.graph.nodes(data=True) if d["kind"] == "box"]
+        return [n for _, n in sorted(boxes, key=lambda item: (item[0] is None, item[0] or 0))]
+
+    def tunnel_pairs(self) -> dict[Any, list[Any]]:
+        """Tunnel label -> the spaces that carry it."""
+        pairs: dict[Any, list[Any]] = {}
+        for n, d in self.graph.nodes(data=True):
+            if d["tunnel"] is not None:
+                pairs.setdefault(d["tunnel"], []).append(n)
+        return pairs
+
+    # -- steps and contacts -----------------------------------------------------
+    def steps(self, space: Any) -> list[tuple[Any, dict[str, Any]]]:
+        """The steps out of ``space`` as ``(next_space, edge_attributes)`` pairs."""
+        return list(self.graph.adj[space].items())
+
+    def edges_crossing(self, line: str) -> list[tuple[Any, Any]]:
+        """Steps that cross the named line (``"finish"``, ``"police"``...)."""
+        return [(u, v) for u, v, d in self.graph.edges(data=True) if line in d["lines"]]
+
+    def touching(self, space: Any) -> list[Any]:
+        """Spaces a car on ``space`` touches: it is behind or beside them (D-5).
+
+        A car directly *ahead* of another does not touch it; the car behind
+        does.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> track = from_ascii('''
+        ...     . . .
+        ...     . . .
+        ... ''')
+        >>> sorted(track.touching(2))  # lane 0, second column: beside 3, behind 4
+        [3, 4]
+        """
+        touched = []
+        for other, data in self.contacts.adj[space].items():
+            if data.get("kind") == "beside" or data.get("rear") == space:
+                touched.append(other)
+        return touched
+
+    def add_contact(self, a: Any, b: Any, kind: str, rear: Any = None) -> None:
+        """Record that spaces ``a`` and ``b`` touch.
+
+        Parameters
+        ----------
+        a, b : space ids
+        kind : {"beside", "behind"}
+        rear : space id, optional
+            For ``"behind"``: which of ``a`` and ``b`` is the rear space.
+        """
+        if kind not in CONTACT_KINDS:
+            raise ValueError(f"contact kind must be one of {CONTACT_KINDS}, not {kind!r}")
+        if kind == "behind" and rear not in (a, b):
+            raise ValueError(f"a 'behind' contact between {a!r} and {b!r} needs rear=one of them")
+        attrs = {"kind": kind}
+        if kind == "behind":
+            attrs["rear"] = rear
+        self.contacts.add_edge(a, b, **attrs)
+
+    # -- copies and comparison --------------------------------------------------
+    def copy(self) -> Track:
+        """A deep-enough copy: graphs and attribute dicts are new objects.
+
+        Shapely geometries are immutable and shared.
+        """
+        graph = self.graph.copy()
+        graph.graph = {
+            k: ({c: dict(v) for c, v in val.items()} if k == "corners" else val)
+            for k, val in self.graph.graph.items()
+        }
+        return Track(graph, self.contacts.copy())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Track):
+            return NotImplemented
+        return (
+            self.graph.graph == other.graph.graph
+            and dict(self.graph.nodes(data=True)) == dict(other.graph.nodes(data=True))
+            and _edge_dict(self.graph) == _edge_dict(other.graph)
+            and _contact_dict(self.contacts) == _contact_dict(other.contacts)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Track {self.name!r}: {len(self)} spaces, {len(self.corners)} corners, "
+            f"{self.graph.number_of_edges()} steps>"
+        )
+
+    # -- notebook display -------------------------------------------------------
+    def _repr_svg_(self) -> str:
+        from fdlab.plot import track_svg
+
+        return track_svg(self)
+
+
+def _edge_dict(graph: nx.DiGraph) -> dict[tuple[Any, Any], dict[str, Any]]:
+    return {(u, v): d for u, v, d in graph.edges(data=True)}
+
+
+def _contact_dict(contacts: nx.Graph) -> dict[frozenset[Any], dict[str, Any]]:
+    return {frozenset((u, v)): d for u, v, d in contacts.edges(data=True)}
+
+
+def new_graph(name: str = "untitled", **attrs: Any) -> nx.DiGraph:
+    """An empty track graph carrying the default graph attributes.
+
+    Examples
+    --------
+    >>> g = new_graph("Test ring", laps=2)
+    >>> g.graph["schema"], g.graph["laps"]
+    (1, 2)
+    """
+    graph = nx.DiGraph()
+    graph.graph.update({k: (dict(v) if isinstance(v, dict) else v) for k, v in TRACK_DEFAULTS.items()})
+    graph.graph["name"] = name
+    graph.graph.update(attrs)
+    return graph
+
+
+def add_space(graph: nx.DiGraph, space: Any, **attrs: Any) -> None:
+    """Add one space with every schema attribute set (defaults filled in)."""
+    unknown = set(attrs) - set(SPACE_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown space attribute(s) {sorted(unknown)} for space {space!r}")
+    data = dict(SPACE_DEFAULTS)
+    data.update(attrs)
+    graph.add_node(space, **data)
+
+
+def add_step(
+    graph: nx.DiGraph, u: Any, v: Any, kind: str = "ahead", lines: Iterable[str] = ()
+) -> None:
+    """Add one step ``u -> v`` of the given kind, crossing ``lines``."""
+    if kind not in EDGE_KINDS:
+        raise ValueError(f"step {u!r}->{v!r}: kind must be one of {EDGE_KINDS}, not {kind!r}")
+    graph.add_edge(u, v, kind=kind, lines=frozenset(lines))
