@@ -167,7 +167,7 @@ def from_ascii(
             return c + 1
         return 0 if closed else None
 
-    for (r, c), tok in cells.items():
+    for r, c in cells:
         c2 = next_col(c)
         if c2 is None:
             continue
@@ -183,7 +183,9 @@ def from_ascii(
                 )
                 if dr and in_corner and not corner_lane_changes:
                     continue
-                add_step(graph, here, there, "ahead" if dr == 0 else "lane_change", lines_into(c, c2))
+                add_step(
+                    graph, here, there, "ahead" if dr == 0 else "lane_change", lines_into(c, c2)
+                )
         elif kinds[r] == "pit" and (r, c2) in cells:
             add_step(graph, here, sid(r, c2), "ahead", lines_into(c, c2))
 

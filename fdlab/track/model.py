@@ -290,7 +290,9 @@ def new_graph(name: str = "untitled", **attrs: Any) -> nx.DiGraph:
     (1, 2)
     """
     graph = nx.DiGraph()
-    graph.graph.update({k: (dict(v) if isinstance(v, dict) else v) for k, v in TRACK_DEFAULTS.items()})
+    graph.graph.update(
+        {k: (dict(v) if isinstance(v, dict) else v) for k, v in TRACK_DEFAULTS.items()}
+    )
     graph.graph["name"] = name
     graph.graph.update(attrs)
     return graph
