@@ -1,0 +1,71 @@
+"""Formula Fun: a championship card game of running a racing team (rules section FF).
+
+The engine is pure and immutable: :func:`new_game` deals, :func:`legal_actions`
+lists the decisions, :func:`step` applies one and returns the new state with
+the events it caused. :class:`Game` wraps it for notebooks (history, undo,
+replay, bots); :mod:`fdlab.fun.widgets` is the ipywidgets table, imported on
+demand.
+"""
+
+from fdlab.fun.actions import (
+    Action,
+    Bid,
+    Discard,
+    Draw,
+    EndTurn,
+    Pass,
+    PlayCircuit,
+    PlaySpecial,
+    PlaySponsor,
+    PutOnMarket,
+    ReturnDriver,
+    StartAuction,
+    parse_action,
+)
+from fdlab.fun.bots import RandomBot, SensibleBot
+from fdlab.fun.cards import Card, Clause, Condition, Effect, Modifier
+from fdlab.fun.deck import Deck, deck_from_dict, default_deck, load_deck
+from fdlab.fun.engine import legal_actions, new_game, replay, step
+from fdlab.fun.errors import DeckError, IllegalActionError
+from fdlab.fun.events import Event
+from fdlab.fun.game import Game, play_championship
+from fdlab.fun.state import FunRules, GameState, PlayerState
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Card",
+    "Clause",
+    "Condition",
+    "Deck",
+    "DeckError",
+    "Discard",
+    "Draw",
+    "Effect",
+    "EndTurn",
+    "Event",
+    "FunRules",
+    "Game",
+    "GameState",
+    "IllegalActionError",
+    "Modifier",
+    "Pass",
+    "PlayCircuit",
+    "PlaySpecial",
+    "PlaySponsor",
+    "PlayerState",
+    "PutOnMarket",
+    "RandomBot",
+    "ReturnDriver",
+    "SensibleBot",
+    "StartAuction",
+    "deck_from_dict",
+    "default_deck",
+    "legal_actions",
+    "load_deck",
+    "new_game",
+    "parse_action",
+    "play_championship",
+    "replay",
+    "step",
+]

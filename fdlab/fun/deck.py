@@ -1,0 +1,385 @@
+"""Load and validate Formula Fun deck files (FF-17).
+
+A deck file is JSON::
+
+    {
+      "format": "fdlab-fun-deck",
+      "version": 1,
+      "name": "My deck",
+      "cards": [
+        {"kind": "driver", "name": "Ada", "value": 6, "count": 1,
+         "clauses": [{"on": "win", "money": -3}]},
+        {"kind": "engine", "name": "Engine", "value": 4, "count": 2},
+        {"kind": "sponsor", "name": "Cola", "income": 2, "count": 3},
+        {"kind": "special", "name": "Audit", "count": 1,
+         "effects": [{"op": "money", "who": "others", "amount": -2}]},
+        {"kind": "circuit", "name": "Monza", "count": 1,
+         "modifiers": [{"add": 2, "if": {"engine": [5, 6]}}]}
+      ]
+    }
+
+``count`` (default 1) makes that many identical cards. The effect vocabulary
+is described in :mod:`fdlab.fun.cards`. Any problem raises
+:class:`~fdlab.fun.errors.DeckError` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fdlab.fun.cards import CAR_PARTS, KINDS, Card, Clause, Condition, Effect, Modifier
+from fdlab.fun.errors import DeckError
+
+__all__ = ["DECK_FORMAT", "Deck", "default_deck", "deck_from_dict", "load_deck"]
+
+DECK_FORMAT = "fdlab-fun-deck"
+_KEYS: dict[str, set[str]] = {
+    "driver": {"kind", "name", "value", "count", "clauses"},
+    "engine": {"kind", "name", "value", "count"},
+    "chassis": {"kind", "name", "value", "count"},
+    "sponsor": {"kind", "name", "income", "count"},
+    "special": {"kind", "name", "effects", "count"},
+    "circuit": {"kind", "name", "modifiers", "count"},
+}
+_EFFECT_KEYS: dict[str, set[str]] = {
+    "discard_in_play": {"op", "kinds", "whose"},
+    "money": {"op", "who", "amount"},
+    "draw": {"op", "count"},
+    "extend": {"op", "races"},
+    "replace_sponsor": {"op"},
+    "clear_market": {"op"},
+}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: every physical card, ``cards[i].id == i``.
+
+    Parameters
+    ----------
+    name : str
+        Deck name.
+    cards : tuple of Card
+        The cards, one entry per physical card.
+    source : Mapping
+        The validated mapping the deck was built from (for saving a game).
+
+    Examples
+    --------
+    >>> deck = default_deck()
+    >>> len(deck.of_kind("circuit"))
+    6
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    source: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __getitem__(self, card_id: int) -> Card:
+        return self.cards[card_id]
+
+    def of_kind(self, kind: str) -> tuple[Card, ...]:
+        """Return the cards of one kind.
+
+        Examples
+        --------
+        >>> sorted({c.value for c in default_deck().of_kind("engine")})
+        [1, 2, 3, 4, 5, 6]
+        """
+        return tuple(c for c in self.cards if c.kind == kind)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Checker:
+    """Small helper that raises DeckError with file and field path."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> DeckError:
+        return DeckError(self.source, where, message)
+
+    def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, f"must be an object, got {type(value).__name__}")
+        return value
+
+    def keys(self, obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+        unknown = sorted(set(obj) - allowed)
+        if unknown:
+            raise self.fail(
+                f"{where}.{unknown[0]}", f"unknown field (allowed: {', '.join(sorted(allowed))})"
+            )
+
+    def integer(
+        self, obj: Mapping[str, Any], key: str, where: str, lo: int, hi: int, default: int | None
+    ) -> int:
+        if key not in obj:
+            if default is None:
+                raise self.fail(f"{where}.{key}", "is required")
+            return default
+        value = obj[key]
+        if not _is_int(value) or not lo <= value <= hi:
+            raise self.fail(
+                f"{where}.{key}", f"must be an integer from {lo} to {hi}, got {value!r}"
+            )
+        return value
+
+    def choice(
+        self, obj: Mapping[str, Any], key: str, where: str, options: tuple[str, ...], default: str
+    ) -> str:
+        value = obj.get(key, default)
+        if value not in options:
+            raise self.fail(f"{where}.{key}", f"must be one of {', '.join(options)}, got {value!r}")
+        return value
+
+    def array(self, obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
+        value = obj.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+        return value
+
+
+def _clause(ck: _Checker, raw: Any, where: str) -> Clause:
+    obj = ck.mapping(raw, where)
+    ck.keys(obj, {"on", "money"}, where)
+    on = ck.choice(obj, "on", where, ("race", "win"), "race")
+    money = ck.integer(obj, "money", where, -20, 20, None)
+    if money == 0:
+        raise ck.fail(f"{where}.money", "must not be 0 (a clause that does nothing)")
+    return Clause(on, money)  # type: ignore[arg-type]
+
+
+def _condition(ck: _Checker, raw: Any, where: str) -> Condition:
+    obj = ck.mapping(raw, where)
+    ck.keys(obj, {"driver", "engine", "chassis", "cars"}, where)
+    values: dict[str, tuple[int, ...] | None] = {}
+    for part in CAR_PARTS:
+        if part not in obj:
+            values[part] = None
+            continue
+        items = obj[part]
+        if (
+            not isinstance(items, list)
+            or not items
+            or not all(_is_int(v) and 1 <= v <= 6 for v in items)
+        ):
+            raise ck.fail(
+                f"{where}.{part}", f"must be a non-empty list of values 1-6, got {items!r}"
+            )
+        values[part] = tuple(items)
+    cars = ck.integer(obj, "cars", where, 1, 2, 0) if "cars" in obj else None
+    return Condition(
+        driver=values["driver"], engine=values["engine"], chassis=values["chassis"], cars=cars
+    )
+
+
+def _modifier(ck: _Checker, raw: Any, where: str) -> Modifier:
+    obj = ck.mapping(raw, where)
+    ck.keys(obj, {"add", "double", "if"}, where)
+    add = ck.integer(obj, "add", where, -10, 10, 0)
+    double = obj.get("double")
+    if double is not None and double not in CAR_PARTS:
+        raise ck.fail(f"{where}.double", f"must be one of {', '.join(CAR_PARTS)}, got {double!r}")
+    if add == 0 and double is None:
+        raise ck.fail(where, "needs 'add' (non-zero) or 'double'")
+    when = _condition(ck, obj["if"], f"{where}.if") if "if" in obj else Condition()
+    return Modifier(add=add, double=double, when=when)
+
+
+def _effect(ck: _Checker, raw: Any, where: str) -> Effect:
+    obj = ck.mapping(raw, where)
+    op = obj.get("op")
+    if op not in _EFFECT_KEYS:
+        raise ck.fail(f"{where}.op", f"must be one of {', '.join(_EFFECT_KEYS)}, got {op!r}")
+    ck.keys(obj, _EFFECT_KEYS[op], where)
+    if op == "discard_in_play":
+        kinds = obj.get("kinds", list(CAR_PARTS) + ["sponsor"])
+        allowed = (*CAR_PARTS, "sponsor")
+        if not isinstance(kinds, list) or not kinds or not all(k in allowed for k in kinds):
+            raise ck.fail(
+                f"{where}.kinds", f"must be a non-empty list of {', '.join(allowed)}, got {kinds!r}"
+            )
+        whose = ck.choice(obj, "whose", where, ("any", "own", "others"), "any")
+        return Effect(op, kinds=tuple(kinds), whose=whose)
+    if op == "money":
+        who = ck.choice(obj, "who", where, ("self", "others", "all"), "self")
+        amount = ck.integer(obj, "amount", where, -20, 20, None)
+        if amount == 0:
+            raise ck.fail(f"{where}.amount", "must not be 0")
+        return Effect(op, who=who, amount=amount)
+    if op == "draw":
+        return Effect(op, count=ck.integer(obj, "count", where, 1, 5, None))
+    if op == "extend":
+        return Effect(op, count=ck.integer(obj, "races", where, 1, 2, None))
+    return Effect(op)
+
+
+def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
+    """Build a :class:`Deck` from a parsed deck mapping, validating every field.
+
+    Parameters
+    ----------
+    data : Mapping
+        The parsed JSON document.
+    source : str
+        Name used in error messages (usually the file name).
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        Naming the source and the field, for the first problem found.
+
+    Examples
+    --------
+    >>> data = {"format": "fdlab-fun-deck", "version": 1, "name": "tiny", "cards": [
+    ...     {"kind": "driver", "name": "D", "value": 3, "count": 2},
+    ...     {"kind": "engine", "name": "E", "value": 3},
+    ...     {"kind": "chassis", "name": "C", "value": 3},
+    ...     {"kind": "circuit", "name": "Oval", "modifiers": [{"add": 1}]}]}
+    >>> len(deck_from_dict(data))
+    5
+    >>> deck_from_dict({**data, "version": 9})
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.DeckError: <mapping>: version: unsupported deck version 9 (expected 1)
+    """
+    ck = _Checker(source)
+    doc = ck.mapping(data, "(top level)")
+    ck.keys(doc, {"format", "version", "name", "cards", "description"}, "(top level)")
+    if doc.get("format") != DECK_FORMAT:
+        raise ck.fail("format", f"must be {DECK_FORMAT!r}, got {doc.get('format')!r}")
+    if doc.get("version") != 1:
+        raise ck.fail("version", f"unsupported deck version {doc.get('version')!r} (expected 1)")
+    name = doc.get("name", "unnamed deck")
+    if not isinstance(name, str):
+        raise ck.fail("name", "must be a string")
+    entries = doc.get("cards")
+    if not isinstance(entries, list) or not entries:
+        raise ck.fail("cards", "must be a non-empty list of card entries")
+    cards: list[Card] = []
+    for index, raw in enumerate(entries):
+        where = f"cards[{index}]"
+        obj = ck.mapping(raw, where)
+        kind = obj.get("kind")
+        if kind not in KINDS:
+            raise ck.fail(f"{where}.kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
+        ck.keys(obj, _KEYS[kind], where)
+        card_name = obj.get("name")
+        if not isinstance(card_name, str) or not card_name.strip():
+            raise ck.fail(f"{where}.name", "must be a non-empty string")
+        count = ck.integer(obj, "count", where, 1, 20, 1)
+        fields: dict[str, Any] = {}
+        if kind in CAR_PARTS:
+            fields["value"] = ck.integer(obj, "value", where, 1, 6, None)
+        if kind == "driver":
+            fields["clauses"] = tuple(
+                _clause(ck, c, f"{where}.clauses[{i}]")
+                for i, c in enumerate(ck.array(obj, "clauses", where))
+            )
+        elif kind == "sponsor":
+            fields["income"] = ck.integer(obj, "income", where, 1, 10, None)
+        elif kind == "special":
+            effects = tuple(
+                _effect(ck, e, f"{where}.effects[{i}]")
+                for i, e in enumerate(ck.array(obj, "effects", where))
+            )
+            if not effects:
+                raise ck.fail(f"{where}.effects", "a special card needs at least one effect")
+            if sum(e.needs_target for e in effects) > 1:
+                raise ck.fail(f"{where}.effects", "at most one effect per card may need a target")
+            fields["effects"] = effects
+        elif kind == "circuit":
+            mods = ck.array(obj, "modifiers", where)
+            fields["modifiers"] = tuple(
+                _modifier(ck, m, f"{where}.modifiers[{i}]") for i, m in enumerate(mods)
+            )
+        for _ in range(count):
+            cards.append(Card(id=len(cards), kind=kind, name=card_name, **fields))
+    for kind in (*CAR_PARTS, "circuit"):
+        if not any(c.kind == kind for c in cards):
+            raise ck.fail("cards", f"the deck needs at least one {kind} card")
+    return Deck(name=name, cards=tuple(cards), source=json.loads(json.dumps(doc)))
+
+
+def load_deck(path: str | Path) -> Deck:
+    """Load and validate a deck file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A JSON deck file.
+
+    Returns
+    -------
+    Deck
+
+    Raises
+    ------
+    DeckError
+        If the file is not valid JSON or not a valid deck; the message names
+        the file and the field.
+
+    Examples
+    --------
+    >>> import json, tempfile, os
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = os.path.join(tmp, "bad.json")
+    ...     _ = open(p, "w").write(json.dumps({"format": "fdlab-fun-deck", "version": 1,
+    ...         "cards": [{"kind": "engine", "name": "E", "value": 7}]}))
+    ...     try:
+    ...         load_deck(p)
+    ...     except Exception as err:
+    ...         print(str(err).split(": ", 1)[1])
+    cards[0].value: must be an integer from 1 to 6, got 7
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as err:
+        raise DeckError(p.name, "", f"cannot read the deck file ({err.strerror})") from err
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise DeckError(
+            p.name, "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from err
+    return deck_from_dict(data, source=p.name)
+
+
+_DEFAULT: Deck | None = None
+
+
+def default_deck() -> Deck:
+    """Return the default deck shipped with fdlab (FF-17), loaded once.
+
+    Returns
+    -------
+    Deck
+
+    Examples
+    --------
+    >>> deck = default_deck()
+    >>> deck.name
+    'Formula Fun (fdlab default)'
+    """
+    global _DEFAULT
+    if _DEFAULT is None:
+        text = resources.files("fdlab.fun").joinpath("default_deck.json").read_text("utf-8")
+        _DEFAULT = deck_from_dict(json.loads(text), source="default_deck.json")
+    return _DEFAULT

@@ -1,0 +1,114 @@
+"""Errors raised by the Formula Fun engine and deck loader.
+
+Every illegal action raises a subclass of :class:`IllegalActionError` (itself a
+``ValueError``) whose message explains the rule and names its clause id from
+section FF of the rules reference, e.g. ``"FF-8: at most two sponsors ..."``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AuctionError",
+    "CardNotAvailableError",
+    "CircuitCardError",
+    "DeckError",
+    "DiscardError",
+    "DrawError",
+    "GameOverError",
+    "HandLimitError",
+    "IllegalActionError",
+    "MarketError",
+    "SpecialCardError",
+    "SponsorError",
+    "WrongPhaseError",
+]
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in this state.
+
+    Parameters
+    ----------
+    clause : str
+        The rules clause id (``"FF-4"``) the action breaks.
+    message : str
+        What the rule says and why the action breaks it.
+
+    Examples
+    --------
+    >>> err = IllegalActionError("FF-2", "draw 1, 2 or 3 cards")
+    >>> str(err), err.clause
+    ('FF-2: draw 1, 2 or 3 cards', 'FF-2')
+    """
+
+    def __init__(self, clause: str, message: str) -> None:
+        self.clause = clause
+        super().__init__(f"{clause}: {message}")
+
+
+class WrongPhaseError(IllegalActionError):
+    """The action does not fit the phase of the turn, or it is not the player's decision."""
+
+
+class GameOverError(IllegalActionError):
+    """The championship is over (FF-15); no action is legal."""
+
+
+class DrawError(IllegalActionError):
+    """An illegal draw (FF-2)."""
+
+
+class CardNotAvailableError(IllegalActionError):
+    """The card is not where the action needs it (not in hand, not on the market, ...)."""
+
+
+class MarketError(IllegalActionError):
+    """A card that may not go on the market (FF-3)."""
+
+
+class AuctionError(IllegalActionError):
+    """An illegal auction start, bid or choice (FF-4, FF-5, FF-6)."""
+
+
+class SponsorError(IllegalActionError):
+    """An illegal sponsor play (FF-8)."""
+
+
+class SpecialCardError(IllegalActionError):
+    """An illegal special card play or target (FF-9, FF-15)."""
+
+
+class CircuitCardError(IllegalActionError):
+    """An illegal circuit card play (FF-10)."""
+
+
+class DiscardError(IllegalActionError):
+    """An illegal discard (FF-13)."""
+
+
+class HandLimitError(IllegalActionError):
+    """Ending the turn with too many cards in hand (FF-13)."""
+
+
+class DeckError(ValueError):
+    """A deck file or mapping that does not describe a valid deck.
+
+    Parameters
+    ----------
+    source : str
+        The file name (or ``"<mapping>"``) the deck came from.
+    where : str
+        The field path, e.g. ``"cards[3].value"``.
+    message : str
+        What is wrong with it.
+
+    Examples
+    --------
+    >>> str(DeckError("my.json", "cards[3].value", "must be 1-6, got 9"))
+    'my.json: cards[3].value: must be 1-6, got 9'
+    """
+
+    def __init__(self, source: str, where: str, message: str) -> None:
+        self.source = source
+        self.where = where
+        super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")

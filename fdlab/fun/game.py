@@ -1,0 +1,282 @@
+"""A Formula Fun championship object for notebooks: history, undo, replay, bots.
+
+:class:`Game` keeps the list of states and actions of one championship over
+the pure engine. :func:`play_championship` runs a bots-only championship
+quickly, without keeping history.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from fdlab.championship import Standings
+from fdlab.fun.actions import Action, parse_action
+from fdlab.fun.bots import Bot
+from fdlab.fun.deck import Deck, deck_from_dict
+from fdlab.fun.engine import legal_actions, new_game, step
+from fdlab.fun.events import Event, player_name
+from fdlab.fun.html import log_html, state_html
+from fdlab.fun.state import FunRules, GameState
+
+__all__ = ["Game", "play_championship"]
+
+
+class Game:
+    """One Formula Fun championship with its history.
+
+    Parameters
+    ----------
+    players : int
+        Number of players, 2-4.
+    seed : int
+        Seed of every random draw (with the actions, it replays the game).
+    bots : Mapping of int to Bot, optional
+        Players driven by bots; the others are decided by :meth:`play`.
+    deck : Deck, optional
+        Card definitions (the default deck otherwise).
+    rules : FunRules, optional
+        Rule numbers.
+    names : sequence of str, optional
+        Display names.
+    human : int, optional
+        The player whose hand :meth:`_repr_html_` shows (all hands hidden if None).
+
+    Examples
+    --------
+    >>> from fdlab.fun.bots import SensibleBot
+    >>> g = Game(3, seed=4, bots={1: SensibleBot(1), 2: SensibleBot(2)}, human=0)
+    >>> g.run_bots()  # bots play until player 0 must decide
+    >>> g.state.to_act in (0, None)
+    True
+    >>> g.play("draw 1")[-1].kind in ("draw", "six_circuits")
+    True
+    >>> g.undo()
+    >>> len(g.actions) == len(g.history) - 1
+    True
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int = 0,
+        bots: Mapping[int, Bot] | None = None,
+        deck: Deck | None = None,
+        rules: FunRules | None = None,
+        names: Sequence[str] | None = None,
+        human: int | None = None,
+    ) -> None:
+        self.seed = seed
+        self.bots: dict[int, Bot] = dict(bots or {})
+        start = new_game(players, seed=seed, deck=deck, rules=rules)
+        self.history: list[GameState] = [start]
+        self.actions: list[Action] = []
+        self.event_batches: list[tuple[Event, ...]] = []
+        default = [
+            f"{player_name(i)} ({self.bots[i].name} bot)" if i in self.bots else player_name(i)
+            for i in range(players)
+        ]
+        self.names = list(names) if names is not None else default
+        self.human = human
+
+    # ------------------------------------------------------------------ state
+    @property
+    def state(self) -> GameState:
+        """The current state."""
+        return self.history[-1]
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event so far, in order."""
+        return [e for batch in self.event_batches for e in batch]
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now (see :func:`fdlab.fun.engine.legal_actions`)."""
+        return legal_actions(self.state)
+
+    def standings(self) -> Standings:
+        """Standings built from the races so far (the shared championship table).
+
+        Examples
+        --------
+        >>> Game(2).standings().points
+        {0: 0, 1: 0}
+        """
+        s = Standings.empty(range(self.state.n_players))
+        for race in self.state.races:
+            s = s.add_race([car.player for car in race.cars])
+        return s
+
+    # ------------------------------------------------------------------ moves
+    def play(self, action: Action | str) -> tuple[Event, ...]:
+        """Apply an action (or its text notation) for the player to act.
+
+        Returns
+        -------
+        tuple of Event
+
+        Raises
+        ------
+        IllegalActionError
+            If the rules forbid it; the game is unchanged.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        state, events = step(self.state, action)
+        self.history.append(state)
+        self.actions.append(action)
+        self.event_batches.append(events)
+        return events
+
+    def run_bots(self, max_actions: int = 100_000) -> None:
+        """Let bots decide until a non-bot player must act or the game ends."""
+        for _ in range(max_actions):
+            who = self.state.to_act
+            if who is None or who not in self.bots:
+                return
+            self.play(self.bots[who].choose(self.state, self.legal_actions()))
+        raise RuntimeError(f"bots did not finish within {max_actions} actions")
+
+    def undo(self, count: int = 1) -> None:
+        """Take back the last ``count`` actions.
+
+        Raises
+        ------
+        ValueError
+            If there are fewer actions than that.
+        """
+        if count > len(self.actions):
+            raise ValueError(f"cannot undo {count} actions: only {len(self.actions)} played")
+        for _ in range(count):
+            self.history.pop()
+            self.actions.pop()
+            self.event_batches.pop()
+
+    def undo_to_human(self) -> None:
+        """Undo back to (before) the last decision a non-bot player made."""
+        while self.actions:
+            who = self.history[-2].to_act
+            self.undo()
+            if who not in self.bots:
+                return
+
+    # ------------------------------------------------------------------ persistence
+    def to_json(self) -> str:
+        """Return the game as JSON: seed, players, actions in text notation, deck, rules.
+
+        Examples
+        --------
+        >>> g = Game(2, seed=9)
+        >>> _ = g.play("draw 1")
+        >>> Game.from_json(g.to_json()).state == g.state
+        True
+        """
+        s = self.history[0]
+        return json.dumps(
+            {
+                "seed": self.seed,
+                "players": s.n_players,
+                "actions": [str(a) for a in self.actions],
+                "deck": dict(s.deck.source),
+                "rules": s.to_dict()["rules"],
+                "names": self.names,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str, bots: Mapping[int, Bot] | None = None) -> Game:
+        """Rebuild a game saved with :meth:`to_json`, replaying its actions."""
+        data: dict[str, Any] = json.loads(text)
+        rules = FunRules(
+            **{k: tuple(v) if isinstance(v, list) else v for k, v in data["rules"].items()}
+        )
+        return cls.replay(
+            data["seed"],
+            data["players"],
+            data["actions"],
+            deck=deck_from_dict(data["deck"], source="saved game"),
+            rules=rules,
+            bots=bots,
+            names=data.get("names"),
+        )
+
+    @classmethod
+    def replay(
+        cls,
+        seed: int,
+        players: int,
+        actions: Sequence[Action | str],
+        deck: Deck | None = None,
+        rules: FunRules | None = None,
+        bots: Mapping[int, Bot] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> Game:
+        """Rebuild a game from its seed and actions; it ends in exactly the same state.
+
+        Examples
+        --------
+        >>> g = Game(2, seed=3)
+        >>> _ = g.play("draw 2")
+        >>> Game.replay(3, 2, g.actions).state == g.state
+        True
+        """
+        game = cls(players, seed=seed, bots=bots, deck=deck, rules=rules, names=names)
+        for action in actions:
+            game.play(action)
+        return game
+
+    # ------------------------------------------------------------------ display
+    def _repr_html_(self) -> str:
+        return state_html(self.state, self.names, self.human) + log_html(self.log, last=8)
+
+    def __repr__(self) -> str:
+        s = self.state
+        return (
+            f"<Game {s.n_players} players, seed {self.seed}, turn {s.turn_number}, "
+            f"races {len(s.races)}/{s.length}, points {list(s.points)}>"
+        )
+
+
+def play_championship(
+    bots: Sequence[Bot],
+    seed: int = 0,
+    deck: Deck | None = None,
+    rules: FunRules | None = None,
+    check: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """Play a whole championship between bots; return the final state.
+
+    Parameters
+    ----------
+    bots : sequence of Bot
+        One bot per player, in seating order (2-4).
+    seed : int
+        Seed of the game's random draws (the bots have their own).
+    deck, rules : optional
+        As for :func:`fdlab.fun.engine.new_game`.
+    check : callable, optional
+        Called with every state, e.g. :func:`fdlab.fun.invariants.check_invariants`.
+
+    Returns
+    -------
+    GameState
+        A finished championship.
+
+    Examples
+    --------
+    >>> from fdlab.fun.bots import SensibleBot
+    >>> final = play_championship([SensibleBot(1), SensibleBot(2)], seed=5)
+    >>> final.is_over, len(final.races) == final.length or final.ended == "turn_limit"
+    (True, True)
+    """
+    state = new_game(len(bots), seed=seed, deck=deck, rules=rules)
+    if check is not None:
+        check(state)
+    while state.phase != "over":
+        who = state.to_act
+        assert who is not None
+        state, _ = step(state, bots[who].choose(state, legal_actions(state)))
+        if check is not None:
+            check(state)
+    return state

@@ -1,0 +1,132 @@
+"""Plain HTML views of a Formula Fun state (standings, teams, market, hand).
+
+No widget library here: :class:`fdlab.fun.game.Game` uses these for
+``_repr_html_`` and :mod:`fdlab.fun.widgets` puts them in ``HTML`` widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from fdlab.fun.cards import Card
+from fdlab.fun.events import Event, player_name
+from fdlab.fun.state import GameState
+
+__all__ = ["card_html", "log_html", "state_html"]
+
+_COLOURS = {
+    "driver": "#d6eaff",
+    "engine": "#ffe3c7",
+    "chassis": "#e4e4e4",
+    "sponsor": "#dff5d8",
+    "special": "#f6d9f2",
+    "circuit": "#fff6bf",
+}
+
+
+def card_html(card: Card) -> str:
+    """Return a small coloured chip for a card, its rules text as tooltip.
+
+    Examples
+    --------
+    >>> from fdlab.fun.deck import default_deck
+    >>> "V12" in card_html(default_deck()[25])
+    True
+    """
+    tip = escape(card.text or card.kind)
+    return (
+        f'<span title="{tip}" style="background:{_COLOURS[card.kind]};border-radius:4px;'
+        f'padding:1px 5px;margin:1px;display:inline-block;white-space:nowrap">'
+        f"<small>#{card.id}</small> {escape(card.label)}</span>"
+    )
+
+
+def _cards(state: GameState, ids: Sequence[int]) -> str:
+    return " ".join(card_html(state.deck[c]) for c in ids) or "<i>none</i>"
+
+
+def state_html(
+    state: GameState, names: Sequence[str] | None = None, show_hand: int | None = None
+) -> str:
+    """Return an HTML summary: status line, standings with teams, market, one hand.
+
+    Parameters
+    ----------
+    state : GameState
+    names : sequence of str, optional
+        Display names per player.
+    show_hand : int, optional
+        Player whose hand is shown (others show only a count).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from fdlab.fun.engine import new_game
+    >>> "Standings" in state_html(new_game(2, seed=0))
+    True
+    """
+    names = list(names) if names else [player_name(i) for i in range(state.n_players)]
+    if state.is_over:
+        best = max(state.points)
+        won = " and ".join(names[i] for i in state.winners())
+        status = f"Championship over: <b>{escape(won)}</b> with {best} points"
+    else:
+        status = (
+            f"Turn {state.turn_number}, race {len(state.races)} of {state.length} run; "
+            f"<b>{escape(names[state.turn])}</b> on turn, phase <i>{state.phase}</i>"
+        )
+        if state.auction is not None:
+            a = state.auction
+            high = escape(names[a.high_bidder]) if a.high_bidder is not None else "nobody"
+            status += (
+                f"<br>Auction of {card_html(state.deck[a.card])}: high bid {a.high_bid} M$ "
+                f"by {high}; {escape(names[a.to_act])} to bid or pass"
+            )
+        if state.pending_driver is not None:
+            owner, card = state.pending_driver
+            status += (
+                f"<br>{escape(names[owner])} bought {card_html(state.deck[card])} and must "
+                "return one of their drivers to the market"
+            )
+    rows = []
+    order = sorted(range(state.n_players), key=lambda i: -state.players[i].points)
+    for i in order:
+        p = state.players[i]
+        team = [c for c in (p.engine, p.chassis) if c is not None] + list(p.drivers)
+        rows.append(
+            f"<tr><td>{escape(names[i])}</td><td><b>{p.points}</b></td><td>{p.money} M$</td>"
+            f"<td>{_cards(state, team)}</td><td>{_cards(state, p.sponsors)}</td>"
+            f"<td>{len(p.hand)}</td></tr>"
+        )
+    market = " ".join(
+        f"{card_html(state.deck[c])}<small>&rarr;{escape(names[f])}</small>"
+        for c, f in state.market
+    )
+    hand = ""
+    if show_hand is not None:
+        hand = (
+            f"<p><b>{escape(names[show_hand])}'s hand:</b> "
+            f"{_cards(state, state.players[show_hand].hand)}</p>"
+        )
+    return (
+        f"<div><p>{status}</p>"
+        "<table><thead><tr><th>Standings</th><th>Points</th><th>Money</th><th>Team</th>"
+        f"<th>Sponsors</th><th>Hand</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"<p><b>Market:</b> {market or '<i>empty</i>'}</p>{hand}</div>"
+    )
+
+
+def log_html(events: Sequence[Event], last: int = 12) -> str:
+    """Return the last events as an HTML list.
+
+    Examples
+    --------
+    >>> log_html([Event("turn", "turn 2: P2 to play")])
+    '<ul style="margin:0"><li>turn 2: P2 to play</li></ul>'
+    """
+    items = "".join(f"<li>{escape(e.text)}</li>" for e in list(events)[-last:])
+    return f'<ul style="margin:0">{items}</ul>'
