@@ -1,0 +1,261 @@
+"""A Track compiled into flat tuples for fast play: the :class:`Board`.
+
+The move generator (:mod:`fdlab.rules.movement`) runs thousands of times per
+simulated race, so it never touches networkx. :func:`compile_board` turns a
+:class:`~fdlab.track.model.Track` once into dense integer indices and
+per-index tuples; everything else in the rules engine works on indices and
+converts back to space ids with ``board.ids[i]`` only for people.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from fdlab.track.model import Track
+
+#: Step codes of :attr:`Board.moves`, the search's view of an edge kind.
+STEP_AHEAD = 0  # ahead, pit_out, box_out: costs one space, no lane rule
+STEP_STRAIGHT_LANE_CHANGE = 1  # lane_change between two non-corner spaces (M-3, M-4)
+STEP_CORNER_LANE_CHANGE = 2  # any other lane_change: a corner arrow (M-5)
+STEP_PIT_IN = 3  # track -> pit lane, only when the pit is open (P-2, P-7)
+STEP_BOX_IN = 4  # pit lane -> box, only into the car's own box (P-2)
+STEP_TUNNEL = 5  # entry portal -> exit portal, free (M-6)
+
+_STEP_CODES = {
+    "ahead": STEP_AHEAD,
+    "pit_out": STEP_AHEAD,
+    "box_out": STEP_AHEAD,
+    "pit_in": STEP_PIT_IN,
+    "box_in": STEP_BOX_IN,
+    "tunnel": STEP_TUNNEL,
+}
+
+
+class BoardError(ValueError):
+    """A track that cannot be compiled for play; the message names the space."""
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Board:
+    """A track compiled for fast play: dense indices and per-index tuples.
+
+    Build one with :func:`compile_board`; every attribute is a tuple or a
+    read-only-by-convention dict, so a Board can be shared by every race
+    played on the same track.
+
+    Attributes
+    ----------
+    track : Track
+        The source track.
+    ids : tuple
+        Index -> space id.
+    index : dict
+        Space id -> index.
+    steps : tuple of tuple of (int, str, frozenset)
+        Per index, the steps out of the space: ``(next_index, edge_kind,
+        lines)``.
+    corner, lane, progress, kind, hazard, tunnel, grid, box, level : tuple
+        Per index, the space attribute of the same name (docs/schema.md).
+    stops : dict
+        Corner id -> required stops (C-1).
+    touching : tuple of tuple of int
+        Per index, the indices a car there touches (``Track.touching``, D-5).
+    lap_length : float
+        Progress at which the lap closes.
+    moves : tuple of tuple of (int, int)
+        Per index, the steps as ``(next_index, step_code)`` with the codes
+        ``STEP_*`` of this module; a straight lane change is a
+        ``lane_change`` between two non-corner spaces (M-3).
+    abreast : tuple of tuple of int
+        Per index of a non-corner track space, the other non-corner track
+        spaces side by side with it (linked by chains of ``beside``
+        contacts). Used to decide whether a car passed another (M-4).
+    tunnel_exit : tuple of int
+        Per index, the exit portal reached by a ``tunnel`` step from it, or
+        ``-1`` (M-6).
+    step_lines : dict
+        ``(index, next_index)`` -> lines crossed, for the steps that cross
+        at least one line.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> board = compile_board(from_ascii('''
+    ...     . . 1 .
+    ...     . . 1 .
+    ... ''', corners={1: 1}))
+    >>> len(board), board.stops
+    (8, {1: 1})
+    >>> [board.ids[j] for j, kind, lines in board.steps[board.index[0]]]
+    [2, 3]
+    """
+
+    track: Track
+    ids: tuple
+    index: dict
+    steps: tuple
+    corner: tuple
+    lane: tuple
+    progress: tuple
+    kind: tuple
+    hazard: tuple
+    tunnel: tuple
+    grid: tuple
+    box: tuple
+    level: tuple
+    stops: dict
+    touching: tuple
+    lap_length: float
+    moves: tuple = field(default=())
+    abreast: tuple = field(default=())
+    tunnel_exit: tuple = field(default=())
+    step_lines: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Board {self.track.name!r}: {len(self.ids)} spaces, "
+            f"{len(self.stops)} corners, lap {self.lap_length:g}>"
+        )
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{html.escape(str(cid))}</td><td>{stops}</td></tr>"
+            for cid, stops in sorted(self.stops.items(), key=lambda item: str(item[0]))
+        )
+        return (
+            f"<div><b>Board {html.escape(self.track.name)}</b>: {len(self.ids)} spaces, "
+            f"lap length {self.lap_length:g}"
+            f"<table><tr><th>corner</th><th>stops</th></tr>{rows}</table></div>"
+        )
+
+
+def compile_board(track: Track) -> Board:
+    """Compile a track into a :class:`Board` for fast move generation.
+
+    Parameters
+    ----------
+    track : Track
+        Any track following docs/schema.md.
+
+    Returns
+    -------
+    Board
+
+    Raises
+    ------
+    BoardError
+        When a space is in a corner with no stop count, or a tunnel entry
+        portal has more than one tunnel step.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> board = compile_board(from_ascii('''
+    ...     . . .
+    ...     . . .
+    ... '''))
+    >>> board.abreast[board.index[0]]
+    (1,)
+    >>> board.moves[board.index[0]]  # ahead to 2, straight lane change to 3
+    ((2, 0), (3, 1))
+    """
+    graph = track.graph
+    ids = tuple(graph.nodes)
+    index = {sid: i for i, sid in enumerate(ids)}
+    nodes = graph.nodes
+
+    def per_space(attr: str) -> tuple:
+        return tuple(nodes[sid][attr] for sid in ids)
+
+    corner = per_space("corner")
+    stops: dict[Any, int] = {}
+    for cid, info in track.corners.items():
+        stops[cid] = int(info.get("stops", 1))
+    for sid, cid in zip(ids, corner, strict=True):
+        if cid is not None and cid not in stops:
+            raise BoardError(
+                f"space {sid!r} is in corner {cid!r}, which has no entry in the track's "
+                f"'corners' (stop count, C-1)"
+            )
+
+    steps = []
+    moves = []
+    tunnel_exit = []
+    step_lines: dict[tuple[int, int], frozenset[str]] = {}
+    for i, sid in enumerate(ids):
+        out = []
+        fast = []
+        exit_portal = -1
+        for nxt, data in graph.adj[sid].items():
+            j = index[nxt]
+            kind = data.get("kind", "ahead")
+            lines = frozenset(data.get("lines", ()))
+            out.append((j, kind, lines))
+            if lines:
+                step_lines[(i, j)] = lines
+            if kind == "lane_change":
+                straight = nodes[sid]["corner"] is None and nodes[nxt]["corner"] is None
+                code = STEP_STRAIGHT_LANE_CHANGE if straight else STEP_CORNER_LANE_CHANGE
+            else:
+                code = _STEP_CODES.get(kind, STEP_AHEAD)
+            if code == STEP_TUNNEL:
+                if exit_portal != -1:
+                    raise BoardError(f"space {sid!r} has two tunnel steps; a portal has one exit")
+                exit_portal = j
+            fast.append((j, code))
+        steps.append(tuple(out))
+        moves.append(tuple(fast))
+        tunnel_exit.append(exit_portal)
+
+    touching = tuple(tuple(index[t] for t in track.touching(sid)) for sid in ids)
+    return Board(
+        track=track,
+        ids=ids,
+        index=index,
+        steps=tuple(steps),
+        corner=corner,
+        lane=per_space("lane"),
+        progress=per_space("progress"),
+        kind=per_space("kind"),
+        hazard=per_space("hazard"),
+        tunnel=per_space("tunnel"),
+        grid=per_space("grid"),
+        box=per_space("box"),
+        level=per_space("level"),
+        stops=stops,
+        touching=touching,
+        lap_length=float(track.lap_length),
+        moves=tuple(moves),
+        abreast=_abreast(track, ids, index),
+        tunnel_exit=tuple(tunnel_exit),
+        step_lines=step_lines,
+    )
+
+
+def _abreast(track: Track, ids: tuple, index: dict) -> tuple:
+    """Per index, the other straight track spaces linked to it by ``beside`` chains."""
+    nodes = track.graph.nodes
+
+    def on_straight(sid: Any) -> bool:
+        return nodes[sid]["kind"] == "track" and nodes[sid]["corner"] is None
+
+    beside = nx.Graph()
+    beside.add_nodes_from(sid for sid in ids if on_straight(sid))
+    beside.add_edges_from(
+        (a, b)
+        for a, b, data in track.contacts.edges(data=True)
+        if data.get("kind") == "beside" and a in beside and b in beside
+    )
+    abreast: list[tuple[int, ...]] = [()] * len(ids)
+    for component in nx.connected_components(beside):
+        members = sorted(index[sid] for sid in component)
+        for i in members:
+            abreast[i] = tuple(j for j in members if j != i)
+    return tuple(abreast)

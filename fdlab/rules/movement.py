@@ -1,0 +1,417 @@
+"""Every legal move for a roll: the movement rules M-1..M-7 and C-1..C-6.
+
+:func:`move_options` searches once, layer by layer (one layer per space
+moved), over states ``(space, lane changes used, lanes the car may not
+return to, corners overshot, danger spaces crossed)`` and keeps, for each
+space and history, only the states that are not dominated (fewer lane
+changes and fewer forbidden lanes are never worse). Every layer is also the
+set of destinations for braking by ``roll - depth`` spaces, so one pass gives
+the options for every braking amount. Paths are kept as parent pointers and
+rebuilt only for the options returned.
+
+Rules, in the words of ``rules.md``:
+
+* M-1 a move is a walk along the steps, one space per step, never backwards;
+* M-2 no passing through nor ending on another car;
+* M-3 at most ``max_lane_changes`` lane changes on straights (a
+  ``lane_change`` step between two non-corner spaces);
+* M-4 no returning to a lane left on the same straight unless, while out of
+  it, the car passed a space of that lane holding a car or listed in
+  ``avoid`` (street rules: danger spaces, X-3);
+* M-5 inside corners only the board's arrows (its steps) exist;
+* M-6 / X-5 a tunnel pair counts as one space and a move never ends on an
+  entry portal;
+* C-3 / C-5 leaving a corner without the required stops is an overshoot;
+  after it the car may not change lane (nor turn into the pit lane) and a
+  stop in a later corner does not count;
+* P-2 / P-5 / P-7 the pit lane only when ``pit_allowed``, one lane, and the
+  car's own box ends the move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fdlab.rules.board import (
+    STEP_BOX_IN,
+    STEP_CORNER_LANE_CHANGE,
+    STEP_PIT_IN,
+    STEP_STRAIGHT_LANE_CHANGE,
+    STEP_TUNNEL,
+    Board,
+)
+
+
+class MovementError(ValueError):
+    """A request the move generator cannot answer (bad start space, negative roll...)."""
+
+
+@dataclass(frozen=True)
+class Overshoot:
+    """A corner left (its exit line crossed) without the required stops (C-3).
+
+    Attributes
+    ----------
+    corner : corner id
+    stops_made : int
+        Stops counted in that corner before this move (0 if entered this move).
+    required : int
+        The corner's stop count.
+    beyond : int
+        Spaces moved after crossing the corner's exit line (the C-3 / A-2 cost).
+    """
+
+    corner: int
+    stops_made: int
+    required: int
+    beyond: int
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    """One legal way to end a move: a destination with what it costs.
+
+    Attributes
+    ----------
+    destination : int
+        Board index of the final space (space id: ``board.ids[destination]``).
+    path : tuple of int
+        One representative path: the indices entered in order, destination
+        last (empty when the car stays put). Tunnel portals both appear.
+    moved : int
+        Spaces moved; a tunnel pair counts as one space (M-6).
+    braked : int
+        ``roll - moved``, or 0 when the car entered its own box (P-2).
+    blocked : bool
+        True when no legal path of the full roll exists (D-4, A-6, P-5).
+    lane_changes : int
+        Lane changes on straights used by the path (M-3).
+    overshoots : tuple of Overshoot
+        Corners left without the required stops, in the order left (C-3).
+    corners_left : tuple
+        Corners left with the required stops made: their count resets (C-6).
+    stop_counts : bool
+        False when the destination is in a corner but, after an overshoot
+        earlier in this move, the stop does not count (C-5).
+    lines : frozenset of str
+        Lines crossed by the path: ``finish``, ``police``, ``pit_entry``,
+        ``pit_exit``.
+    danger : tuple of int
+        Danger spaces moved over or ended on (X-3), tunnel portals excluded
+        (X-5).
+    boxed : bool
+        The move ended in the car's own box (P-2).
+    """
+
+    destination: int
+    path: tuple[int, ...]
+    moved: int
+    braked: int
+    blocked: bool
+    lane_changes: int
+    overshoots: tuple[Overshoot, ...]
+    corners_left: tuple
+    stop_counts: bool
+    lines: frozenset[str]
+    danger: tuple[int, ...]
+    boxed: bool
+
+    def describe(self, board: Board) -> str:
+        """The option in plain words, with space ids.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> board = compile_board(from_ascii(". . . ."))
+        >>> print(move_options(board, 0, 2, occupied=frozenset(), stops_made=0)[0].describe(board))
+        to space 2 via 1, 2: moved 2
+        """
+        ids = board.ids
+        text = f"to space {ids[self.destination]!r}"
+        if self.path:
+            text += " via " + ", ".join(repr(ids[i]) for i in self.path)
+        text += f": moved {self.moved}"
+        if self.braked:
+            text += f", braked {self.braked}"
+        if self.blocked:
+            text += " (blocked)"
+        if self.boxed:
+            text += ", into the box"
+        if self.lane_changes:
+            text += f", {self.lane_changes} lane change(s)"
+        for over in self.overshoots:
+            text += (
+                f", overshoot corner {over.corner!r} by {over.beyond} "
+                f"({over.stops_made}/{over.required} stops)"
+            )
+        if self.danger:
+            text += f", {len(self.danger)} danger space(s)"
+        if self.lines:
+            text += ", crosses " + " and ".join(sorted(self.lines))
+        return text
+
+
+def move_options(
+    board: Board,
+    start: int,
+    roll: int,
+    *,
+    occupied: frozenset[int],
+    stops_made: int,
+    pit_allowed: bool = False,
+    own_box: int | None = None,
+    avoid: frozenset[int] = frozenset(),
+    max_lane_changes: int = 2,
+) -> list[MoveOption]:
+    """Every legal option of a car at ``start`` for a roll, all braking amounts.
+
+    Parameters
+    ----------
+    board : Board
+        The compiled track (:func:`fdlab.rules.board.compile_board`).
+    start : int
+        Board index of the car's space.
+    roll : int
+        Spaces rolled (or granted, e.g. a flying start).
+    occupied : frozenset of int
+        Board indices of the other cars (``start`` is ignored if present).
+    stops_made : int
+        Stops already counted in the corner of ``start`` (ignored when
+        ``start`` is not in a corner).
+    pit_allowed : bool
+        The car may turn into the pit lane (P-2, P-7).
+    own_box : int, optional
+        Board index of the car's box; entering it ends the move (P-2).
+    avoid : frozenset of int
+        Spaces that justify a return to a lane like a car does (street rules:
+        the danger spaces, X-3 / M-4).
+    max_lane_changes : int
+        Lane changes allowed on straights (M-3).
+
+    Returns
+    -------
+    list of MoveOption
+        Distinct per (destination, moved, overshoots, number of danger
+        spaces), sorted by moved (descending) then destination. ``moved=0``
+        (staying put) is always among them.
+
+    Raises
+    ------
+    MovementError
+        For a start index not on the board or a negative roll.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii('''
+    ...     . . . .
+    ...     . . . .
+    ... '''))
+    >>> options = move_options(board, 0, 2, occupied=frozenset({2}), stops_made=0)  # car on 2
+    >>> [(board.ids[o.destination], o.moved, o.lane_changes) for o in options]
+    [(4, 2, 2), (5, 2, 1), (3, 1, 1), (0, 0, 0)]
+    """
+    return _search(
+        board,
+        start,
+        roll,
+        occupied=occupied,
+        stops_made=stops_made,
+        pit_allowed=pit_allowed,
+        own_box=own_box,
+        avoid=avoid,
+        max_lane_changes=max_lane_changes,
+    )
+
+
+def _search(
+    board: Board,
+    start: int,
+    roll: int,
+    *,
+    occupied: frozenset[int],
+    stops_made: int,
+    pit_allowed: bool = False,
+    own_box: int | None = None,
+    avoid: frozenset[int] = frozenset(),
+    max_lane_changes: int = 2,
+    cars_block: bool = True,
+    no_zigzag: bool = True,
+    lane_lock: bool = True,
+) -> list[MoveOption]:
+    """The search behind :func:`move_options`; the extra flags relax rules for explanations."""
+    n = len(board.ids)
+    if not isinstance(start, int) or not 0 <= start < n:
+        raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
+    if roll < 0:
+        raise MovementError(f"roll {roll} is negative; a move is 0 or more spaces")
+
+    corner = board.corner
+    lane = board.lane
+    moves = board.moves
+    tunnel_exit = board.tunnel_exit
+    required = board.stops
+    is_danger = tuple(
+        h == "danger" and t is None for h, t in zip(board.hazard, board.tunnel, strict=True)
+    )
+    blocked_spaces = set(occupied) if cars_block else set()
+    blocked_spaces.discard(start)
+    passmask: dict[int, int] = {}
+    for o in set(occupied) | set(avoid):
+        if o == start:
+            continue
+        bit = 1 << lane[o]
+        for a in board.abreast[o]:
+            passmask[a] = passmask.get(a, 0) | bit
+    start_corner = corner[start]
+    if own_box is None:
+        own_box = -1
+
+    def enter(v, j, d, left, overs, danger, forbid):
+        """Corner, danger and zig-zag bookkeeping for stepping from v into j."""
+        cv = corner[v]
+        cj = corner[j]
+        if cv is not None and cj != cv:
+            if cv == start_corner and not left:
+                made = stops_made
+                left = True
+            else:
+                made = 0
+            need = required[cv]
+            if made < need:
+                overs = overs + ((cv, made, need, d),)
+        if is_danger[j]:
+            danger += 1
+        forbid = 0 if cj is not None else forbid & ~passmask.get(j, 0)
+        return left, overs, danger, forbid
+
+    # layer: key (space, left_start, overshoots, danger) -> list of [lc, forbid, node]
+    # node: parent pointer (parent_node, index) or None for the start.
+    layer: dict[tuple, list[tuple[int, int, object]]] = {
+        (start, start_corner is None, (), 0): [(0, 0, None)]
+    }
+    found: list[tuple[int, tuple, int, object, bool]] = []  # (moved, key, lc, node, boxed)
+    for d in range(roll + 1):
+        for key, entries in layer.items():
+            best = min(entries, key=lambda e: e[0])
+            found.append((d, key, best[0], best[2], False))
+        if d == roll:
+            break
+        following: dict[tuple, list[tuple[int, int, object]]] = {}
+        for (v, left, overs, danger), entries in layer.items():
+            locked = lane_lock and bool(overs)
+            for lc, forbid, node in entries:
+                for j, code in moves[v]:
+                    if j in blocked_spaces or code == STEP_TUNNEL:
+                        continue
+                    new_lc = lc
+                    new_forbid = forbid
+                    if code == STEP_STRAIGHT_LANE_CHANGE:
+                        if locked or lc >= max_lane_changes:
+                            continue
+                        if no_zigzag and forbid >> lane[j] & 1:
+                            continue
+                        new_lc = lc + 1
+                        new_forbid = forbid | (1 << lane[v])
+                    elif code == STEP_CORNER_LANE_CHANGE:
+                        if locked:
+                            continue
+                    elif code == STEP_PIT_IN:
+                        if locked or not pit_allowed:
+                            continue
+                    elif code == STEP_BOX_IN:
+                        if j == own_box:
+                            found.append((d + 1, (j, left, overs, danger), lc, (node, j), True))
+                        continue
+                    nleft, novers, ndanger, new_forbid = enter(
+                        v, j, d, left, overs, danger, new_forbid
+                    )
+                    child = (node, j)
+                    here = j
+                    t = tunnel_exit[j]
+                    if t >= 0:
+                        if t in blocked_spaces:
+                            continue
+                        nleft, novers, ndanger, new_forbid = enter(
+                            j, t, d + 1, nleft, novers, ndanger, new_forbid
+                        )
+                        child = (child, t)
+                        here = t
+                    _insert(following, (here, nleft, novers, ndanger), new_lc, new_forbid, child)
+        layer = following
+        if not layer:
+            break
+
+    full = any(moved == roll or boxed for moved, _, _, _, boxed in found)
+    chosen: dict[tuple, tuple[int, tuple, int, object, bool]] = {}
+    for item in found:
+        moved, (v, left, overs, danger), lc, _, boxed = item
+        key = (v, moved, overs, danger, left, boxed)
+        if key not in chosen or lc < chosen[key][2]:
+            chosen[key] = item
+    options = [_option(board, start, roll, stops_made, not full, item) for item in chosen.values()]
+    options.sort(
+        key=lambda o: (
+            -o.moved,
+            o.destination,
+            len(o.danger),
+            [(str(x.corner), x.beyond) for x in o.overshoots],
+        )
+    )
+    return options
+
+
+def _insert(layer: dict, key: tuple, lc: int, forbid: int, node: object) -> None:
+    """Add a state unless another with as few lane changes and forbidden lanes exists."""
+    entries = layer.get(key)
+    if entries is None:
+        layer[key] = [(lc, forbid, node)]
+        return
+    for other_lc, other_forbid, _ in entries:
+        if other_lc <= lc and other_forbid & ~forbid == 0:
+            return
+    entries[:] = [e for e in entries if not (lc <= e[0] and forbid & ~e[1] == 0)]
+    entries.append((lc, forbid, node))
+
+
+def _option(
+    board: Board,
+    start: int,
+    roll: int,
+    stops_made: int,
+    blocked: bool,
+    item: tuple[int, tuple, int, object, bool],
+) -> MoveOption:
+    moved, (v, left, overs, _), lc, node, boxed = item
+    path: list[int] = []
+    while node is not None:
+        node, i = node
+        path.append(i)
+    path.reverse()
+    lines: set[str] = set()
+    previous = start
+    for i in path:
+        lines.update(board.step_lines.get((previous, i), ()))
+        previous = i
+    danger = tuple(i for i in path if board.hazard[i] == "danger" and board.tunnel[i] is None)
+    start_corner = board.corner[start]
+    corners_left: tuple = ()
+    if left and start_corner is not None and stops_made >= board.stops[start_corner]:
+        corners_left = (start_corner,)
+    overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
+    return MoveOption(
+        destination=v,
+        path=tuple(path),
+        moved=moved,
+        braked=0 if boxed else roll - moved,
+        blocked=blocked and not boxed,
+        lane_changes=lc,
+        overshoots=overshoots,
+        corners_left=corners_left,
+        stop_counts=not (board.corner[v] is not None and bool(overs)),
+        lines=frozenset(lines),
+        danger=danger,
+        boxed=boxed,
+    )
