@@ -1,0 +1,124 @@
+"""The default deck and deck files (FF-17)."""
+
+import json
+
+import pytest
+
+from fdlab.fun import Game
+from fdlab.fun.deck import deck_from_dict, default_deck, load_deck
+from fdlab.fun.engine import new_game
+from fdlab.fun.errors import DeckError
+
+
+def test_ff17_default_deck_contents():
+    """FF-17: parts of every value, drivers with clauses, sponsors, specials, six circuits."""
+    deck = default_deck()
+    for kind in ("driver", "engine", "chassis"):
+        assert {c.value for c in deck.of_kind(kind)} == {1, 2, 3, 4, 5, 6}
+    assert any(c.clauses for c in deck.of_kind("driver"))
+    assert any(not c.clauses for c in deck.of_kind("driver"))
+    assert all(c.income > 0 for c in deck.of_kind("sponsor"))
+    assert len(deck.of_kind("special")) >= 6
+    circuits = deck.of_kind("circuit")
+    assert len(circuits) == 6
+    assert all(c.modifiers for c in circuits)
+    assert "+2 to cars with a driver of 5 or 6" in [c.text for c in circuits]
+    assert [c.id for c in deck.cards] == list(range(len(deck)))
+
+
+def test_ff17_every_card_has_readable_text():
+    """FF-17: every clause, modifier and effect renders as text for the table."""
+    for card in default_deck().cards:
+        if card.kind in ("sponsor", "special", "circuit") or card.clauses:
+            assert card.text and "None" not in card.text
+
+
+def _doc(*cards):
+    return {"format": "fdlab-fun-deck", "version": 1, "name": "t", "cards": list(cards)}
+
+
+BASIC = [
+    {"kind": "driver", "name": "D", "value": 3, "count": 4},
+    {"kind": "engine", "name": "E", "value": 3, "count": 2},
+    {"kind": "chassis", "name": "C", "value": 3, "count": 2},
+    {"kind": "sponsor", "name": "S", "income": 2, "count": 4},
+    {"kind": "circuit", "name": "Oval", "modifiers": [{"add": 1}]},
+]
+
+
+@pytest.mark.parametrize(
+    "entry, where",
+    [
+        ({"kind": "engine", "name": "E", "value": 7}, "cards[5].value"),
+        ({"kind": "engine", "name": "E"}, "cards[5].value"),
+        ({"kind": "rocket", "name": "R"}, "cards[5].kind"),
+        ({"kind": "engine", "name": "", "value": 2}, "cards[5].name"),
+        ({"kind": "engine", "name": "E", "value": 2, "colour": "red"}, "cards[5].colour"),
+        ({"kind": "sponsor", "name": "S", "income": 0}, "cards[5].income"),
+        ({"kind": "driver", "name": "D", "value": 2, "clauses": [{"on": "lap", "money": 1}]},
+         "cards[5].clauses[0].on"),
+        ({"kind": "special", "name": "X", "effects": []}, "cards[5].effects"),
+        ({"kind": "special", "name": "X", "effects": [{"op": "teleport"}]},
+         "cards[5].effects[0].op"),
+        ({"kind": "special", "name": "X", "effects": [{"op": "money", "who": "self"}]},
+         "cards[5].effects[0].amount"),
+        ({"kind": "special", "name": "X",
+          "effects": [{"op": "discard_in_play", "kinds": ["circuit"]}]},
+         "cards[5].effects[0].kinds"),
+        ({"kind": "circuit", "name": "X", "modifiers": [{"add": 2, "if": {"driver": [7]}}]},
+         "cards[5].modifiers[0].if.driver"),
+        ({"kind": "circuit", "name": "X", "modifiers": [{"double": "wing"}]},
+         "cards[5].modifiers[0].double"),
+        ({"kind": "engine", "name": "E", "value": 2, "count": 0}, "cards[5].count"),
+    ],
+)
+def test_ff17_bad_deck_entries_name_the_field(entry, where):
+    """FF-17: a bad deck raises DeckError naming the source and the field."""
+    with pytest.raises(DeckError) as info:
+        deck_from_dict(_doc(*BASIC, entry), source="house.json")
+    assert str(info.value).startswith(f"house.json: {where}: ")
+    assert info.value.where == where
+
+
+def test_ff17_deck_needs_parts_and_circuits():
+    with pytest.raises(DeckError, match="at least one circuit"):
+        deck_from_dict(_doc(*BASIC[:4]))
+    with pytest.raises(DeckError, match="format"):
+        deck_from_dict({**_doc(*BASIC), "format": "other"})
+    with pytest.raises(DeckError, match="must be an object"):
+        deck_from_dict([1, 2])
+
+
+def test_ff17_load_deck_file_errors_name_the_file(tmp_path):
+    bad_json = tmp_path / "broken.json"
+    bad_json.write_text('{"format": ', encoding="utf-8")
+    with pytest.raises(DeckError, match=r"^broken\.json: not valid JSON \(line 1"):
+        load_deck(bad_json)
+    with pytest.raises(DeckError, match="missing.json: cannot read"):
+        load_deck(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(_doc(*BASIC, {"kind": "sponsor", "name": "S"})), encoding="utf-8")
+    with pytest.raises(DeckError, match=r"^bad\.json: cards\[5\]\.income: is required"):
+        load_deck(bad)
+
+
+def test_ff17_designer_adds_a_card_without_code(tmp_path):
+    """FF-17: a new circuit written only in the data file changes the race result."""
+    data = json.loads(json.dumps(default_deck().source))
+    data["cards"].append(
+        {"kind": "circuit", "name": "Nordschleife", "modifiers": [{"double": "chassis"}]}
+    )
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    deck = load_deck(path)
+    ring = deck.of_kind("circuit")[-1]
+    assert ring.name == "Nordschleife" and ring.text == "the chassis counts double"
+    game = Game(2, seed=1, deck=deck)
+    assert game.state.deck[ring.id] == ring
+    assert len(new_game(2, deck=deck).draw_pile) == len(deck) - 10
+
+
+def test_ff17_count_makes_identical_cards():
+    deck = deck_from_dict(_doc(*BASIC))
+    assert len(deck) == 4 + 2 + 2 + 4 + 1
+    assert len({c.name for c in deck.of_kind("driver")}) == 1
