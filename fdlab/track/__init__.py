@@ -2,6 +2,7 @@
 
 from fdlab.track.ascii import AsciiBoardError, from_ascii
 from fdlab.track.corners import corner_entries, corner_exits, corner_path_counts
+from fdlab.track.io import TrackFileError, load_track, save_track, track_from_dict, track_to_dict
 from fdlab.track.model import (
     EDGE_KINDS,
     SCHEMA_VERSION,
@@ -12,9 +13,13 @@ from fdlab.track.model import (
     add_step,
     new_graph,
 )
+from fdlab.track.validate import Problem, ValidationReport, validate
 
 __all__ = [
     "AsciiBoardError",
+    "Problem",
+    "TrackFileError",
+    "ValidationReport",
     "EDGE_KINDS",
     "SCHEMA_VERSION",
     "SPACE_DEFAULTS",
@@ -26,5 +31,10 @@ __all__ = [
     "corner_exits",
     "corner_path_counts",
     "from_ascii",
+    "load_track",
     "new_graph",
+    "save_track",
+    "track_from_dict",
+    "track_to_dict",
+    "validate",
 ]

@@ -20,13 +20,21 @@ Space ids are ``column * rows + row`` so a test can name them by position.
 Every space steps ahead in its lane and diagonally to the neighbouring
 lanes of the next column (``lane_change``); inside corners the diagonal
 arrows can be switched off with ``corner_lane_changes=False``.
+
+Spaces are unit squares laid out as drawn, so the step that closes a
+``closed`` board jumps from the last column back to the first. With
+``ring=True`` a closed board is bent into a ring instead (driving
+anticlockwise, lane 0 inside, pit and box rows outside), so that its
+geometry is sound too: no long closing step, no overlapping spaces.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from shapely.geometry import Polygon
 from shapely.geometry import box as rectangle
 
 from fdlab.track.corners import update_corner_counts
@@ -51,6 +59,7 @@ def from_ascii(
     corner_lane_changes: bool = True,
     name: str = "ascii board",
     laps: int = 1,
+    ring: bool = False,
 ) -> Track:
     """Build a :class:`~fdlab.track.model.Track` from a board drawn as text.
 
@@ -77,6 +86,8 @@ def from_ascii(
         The board's name.
     laps : int
         Default race length.
+    ring : bool
+        Bend a ``closed`` board into a ring (see the module docstring).
 
     Returns
     -------
@@ -113,6 +124,8 @@ def from_ascii(
     box_rows = [r for r in range(nrows) if kinds[r] == "box"]
     if track_rows != list(range(len(track_rows))):
         raise AsciiBoardError("track rows must come first, then the pit row, then box rows")
+    if ring and not closed:
+        raise AsciiBoardError("ring=True bends a closed board into a ring; pass closed=True too")
 
     def sid(r: int, c: int) -> int:
         return c * nrows + r
@@ -139,10 +152,11 @@ def from_ascii(
         progress = float((c - finish) % ncols) if finish is not None and closed else float(c)
         if finish is not None and not closed:
             progress = float(c - finish)
+        x, y, polygon = _ring_cell(r, c, ncols) if ring else _square_cell(r, c)
         attrs: dict[str, Any] = {
-            "x": float(c) + 0.5,
-            "y": -float(r) - 0.5,
-            "polygon": rectangle(c, -r - 1, c + 1, -r),
+            "x": x,
+            "y": y,
+            "polygon": polygon,
             "lane": r if kinds[r] == "track" else 0,
             "progress": progress,
             "kind": kinds[r],
@@ -208,6 +222,28 @@ def from_ascii(
     track = Track(graph)
     _add_contacts(track, cells, kinds, sid, next_col)
     return track
+
+
+def _square_cell(r: int, c: int) -> tuple[float, float, Polygon]:
+    return float(c) + 0.5, -float(r) - 0.5, rectangle(c, -r - 1, c + 1, -r)
+
+
+def _ring_cell(r: int, c: int, ncols: int) -> tuple[float, float, Polygon]:
+    """Centre and outline of row ``r``, column ``c`` on a ring of ``ncols`` columns.
+
+    Lane 0 runs at one space length per column; outer rows are longer.
+    """
+    inner = max(0.5, ncols / (2 * math.pi) - 0.5) + r
+
+    def point(radius: float, column: float) -> tuple[float, float]:
+        angle = 2 * math.pi * column / ncols
+        return radius * math.cos(angle), radius * math.sin(angle)
+
+    outline = Polygon(
+        [point(inner, c), point(inner, c + 1), point(inner + 1, c + 1), point(inner + 1, c)]
+    )
+    x, y = point(inner + 0.5, c + 0.5)
+    return x, y, outline
 
 
 def _token_kind(tok: str, r: int, c: int) -> str:

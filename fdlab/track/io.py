@@ -1,0 +1,752 @@
+"""Track files: JSON with a schema number, geometry as WKT, no pickle.
+
+A file holds one :class:`~fdlab.track.model.Track`::
+
+    {"contacts": [{"a": 0, "b": 1, "kind": "beside"}, ...],
+     "graph": {"corners": [{"id": 1, "stops": 2, ...}], "name": "...", ...},
+     "schema": 1,
+     "spaces": [{"id": 0, "x": 0.5, "polygon": "POLYGON ((...))", ...}, ...],
+     "steps": [{"from": 0, "to": 1, "kind": "ahead", "lines": ["finish"]}, ...]}
+
+Keys are sorted, floats are written with ``repr`` (shortest exact form) and
+spaces, steps and contacts keep the graph's order, one per line, so loading a
+file and saving it again gives the same bytes. Loading never executes code:
+the file is parsed with :mod:`json` and every field is checked, and any
+problem raises one :class:`TrackFileError` naming the file and the field.
+
+Files written by older fdlab versions are upgraded on load by the functions
+registered in :data:`MIGRATIONS` (see :func:`register_migration`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from fdlab.track.model import (
+    CONTACT_KINDS,
+    EDGE_KINDS,
+    HAZARDS,
+    LINE_NAMES,
+    SCHEMA_VERSION,
+    SPACE_DEFAULTS,
+    SPACE_KINDS,
+    TRACK_DEFAULTS,
+    Track,
+)
+
+__all__ = [
+    "MIGRATIONS",
+    "TrackFileError",
+    "dumps",
+    "load_track",
+    "loads",
+    "register_migration",
+    "save_track",
+    "track_from_dict",
+    "track_to_dict",
+]
+
+#: A migration turns a file document of schema ``n`` into one of schema ``n + 1``.
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+#: Schema version ``n`` -> the function that upgrades a version-``n`` document.
+MIGRATIONS: dict[int, Migration] = {}
+
+_TOP_LEVEL_KEYS = ("schema", "graph", "spaces", "steps", "contacts")
+_STRING = "<string>"
+
+
+class TrackFileError(ValueError):
+    """A track file (or track data) that cannot be read or written.
+
+    The message names the file and the field, for example
+    ``tracks/x.json: spaces[12].polygon: not valid WKT (...)``.
+
+    Attributes
+    ----------
+    source : str
+        The file name, or ``"<string>"`` / ``"<dict>"`` for in-memory data.
+    field : str
+        The path of the offending field (``""`` for the whole file).
+    """
+
+    def __init__(self, source: str, field: str, message: str) -> None:
+        self.source = source
+        self.field = field
+        where = f"{source}: {field}" if field else source
+        super().__init__(f"{where}: {message}")
+
+
+def register_migration(from_version: int) -> Callable[[Migration], Migration]:
+    """Register a function upgrading file documents of ``from_version`` by one.
+
+    The function receives the parsed JSON document (a dict whose ``schema``
+    is ``from_version``) and returns a document of schema
+    ``from_version + 1``. Loading chains migrations until the document reaches
+    :data:`~fdlab.track.model.SCHEMA_VERSION`.
+
+    Examples
+    --------
+    >>> @register_migration(-7)
+    ... def _rename_title(doc):
+    ...     doc["graph"]["name"] = doc["graph"].pop("title")
+    ...     return doc | {"schema": -6}
+    >>> MIGRATIONS[-7] is _rename_title
+    True
+    >>> del MIGRATIONS[-7]
+    """
+
+    def register(migration: Migration) -> Migration:
+        if from_version in MIGRATIONS:
+            raise ValueError(f"a migration from schema {from_version} is already registered")
+        MIGRATIONS[from_version] = migration
+        return migration
+
+    return register
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def track_to_dict(track: Track, *, source: str = "<dict>") -> dict[str, Any]:
+    """The JSON-ready document of a track (the inverse of :func:`track_from_dict`).
+
+    Polygons become WKT strings, ``lines`` sorted lists and corners a list of
+    ``{"id": ..., ...}`` records; every other value must already be
+    JSON-native (``None``, bool, int, finite float, str, list, dict with str
+    keys), so that loading gives back exactly the same track.
+
+    Raises
+    ------
+    TrackFileError
+        If a value cannot be written exactly (a tuple, a set, NaN, a
+        non-string dict key, an id that is neither int nor str...). The
+        message names the field.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> doc = track_to_dict(from_ascii(". 1", corners={1: 1}))
+    >>> doc["schema"], doc["graph"]["corners"][0]["id"], doc["spaces"][1]["polygon"]
+    (1, 1, 'POLYGON ((2.0 -1.0, 2.0 0.0, 1.0 0.0, 1.0 -1.0, 2.0 -1.0))')
+    >>> doc["steps"]
+    [{'from': 0, 'to': 1, 'kind': 'ahead', 'lines': []}]
+    """
+    graph_doc: dict[str, Any] = {}
+    for key, value in track.graph.graph.items():
+        if key == "schema":
+            continue
+        if key == "corners":
+            graph_doc[key] = _corners_to_list(value, source)
+        else:
+            graph_doc[key] = _native(value, source, f"graph.{key}")
+    spaces = []
+    for index, (space, data) in enumerate(track.graph.nodes(data=True)):
+        where = f"spaces[{index}]"
+        record: dict[str, Any] = {"id": _space_id(space, source, f"{where}.id")}
+        for key, value in data.items():
+            if key == "id":
+                raise TrackFileError(source, f"{where}.id", "'id' may not be a space attribute")
+            if key == "polygon":
+                record[key] = None if value is None else polygon_to_wkt(value, source, where)
+            else:
+                record[key] = _native(value, source, f"{where}.{key}")
+        spaces.append(record)
+    steps = []
+    for index, (u, v, data) in enumerate(track.graph.edges(data=True)):
+        where = f"steps[{index}]"
+        record = {"from": u, "to": v}
+        for key, value in data.items():
+            if key in ("from", "to"):
+                raise TrackFileError(
+                    source, f"{where}.{key}", f"'{key}' may not be a step attribute"
+                )
+            if key == "lines":
+                record[key] = _sorted_lines(value, source, f"{where}.lines")
+            else:
+                record[key] = _native(value, source, f"{where}.{key}")
+        steps.append(record)
+    contacts = []
+    for index, (a, b, data) in enumerate(track.contacts.edges(data=True)):
+        where = f"contacts[{index}]"
+        record = {"a": _space_id(a, source, f"{where}.a"), "b": _space_id(b, source, f"{where}.b")}
+        for key, value in data.items():
+            if key in ("a", "b"):
+                raise TrackFileError(
+                    source, f"{where}.{key}", f"'{key}' may not be a contact attribute"
+                )
+            record[key] = _native(value, source, f"{where}.{key}")
+        contacts.append(record)
+    return {
+        "schema": SCHEMA_VERSION,
+        "graph": graph_doc,
+        "spaces": spaces,
+        "steps": steps,
+        "contacts": contacts,
+    }
+
+
+def dumps(track: Track) -> str:
+    """The text of a track file: sorted keys, one space, step or contact a line.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> text = dumps(from_ascii(". ."))
+    >>> print(text.splitlines()[-3])
+    {"from": 0, "kind": "ahead", "lines": [], "to": 1}
+    >>> loads(text) == from_ascii(". .")
+    True
+    """
+    return _format_document(track_to_dict(track))
+
+
+def _format_document(doc: dict[str, Any]) -> str:
+    def encode(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, allow_nan=False)
+
+    parts = []
+    for key in sorted(doc):
+        value = doc[key]
+        if isinstance(value, list) and value:
+            body = ",\n".join(encode(item) for item in value)
+            parts.append(f"{encode(key)}: [\n{body}\n]")
+        else:
+            parts.append(f"{encode(key)}: {encode(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def save_track(track: Track, path: str | os.PathLike[str]) -> None:
+    """Write a track file atomically.
+
+    The text is written to a temporary file in the same folder, flushed to
+    disk and renamed over ``path``; if anything fails the old file is left
+    as it was and no temporary file remains.
+
+    Raises
+    ------
+    TrackFileError
+        Naming the file: the track holds a value that cannot be written
+        exactly, or the disk refused the write (the cause is chained).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from fdlab.track import from_ascii
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> save_track(from_ascii(". . ."), folder / "tiny.json")
+    >>> len(load_track(folder / "tiny.json"))
+    3
+    """
+    target = Path(path)
+    source = str(path)
+    try:
+        text = _format_document(track_to_dict(track, source=source))
+    except ValueError as exc:  # allow_nan=False or a TrackFileError from the document
+        if isinstance(exc, TrackFileError):
+            raise
+        raise TrackFileError(source, "", f"cannot be written: {exc}") from exc
+    data = text.encode("utf-8")
+    folder = target.parent
+    temp_name = None
+    try:
+        mode = _new_file_mode(target)
+        handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(handle, "wb") as stream:
+            _write_all(stream, data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, target)
+        temp_name = None
+        _fsync_folder(folder)
+    except OSError as exc:
+        raise TrackFileError(
+            source, "", f"could not save ({exc}); the old file is unchanged"
+        ) from exc
+    finally:
+        if temp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
+
+
+def _write_all(stream: Any, data: bytes) -> None:
+    """Write ``data`` to ``stream`` in chunks (one place for tests to fail a write)."""
+    chunk = 1 << 16
+    for start in range(0, len(data), chunk):
+        stream.write(data[start : start + chunk])
+
+
+def _new_file_mode(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+def polygon_to_wkt(polygon: Any, source: str = "<dict>", where: str = "polygon") -> str:
+    """The WKT of a polygon with every coordinate written exactly (``repr``).
+
+    GEOS's own WKT writer may drop the last digit of a coordinate; this
+    writer keeps the shortest text that reads back to the same float.
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> polygon_to_wkt(box(0, 0, 1, 0.1 + 0.2))
+    'POLYGON ((1.0 0.0, 1.0 0.30000000000000004, 0.0 0.30000000000000004, 0.0 0.0, 1.0 0.0))'
+    """
+    if not isinstance(polygon, Polygon):
+        raise TrackFileError(
+            source,
+            f"{where}.polygon",
+            f"must be a shapely Polygon or None, not {type(polygon).__name__}",
+        )
+    if polygon.is_empty:
+        return "POLYGON EMPTY"
+    rings = [polygon.exterior, *polygon.interiors]
+    texts = []
+    for ring in rings:
+        coords = shapely.get_coordinates(ring, include_z=polygon.has_z)
+        if not all(math.isfinite(float(c)) for c in coords.ravel()):
+            raise TrackFileError(
+                source, f"{where}.polygon", "has a coordinate that is NaN or infinite"
+            )
+        texts.append(
+            "(" + ", ".join(" ".join(repr(float(c)) for c in point) for point in coords) + ")"
+        )
+    head = "POLYGON Z" if polygon.has_z else "POLYGON"
+    return f"{head} ({', '.join(texts)})"
+
+
+def _corners_to_list(corners: Any, source: str) -> list[dict[str, Any]]:
+    if not isinstance(corners, dict):
+        raise TrackFileError(
+            source, "graph.corners", f"must be a dict, not {type(corners).__name__}"
+        )
+    records = []
+    for corner, info in corners.items():
+        where = f"graph.corners[{corner!r}]"
+        if not _is_int(corner):
+            raise TrackFileError(source, where, "corner ids must be int")
+        if not isinstance(info, dict):
+            raise TrackFileError(source, where, f"must be a dict, not {type(info).__name__}")
+        if "id" in info:
+            raise TrackFileError(source, f"{where}.id", "'id' may not be a corner attribute")
+        records.append({"id": int(corner), **_native(info, source, where)})
+    return records
+
+
+def _sorted_lines(lines: Any, source: str, where: str) -> list[str]:
+    if not isinstance(lines, (set, frozenset, list, tuple)) or not all(
+        isinstance(line, str) for line in lines
+    ):
+        raise TrackFileError(source, where, "must be a set of line names (str)")
+    return sorted(lines)
+
+
+def _space_id(space: Any, source: str, where: str) -> int | str:
+    if _is_int(space) or isinstance(space, str):
+        return space
+    raise TrackFileError(source, where, f"space ids must be int or str, not {type(space).__name__}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _native(value: Any, source: str, where: str) -> Any:
+    """``value`` checked to be JSON-native (so it reads back equal)."""
+    if isinstance(value, np.generic):  # numpy scalars read back as plain numbers
+        value = value.item()
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise TrackFileError(source, where, f"{value!r} cannot be written to JSON")
+        return float(value)
+    if isinstance(value, list):
+        return [_native(item, source, f"{where}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TrackFileError(
+                    source, where, f"dict key {key!r} is not a str, so it would not read back equal"
+                )
+            out[key] = _native(item, source, f"{where}.{key}")
+        return out
+    raise TrackFileError(
+        source,
+        where,
+        f"{type(value).__name__} value {value!r} is not JSON-native "
+        "(use None, bool, int, float, str, list or dict with str keys)",
+    )
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def loads(text: str | bytes, *, source: str = _STRING) -> Track:
+    """Read a track from the text of a track file.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The file's content.
+    source : str
+        Name used in error messages (the file name).
+
+    Raises
+    ------
+    TrackFileError
+        Naming ``source`` and the field that is wrong.
+
+    Examples
+    --------
+    >>> loads('{"schema": 1, "graph": {}, "spaces": [], "steps": [], "contacts": []}')
+    <Track 'untitled': 0 spaces, 0 corners, 0 steps>
+    >>> loads('{"schema": 1, "graph": {}')
+    Traceback (most recent call last):
+    ...
+    fdlab.track.io.TrackFileError: <string>: not valid JSON: Expecting ',' delimiter at line 1 column 26 (is the file truncated?)
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TrackFileError(source, "", f"not UTF-8 text ({exc})") from None
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        hint = " (is the file truncated?)" if exc.pos >= len(text.rstrip()) - 1 else ""
+        raise TrackFileError(
+            source, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}{hint}"
+        ) from None
+    except ValueError as exc:
+        raise TrackFileError(source, "", f"not valid JSON: {exc}") from None
+    return track_from_dict(doc, source=source)
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_track(path: str | os.PathLike[str]) -> Track:
+    """Read a track file written by :func:`save_track`.
+
+    Raises
+    ------
+    TrackFileError
+        If the file cannot be read or is not a valid track file; the message
+        names the file and the field.
+
+    Examples
+    --------
+    >>> load_track("no/such/board.json")
+    Traceback (most recent call last):
+    ...
+    fdlab.track.io.TrackFileError: no/such/board.json: cannot read the file (No such file or directory)
+    """
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
+    return loads(data, source=source)
+
+
+def track_from_dict(doc: Any, *, source: str = "<dict>") -> Track:
+    """Build a track from a file document (the inverse of :func:`track_to_dict`).
+
+    Older schema versions are migrated first. Only the structure and types
+    are checked here; whether the board makes sense (a closed lap, a sound
+    pit lane...) is :func:`fdlab.track.validate.validate`'s job.
+
+    Raises
+    ------
+    TrackFileError
+        Naming ``source`` and the field that is wrong.
+
+    Examples
+    --------
+    >>> doc = {"schema": 1, "graph": {"name": "Two"}, "contacts": [],
+    ...        "spaces": [{"id": "a", "x": 0.0, "y": 0.0}, {"id": "b", "x": 1.0, "y": 0.0}],
+    ...        "steps": [{"from": "a", "to": "b", "kind": "ahead"}]}
+    >>> track = track_from_dict(doc)
+    >>> track.name, list(track.graph.edges)
+    ('Two', [('a', 'b')])
+    >>> track_from_dict(doc | {"steps": [{"from": "a", "to": "c", "kind": "ahead"}]})
+    Traceback (most recent call last):
+    ...
+    fdlab.track.io.TrackFileError: <dict>: steps[0].to: space 'c' is not in spaces
+    """
+    reader = _Reader(source)
+    doc = reader.migrate(doc)
+    return reader.track(doc)
+
+
+class _Reader:
+    """Checks a file document field by field; every error names ``source`` and the field."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> TrackFileError:
+        return TrackFileError(self.source, where, message)
+
+    # -- schema versions ---------------------------------------------------------------
+    def migrate(self, doc: Any) -> dict[str, Any]:
+        if not isinstance(doc, dict):
+            raise self.fail("", f"must hold a JSON object, not {_json_type(doc)}")
+        if "schema" not in doc:
+            raise self.fail("schema", "missing (a track file starts with its schema number)")
+        version = doc["schema"]
+        if not _is_int(version):
+            raise self.fail("schema", f"must be an integer, not {_json_type(version)}")
+        if version > SCHEMA_VERSION:
+            raise self.fail(
+                "schema",
+                f"version {version} is newer than this fdlab understands ({SCHEMA_VERSION}); "
+                "upgrade fdlab to read it",
+            )
+        while version < SCHEMA_VERSION:
+            migration = MIGRATIONS.get(version)
+            if migration is None:
+                raise self.fail(
+                    "schema", f"version {version} is not supported (no migration from it)"
+                )
+            try:
+                doc = migration(doc)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise self.fail(
+                    "", f"cannot upgrade from schema {version}: {type(exc).__name__}: {exc}"
+                ) from exc
+            new_version = doc.get("schema") if isinstance(doc, dict) else None
+            if not _is_int(new_version) or new_version <= version:
+                raise self.fail("schema", f"the migration from version {version} did not raise it")
+            version = new_version
+        return doc
+
+    # -- the document ------------------------------------------------------------------
+    def track(self, doc: dict[str, Any]) -> Track:
+        for key in doc:
+            if key not in _TOP_LEVEL_KEYS:
+                raise self.fail(
+                    key, f"unknown field; a track file has {', '.join(_TOP_LEVEL_KEYS)}"
+                )
+        for key in _TOP_LEVEL_KEYS:
+            if key not in doc:
+                raise self.fail(key, "missing")
+        graph = nx.DiGraph()
+        graph.graph.update(self.graph_attributes(doc["graph"]))
+        for where, record in self.records(doc, "spaces"):
+            space = self.space_id(record, "id", where)
+            if space in graph:
+                raise self.fail(f"{where}.id", f"duplicate space id {space!r}")
+            graph.add_node(space, **self.space_attributes(record, where))
+        for where, record in self.records(doc, "steps"):
+            u = self.existing_space(graph, record, "from", where)
+            v = self.existing_space(graph, record, "to", where)
+            if graph.has_edge(u, v):
+                raise self.fail(where, f"duplicate step {u!r} -> {v!r}")
+            graph.add_edge(u, v, **self.step_attributes(record, where))
+        contacts = nx.Graph()
+        contacts.add_nodes_from(graph.nodes)
+        for where, record in self.records(doc, "contacts"):
+            a = self.existing_space(graph, record, "a", where)
+            b = self.existing_space(graph, record, "b", where)
+            if contacts.has_edge(a, b):
+                raise self.fail(where, f"duplicate contact {a!r} - {b!r}")
+            contacts.add_edge(a, b, **self.contact_attributes(record, a, b, where))
+        return Track(graph, contacts)
+
+    def records(self, doc: dict[str, Any], key: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        items = doc[key]
+        if not isinstance(items, list):
+            raise self.fail(key, f"must be a list, not {_json_type(items)}")
+        for index, record in enumerate(items):
+            where = f"{key}[{index}]"
+            if not isinstance(record, dict):
+                raise self.fail(where, f"must be an object, not {_json_type(record)}")
+            yield where, record
+
+    def graph_attributes(self, attrs: Any) -> dict[str, Any]:
+        if not isinstance(attrs, dict):
+            raise self.fail("graph", f"must be an object, not {_json_type(attrs)}")
+        out = dict(attrs)
+        out.pop("schema", None)
+        checks: dict[str, tuple[Callable[[Any], bool], str]] = {
+            "name": (lambda v: isinstance(v, str), "a string"),
+            "description": (lambda v: isinstance(v, str), "a string"),
+            "units": (lambda v: isinstance(v, str), "a string"),
+            "laps": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
+            "space_length": (lambda v: _is_number(v) and v > 0, "a number > 0"),
+            "lap_length": (lambda v: _is_number(v) and v >= 0, "a number >= 0"),
+        }
+        for key, (ok, expected) in checks.items():
+            if key in out and not ok(out[key]):
+                raise self.fail(f"graph.{key}", f"must be {expected}, not {out[key]!r}")
+        out["corners"] = self.corners(out.get("corners", []))
+        out["schema"] = SCHEMA_VERSION
+        return {key: out.get(key, default) for key, default in TRACK_DEFAULTS.items()} | out
+
+    def corners(self, records: Any) -> dict[int, dict[str, Any]]:
+        if not isinstance(records, list):
+            raise self.fail("graph.corners", f"must be a list, not {_json_type(records)}")
+        corners: dict[int, dict[str, Any]] = {}
+        for index, record in enumerate(records):
+            where = f"graph.corners[{index}]"
+            if not isinstance(record, dict):
+                raise self.fail(where, f"must be an object, not {_json_type(record)}")
+            if "id" not in record:
+                raise self.fail(f"{where}.id", "missing")
+            corner = record["id"]
+            if not _is_int(corner):
+                raise self.fail(f"{where}.id", f"corner ids must be integers, not {corner!r}")
+            if corner in corners:
+                raise self.fail(f"{where}.id", f"duplicate corner id {corner}")
+            info = {k: v for k, v in record.items() if k != "id"}
+            for key in ("stops", "long", "short"):
+                if key in info and not _is_int(info[key]):
+                    raise self.fail(f"{where}.{key}", f"must be an integer, not {info[key]!r}")
+            if "name" in info and not isinstance(info["name"], str):
+                raise self.fail(f"{where}.name", f"must be a string, not {info['name']!r}")
+            corners[corner] = info
+        return corners
+
+    def space_id(self, record: dict[str, Any], key: str, where: str) -> int | str:
+        if key not in record:
+            raise self.fail(f"{where}.{key}", "missing")
+        value = record[key]
+        if not (_is_int(value) or isinstance(value, str)):
+            raise self.fail(f"{where}.{key}", f"space ids are integers or strings, not {value!r}")
+        return value
+
+    def existing_space(
+        self, graph: nx.DiGraph, record: dict[str, Any], key: str, where: str
+    ) -> int | str:
+        space = self.space_id(record, key, where)
+        if space not in graph:
+            raise self.fail(f"{where}.{key}", f"space {space!r} is not in spaces")
+        return space
+
+    def space_attributes(self, record: dict[str, Any], where: str) -> dict[str, Any]:
+        for key in ("x", "y"):
+            if key not in record:
+                raise self.fail(f"{where}.{key}", "missing (every space needs its centre x, y)")
+        attrs = dict(SPACE_DEFAULTS)
+        attrs.update((k, v) for k, v in record.items() if k != "id")
+        expectations: dict[str, tuple[Callable[[Any], bool], str]] = {
+            "x": (_is_finite_number, "a finite number"),
+            "y": (_is_finite_number, "a finite number"),
+            "progress": (_is_finite_number, "a finite number"),
+            "lane": (_is_int, "an integer"),
+            "level": (_is_int, "an integer"),
+            "kind": (lambda v: v in SPACE_KINDS, f"one of {', '.join(SPACE_KINDS)}"),
+            "hazard": (lambda v: v in HAZARDS, "null, 'shooting' or 'danger'"),
+            "corner": (_is_optional_int, "null or an integer corner id"),
+            "grid": (_is_optional_int, "null or an integer"),
+            "box": (_is_optional_int, "null or an integer"),
+            "tunnel": (lambda v: v is None or isinstance(v, str), "null or a string label"),
+            "polygon": (lambda v: v is None or isinstance(v, str), "null or a WKT string"),
+        }
+        for key, (ok, expected) in expectations.items():
+            if not ok(attrs[key]):
+                raise self.fail(f"{where}.{key}", f"must be {expected}, not {attrs[key]!r}")
+        if attrs["polygon"] is not None:
+            attrs["polygon"] = self.polygon(attrs["polygon"], f"{where}.polygon")
+        return attrs
+
+    def polygon(self, text: str, where: str) -> Polygon:
+        try:
+            geometry = shapely.from_wkt(text)
+        except (shapely.errors.ShapelyError, ValueError) as exc:
+            raise self.fail(where, f"not valid WKT ({str(exc).strip()})") from None
+        if not isinstance(geometry, Polygon):
+            raise self.fail(where, f"must be a POLYGON, not {geometry.geom_type.upper()}")
+        return geometry
+
+    def step_attributes(self, record: dict[str, Any], where: str) -> dict[str, Any]:
+        attrs = {k: v for k, v in record.items() if k not in ("from", "to")}
+        if "kind" not in attrs:
+            raise self.fail(f"{where}.kind", f"missing (one of {', '.join(EDGE_KINDS)})")
+        if attrs["kind"] not in EDGE_KINDS:
+            raise self.fail(
+                f"{where}.kind", f"must be one of {', '.join(EDGE_KINDS)}, not {attrs['kind']!r}"
+            )
+        lines = attrs.get("lines", [])
+        if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+            raise self.fail(f"{where}.lines", f"must be a list of line names, not {lines!r}")
+        unknown = sorted(set(lines) - set(LINE_NAMES))
+        if unknown:
+            raise self.fail(
+                f"{where}.lines", f"unknown line {unknown[0]!r}; lines are {', '.join(LINE_NAMES)}"
+            )
+        attrs["lines"] = frozenset(lines)
+        return attrs
+
+    def contact_attributes(
+        self, record: dict[str, Any], a: int | str, b: int | str, where: str
+    ) -> dict[str, Any]:
+        attrs = {k: v for k, v in record.items() if k not in ("a", "b")}
+        kind = attrs.get("kind")
+        if kind not in CONTACT_KINDS:
+            raise self.fail(
+                f"{where}.kind", f"must be one of {', '.join(CONTACT_KINDS)}, not {kind!r}"
+            )
+        if kind == "behind" and attrs.get("rear") not in (a, b):
+            raise self.fail(
+                f"{where}.rear", f"a 'behind' contact names its rear space: {a!r} or {b!r}"
+            )
+        return attrs
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_finite_number(value: Any) -> bool:
+    return _is_number(value) and math.isfinite(value)
+
+
+def _is_optional_int(value: Any) -> bool:
+    return value is None or _is_int(value)
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"the number {value!r}"
+    return names.get(type(value), type(value).__name__)

@@ -1,0 +1,637 @@
+"""The track validator: every problem of a board at once, in plain words.
+
+:func:`validate` runs every check in :data:`CHECKS` and returns a
+:class:`ValidationReport`, a list of :class:`Problem` objects, each naming
+the spaces involved so that the editor can highlight them. It is fast
+enough to run after every edit (``benchmarks/validate_track.py`` measures
+it on a 500-space board).
+
+Examples
+--------
+>>> from fdlab.track import from_ascii
+>>> report = validate(from_ascii(". . .", grid=[0]), cars=1)
+>>> report.ok
+False
+>>> print(report)
+Track 'ascii board': 2 problems
+- [dead_end] space 2 is a dead end: no step leads out of it
+- [no_finish_line] no step crosses the finish line, so a lap can never be completed
+"""
+
+from __future__ import annotations
+
+import html
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+
+from fdlab.track.corners import corner_path_counts
+from fdlab.track.model import Track
+
+__all__ = [
+    "CHECKS",
+    "LONG_STEP_FACTOR",
+    "OVERLAP_TOLERANCE",
+    "Problem",
+    "ValidationReport",
+    "validate",
+]
+
+#: Every problem code the validator reports, with what it means.
+CHECKS: dict[str, str] = {
+    "empty": "the board has no spaces",
+    "dead_end": "a space with no step out of it",
+    "unreachable": "spaces no car can reach from the grid",
+    "no_finish_line": "no step crosses the finish line",
+    "lap_not_closed": "no way round from the finish line back to it",
+    "cannot_finish": "spaces from which a car can never reach the finish line",
+    "progress": "progress does not increase along an ahead or lane-change step",
+    "corner_undefined": "spaces name a corner that has no stop count",
+    "corner_stops": "a corner's stop count is missing or not 1, 2 or 3",
+    "corner_empty": "a corner with no spaces",
+    "corner_split": "a corner whose spaces form separate pieces",
+    "corner_no_exit": "a corner, or some of its spaces, with no way out of the corner",
+    "corner_counts": "a corner's long/short counts do not match its steps",
+    "finish_in_corner": "the finish line lies inside a corner",
+    "pit_broken": "a pit lane in pieces, looped, or without entry or exit",
+    "pit_branch": "a pit lane that forks or merges",
+    "box_unreachable": "a box no car can reach from the pit lane",
+    "box_slot": "a box with no owner slot, or two boxes with the same slot",
+    "tunnel_pair": "a tunnel label not shared by exactly two spaces",
+    "tunnel_step": "a tunnel pair without a tunnel step, or a tunnel step between non-pairs",
+    "grid_too_small": "fewer grid spots than cars in the race",
+    "grid_numbering": "grid spots not numbered 1, 2, 3... without gaps or repeats",
+    "step_kind": "a step whose kind does not fit the spaces it joins",
+    "long_step": "a step far longer than a space",
+    "polygon_invalid": "a space outline that is not a valid polygon",
+    "overlap": "spaces that overlap without being connected or on different levels",
+}
+
+#: Overlapping area, as a fraction of the smaller space, above which two spaces overlap.
+OVERLAP_TOLERANCE = 0.05
+
+#: A step longer than this many ``space_length`` between centres is reported.
+LONG_STEP_FACTOR = 2.5
+
+#: Space kinds a step of each kind may join: ``(from, to)`` pairs.
+STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {
+    "ahead": frozenset({("track", "track"), ("pit", "pit")}),
+    "lane_change": frozenset({("track", "track")}),
+    "pit_in": frozenset({("track", "pit")}),
+    "pit_out": frozenset({("pit", "track")}),
+    "box_in": frozenset({("pit", "box")}),
+    "box_out": frozenset({("box", "pit")}),
+    "tunnel": frozenset({("track", "track")}),
+}
+
+_SHOWN_SPACES = 8
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a board.
+
+    Parameters
+    ----------
+    code : str
+        Which check found it (a key of :data:`CHECKS`).
+    message : str
+        What is wrong and where, in plain words.
+    spaces : tuple
+        The spaces involved (possibly empty), for highlighting.
+
+    Examples
+    --------
+    >>> Problem("dead_end", "space 3 is a dead end", (3,))
+    Problem(code='dead_end', message='space 3 is a dead end', spaces=(3,))
+    """
+
+    code: str
+    message: str
+    spaces: tuple[Any, ...] = ()
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """Every problem found on one board.
+
+    Iterate over it for the :class:`Problem` objects; ``len`` counts them
+    and :attr:`ok` says there are none. In a notebook it shows as a table.
+
+    Examples
+    --------
+    >>> report = ValidationReport("Oval", (Problem("dead_end", "space 3 is a dead end", (3,)),))
+    >>> report.ok, len(report), report.spaces
+    (False, 1, frozenset({3}))
+    >>> [p.code for p in report]
+    ['dead_end']
+    """
+
+    track_name: str
+    problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        """True when the board has no problem."""
+        return not self.problems
+
+    @property
+    def spaces(self) -> frozenset[Any]:
+        """Every space named by some problem."""
+        return frozenset(s for p in self.problems for s in p.spaces)
+
+    @property
+    def codes(self) -> list[str]:
+        """The code of each problem, in report order."""
+        return [p.code for p in self.problems]
+
+    def __iter__(self) -> Iterator[Problem]:
+        return iter(self.problems)
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def __getitem__(self, index: int) -> Problem:
+        return self.problems[index]
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"Track {self.track_name!r}: no problems found"
+        count = len(self.problems)
+        lines = [f"Track {self.track_name!r}: {count} problem{'s' if count != 1 else ''}"]
+        lines += [f"- {problem}" for problem in self.problems]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        title = html.escape(f"Track {self.track_name!r}")
+        if self.ok:
+            return f"<p><b>{title}</b>: no problems found.</p>"
+        rows = "".join(
+            "<tr>"
+            f"<td><code>{html.escape(p.code)}</code></td>"
+            f"<td style='text-align:left'>{html.escape(p.message)}</td>"
+            f"<td style='text-align:left'>{html.escape(_space_list(p.spaces))}</td>"
+            "</tr>"
+            for p in self.problems
+        )
+        return (
+            f"<p><b>{title}</b>: {len(self.problems)} problem(s).</p>"
+            "<table><thead><tr><th>check</th><th>problem</th><th>spaces</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table>"
+        )
+
+
+def validate(track: Track, *, cars: int = 10) -> ValidationReport:
+    """Check a board and report every problem at once.
+
+    Parameters
+    ----------
+    track : Track
+        The board.
+    cars : int
+        Cars in the race: the grid needs at least this many spots.
+
+    Returns
+    -------
+    ValidationReport
+        Empty (``report.ok``) for a sound board.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> ring = from_ascii('''
+    ...     . . 1 1 . .
+    ...     . . 1 1 . .
+    ... ''', corners={1: 1}, closed=True, grid=[11, 10], ring=True)
+    >>> validate(ring, cars=2).ok
+    True
+    >>> print(validate(ring, cars=3))
+    Track 'ascii board': 1 problem
+    - [grid_too_small] the grid has 2 spots but the race has 3 cars
+    """
+    return _Validator(track, cars).run()
+
+
+def _space_list(spaces: Iterable[Any]) -> str:
+    return ", ".join(repr(s) for s in spaces)
+
+
+def _name_spaces(spaces: list[Any]) -> str:
+    """``space 3`` or ``spaces 3, 4 and 5`` or ``spaces 1, 2, ... (40 in all)``."""
+    if len(spaces) == 1:
+        return f"space {spaces[0]!r}"
+    if len(spaces) <= _SHOWN_SPACES:
+        return f"spaces {_space_list(spaces[:-1])} and {spaces[-1]!r}"
+    return f"spaces {_space_list(spaces[:_SHOWN_SPACES])}, ... ({len(spaces)} in all)"
+
+
+def _sorted(spaces: Iterable[Any]) -> list[Any]:
+    return sorted(spaces, key=lambda s: (isinstance(s, str), s))
+
+
+class _Validator:
+    def __init__(self, track: Track, cars: int) -> None:
+        self.track = track
+        self.graph = track.graph
+        self.nodes = track.graph.nodes
+        self.succ = track.graph.succ
+        self.pred = track.graph.pred
+        self.cars = cars
+        self.problems: list[Problem] = []
+
+    def report(self, code: str, message: str, spaces: Iterable[Any] = ()) -> None:
+        self.problems.append(Problem(code, message, tuple(spaces)))
+
+    def run(self) -> ValidationReport:
+        if len(self.graph) == 0:
+            self.report("empty", "the board has no spaces")
+        else:
+            self.check_flow()
+            self.check_steps()
+            self.check_corners()
+            self.check_pit()
+            self.check_tunnels()
+            self.check_grid()
+            self.check_outlines()
+        return ValidationReport(self.track.name, tuple(self.problems))
+
+    # -- getting round the lap ---------------------------------------------------------
+    def reach(self, sources: Iterable[Any], adjacency: Any) -> set[Any]:
+        seen = set(sources)
+        queue = deque(seen)
+        while queue:
+            for nxt in adjacency[queue.popleft()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return seen
+
+    def check_flow(self) -> None:
+        dead_ends = [n for n in self.graph if not self.succ[n]]
+        for n in dead_ends:
+            self.report("dead_end", f"space {n!r} is a dead end: no step leads out of it", [n])
+
+        grid = self.track.grid_spots()
+        finish_steps = self.track.edges_crossing("finish")
+        if grid:
+            reached = self.reach(grid, self.succ)
+            lost = _sorted(n for n in self.graph if n not in reached)
+            if lost:
+                self.report(
+                    "unreachable",
+                    f"{_name_spaces(lost)} cannot be reached from the grid",
+                    lost,
+                )
+        if not finish_steps:
+            self.report(
+                "no_finish_line",
+                "no step crosses the finish line, so a lap can never be completed",
+            )
+            return
+        after = self.reach((v for _, v in finish_steps), self.succ)
+        if not any(u in after for u, _ in finish_steps):
+            crossing = _sorted({s for step in finish_steps for s in step})
+            self.report(
+                "lap_not_closed",
+                "the lap does not close: no way leads from the finish line back round to it",
+                crossing,
+            )
+        can_finish = self.reach((u for u, _ in finish_steps), self.pred)
+        dead = set(dead_ends)
+        trapped = _sorted(n for n in self.graph if n not in can_finish and n not in dead)
+        if trapped:
+            self.report(
+                "cannot_finish",
+                f"a car on {_name_spaces(trapped)} can never reach the finish line",
+                trapped,
+            )
+
+    def check_steps(self) -> None:
+        nodes = self.nodes
+        limit = LONG_STEP_FACTOR * float(self.graph.graph.get("space_length") or 1.0)
+        for u, v, data in self.graph.edges(data=True):
+            kind = data.get("kind")
+            a, b = nodes[u], nodes[v]
+            ends = STEP_ENDS.get(kind)
+            if ends is None:
+                self.report("step_kind", f"step {u!r} -> {v!r} has unknown kind {kind!r}", [u, v])
+            elif (a["kind"], b["kind"]) not in ends:
+                allowed = " or ".join(f"{x} -> {y}" for x, y in sorted(ends))
+                self.report(
+                    "step_kind",
+                    f"step {u!r} -> {v!r} is '{kind}' but joins a {a['kind']} space to a "
+                    f"{b['kind']} space ('{kind}' steps go {allowed})",
+                    [u, v],
+                )
+            if (
+                kind in ("ahead", "lane_change")
+                and "finish" not in data["lines"]
+                and not b["progress"] > a["progress"]
+            ):
+                self.report(
+                    "progress",
+                    f"progress does not increase along step {u!r} -> {v!r} "
+                    f"({a['progress']:g} -> {b['progress']:g}): the step goes backwards or sideways",
+                    [u, v],
+                )
+            if kind != "tunnel":
+                length = float(np.hypot(b["x"] - a["x"], b["y"] - a["y"]))
+                if length > limit:
+                    self.report(
+                        "long_step",
+                        f"step {u!r} -> {v!r} is {length:.3g} long between centres, more than "
+                        f"{LONG_STEP_FACTOR:g} space lengths ({limit:.3g})",
+                        [u, v],
+                    )
+
+    # -- corners -----------------------------------------------------------------------
+    def check_corners(self) -> None:
+        corners = self.track.corners
+        members: dict[Any, list[Any]] = {}
+        for n, data in self.nodes(data=True):
+            if data["corner"] is not None:
+                members.setdefault(data["corner"], []).append(n)
+        for corner, spaces in members.items():
+            if corner not in corners:
+                self.report(
+                    "corner_undefined",
+                    f"{_name_spaces(spaces)} belong to corner {corner!r}, which has no stop count",
+                    spaces,
+                )
+        for corner, info in corners.items():
+            stops = info.get("stops") if isinstance(info, dict) else None
+            spaces = members.get(corner, [])
+            if not (isinstance(stops, int) and not isinstance(stops, bool) and 1 <= stops <= 3):
+                what = "has no stop count" if stops is None else f"has stop count {stops!r}"
+                self.report(
+                    "corner_stops", f"corner {corner!r} {what}; it must be 1, 2 or 3", spaces
+                )
+            if not spaces:
+                self.report("corner_empty", f"corner {corner!r} has no spaces")
+                continue
+            self.check_corner_shape(corner, info if isinstance(info, dict) else {}, spaces)
+
+        for u, v in self.track.edges_crossing("finish"):
+            corner = self.nodes[u]["corner"]
+            if corner is not None and self.nodes[v]["corner"] == corner:
+                self.report(
+                    "finish_in_corner",
+                    f"the finish line crosses step {u!r} -> {v!r} inside corner {corner!r}: "
+                    "a lap would end in the middle of a corner",
+                    [u, v],
+                )
+
+    def check_corner_shape(self, corner: Any, info: dict[str, Any], spaces: list[Any]) -> None:
+        inside = set(spaces)
+        contacts = self.track.contacts.adj
+        # Pieces: steps and contacts (side-by-side lanes) both hold a corner together.
+        pieces = 0
+        seen: set[Any] = set()
+        for start in spaces:
+            if start in seen:
+                continue
+            pieces += 1
+            seen.add(start)
+            queue = deque([start])
+            while queue:
+                n = queue.popleft()
+                neighbours = [*self.succ[n], *self.pred[n], *contacts[n]]
+                for m in neighbours:
+                    if m in inside and m not in seen:
+                        seen.add(m)
+                        queue.append(m)
+        if pieces > 1:
+            self.report(
+                "corner_split",
+                f"corner {corner!r} is split into {pieces} separate pieces",
+                _sorted(spaces),
+            )
+        exits = [n for n in spaces if any(m not in inside for m in self.succ[n])]
+        if not exits:
+            self.report(
+                "corner_no_exit",
+                f"corner {corner!r} has no way out: no step leaves it",
+                _sorted(spaces),
+            )
+        else:
+            inner_pred = {n: [m for m in self.pred[n] if m in inside] for n in spaces}
+            out = self.reach(exits, inner_pred)
+            stuck = _sorted(inside - out)
+            if stuck:
+                self.report(
+                    "corner_no_exit",
+                    f"a car on {_name_spaces(stuck)} of corner {corner!r} can never leave the corner",
+                    stuck,
+                )
+        computed = corner_path_counts(self.graph, corner)
+        stored = (info.get("long"), info.get("short"))
+        if computed == (0, 0):
+            self.report(
+                "corner_counts",
+                f"corner {corner!r} has no path from an entry to an exit (or its steps loop)",
+                _sorted(spaces),
+            )
+        elif stored != computed:
+            self.report(
+                "corner_counts",
+                f"corner {corner!r} says long {stored[0]!r}, short {stored[1]!r} but its steps "
+                f"give long {computed[0]}, short {computed[1]} (run update_corner_counts)",
+                _sorted(spaces),
+            )
+
+    # -- pit lane and boxes ------------------------------------------------------------
+    def check_pit(self) -> None:
+        nodes = self.nodes
+        pit = [n for n in self.graph if nodes[n]["kind"] == "pit"]
+        boxes = [n for n in self.graph if nodes[n]["kind"] == "box"]
+        entries = [(u, v) for u, v, k in self.graph.edges(data="kind") if k == "pit_in"]
+        if pit:
+            self.check_pit_lane(pit, entries)
+        elif entries:
+            self.report(
+                "pit_broken",
+                "a pit_in step exists but the board has no pit lane",
+                _sorted({s for e in entries for s in e}),
+            )
+        if not boxes:
+            return
+        lane = {n for n in self.graph if nodes[n]["kind"] in ("pit", "box")}
+        lane_succ = {n: [m for m in self.succ[n] if m in lane] for n in lane}
+        reached = self.reach((v for _, v in entries if v in lane), lane_succ)
+        lost = _sorted(b for b in boxes if b not in reached)
+        if lost:
+            self.report(
+                "box_unreachable",
+                f"box {_name_spaces(lost).removeprefix('space ').removeprefix('spaces ')} "
+                "cannot be reached from the pit lane",
+                lost,
+            )
+        slots: dict[Any, list[Any]] = {}
+        for b in boxes:
+            slots.setdefault(nodes[b]["box"], []).append(b)
+        for slot, owners in slots.items():
+            if slot is None:
+                self.report("box_slot", f"{_name_spaces(owners)}: box with no owner slot", owners)
+            elif len(owners) > 1:
+                self.report(
+                    "box_slot", f"{_name_spaces(owners)} are all the box of slot {slot!r}", owners
+                )
+
+    def check_pit_lane(self, pit: list[Any], entries: list[tuple[Any, Any]]) -> None:
+        nodes = self.nodes
+        in_pit = set(pit)
+        pit_succ = {n: [m for m in self.succ[n] if m in in_pit] for n in pit}
+        pit_pred = {n: [m for m in self.pred[n] if m in in_pit] for n in pit}
+        for n in pit:
+            if len(pit_succ[n]) > 1:
+                self.report(
+                    "pit_branch",
+                    f"the pit lane forks at space {n!r} (to {_space_list(pit_succ[n])}): "
+                    "it must be a single lane",
+                    [n, *pit_succ[n]],
+                )
+            if len(pit_pred[n]) > 1:
+                self.report(
+                    "pit_branch",
+                    f"the pit lane merges at space {n!r} (from {_space_list(pit_pred[n])}): "
+                    "it must be a single lane",
+                    [*pit_pred[n], n],
+                )
+        undirected = {n: pit_succ[n] + pit_pred[n] for n in pit}
+        pieces = []
+        seen: set[Any] = set()
+        for n in pit:
+            if n not in seen:
+                piece = self.reach([n], undirected)
+                seen |= piece
+                pieces.append(piece)
+        if len(pieces) > 1:
+            firsts = [_sorted(piece)[0] for piece in pieces]
+            self.report(
+                "pit_broken",
+                f"the pit lane is broken into {len(pieces)} pieces (starting at {_space_list(firsts)})",
+                _sorted(pit),
+            )
+        starts = [n for n in pit if not pit_pred[n]]
+        if not starts:
+            self.report("pit_broken", "the pit lane loops back on itself", _sorted(pit))
+        exits = [u for u, v, k in self.graph.edges(data="kind") if k == "pit_out"]
+        if not entries:
+            self.report("pit_broken", "the pit lane has no entry (no pit_in step)", starts)
+        else:
+            for u, v in entries:
+                if nodes[v]["kind"] == "pit" and pit_pred[v]:
+                    self.report(
+                        "pit_broken",
+                        f"pit_in step {u!r} -> {v!r} enters the pit lane in its middle, "
+                        "not at its start",
+                        [u, v],
+                    )
+        if not exits:
+            ends = [n for n in pit if not pit_succ[n]]
+            self.report("pit_broken", "the pit lane has no exit (no pit_out step)", ends)
+
+    # -- tunnels and grid --------------------------------------------------------------
+    def check_tunnels(self) -> None:
+        pairs = self.track.tunnel_pairs()
+        for label, spaces in pairs.items():
+            if len(spaces) != 2:
+                self.report(
+                    "tunnel_pair",
+                    f"tunnel {label!r} is on {len(spaces)} space(s) ({_space_list(spaces)}); "
+                    "a tunnel label marks exactly two spaces",
+                    spaces,
+                )
+            elif not (self.graph.has_edge(*spaces) or self.graph.has_edge(spaces[1], spaces[0])):
+                self.report(
+                    "tunnel_step",
+                    f"tunnel {label!r} ({_space_list(spaces)}) has no tunnel step joining its ends",
+                    spaces,
+                )
+        for u, v, kind in self.graph.edges(data="kind"):
+            if kind != "tunnel":
+                continue
+            a, b = self.nodes[u]["tunnel"], self.nodes[v]["tunnel"]
+            if a is None or a != b:
+                self.report(
+                    "tunnel_step",
+                    f"tunnel step {u!r} -> {v!r} joins spaces that are not a tunnel pair "
+                    f"(labels {a!r} and {b!r})",
+                    [u, v],
+                )
+
+    def check_grid(self) -> None:
+        numbers = sorted((d["grid"], n) for n, d in self.nodes(data=True) if d["grid"] is not None)
+        if len(numbers) < self.cars:
+            self.report(
+                "grid_too_small",
+                f"the grid has {len(numbers)} spots but the race has {self.cars} cars",
+                [n for _, n in numbers],
+            )
+        expected = list(range(1, len(numbers) + 1))
+        if [g for g, _ in numbers] != expected:
+            seen: dict[Any, list[Any]] = {}
+            for g, n in numbers:
+                seen.setdefault(g, []).append(n)
+            repeats = {g: ns for g, ns in seen.items() if len(ns) > 1}
+            missing = [g for g in expected if g not in seen]
+            parts = [f"spot {g} is on {_space_list(ns)}" for g, ns in repeats.items()]
+            if missing:
+                parts.append(f"spot(s) {', '.join(map(str, missing))} missing")
+            self.report(
+                "grid_numbering",
+                "grid spots must be numbered 1, 2, 3... once each: " + "; ".join(parts),
+                [n for _, n in numbers],
+            )
+
+    # -- outlines ----------------------------------------------------------------------
+    def check_outlines(self) -> None:
+        ids = [n for n, p in self.graph.nodes(data="polygon") if p is not None]
+        if not ids:
+            return
+        polygons = np.array([self.nodes[n]["polygon"] for n in ids], dtype=object)
+        valid = shapely.is_valid(polygons) & ~shapely.is_empty(polygons)
+        for index in np.flatnonzero(~valid):
+            n = ids[index]
+            reason = shapely.is_valid_reason(polygons[index])
+            self.report("polygon_invalid", f"the outline of space {n!r} is invalid: {reason}", [n])
+        keep = np.flatnonzero(valid)
+        if len(keep) < 2:
+            return
+        ids = [ids[i] for i in keep]
+        polygons = polygons[keep]
+        tree = shapely.STRtree(polygons)
+        left, right = tree.query(polygons, predicate="intersects")
+        pairs = left < right
+        left, right = left[pairs], right[pairs]
+        if not len(left):
+            return
+        areas = shapely.area(polygons)
+        shared = shapely.area(shapely.intersection(polygons[left], polygons[right]))
+        smaller = np.minimum(areas[left], areas[right])
+        fraction = np.divide(shared, smaller, out=np.zeros_like(shared), where=smaller > 0)
+        nodes, contacts = self.nodes, self.track.contacts.adj
+        for i, j, f in zip(
+            left[fraction > OVERLAP_TOLERANCE],
+            right[fraction > OVERLAP_TOLERANCE],
+            fraction[fraction > OVERLAP_TOLERANCE],
+            strict=True,
+        ):
+            a, b = ids[i], ids[j]
+            if nodes[a]["level"] != nodes[b]["level"]:
+                continue
+            if b in self.succ[a] or a in self.succ[b] or b in contacts[a]:
+                continue
+            self.report(
+                "overlap",
+                f"spaces {a!r} and {b!r} overlap ({f:.0%} of the smaller) but are neither "
+                "connected nor on different levels (a crossing needs level 1 for the bridge)",
+                [a, b],
+            )
