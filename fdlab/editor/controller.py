@@ -1,0 +1,536 @@
+"""The editor's plain-Python controller: edits as undoable operations.
+
+The controller owns one :class:`~fdlab.track.model.Track`. Every change goes
+through :meth:`EditorController.apply` (or a named helper that builds the
+operation), which checks it, makes it, pushes it on the undo stack, marks
+the track unsaved, recomputes the corner path counts and revalidates.
+Widgets only translate clicks into these calls and redraw from the model, so
+everything here runs, and is tested, without a browser.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from fdlab.editor.errors import (
+    EditError,
+    LoadError,
+    NothingToUndoError,
+    SaveError,
+    UnsavedChangesError,
+)
+from fdlab.editor.operations import (
+    AddSpaces,
+    AddStep,
+    Composite,
+    Operation,
+    RemoveStep,
+    ReplaceBoard,
+    SetCorner,
+    SetSpaceAttributes,
+    SetStepLines,
+    set_same,
+)
+from fdlab.track.corners import update_corner_counts
+from fdlab.track.model import LINE_NAMES, Track, new_graph
+
+Listener = Callable[["EditorController", str], None]
+
+
+class EditorController:
+    """Holds a track and applies undoable edits to it.
+
+    Parameters
+    ----------
+    track : Track, optional
+        The board to edit (edited in place). A new blank board by default.
+    path : str or Path, optional
+        The file the track came from; :meth:`save` writes there by default.
+    validator : callable, optional
+        ``validator(track)`` returning a report with ``.problems``. Defaults
+        to :func:`fdlab.track.validate.validate`.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> editor = EditorController(from_ascii(". . 1 1 .", corners={1: 1}))
+    >>> editor.set_corner_stops(1, 3)
+    >>> editor.track.corners[1]["stops"], editor.dirty
+    (3, True)
+    >>> editor.undo()
+    'set stops of corner 1 to 3'
+    >>> editor.track.corners[1]["stops"], editor.dirty
+    (1, False)
+    """
+
+    def __init__(
+        self,
+        track: Track | None = None,
+        *,
+        path: str | Path | None = None,
+        validator: Callable[[Track], Any] | None = None,
+    ) -> None:
+        self.track = track if track is not None else Track(new_graph("new circuit"))
+        self.path = Path(path) if path is not None else None
+        self._validator = validator
+        self._undo: list[Operation] = []
+        self._redo: list[Operation] = []
+        self._saved_depth: int | None = 0
+        self._listeners: list[Listener] = []
+        self.report: Any = None
+        self.revalidate()
+
+    # -- history ----------------------------------------------------------------
+    @property
+    def dirty(self) -> bool:
+        """True when the track differs from the last save or load."""
+        return self._saved_depth != len(self._undo)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is an edit to undo."""
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is an undone edit to redo."""
+        return bool(self._redo)
+
+    @property
+    def history(self) -> list[str]:
+        """Labels of the edits that :meth:`undo` would revert, oldest first."""
+        return [op.label for op in self._undo]
+
+    def apply(self, operation: Operation) -> None:
+        """Apply one edit, record it for undo and revalidate.
+
+        Raises
+        ------
+        EditError
+            When the edit does not fit the track; the track is unchanged.
+        """
+        operation.apply(self.track)
+        self._undo.append(operation)
+        if self._saved_depth is not None and self._saved_depth > len(self._undo) - 1:
+            self._saved_depth = None  # the saved state was in the discarded redo branch
+        self._redo.clear()
+        self._after_change(operation.label)
+
+    def undo(self) -> str:
+        """Revert the last edit and return its label."""
+        if not self._undo:
+            raise NothingToUndoError("nothing to undo: no edit since the track was opened")
+        operation = self._undo.pop()
+        operation.revert(self.track)
+        self._redo.append(operation)
+        self._after_change(f"undo {operation.label}")
+        return operation.label
+
+    def redo(self) -> str:
+        """Apply again the last undone edit and return its label."""
+        if not self._redo:
+            raise NothingToUndoError("nothing to redo: no edit was undone since the last edit")
+        operation = self._redo.pop()
+        operation.apply(self.track)
+        self._undo.append(operation)
+        self._after_change(f"redo {operation.label}")
+        return operation.label
+
+    # -- listeners and validation -----------------------------------------------
+    def observe(self, listener: Listener) -> None:
+        """Call ``listener(controller, what)`` after every change of the track."""
+        self._listeners.append(listener)
+
+    def revalidate(self) -> Any:
+        """Recompute corner path counts and the validator's report."""
+        update_corner_counts(self.track.graph)
+        validator = self._validator
+        if validator is None:
+            from fdlab.track.validate import validate as validator
+        self.report = validator(self.track)
+        return self.report
+
+    @property
+    def problems(self) -> list[Any]:
+        """The problems of the latest validation report."""
+        return list(getattr(self.report, "problems", []))
+
+    def _after_change(self, what: str) -> None:
+        self.revalidate()
+        for listener in self._listeners:
+            listener(self, what)
+
+    # -- spaces -----------------------------------------------------------------
+    def set_spaces(self, spaces: Iterable[Any], **attrs: Any) -> None:
+        """Give every space in ``spaces`` the same attribute values.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.set_spaces([1, 2], hazard="danger")
+        >>> editor.track.spaces(hazard="danger")
+        [1, 2]
+        """
+        spaces = _as_list(spaces, "set spaces")
+        names = ", ".join(f"{k}={v!r}" for k, v in attrs.items())
+        self.apply(set_same(spaces, label=f"set {names} on {_count(spaces)}", **attrs))
+
+    def set_hazard(self, spaces: Iterable[Any], hazard: str | None) -> None:
+        """Mark spaces as ``"shooting"`` or ``"danger"`` (street rules), or clear them."""
+        self.set_spaces(spaces, hazard=hazard)
+
+    def set_grid_spot(self, space: Any, number: int | None) -> None:
+        """Make ``space`` grid spot ``number`` (1 = pole); a space already on it loses it."""
+        changes: dict[Any, dict[str, Any]] = {}
+        if number is not None:
+            for other in self.track.spaces(grid=number):
+                if other != space:
+                    changes[other] = {"grid": None}
+        changes[space] = {"grid": number}
+        label = f"make space {space} grid spot {number}" if number else f"clear grid on {space}"
+        self.apply(SetSpaceAttributes(changes, label=label))
+
+    def set_box(self, space: Any, slot: int | None) -> None:
+        """Make ``space`` the pit box of car ``slot``, or a pit space again (``None``)."""
+        attrs = {"kind": "box", "box": slot} if slot is not None else {"kind": "pit", "box": None}
+        label = f"make space {space} the box of car {slot}" if slot else f"clear box {space}"
+        self.apply(SetSpaceAttributes({space: attrs}, label=label))
+
+    def pair_tunnel(self, entry: Any, exit_: Any, label: str | None = None) -> str:
+        """Join two spaces as a tunnel pair (M-6, X-5) with a ``tunnel`` step; returns the label."""
+        if entry == exit_:
+            raise EditError(f"tunnel: entry and exit are the same space {entry!r}")
+        if label is None:
+            used = set(self.track.tunnel_pairs())
+            label = next(str(n) for n in range(1, len(used) + 2) if str(n) not in used)
+        elif label in self.track.tunnel_pairs():
+            raise EditError(f"tunnel {label!r} already joins {self.track.tunnel_pairs()[label]}")
+        parts: list[Operation] = [
+            set_same([entry, exit_], tunnel=label),
+            AddStep(entry, exit_, "tunnel"),
+        ]
+        self.apply(Composite(parts, label=f"tunnel {label}: {entry} -> {exit_}"))
+        return label
+
+    def clear_tunnel(self, label: str) -> None:
+        """Remove a tunnel pair and its tunnel steps."""
+        members = self.track.tunnel_pairs().get(label)
+        if not members:
+            raise EditError(f"tunnel {label!r} does not exist on track {self.track.name!r}")
+        parts: list[Operation] = [set_same(members, tunnel=None)]
+        parts += [
+            RemoveStep(u, v)
+            for u, v, d in self.track.graph.edges(data=True)
+            if d["kind"] == "tunnel" and u in members and v in members
+        ]
+        self.apply(Composite(parts, label=f"remove tunnel {label}"))
+
+    # -- corners ----------------------------------------------------------------
+    def make_corner(self, spaces: Iterable[Any], stops: int = 1, name: str | None = None) -> int:
+        """Make ``spaces`` a new corner with ``stops`` stops; returns its id.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . ."))
+        >>> editor.make_corner([1, 2], stops=2)
+        1
+        >>> editor.track.corners[1]["long"], editor.track.corner_spaces(1)
+        (2, [1, 2])
+        """
+        spaces = _as_list(spaces, "make corner")
+        corner = max((c for c in self.track.corners if isinstance(c, int)), default=0) + 1
+        info = {"stops": stops, "name": name or f"Corner {corner}"}
+        parts = [SetCorner(corner, info), set_same(spaces, corner=corner)]
+        self.apply(Composite(parts, label=f"make corner {corner} of {_count(spaces)}"))
+        return corner
+
+    def set_corner(self, spaces: Iterable[Any], corner: Any) -> None:
+        """Put spaces into an existing corner, or take them out of any (``None``)."""
+        spaces = _as_list(spaces, "set corner")
+        what = f"corner {corner}" if corner is not None else "no corner"
+        self.apply(set_same(spaces, label=f"put {_count(spaces)} in {what}", corner=corner))
+
+    def set_corner_stops(self, corner: Any, stops: int) -> None:
+        """Change the number of stops (1-3) a corner requires (C-1)."""
+        self._require_corner(corner)
+        self.apply(
+            SetCorner(corner, {"stops": stops}, label=f"set stops of corner {corner} to {stops}")
+        )
+
+    def rename_corner(self, corner: Any, name: str) -> None:
+        """Change the printed name of a corner."""
+        self._require_corner(corner)
+        self.apply(SetCorner(corner, {"name": name}, label=f"rename corner {corner} to {name!r}"))
+
+    def merge_corners(self, keep: Any, other: Any) -> None:
+        """Move every space of corner ``other`` into ``keep`` and delete ``other``.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 2 .", corners={1: 1, 2: 2}))
+        >>> editor.merge_corners(1, 2)
+        >>> sorted(editor.track.corners), editor.track.corner_spaces(1)
+        ([1], [1, 2])
+        """
+        self._require_corner(keep)
+        self._require_corner(other)
+        if keep == other:
+            raise EditError(f"merge corners: corner {keep!r} cannot be merged with itself")
+        members = self.track.corner_spaces(other)
+        parts = [set_same(members, corner=keep), SetCorner(other, None)]
+        self.apply(Composite(parts, label=f"merge corner {other} into {keep}"))
+
+    def split_corner(self, corner: Any, spaces: Iterable[Any]) -> int:
+        """Move some spaces of ``corner`` into a new corner with the same stops; returns its id."""
+        self._require_corner(corner)
+        spaces = _as_list(spaces, "split corner")
+        strangers = [s for s in spaces if self.track.space(s)["corner"] != corner]
+        if strangers:
+            raise EditError(f"split corner {corner}: spaces {strangers} are not in that corner")
+        if len(spaces) == len(self.track.corner_spaces(corner)):
+            raise EditError(f"split corner {corner}: leave at least one space in the old corner")
+        new = max(c for c in self.track.corners if isinstance(c, int)) + 1
+        info = {"stops": self.track.corners[corner]["stops"], "name": f"Corner {new}"}
+        parts = [SetCorner(new, info), set_same(spaces, corner=new)]
+        self.apply(Composite(parts, label=f"split {_count(spaces)} of corner {corner} into {new}"))
+        return new
+
+    def delete_corner(self, corner: Any) -> None:
+        """Delete a corner; its spaces become plain track."""
+        self._require_corner(corner)
+        parts = [set_same(self.track.corner_spaces(corner), corner=None), SetCorner(corner, None)]
+        self.apply(Composite(parts, label=f"delete corner {corner}"))
+
+    def _require_corner(self, corner: Any) -> None:
+        if corner not in self.track.corners:
+            raise EditError(
+                f"corner {corner!r} does not exist on track {self.track.name!r} "
+                f"(known: {sorted(self.track.corners)})"
+            )
+
+    # -- steps and lines --------------------------------------------------------
+    def add_step(self, u: Any, v: Any, kind: str = "ahead") -> None:
+        """Add an arrow ``u -> v`` where the builder missed one."""
+        self.apply(AddStep(u, v, kind, label=f"add {kind} step {u} -> {v}"))
+
+    def remove_step(self, u: Any, v: Any) -> None:
+        """Remove the arrow ``u -> v``."""
+        self.apply(RemoveStep(u, v, label=f"remove step {u} -> {v}"))
+
+    def set_line(self, line: str, steps: Iterable[tuple[Any, Any]]) -> None:
+        """Make ``line`` cross exactly the given steps (and no other).
+
+        Moving the finish line also shifts every space's ``progress`` so it
+        is 0 just after the new line.
+        """
+        if line not in LINE_NAMES:
+            raise EditError(f"set line: unknown line {line!r}; use one of {LINE_NAMES}")
+        wanted = {tuple(step) for step in steps}
+        if not wanted:
+            raise EditError(f"set line {line!r}: give at least one step for the line to cross")
+        for u, v in wanted:
+            if not self.track.graph.has_edge(u, v):
+                raise EditError(f"set line {line!r}: step {u!r}->{v!r} is not on the track")
+        changes = {}
+        for u, v, data in self.track.graph.edges(data=True):
+            has, wants = line in data["lines"], (u, v) in wanted
+            if has != wants:
+                changes[(u, v)] = data["lines"] | {line} if wants else data["lines"] - {line}
+        parts: list[Operation] = [SetStepLines(changes)]
+        if line == "finish":
+            parts.append(self._progress_from({v for _, v in wanted}))
+        self.apply(Composite(parts, label=f"move the {line} line to {len(wanted)} steps"))
+
+    def set_line_before(self, line: str, spaces: Iterable[Any]) -> None:
+        """Make ``line`` cross every step that enters ``spaces`` from outside them.
+
+        Select the column of spaces just after where the line should be.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . .", closed=True))
+        >>> editor.set_line_before("finish", [2])
+        >>> editor.track.edges_crossing("finish"), editor.track.space(2)["progress"]
+        ([(1, 2)], 0.0)
+        """
+        chosen = set(_as_list(spaces, f"set {line} line"))
+        steps = [
+            (u, v)
+            for v in chosen
+            for u in self.track.graph.predecessors(v)
+            if u not in chosen
+            and self.track.graph.edges[u, v]["kind"]
+            in ("ahead", "lane_change", "pit_out", "box_out")
+        ]
+        if not steps:
+            raise EditError(f"set {line} line: no step enters spaces {sorted(chosen)} from outside")
+        self.set_line(line, steps)
+
+    def _progress_from(self, starts: set[Any]) -> SetSpaceAttributes:
+        lap = float(self.track.lap_length)
+        shift = min(self.track.space(s)["progress"] for s in starts)
+        changes = {}
+        for space, data in self.track.graph.nodes(data=True):
+            value = data["progress"] - shift
+            changes[space] = {"progress": math.fmod(value + lap, lap) if lap > 0 else value}
+        return SetSpaceAttributes(changes, label="shift progress")
+
+    # -- pit lane and rebuild ---------------------------------------------------
+    def add_pit_lane(self, along: Sequence[Any], boxes: int = 0, side: float = 1.0) -> list[Any]:
+        """Add a one-lane pit lane beside the run of track spaces ``along``.
+
+        One pit space is laid beside each space of ``along`` (the outermost
+        lane of a straight, in driving order), offset sideways by one space
+        width (``side`` = +1 to the right of travel, -1 to the left). A
+        ``pit_in`` step joins the space before the run to the first pit space
+        and a ``pit_out`` step joins the last pit space to the space after the
+        run. The last ``boxes`` pit spaces but one get a pit box hanging off
+        them (``box_in`` / ``box_out``). Returns the new pit space ids.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . . . .", closed=True))
+        >>> pits = editor.add_pit_lane([1, 2, 3, 4])
+        >>> [editor.track.space(p)["kind"] for p in pits]
+        ['pit', 'pit', 'pit', 'pit']
+        >>> editor.track.graph.edges[0, pits[0]]["kind"], editor.track.graph.edges[pits[-1], 5]["kind"]
+        ('pit_in', 'pit_out')
+        """
+        from fdlab.editor.pitlane import plan_pit_lane
+
+        plan = plan_pit_lane(self.track, list(along), boxes=boxes, side=side)
+        self.apply(
+            AddSpaces(
+                plan.spaces,
+                plan.steps,
+                plan.contacts,
+                label=f"add a pit lane of {len(plan.pit_spaces)} spaces",
+            )
+        )
+        return plan.pit_spaces
+
+    def replace_board(self, board: Track, label: str = "rebuild the board") -> None:
+        """Replace the whole board (one undo step), e.g. by a rebuilt one."""
+        self.apply(ReplaceBoard(board, label=label))
+
+    def rebuild(self, centreline: Any, **options: Any) -> None:
+        """Build a new board from a centreline with the builder and edit that.
+
+        ``options`` go to :func:`fdlab.track.build.build_track` (``lanes``,
+        ``space_length``, ``pit``...). The name, description and laps of the
+        current track are kept. One undo step brings the old board back.
+        """
+        from fdlab.track.build import build_track
+
+        try:
+            board = build_track(centreline, **options)
+        except (ValueError, TypeError) as error:
+            raise EditError(f"rebuild from the centreline failed: {error}") from error
+        for key in ("name", "description", "laps"):
+            board.graph.graph[key] = self.track.graph.graph[key]
+        self.replace_board(board, label=f"rebuild from a centreline of {len(centreline)} points")
+
+    # -- files ------------------------------------------------------------------
+    def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
+        """Write the track atomically to ``path`` (or where it came from).
+
+        Writing over a file other than the one this track was loaded from or
+        saved to needs ``overwrite=True``, so another board is never replaced
+        by accident.
+
+        Raises
+        ------
+        SaveError
+            Naming the file and the reason (no path, refused overwrite, disk
+            error...). The track stays marked unsaved.
+        """
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise SaveError(f"save {self.track.name!r}: no file given and the track has none yet")
+        if target.suffix != ".json":
+            raise SaveError(f"save {self.track.name!r} to {target}: track files end in .json")
+        same_file = self.path is not None and _same_file(target, self.path)
+        if target.exists() and not same_file and not overwrite:
+            raise SaveError(
+                f"save {self.track.name!r}: {target} already holds another board; "
+                "pass overwrite=True (or tick 'overwrite') to replace it"
+            )
+        from fdlab.track.io import save_track
+
+        try:
+            save_track(self.track, target)
+        except (OSError, ValueError, TypeError) as error:
+            raise SaveError(f"save {self.track.name!r} to {target} failed: {error}") from error
+        self.path = target
+        self._saved_depth = len(self._undo)
+        for listener in self._listeners:
+            listener(self, f"saved to {target}")
+        return target
+
+    def load(self, path: str | Path, *, discard_unsaved: bool = False) -> None:
+        """Replace the track by the one in ``path``; the history starts afresh.
+
+        Raises
+        ------
+        UnsavedChangesError
+            When there are unsaved edits and ``discard_unsaved`` is False.
+        LoadError
+            When the file cannot be read, naming the file and the reason.
+        """
+        self._check_discard(f"load {path}", discard_unsaved)
+        from fdlab.track.io import load_track
+
+        try:
+            track = load_track(path)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise LoadError(f"load {path} failed: {error}") from error
+        self._reset(track, Path(path), f"loaded {path}")
+
+    def new(self, name: str = "new circuit", *, discard_unsaved: bool = False) -> None:
+        """Start a blank track (no spaces); the history starts afresh."""
+        self._check_discard(f"start a new track {name!r}", discard_unsaved)
+        self._reset(Track(new_graph(name)), None, f"new track {name!r}")
+
+    def _check_discard(self, action: str, discard_unsaved: bool) -> None:
+        if self.dirty and not discard_unsaved:
+            raise UnsavedChangesError(
+                f"{action}: {self.track.name!r} has {len(self._undo)} unsaved edit(s) "
+                f"(last: {self._undo[-1].label if self._undo else 'undone edits'}); "
+                "save first or pass discard_unsaved=True"
+            )
+
+    def _reset(self, track: Track, path: Path | None, what: str) -> None:
+        # Keep the same Track object so views bound to it stay valid.
+        self.track.graph, self.track.contacts = track.graph, track.contacts
+        self.path = path
+        self._undo.clear()
+        self._redo.clear()
+        self._saved_depth = 0
+        self._after_change(what)
+
+    def __repr__(self) -> str:
+        state = "unsaved" if self.dirty else "saved"
+        return f"<EditorController {self.track!r}, {len(self._undo)} edits, {state}>"
+
+
+def _as_list(spaces: Iterable[Any], what: str) -> list[Any]:
+    listed = list(dict.fromkeys(spaces))
+    if not listed:
+        raise EditError(f"{what}: select at least one space first")
+    return listed
+
+
+def _count(spaces: Sequence[Any]) -> str:
+    return f"space {spaces[0]}" if len(spaces) == 1 else f"{len(spaces)} spaces"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()

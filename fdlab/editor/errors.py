@@ -1,0 +1,27 @@
+"""Errors raised by the track editor; each message says what is wrong and where."""
+
+from __future__ import annotations
+
+
+class EditorError(ValueError):
+    """Base class of every error the editor raises on purpose."""
+
+
+class EditError(EditorError):
+    """An edit that cannot be applied to the track (names the space or step)."""
+
+
+class NothingToUndoError(EditorError):
+    """Undo or redo was asked for with an empty history."""
+
+
+class UnsavedChangesError(EditorError):
+    """Loading or starting a new track would discard edits that were not saved."""
+
+
+class SaveError(EditorError):
+    """A track could not be written; the message gives the file and the reason."""
+
+
+class LoadError(EditorError):
+    """A track file could not be read; the message gives the file and the reason."""

@@ -1,0 +1,729 @@
+"""The track editor as ipywidgets around a jupyter_bokeh plot.
+
+The widgets only translate clicks and values into
+:class:`~fdlab.editor.controller.EditorController` calls and redraw from the
+model. Handlers are idempotent, because jupyter_bokeh delivers every browser
+change twice, and their errors go to an ``Output`` widget (and
+:attr:`TrackEditor.last_error`) instead of being swallowed.
+
+Every control carries a CSS class ``fdlab-...`` so a browser test (or a
+stylesheet) can find it.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import ipywidgets as w
+from bokeh.models import Arrow as ArrowAnnotation
+from bokeh.models import (
+    BoxSelectTool,
+    ColumnDataSource,
+    HoverTool,
+    Patches,
+    PolyDrawTool,
+    PolyEditTool,
+    TapTool,
+    VeeHead,
+)
+from bokeh.plotting import figure
+from jupyter_bokeh import BokehModel
+
+from fdlab.editor.centreline import track_centreline
+from fdlab.editor.controller import EditorController
+from fdlab.editor.errors import EditError, EditorError
+from fdlab.plot import colors
+from fdlab.plot.data import annotation_data, board_data, step_data
+from fdlab.track.model import EDGE_KINDS, Track
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+_LABEL_TABLES = ("grid", "boxes", "tunnels")
+_bokeh_loaded = False
+
+
+def load_bokehjs() -> None:
+    """Put BokehJS on the notebook page from the installed package (no CDN).
+
+    Does nothing outside an IPython kernel or when already done.
+    """
+    global _bokeh_loaded
+    if _bokeh_loaded:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
+        return
+    if get_ipython() is None:
+        return
+    from bokeh.io import output_notebook
+    from bokeh.resources import INLINE
+
+    output_notebook(INLINE, hide_banner=True)
+    _bokeh_loaded = True
+
+
+def _reported(method: Handler) -> Handler:
+    """Run a widget callback, showing any error instead of losing it."""
+
+    @functools.wraps(method)
+    def wrapper(self: TrackEditor, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except EditorError as error:
+            self._show_error(str(error))
+        except Exception as error:  # noqa: BLE001 - callbacks must never lose an error
+            self._show_error(f"{type(error).__name__}: {error}", traceback.format_exc())
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class TrackEditor:
+    """Edit a board in a notebook: a Bokeh plot of the spaces and widgets around it.
+
+    Parameters
+    ----------
+    track : Track, optional
+        The board to edit (in place). A blank board by default: draw a
+        centreline with the draw tool and press *Rebuild*.
+    path : str or Path, optional
+        The file the board came from, and where *Save* writes by default.
+    width, height : int
+        Size of the plot in pixels.
+
+    Attributes
+    ----------
+    controller : EditorController
+        Does every edit; usable directly from code.
+    selected : list
+        Ids of the selected spaces, in driving (progress) order.
+    last_error : str or None
+        The last error a control reported (also shown in the editor).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> editor = TrackEditor(from_ascii(". . 1 1 .", corners={1: 1}))
+    >>> editor.select([2, 3])
+    >>> editor.stops.value = 3
+    >>> editor.track.corners[1]["stops"]
+    3
+    """
+
+    def __init__(
+        self,
+        track: Track | None = None,
+        *,
+        path: str | Path | None = None,
+        width: int = 760,
+        height: int = 460,
+    ) -> None:
+        load_bokehjs()
+        self.controller = EditorController(track, path=path)
+        self.selected: list[Any] = []
+        self.highlighted: list[Any] = []
+        self.last_error: str | None = None
+        self._syncing = False
+        self._row_of: dict[Any, int] = {}
+        self._build_sources()
+        self._build_figure(width, height)
+        self._build_controls()
+        self.controller.observe(self._on_model_change)
+        self.redraw()
+        self._set_centreline(track_centreline(self.track))
+        self._sync_controls()
+
+    @classmethod
+    def open(cls, path: str | Path, **options: Any) -> TrackEditor:
+        """An editor on the board saved in ``path``."""
+        from fdlab.track.io import load_track
+
+        return cls(load_track(path), path=path, **options)
+
+    @property
+    def track(self) -> Track:
+        """The board being edited."""
+        return self.controller.track
+
+    # -- building the view ------------------------------------------------------
+    def _build_sources(self) -> None:
+        self.board_source = ColumnDataSource(board_data(self.track))
+        self.step_source = ColumnDataSource(step_data(self.track))
+        notes = self._annotation_tables()
+        self.note_sources = {name: ColumnDataSource(table) for name, table in notes.items()}
+        self.centreline_source = ColumnDataSource({"xs": [], "ys": []})
+        self.vertex_source = ColumnDataSource({"x": [], "y": []})
+
+    def _build_figure(self, width: int, height: int) -> None:
+        plot = figure(
+            width=width,
+            height=height,
+            match_aspect=True,
+            tools="pan,wheel_zoom,reset",
+            active_scroll="wheel_zoom",
+            toolbar_location="above",
+            background_fill_color=colors.GRASS,
+            name="fdlab-board",
+        )
+        plot.axis.visible = False
+        plot.grid.visible = False
+        spaces = plot.patches(
+            "xs",
+            "ys",
+            source=self.board_source,
+            fill_color="fill_color",
+            line_color="line_color",
+            line_width="line_width",
+            name="spaces",
+        )
+        spaces.selection_glyph = Patches(
+            fill_color="fill_color", line_color=colors.HIGHLIGHT, line_width=3
+        )
+        spaces.nonselection_glyph = Patches(
+            fill_color="fill_color",
+            fill_alpha=0.6,
+            line_color="line_color",
+            line_width="line_width",
+        )
+        centres = plot.scatter("x", "y", source=self.board_source, size=3, alpha=0.0)
+        plot.add_layout(
+            ArrowAnnotation(
+                source=self.step_source,
+                x_start="x0",
+                y_start="y0",
+                x_end="x1",
+                y_end="y1",
+                line_color="color",
+                line_width=1.5,
+                end=VeeHead(size=7, fill_color="color", line_color="color"),
+            )
+        )
+        notes = self.note_sources
+        plot.multi_line(
+            "xs", "ys", source=notes["corner_lines"], line_color=colors.KERB_RED, line_width=3
+        )
+        plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
+        plot.multi_line(
+            "xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4
+        )
+        plot.text(
+            "x", "y", text="text", source=notes["flags"], text_font_size="11px",
+            text_align="center", text_baseline="middle", background_fill_color=colors.FLAG_YELLOW,
+        )  # fmt: skip
+        for name in _LABEL_TABLES:
+            plot.text(
+                "x", "y", text="text", source=notes[name], text_font_size="10px",
+                text_color=colors.LABEL_LIGHT, text_align="center", text_baseline="middle",
+            )  # fmt: skip
+        line = plot.multi_line(
+            "xs",
+            "ys",
+            source=self.centreline_source,
+            line_color="#1b1d21",
+            line_dash="dashed",
+            line_width=2,
+        )
+        vertices = plot.scatter("x", "y", source=self.vertex_source, size=7, color="#1b1d21")
+        hover = HoverTool(
+            renderers=[spaces],
+            tooltips=[
+                ("space", "@id"),
+                ("lane", "@lane"),
+                ("progress", "@progress{0.0}"),
+                ("corner", "@corner_name"),
+                ("", "@hover"),
+            ],
+        )
+        tap = TapTool(renderers=[spaces])
+        plot.add_tools(
+            tap,
+            BoxSelectTool(renderers=[centres]),
+            hover,
+            PolyDrawTool(renderers=[line], num_objects=1),
+            PolyEditTool(renderers=[line], vertex_renderer=vertices),
+        )
+        plot.toolbar.active_tap = tap
+        self.board_source.selected.on_change("indices", self._on_indices)
+        self.centreline_source.on_change("data", self._on_centreline)
+        self.figure = plot
+        self.plot = BokehModel(plot)
+        self.plot.add_class("fdlab-plot")
+
+    def _build_controls(self) -> None:
+        def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
+            control = w.Button(description=text, tooltip=tip or text, layout=w.Layout(width="auto"))
+            control.add_class(css)
+            control.on_click(lambda _: handler())
+            return control
+
+        def labelled(control: w.Widget, css: str) -> w.Widget:
+            control.add_class(css)
+            control.style = {"description_width": "initial"}
+            return control
+
+        self.status = labelled(w.HTML(), "fdlab-status")
+        self.selection = labelled(w.HTML(), "fdlab-selection")
+        self.errors = w.Output(layout=w.Layout(max_height="8em", overflow="auto"))
+        self.errors.add_class("fdlab-errors")
+
+        self.stops = labelled(
+            w.Dropdown(
+                description="Stops", options=[1, 2, 3], value=1, layout=w.Layout(width="9em")
+            ),
+            "fdlab-stops",
+        )
+        self.stops.observe(self._on_stops, names="value")
+        corner_row = w.HBox(
+            [
+                self.stops,
+                button("Make corner", "fdlab-make-corner", self.make_corner),
+                button("Not a corner", "fdlab-clear-corner", self.clear_corner),
+                button("Merge corners", "fdlab-merge-corners", self.merge_corners),
+                button("Split corner", "fdlab-split-corner", self.split_corner),
+            ]
+        )
+        self.grid_number = labelled(
+            w.BoundedIntText(
+                description="Spot", value=1, min=1, max=99, layout=w.Layout(width="8em")
+            ),
+            "fdlab-grid-number",
+        )
+        self.box_number = labelled(
+            w.BoundedIntText(
+                description="Car", value=1, min=1, max=99, layout=w.Layout(width="8em")
+            ),
+            "fdlab-box-number",
+        )
+        space_row = w.HBox(
+            [
+                button("Shooting", "fdlab-shooting", lambda: self.set_hazard("shooting")),
+                button("Danger", "fdlab-danger", lambda: self.set_hazard("danger")),
+                button("No hazard", "fdlab-no-hazard", lambda: self.set_hazard(None)),
+                button("Tunnel pair", "fdlab-tunnel", self.pair_tunnel),
+                self.grid_number,
+                button("Grid spot", "fdlab-grid", self.set_grid_spot),
+                self.box_number,
+                button("Box", "fdlab-box", self.set_box),
+            ]
+        )
+        self.step_from = labelled(
+            w.Text(description="Step from", layout=w.Layout(width="11em")), "fdlab-step-from"
+        )
+        self.step_to = labelled(
+            w.Text(description="to", layout=w.Layout(width="8em")), "fdlab-step-to"
+        )
+        self.step_kind = labelled(
+            w.Dropdown(description="kind", options=list(EDGE_KINDS), layout=w.Layout(width="11em")),
+            "fdlab-step-kind",
+        )
+        step_row = w.HBox(
+            [
+                self.step_from,
+                self.step_to,
+                self.step_kind,
+                button("Add step", "fdlab-add-step", self.add_step),
+                button("Remove step", "fdlab-remove-step", self.remove_step),
+                button("Finish line here", "fdlab-finish", lambda: self.set_line("finish")),
+                button("Police line here", "fdlab-police", lambda: self.set_line("police")),
+            ]
+        )
+        self.pit_boxes = labelled(
+            w.BoundedIntText(
+                description="Boxes", value=0, min=0, max=20, layout=w.Layout(width="8em")
+            ),
+            "fdlab-pit-boxes",
+        )
+        self.lanes = labelled(
+            w.BoundedIntText(
+                description="Lanes", value=2, min=1, max=4, layout=w.Layout(width="8em")
+            ),
+            "fdlab-lanes",
+        )
+        self.space_length = labelled(
+            w.BoundedFloatText(
+                description="Space length",
+                value=1.0,
+                min=0.01,
+                max=1e4,
+                layout=w.Layout(width="12em"),
+            ),
+            "fdlab-space-length",
+        )
+        build_row = w.HBox(
+            [
+                self.pit_boxes,
+                button(
+                    "Add pit lane",
+                    "fdlab-pit",
+                    self.add_pit_lane,
+                    "pit lane beside the selected spaces",
+                ),
+                self.lanes,
+                self.space_length,
+                button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
+            ]
+        )
+        self.path = labelled(
+            w.Text(description="File", layout=w.Layout(width="22em")), "fdlab-path"
+        )
+        self.overwrite = labelled(
+            w.Checkbox(description="overwrite", indent=False), "fdlab-overwrite"
+        )
+        self.discard = labelled(
+            w.Checkbox(description="discard unsaved", indent=False), "fdlab-discard"
+        )
+        self.undo_button = button("Undo", "fdlab-undo", self.undo)
+        self.redo_button = button("Redo", "fdlab-redo", self.redo)
+        file_row = w.HBox(
+            [
+                self.undo_button,
+                self.redo_button,
+                self.path,
+                button("Save", "fdlab-save", self.save),
+                self.overwrite,
+                button("Load", "fdlab-load", self.load),
+                self.discard,
+            ]
+        )
+        self.problem_list = labelled(
+            w.Select(description="Problems", options=[], rows=5, layout=w.Layout(width="100%")),
+            "fdlab-problems",
+        )
+        self.problem_list.observe(self._on_problem, names="value")
+        self.widget = w.VBox(
+            [
+                self.status,
+                self.plot,
+                self.selection,
+                corner_row,
+                space_row,
+                step_row,
+                build_row,
+                file_row,
+                self.problem_list,
+                self.errors,
+            ]
+        )
+        self.widget.add_class("fdlab-editor")
+        self.path.value = str(self.controller.path) if self.controller.path else ""
+        lanes = {d["lane"] for _, d in self.track.graph.nodes(data=True) if d["kind"] == "track"}
+        self.lanes.value = min(max(len(lanes), 1), 4)
+        self.space_length.value = float(self.track.graph.graph.get("space_length") or 1.0)
+
+    # -- display ----------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def __repr__(self) -> str:
+        return f"<TrackEditor of {self.controller!r}>"
+
+    # -- redrawing --------------------------------------------------------------
+    def _annotation_tables(self) -> dict[str, dict[str, list[Any]]]:
+        notes = annotation_data(self.track)
+        flags = notes["flags"]
+        flags["text"] = [
+            f"{stops}\u2691 {long}/{short}"
+            for stops, long, short in zip(
+                flags["stops"], flags["long"], flags["short"], strict=True
+            )
+        ]
+        return notes
+
+    def redraw(self) -> None:
+        """Redraw every layer from the model, keeping the selection."""
+        spaces = [s for s in self.highlighted if s in self.track.graph]
+        board = board_data(self.track, highlight=spaces)
+        self._row_of = {space: row for row, space in enumerate(board["id"])}
+        self.board_source.data = board
+        self.step_source.data = step_data(self.track)
+        for name, table in self._annotation_tables().items():
+            self.note_sources[name].data = table
+        kept = [s for s in self.selected if s in self._row_of]
+        self._select_rows([self._row_of[s] for s in kept])
+
+    def _on_model_change(self, controller: EditorController, what: str) -> None:
+        self.redraw()
+        self._sync_controls(what)
+
+    def _sync_controls(self, what: str = "") -> None:
+        controller = self.controller
+        state = "unsaved changes" if controller.dirty else "saved"
+        where = f" · {controller.path}" if controller.path else ""
+        done = f" · {what}" if what else ""
+        self.status.value = f"<b>{controller.track.name}</b> · {len(controller.track)} spaces · {state}{where}{done}"
+        self.undo_button.disabled = not controller.can_undo
+        self.redo_button.disabled = not controller.can_redo
+        options = [(f"{p.code}: {p.message}", index) for index, p in enumerate(controller.problems)]
+        self._syncing = True
+        try:
+            self.problem_list.options = options or [("no problems found", -1)]
+            self.problem_list.value = None
+            if controller.path is not None:
+                self.path.value = str(controller.path)
+        finally:
+            self._syncing = False
+
+    # -- selection --------------------------------------------------------------
+    def select(self, spaces: Iterable[Any]) -> None:
+        """Select spaces as a click on the plot would."""
+        rows = []
+        for space in spaces:
+            if space not in self._row_of:
+                raise EditError(f"select: space {space!r} is not on track {self.track.name!r}")
+            rows.append(self._row_of[space])
+        self._select_rows(rows)
+
+    def _select_rows(self, rows: Sequence[int]) -> None:
+        self.board_source.selected.indices = list(rows)
+        self._on_indices("indices", None, list(rows))
+
+    @_reported
+    def _on_indices(self, attr: str, old: Any, new: Sequence[int]) -> None:
+        ids = self.board_source.data["id"]
+        nodes = self.track.graph.nodes
+        spaces = {ids[i] for i in new if 0 <= i < len(ids)}
+        self.selected = sorted(
+            spaces, key=lambda s: (nodes[s]["progress"], nodes[s]["lane"], str(s))
+        )
+        self._sync_selection()
+
+    def _sync_selection(self) -> None:
+        nodes = self.track.graph.nodes
+        chosen = self.selected
+        if not chosen:
+            self.selection.value = "Click a space (shift-click or box-select for more)."
+            return
+        corners = sorted(
+            {nodes[s]["corner"] for s in chosen if nodes[s]["corner"] is not None}, key=str
+        )
+        names = ", ".join(str(s) for s in chosen[:12]) + (" ..." if len(chosen) > 12 else "")
+        corner_text = f" · corner {', '.join(map(str, corners))}" if corners else ""
+        self.selection.value = (
+            f"Selected space{'s' if len(chosen) > 1 else ''} {names}{corner_text}"
+        )
+        corner = self._selected_corner()
+        self._syncing = True
+        try:
+            if corner is not None:
+                self.stops.value = self.track.corners[corner]["stops"]
+            if len(chosen) == 2:
+                self.step_from.value, self.step_to.value = str(chosen[0]), str(chosen[1])
+            elif len(chosen) == 1:
+                self.step_from.value = str(chosen[0])
+        finally:
+            self._syncing = False
+
+    def _selected_corner(self) -> Any:
+        found = {self.track.graph.nodes[s]["corner"] for s in self.selected}
+        if len(found) == 1:
+            return found.pop()
+        return None
+
+    def _require_selection(self, what: str, count: int | None = None) -> list[Any]:
+        if not self.selected:
+            raise EditError(f"{what}: select a space on the plot first")
+        if count is not None and len(self.selected) != count:
+            raise EditError(f"{what}: select exactly {count} space(s), not {len(self.selected)}")
+        return list(self.selected)
+
+    # -- handlers (each one controller call) ------------------------------------
+    @_reported
+    def _on_stops(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        corner = self._selected_corner()
+        if corner is None or self.track.corners[corner]["stops"] == change["new"]:
+            return  # idempotent: the second delivery of a change finds nothing to do
+        self.controller.set_corner_stops(corner, change["new"])
+
+    @_reported
+    def make_corner(self) -> None:
+        """Make the selected spaces a new corner with the chosen stop count."""
+        self.controller.make_corner(self._require_selection("make corner"), self.stops.value)
+
+    @_reported
+    def clear_corner(self) -> None:
+        """Take the selected spaces out of their corners."""
+        self.controller.set_corner(self._require_selection("not a corner"), None)
+
+    @_reported
+    def merge_corners(self) -> None:
+        """Merge every corner touched by the selection into the first one."""
+        nodes = self.track.graph.nodes
+        chosen = self._require_selection("merge corners")
+        corners = list(
+            dict.fromkeys(nodes[s]["corner"] for s in chosen if nodes[s]["corner"] is not None)
+        )
+        if len(corners) < 2:
+            raise EditError("merge corners: select spaces of at least two corners")
+        for other in corners[1:]:
+            self.controller.merge_corners(corners[0], other)
+
+    @_reported
+    def split_corner(self) -> None:
+        """Move the selected spaces of one corner into a new corner."""
+        corner = self._selected_corner()
+        if corner is None:
+            raise EditError("split corner: select spaces of one corner only")
+        self.controller.split_corner(corner, self._require_selection("split corner"))
+
+    @_reported
+    def set_hazard(self, hazard: str | None) -> None:
+        """Mark the selected spaces with a street hazard, or clear it."""
+        self.controller.set_hazard(self._require_selection("hazard"), hazard)
+
+    @_reported
+    def pair_tunnel(self) -> None:
+        """Join the two selected spaces as a tunnel, from the earlier to the later."""
+        entry, exit_ = self._require_selection("tunnel pair", 2)
+        self.controller.pair_tunnel(entry, exit_)
+
+    @_reported
+    def set_grid_spot(self) -> None:
+        """Make the selected space the grid spot in the *Spot* box."""
+        (space,) = self._require_selection("grid spot", 1)
+        self.controller.set_grid_spot(space, self.grid_number.value)
+
+    @_reported
+    def set_box(self) -> None:
+        """Make the selected pit space the box of the car in the *Car* box."""
+        (space,) = self._require_selection("box", 1)
+        self.controller.set_box(space, self.box_number.value)
+
+    @_reported
+    def add_step(self) -> None:
+        """Add the arrow given by *Step from*, *to* and *kind*."""
+        u, v = self._step_ends("add step")
+        self.controller.add_step(u, v, self.step_kind.value)
+
+    @_reported
+    def remove_step(self) -> None:
+        """Remove the arrow given by *Step from* and *to*."""
+        u, v = self._step_ends("remove step")
+        if not self.track.graph.has_edge(u, v):
+            return  # idempotent: already gone
+        self.controller.remove_step(u, v)
+
+    def _step_ends(self, what: str) -> tuple[Any, Any]:
+        ends = []
+        for box in (self.step_from, self.step_to):
+            text = box.value.strip()
+            space = _parse_space(text, self.track)
+            if space is None:
+                raise EditError(f"{what}: {box.description!r} holds {text!r}, not a space id")
+            ends.append(space)
+        return ends[0], ends[1]
+
+    @_reported
+    def set_line(self, line: str) -> None:
+        """Put the finish or police line just before the selected spaces."""
+        self.controller.set_line_before(line, self._require_selection(f"{line} line"))
+
+    @_reported
+    def add_pit_lane(self) -> None:
+        """Add a pit lane beside the selected run of spaces of one lane."""
+        chosen = self._require_selection("add pit lane")
+        self.controller.add_pit_lane(chosen, boxes=self.pit_boxes.value)
+
+    @_reported
+    def rebuild(self) -> None:
+        """Build a new board from the drawn centreline, lane count and space length."""
+        points = self.centreline_points()
+        if len(points) < 3:
+            raise EditError("rebuild: draw a centreline of at least 3 points first (draw tool)")
+        self.controller.rebuild(
+            points, lanes=self.lanes.value, space_length=self.space_length.value
+        )
+        self.selected = []
+        self._set_centreline(track_centreline(self.track))
+
+    @_reported
+    def undo(self) -> None:
+        """Undo the last edit."""
+        self.controller.undo()
+
+    @_reported
+    def redo(self) -> None:
+        """Redo the last undone edit."""
+        self.controller.redo()
+
+    @_reported
+    def save(self) -> None:
+        """Save to the file named in *File* (atomic; errors say why)."""
+        text = self.path.value.strip()
+        saved = self.controller.save(text or None, overwrite=self.overwrite.value)
+        self.overwrite.value = False
+        self._sync_controls(f"saved to {saved}")
+
+    @_reported
+    def load(self) -> None:
+        """Load the file named in *File*; unsaved edits need *discard unsaved* ticked."""
+        text = self.path.value.strip()
+        if not text:
+            raise EditError("load: type the file to load in 'File'")
+        self.controller.load(text, discard_unsaved=self.discard.value)
+        self.discard.value = False
+        self.selected = []
+        self.highlighted = []
+        self.redraw()
+        self._set_centreline(track_centreline(self.track))
+
+    @_reported
+    def _on_problem(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        index = change["new"]
+        problems = self.controller.problems
+        spaces = (
+            list(problems[index].spaces) if index is not None and 0 <= index < len(problems) else []
+        )
+        if spaces == self.highlighted:
+            return
+        self.highlighted = spaces
+        self.redraw()
+
+    # -- centreline -------------------------------------------------------------
+    def centreline_points(self) -> list[tuple[float, float]]:
+        """The drawn centreline (the last line drawn) as ``(x, y)`` points."""
+        data = self.centreline_source.data
+        if not len(data["xs"]):
+            return []
+        xs, ys = data["xs"][-1], data["ys"][-1]
+        return [(float(x), float(y)) for x, y in zip(xs, ys, strict=True)]
+
+    def _set_centreline(self, points: Sequence[tuple[float, float]]) -> None:
+        xs = [x for x, _ in points]
+        ys = [y for _, y in points]
+        self.centreline_source.data = {"xs": [xs] if points else [], "ys": [ys] if points else []}
+
+    @_reported
+    def _on_centreline(self, attr: str, old: Any, new: Any) -> None:
+        xs, ys = (new["xs"][-1], new["ys"][-1]) if len(new["xs"]) else ([], [])
+        vertices = {"x": list(xs), "y": list(ys)}
+        if dict(self.vertex_source.data) != vertices:  # idempotent on the second delivery
+            self.vertex_source.data = vertices
+
+    # -- errors -----------------------------------------------------------------
+    def _show_error(self, message: str, details: str = "") -> None:
+        self.last_error = message
+        self.status.value = f"<span style='color:#b00020'>\u26a0 {_escape(message)}</span>"
+        self.errors.append_stdout(message + "\n" + (details + "\n" if details else ""))
+
+
+def _parse_space(text: str, track: Track) -> Any:
+    if text in track.graph:
+        return text
+    try:
+        number = int(text)
+    except ValueError:
+        return None
+    return number if number in track.graph else None
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
