@@ -1,0 +1,134 @@
+"""The colours of a board picture, shared by the SVG and Bokeh renderers.
+
+The palette follows the printed Formula D boards: asphalt grey lanes with
+white lines, corners between red lines with a yellow stop flag, a blue-ish pit
+lane, orange shooting spaces and dark danger spaces (street rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: Background of the picture (the grass around the circuit).
+GRASS = "#dce8d2"
+#: Plain track spaces.
+ASPHALT = "#5b5f66"
+#: Corner spaces: asphalt with a warm tint.
+CORNER = "#7c5e60"
+#: Pit-lane spaces.
+PIT = "#4f6f93"
+#: Pit boxes.
+BOX = "#7392b8"
+#: Shooting spaces (street rules, X-2).
+SHOOTING = "#ee8a2f"
+#: Danger spaces (street rules, X-3).
+DANGER = "#2a2b2f"
+#: Outline painted around danger spaces.
+DANGER_LINE = "#f2c12e"
+#: The white lines between spaces.
+SPACE_LINE = "#eef0f2"
+#: Outline of bridge spaces (level 1), drawn on top of the ground.
+BRIDGE_LINE = "#16181b"
+#: Outline of highlighted spaces.
+HIGHLIGHT = "#ff2bd6"
+#: Red of the corner lines, kerbs and short path counts.
+KERB_RED = "#d62828"
+#: Yellow of the corner stop flags.
+FLAG_YELLOW = "#ffd21f"
+#: Green of the long path counts.
+LONG_GREEN = "#1b9e3e"
+#: The police line (street rules, X-4).
+POLICE_BLUE = "#1f5fbf"
+#: Tunnel portals (street rules, X-5).
+TUNNEL_PURPLE = "#7b2cbf"
+#: Text drawn on dark spaces.
+LABEL_LIGHT = "#ffffff"
+#: Text drawn on light backgrounds.
+LABEL_DARK = "#1b1d21"
+
+#: Colour of a step arrow by step kind.
+STEP_COLORS: dict[str, str] = {
+    "ahead": "#f4f5f7",
+    "lane_change": "#c3ccd6",
+    "pit_in": "#57c4f5",
+    "pit_out": "#57c4f5",
+    "box_in": "#9fdcfb",
+    "box_out": "#9fdcfb",
+    "tunnel": "#c6a2ff",
+}
+
+#: Car colours handed out in order when a car comes without one.
+CAR_COLORS: tuple[str, ...] = (
+    "#e4262c",  # red
+    "#1f6fe0",  # blue
+    "#1fa64a",  # green
+    "#f5c800",  # yellow
+    "#f07c16",  # orange
+    "#8d3fd1",  # purple
+    "#f06aa9",  # pink
+    "#1bb5b5",  # teal
+    "#ffffff",  # white
+    "#222222",  # black
+)
+
+
+def space_fill(space: Mapping[str, Any]) -> str:
+    """The fill colour of one space from its attributes.
+
+    Hazards win over corners, corners over the plain kinds.
+
+    Examples
+    --------
+    >>> space_fill({"kind": "track", "corner": None, "hazard": None}) == ASPHALT
+    True
+    >>> space_fill({"kind": "track", "corner": 2, "hazard": "shooting"}) == SHOOTING
+    True
+    >>> space_fill({"kind": "pit", "corner": None, "hazard": None}) == PIT
+    True
+    """
+    hazard = space.get("hazard")
+    if hazard == "shooting":
+        return SHOOTING
+    if hazard == "danger":
+        return DANGER
+    kind = space.get("kind", "track")
+    if kind == "pit":
+        return PIT
+    if kind == "box":
+        return BOX
+    if space.get("corner") is not None:
+        return CORNER
+    return ASPHALT
+
+
+def space_line(space: Mapping[str, Any], highlighted: bool = False) -> tuple[str, float]:
+    """Outline colour and width (in screen pixels) of one space.
+
+    Examples
+    --------
+    >>> space_line({"hazard": None, "level": 0})
+    ('#eef0f2', 1.0)
+    >>> space_line({"hazard": None, "level": 1})
+    ('#16181b', 1.6)
+    >>> space_line({"hazard": "danger", "level": 0}, highlighted=True)
+    ('#ff2bd6', 3.0)
+    """
+    if highlighted:
+        return HIGHLIGHT, 3.0
+    if space.get("level", 0):
+        return BRIDGE_LINE, 1.6
+    if space.get("hazard") == "danger":
+        return DANGER_LINE, 1.2
+    return SPACE_LINE, 1.0
+
+
+def car_color(index: int) -> str:
+    """The default colour of the ``index``-th car (0-based), cycling the palette.
+
+    Examples
+    --------
+    >>> car_color(0), car_color(len(CAR_COLORS))
+    ('#e4262c', '#e4262c')
+    """
+    return CAR_COLORS[index % len(CAR_COLORS)]

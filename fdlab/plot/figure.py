@@ -1,0 +1,308 @@
+"""A board as an interactive Bokeh figure, and offline HTML pages of it.
+
+Bokeh is imported inside the functions, so importing :mod:`fdlab.plot` (and
+everything below it) stays free of Bokeh until a figure is asked for.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fdlab.plot import colors
+from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
+from fdlab.plot.errors import PlotError
+from fdlab.track.model import Track
+
+if TYPE_CHECKING:
+    from bokeh.plotting import figure as Figure
+
+#: Tooltip rows of a space, shown on hover.
+TOOLTIPS = [
+    ("space", "@id"),
+    ("lane", "@lane"),
+    ("progress", "@progress{0.[0]}"),
+    ("", "@hover"),
+]
+
+
+def board_figure(
+    track: Track,
+    *,
+    cars: Cars = None,
+    highlight: Iterable[Any] = (),
+    show_steps: bool = False,
+    title: str | None = None,
+    width: int = 900,
+    height: int = 600,
+) -> Figure:
+    """An interactive picture of the board: pan, zoom and hover over spaces.
+
+    Parameters
+    ----------
+    track : Track
+    cars : mapping or sequence, optional
+        Cars to draw (see :func:`fdlab.plot.normalize_cars`).
+    highlight : iterable of space ids
+        Spaces outlined in bright pink.
+    show_steps : bool
+        Draw an arrow for every step, coloured by step kind.
+    title : str, optional
+        Defaults to the track's name.
+    width, height : int
+        Size of the figure in pixels; the board keeps its proportions.
+
+    Returns
+    -------
+    bokeh.plotting.figure
+        The space patches are the renderer named ``"spaces"`` and carry the
+        :func:`fdlab.plot.board_data` columns; cars are named ``"cars"``.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> fig = board_figure(from_ascii(". 1 1 .", corners={1: 1}), cars={0: "A"})
+    >>> fig.select_one({"name": "spaces"}).data_source.data["id"]
+    [0, 1, 2, 3]
+    """
+    from bokeh.models import Arrow, ColumnDataSource, HoverTool, VeeHead
+    from bokeh.plotting import figure
+
+    fig = figure(
+        title=title if title is not None else track.name,
+        width=width,
+        height=height,
+        match_aspect=True,
+        tools="pan,wheel_zoom,box_zoom,reset,save",
+        active_scroll="wheel_zoom",
+        toolbar_location="above",
+        background_fill_color=colors.GRASS,
+        border_fill_color="#ffffff",
+    )
+    fig.axis.visible = False
+    fig.grid.visible = False
+    fig.outline_line_color = None
+
+    spaces = fig.patches(
+        "xs",
+        "ys",
+        source=ColumnDataSource(board_data(track, highlight=highlight, cars=cars)),
+        fill_color="fill_color",
+        line_color="line_color",
+        line_width="line_width",
+        line_join="round",
+        name="spaces",
+    )
+    fig.add_tools(HoverTool(renderers=[spaces], tooltips=TOOLTIPS))
+
+    if show_steps:
+        steps = ColumnDataSource(step_data(track))
+        fig.add_layout(
+            Arrow(
+                source=steps,
+                x_start="x0",
+                y_start="y0",
+                x_end="x1",
+                y_end="y1",
+                line_color="color",
+                line_width=1.2,
+                end=VeeHead(size=6, fill_color="color", line_color="color"),
+                name="steps",
+            )
+        )
+
+    notes = annotation_data(track)
+    fig.multi_line(
+        "xs",
+        "ys",
+        source=ColumnDataSource(notes["corner_lines"]),
+        line_color=colors.KERB_RED,
+        line_width=3,
+        name="corner_lines",
+    )
+    finish = ColumnDataSource(notes["finish"])
+    fig.multi_line("xs", "ys", source=finish, line_color="#ffffff", line_width=5, name="finish")
+    fig.multi_line("xs", "ys", source=finish, line_color="#111111", line_width=5, line_dash=[3, 3])
+    fig.multi_line(
+        "xs",
+        "ys",
+        source=ColumnDataSource(notes["police"]),
+        line_color=colors.POLICE_BLUE,
+        line_width=3,
+        line_dash="dashed",
+        name="police",
+    )
+    _labels(fig, notes)
+    _flags(fig, notes["flags"])
+    _cars(fig, car_data(track, cars))
+    return fig
+
+
+def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
+    from bokeh.models import ColumnDataSource
+
+    for key in ("grid", "boxes"):
+        fig.text(
+            "x",
+            "y",
+            text="text",
+            source=ColumnDataSource(notes[key]),
+            text_color=colors.LABEL_LIGHT,
+            text_font_style="bold",
+            text_align="center",
+            text_baseline="middle",
+            text_font_size="11px",
+            name=key,
+        )
+    fig.text(
+        "x",
+        "y",
+        text="text",
+        source=ColumnDataSource(notes["tunnels"]),
+        text_color=colors.LABEL_LIGHT,
+        text_font_style="bold",
+        text_align="center",
+        text_baseline="middle",
+        text_font_size="11px",
+        background_fill_color=colors.TUNNEL_PURPLE,
+        border_line_color="#ffffff",
+        border_radius=8,
+        padding=3,
+        name="tunnels",
+    )
+
+
+def _flags(fig: Figure, flags: dict[str, list[Any]]) -> None:
+    from bokeh.models import ColumnDataSource
+
+    rows = dict(flags)
+    reach = 34.0
+    rows["stops_text"] = [str(v) for v in flags["stops"]]
+    rows["long_text"] = [str(v) for v in flags["long"]]
+    rows["short_text"] = [str(v) for v in flags["short"]]
+    rows["fx"] = [reach * dx for dx in flags["dx"]]
+    rows["fy"] = [-reach * dy - 8 for dy in flags["dy"]]
+    rows["lx"] = [reach * dx - 9 for dx in flags["dx"]]
+    rows["sx"] = [reach * dx + 9 for dx in flags["dx"]]
+    rows["ly"] = [-reach * dy + 10 for dy in flags["dy"]]
+    source = ColumnDataSource(rows)
+    common = {"source": source, "text_align": "center", "text_baseline": "middle"}
+    fig.text(
+        "px",
+        "py",
+        text="stops_text",
+        x_offset="fx",
+        y_offset="fy",
+        text_font_size="14px",
+        text_font_style="bold",
+        text_color=colors.LABEL_DARK,
+        background_fill_color=colors.FLAG_YELLOW,
+        border_line_color="#1b1d21",
+        padding=3,
+        name="flags",
+        **common,
+    )
+    for text, x_offset, color in (
+        ("long_text", "lx", colors.LONG_GREEN),
+        ("short_text", "sx", colors.KERB_RED),
+    ):
+        fig.text(
+            "px",
+            "py",
+            text=text,
+            x_offset=x_offset,
+            y_offset="ly",
+            text_font_size="11px",
+            text_font_style="bold",
+            text_color=colors.LABEL_LIGHT,
+            background_fill_color=color,
+            border_line_color="#ffffff",
+            padding=2,
+            **common,
+        )
+
+
+def _cars(fig: Figure, cars: dict[str, list[Any]]) -> None:
+    from bokeh.models import ColumnDataSource
+
+    source = ColumnDataSource(cars)
+    fig.rect(
+        "x",
+        "y",
+        width="width",
+        height="height",
+        angle="angle",
+        source=source,
+        fill_color="color",
+        line_color="#111111",
+        line_width=1.2,
+        name="cars",
+    )
+    fig.text(
+        "x",
+        "y",
+        text="label",
+        source=source,
+        text_color="text_color",
+        text_font_size="12px",
+        text_font_style="bold",
+        text_align="center",
+        text_baseline="middle",
+        text_outline_color="color",
+    )
+
+
+def save_html(obj: Any, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
+    """Write a board or any Bokeh layout as a standalone, offline HTML page.
+
+    BokehJS is inlined in the page (no CDN), so it opens without a network.
+    The file is written next to its final place and renamed into it, so a
+    reader never sees half a page.
+
+    Parameters
+    ----------
+    obj : Track or Bokeh model
+        A track is drawn with :func:`board_figure` first.
+    path : str or path-like
+    title : str, optional
+        The page title; defaults to the track's name or "fdlab board".
+
+    Returns
+    -------
+    pathlib.Path
+        The written file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from fdlab.track import from_ascii
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     page = save_html(from_ascii(". . ."), pathlib.Path(folder) / "board.html")
+    ...     "<html" in page.read_text(encoding="utf-8")
+    True
+    """
+    from bokeh.embed import file_html
+    from bokeh.model import Model
+    from bokeh.resources import INLINE
+
+    if isinstance(obj, Track):
+        page_title = title or obj.name
+        obj = board_figure(obj)
+    elif isinstance(obj, Model):
+        page_title = title or "fdlab board"
+    else:
+        raise PlotError(f"save_html draws a Track or a Bokeh model, not {type(obj).__name__}")
+    target = Path(path)
+    html = file_html(obj, resources=INLINE, title=page_title)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(html)
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target

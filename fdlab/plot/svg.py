@@ -1,0 +1,319 @@
+"""A board as a standalone SVG picture, written as text (no browser needed).
+
+Used by ``Track._repr_svg_`` in notebooks and by ``fdlab show -o board.svg``.
+The output depends only on the track and the arguments, so the same board
+always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from fdlab.plot import colors
+from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
+from fdlab.plot.geometry import space_size
+from fdlab.track.model import Track
+
+_FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+_TITLE_BAND = 34.0
+_MARGIN = 46.0
+
+
+class _Frame:
+    """Maps track coordinates (y up) to picture pixels (y down)."""
+
+    def __init__(self, bounds: tuple[float, float, float, float], width: float) -> None:
+        minx, miny, maxx, maxy = bounds
+        span_x = max(maxx - minx, 1e-9)
+        span_y = max(maxy - miny, 1e-9)
+        inner = width - 2 * _MARGIN
+        self.scale = min(inner / span_x, 1.3 * inner / span_y)
+        self.width = width
+        self.height = span_y * self.scale + 2 * _MARGIN + _TITLE_BAND
+        self.left = (width - span_x * self.scale) / 2 - minx * self.scale
+        self.top = _TITLE_BAND + _MARGIN + maxy * self.scale
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        return self.left + x * self.scale, self.top - y * self.scale
+
+
+def track_svg(
+    track: Track,
+    *,
+    cars: Cars = None,
+    highlight: Iterable[Any] = (),
+    width: int = 800,
+    show_steps: bool = False,
+) -> str:
+    """The board as an SVG document: spaces, corner flags, lines, labels and cars.
+
+    Parameters
+    ----------
+    track : Track
+    cars : mapping or sequence, optional
+        Cars to draw (see :func:`fdlab.plot.normalize_cars`).
+    highlight : iterable of space ids
+        Spaces outlined in bright pink.
+    width : int
+        Picture width in pixels; the height follows the board's shape.
+    show_steps : bool
+        Also draw an arrow for every step (busy on big boards, useful on
+        small ones).
+
+    Returns
+    -------
+    str
+        A complete ``<svg>`` element with one ``<polygon class="space">`` per
+        space, each with a ``<title>`` tooltip.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> svg = track_svg(from_ascii(". 1 1 .", corners={1: 1}), cars={0: "A"})
+    >>> svg.startswith("<svg"), svg.count('class="space"')
+    (True, 4)
+    """
+    data = board_data(track, highlight=highlight, cars=cars)
+    notes = annotation_data(track)
+    size = space_size(track)
+    frame = _Frame(_bounds(data), float(width))
+    size_px = size * frame.scale
+    thin = min(1.0, size_px / 14.0)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{frame.height:.0f}" '
+        f'viewBox="0 0 {width} {frame.height:.0f}" font-family="{_FONT}">',
+        f"<title>{escape(track.name)}</title>",
+        f'<rect width="100%" height="100%" fill="{colors.GRASS}"/>',
+    ]
+    parts += _title(track, frame)
+    parts += _spaces(data, frame, thin)
+    if show_steps:
+        parts += _steps(track, frame, size_px)
+    parts += _lines(notes, frame, size_px)
+    parts += _labels(notes, frame, size_px)
+    parts += _flags(notes, frame, size_px)
+    parts += _cars(car_data(track, cars), frame, size_px)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _bounds(data: dict[str, list[Any]]) -> tuple[float, float, float, float]:
+    xs = [x for row in data["xs"] for x in row] or [0.0]
+    ys = [y for row in data["ys"] for y in row] or [0.0]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _points(frame: _Frame, xs: list[float], ys: list[float]) -> str:
+    return " ".join(
+        f"{px:.1f},{py:.1f}" for px, py in (frame.point(x, y) for x, y in zip(xs, ys, strict=True))
+    )
+
+
+def _title(track: Track, frame: _Frame) -> list[str]:
+    corners = len(track.corners)
+    laps = track.laps
+    facts = (
+        f"{len(track)} spaces · {corners} corner{'' if corners == 1 else 's'} · "
+        f"{laps} lap{'' if laps == 1 else 's'}"
+    )
+    return [
+        f'<text x="14" y="24" font-size="17" font-weight="bold" fill="{colors.LABEL_DARK}">'
+        f'{escape(track.name)}<tspan font-size="12" font-weight="normal" fill="#4a5058" dx="10">'
+        f"{escape(facts)}</tspan></text>"
+    ]
+
+
+def _spaces(data: dict[str, list[Any]], frame: _Frame, thin: float) -> list[str]:
+    out = ['<g class="spaces" stroke-linejoin="round">']
+    for i, space in enumerate(data["id"]):
+        width = data["line_width"][i] * (1.0 if data["highlight"][i] else thin)
+        hover = f"space {space} · lane {data['lane'][i]} · progress {data['progress'][i]:g}"
+        if data["hover"][i]:
+            hover += f" · {data['hover'][i]}"
+        out.append(
+            f'<polygon class="space" data-id={quoteattr(str(space))} '
+            f'points="{_points(frame, data["xs"][i], data["ys"][i])}" '
+            f'fill="{data["fill_color"][i]}" stroke="{data["line_color"][i]}" '
+            f'stroke-width="{width:.2f}"><title>{escape(hover)}</title></polygon>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _steps(track: Track, frame: _Frame, size_px: float) -> list[str]:
+    steps = step_data(track)
+    out = ["<defs>"]
+    for kind, color in colors.STEP_COLORS.items():
+        out.append(
+            f'<marker id="head-{kind}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+            f'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{color}"/></marker>'
+        )
+    out.append("</defs>")
+    width = max(0.6, min(1.6, size_px / 18))
+    out.append(f'<g class="steps" stroke-width="{width:.2f}" opacity="0.85">')
+    for i, kind in enumerate(steps["kind"]):
+        x0, y0 = frame.point(steps["x0"][i], steps["y0"][i])
+        x1, y1 = frame.point(steps["x1"][i], steps["y1"][i])
+        dash = ' stroke-dasharray="3 2"' if kind == "tunnel" else ""
+        out.append(
+            f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+            f'stroke="{steps["color"][i]}" marker-end="url(#head-{kind})"{dash}/>'
+        )
+    out.append("</g>")
+    return out
+
+
+def _segments(frame: _Frame, table: dict[str, list[Any]], style: str, css: str) -> list[str]:
+    out = []
+    for xs, ys in zip(table["xs"], table["ys"], strict=True):
+        (x0, y0), (x1, y1) = frame.point(xs[0], ys[0]), frame.point(xs[1], ys[1])
+        out.append(
+            f'<line class="{css}" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" {style}/>'
+        )
+    return out
+
+
+def _lines(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
+    red = max(1.6, 0.13 * size_px)
+    check = max(2.4, 0.2 * size_px)
+    police = max(1.6, 0.12 * size_px)
+    out = ['<g class="lines" stroke-linecap="butt">']
+    out += _segments(
+        frame,
+        notes["corner_lines"],
+        f'stroke="{colors.KERB_RED}" stroke-width="{red:.2f}"',
+        "corner-line",
+    )
+    out += _segments(
+        frame, notes["finish"], f'stroke="#ffffff" stroke-width="{check:.2f}"', "finish"
+    )
+    out += _segments(
+        frame,
+        notes["finish"],
+        f'stroke="#111111" stroke-width="{check:.2f}" stroke-dasharray="{check / 2:.2f}"',
+        "finish-check",
+    )
+    out += _segments(
+        frame,
+        notes["police"],
+        f'stroke="{colors.POLICE_BLUE}" stroke-width="{police:.2f}" '
+        f'stroke-dasharray="{2 * police:.2f} {police:.2f}"',
+        "police",
+    )
+    out.append("</g>")
+    return out
+
+
+def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
+    font = min(14.0, max(6.0, 0.5 * size_px))
+    out = [f'<g class="labels" font-size="{font:.1f}" font-weight="bold" text-anchor="middle">']
+    for css in ("grid", "boxes"):
+        table = notes[css]
+        for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
+            px, py = frame.point(x, y)
+            out.append(
+                f'<text class="{css}" x="{px:.1f}" y="{py + 0.35 * font:.1f}" '
+                f'fill="{colors.LABEL_LIGHT}">{escape(text)}</text>'
+            )
+    radius = max(4.0, 0.36 * size_px)
+    table = notes["tunnels"]
+    for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
+        px, py = frame.point(x, y)
+        out.append(
+            f'<circle class="tunnel" cx="{px:.1f}" cy="{py:.1f}" r="{radius:.1f}" '
+            f'fill="{colors.TUNNEL_PURPLE}" stroke="#ffffff" stroke-width="1"/>'
+        )
+        out.append(
+            f'<text x="{px:.1f}" y="{py + 0.35 * font:.1f}" fill="{colors.LABEL_LIGHT}">'
+            f"{escape(text)}</text>"
+        )
+    out.append("</g>")
+    return out
+
+
+def _flags(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
+    """Yellow stop flags with the green long and red short counts under them.
+
+    A flag that would cover one already drawn moves further out along its
+    direction, so the flags of close corners stay readable.
+    """
+    flags = notes["flags"]
+    out = ['<g class="flags" text-anchor="middle" font-weight="bold">']
+    placed: list[tuple[float, float]] = []
+    for i, corner in enumerate(flags["corner"]):
+        cx, cy = frame.point(flags["px"][i], flags["py"][i])
+        dx, dy = flags["dx"][i], -flags["dy"][i]
+        reach = max(1.6 * size_px, 0.5 * size_px + 22.0)
+        for _ in range(8):
+            fx, fy = cx + dx * reach, cy + dy * reach
+            if all(abs(fx - x) > 32 or abs(fy - y) > 32 for x, y in placed):
+                break
+            reach += 16.0
+        placed.append((fx, fy))
+        title = (
+            f"{flags['name'][i]}: {flags['stops'][i]} stop(s), "
+            f"long {flags['long'][i]}, short {flags['short'][i]}"
+        )
+        out.append(f'<g class="flag" data-corner={quoteattr(str(corner))}>')
+        out.append(f"<title>{escape(title)}</title>")
+        out.append(
+            f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{fx:.1f}" y2="{fy:.1f}" '
+            f'stroke="{colors.LABEL_DARK}" stroke-width="1" opacity="0.45"/>'
+        )
+        out.append(
+            f'<rect x="{fx - 9:.1f}" y="{fy - 17:.1f}" width="18" height="16" rx="2" '
+            f'fill="{colors.FLAG_YELLOW}" stroke="#1b1d21" stroke-width="1.2"/>'
+        )
+        out.append(
+            f'<text x="{fx:.1f}" y="{fy - 4.5:.1f}" font-size="13" fill="{colors.LABEL_DARK}">'
+            f"{flags['stops'][i]}</text>"
+        )
+        for offset, value, color in (
+            (-7.5, flags["long"][i], colors.LONG_GREEN),
+            (7.5, flags["short"][i], colors.KERB_RED),
+        ):
+            out.append(
+                f'<rect x="{fx + offset - 7:.1f}" y="{fy + 1:.1f}" width="14" height="12" rx="2" '
+                f'fill="{color}" stroke="#ffffff" stroke-width="0.8"/>'
+            )
+            out.append(
+                f'<text x="{fx + offset:.1f}" y="{fy + 10.5:.1f}" font-size="10" '
+                f'fill="{colors.LABEL_LIGHT}">{value}</text>'
+            )
+        out.append("</g>")
+    out.append("</g>")
+    return out
+
+
+def _cars(cars: dict[str, list[Any]], frame: _Frame, size_px: float) -> list[str]:
+    out = ['<g class="cars" text-anchor="middle" font-weight="bold">']
+    font = min(13.0, max(8.0, 0.4 * size_px))
+    for i, label in enumerate(cars["label"]):
+        px, py = frame.point(cars["x"][i], cars["y"][i])
+        w = max(12.0, cars["width"][i] * frame.scale)
+        h = max(7.0, cars["height"][i] * frame.scale)
+        degrees = -math.degrees(cars["angle"][i])
+        space = cars["space"][i]
+        tip = f"car {label} on space {space}"
+        ink = cars["text_color"][i]
+        halo = colors.LABEL_DARK if ink == colors.LABEL_LIGHT else colors.LABEL_LIGHT
+        text = f'x="{px:.1f}" y="{py + 0.36 * font:.1f}" font-size="{font:.1f}"'
+        out.append(
+            f'<g class="car" data-space={quoteattr(str(space))}>'
+            f"<title>{escape(tip)}</title>"
+            f'<g transform="translate({px:.1f} {py:.1f}) rotate({degrees:.1f})">'
+            f'<rect x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'rx="{h / 3:.1f}" fill={quoteattr(cars["color"][i])} stroke="#111111" '
+            f'stroke-width="1"/>'
+            f'<rect x="{w / 2 - 0.3 * w:.1f}" y="{-h / 2 + 0.18 * h:.1f}" '
+            f'width="{0.16 * w:.1f}" height="{0.64 * h:.1f}" rx="1" fill="#111111" '
+            f'opacity="0.55"/></g>'
+            f'<text {text} fill="{halo}" stroke="{halo}" stroke-width="2.5" '
+            f'stroke-linejoin="round">{escape(label)}</text>'
+            f'<text {text} fill="{ink}">{escape(label)}</text></g>'
+        )
+    out.append("</g>")
+    return out
