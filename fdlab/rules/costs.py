@@ -1,0 +1,171 @@
+"""What a move costs: braking, blocking and overshooting (D-2..D-4, C-3, C-4, A-2..A-6).
+
+Movement (:mod:`fdlab.rules.movement`) says which paths exist and what they
+cross; this module turns one :class:`~fdlab.rules.movement.MoveOption` into
+pool losses for one car under one preset. Random damage (collisions,
+engine, street hazards) happens after the move and lives in
+:mod:`fdlab.rules.engine`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fdlab.rules.board import Board
+from fdlab.rules.movement import MoveOption
+from fdlab.rules.presets import Preset
+from fdlab.rules.state import CarState
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCost:
+    """The certain cost of one option for one car.
+
+    Attributes
+    ----------
+    loss : tuple of int
+        Loss per pool, in the order of ``preset.pools``.
+    allowed : bool
+        False when the rules forbid the option (A-5: not enough brakes).
+    eliminated : bool
+        The option eliminates the car (D-2, C-4, A-2, A-4, A-6).
+    spin : bool
+        The car spins (A-3, A-4).
+    reasons : tuple of str
+        One line per cost, with its clause id.
+    """
+
+    loss: tuple[int, ...]
+    allowed: bool = True
+    eliminated: bool = False
+    spin: bool = False
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """Sum of the losses over every pool."""
+        return sum(self.loss)
+
+    def describe(self) -> str:
+        """The reasons in one line, or ``no damage``."""
+        return "; ".join(self.reasons) if self.reasons else "no damage"
+
+
+def in_pit_zone(board: Board, index: int) -> bool:
+    """The space is in the pit lane or a box (P-4: several rules do not apply there)."""
+    return index >= 0 and board.kind[index] != "track"
+
+
+def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:
+    """The certain cost of ``option`` for ``car``.
+
+    Decisions (rules.md is silent):
+
+    * Pit zone (P-4): braking is free when the car starts or ends its move
+      in the pit lane or a box.
+    * Blocked (D-4, A-6): when no path of the full roll exists, every option
+      pays the blocked cost on the spaces not moved (basic: as braking;
+      advanced: the A-6 table), whichever the car chooses.
+    * Double overshoot: a move leaving two corners short of stops pays each
+      overshoot on its own (the spaces beyond each exit line are counted
+      for each corner), and C-4 is checked for each corner.
+    * Advanced braking (A-5): braking more spaces than the car has brake WP
+      is not allowed; blocking (A-6) is paid from the table instead.
+    * A pool that cannot pay its loss eliminates the car (D-2, A-2, A-6),
+      except A-4: a car with 0 tires overshooting by one space spins again.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.movement import move_options
+    >>> from fdlab.rules.presets import BASIC
+    >>> board = compile_board(from_ascii(". . . . ."))
+    >>> options = move_options(board, 0, 3, occupied=frozenset(), stops_made=0)
+    >>> brake_two = [o for o in options if o.moved == 1][0]  # D-3: roll 3, move 1
+    >>> move_cost(board, BASIC, CarState(space=0, pools=(18,)), brake_two).describe()
+    'D-3 braking 2 spaces: -2 SP'
+    """
+    names = preset.pool_names
+    index = preset.pool_index
+    loss = [0] * len(names)
+    reasons: list[str] = []
+    eliminated = False
+    spin = False
+    pit_free = in_pit_zone(board, car.space) or in_pit_zone(board, option.destination)
+
+    braked = option.braked
+    if braked and not pit_free:
+        if option.blocked and preset.blocked_costs is not None:
+            table = preset.blocked_costs
+            if braked > max(table):
+                eliminated = True
+                reasons.append(
+                    f"A-6 blocked {braked} spaces short: more than {max(table)} eliminates"
+                )
+            else:
+                parts = []
+                for pool, amount in table[braked].items():
+                    loss[index[pool]] += amount
+                    parts.append(f"-{amount} {pool}")
+                reasons.append(f"A-6 blocked {braked} spaces short: " + ", ".join(parts))
+        else:
+            pool = preset.brake_pool
+            clause = "D-4 blocked" if option.blocked else "D-3 braking"
+            if preset.model == "advanced":
+                clause = "A-5 braking"
+                have = car.pools[index[pool]]
+                if braked > have and not option.blocked:
+                    return MoveCost(
+                        tuple(loss),
+                        allowed=False,
+                        reasons=(
+                            f"A-5: braking {braked} spaces needs {braked} brake WP; "
+                            f"the car has {have}",
+                        ),
+                    )
+            loss[index[pool]] += braked
+            reasons.append(f"{clause} {braked} spaces: -{braked} {pool}")
+
+    overshoot_spaces = 0
+    for over in option.overshoots:
+        missing = over.required - over.stops_made
+        if missing >= preset.missing_stops_eliminate:
+            eliminated = True
+            reasons.append(
+                f"C-4 left corner {over.corner!r} ({over.required} stops) after "
+                f"{over.stops_made} stop(s): eliminated"
+            )
+        overshoot_spaces += over.beyond
+        if over.beyond:
+            clause = "A-2" if preset.model == "advanced" else "C-3"
+            reasons.append(
+                f"{clause} overshoot of corner {over.corner!r} by {over.beyond}: "
+                f"-{over.beyond} {preset.overshoot_pool}"
+            )
+    if overshoot_spaces:
+        loss[index[preset.overshoot_pool]] += overshoot_spaces
+
+    for i, amount in enumerate(loss):
+        if not amount:
+            continue
+        name = names[i]
+        have = car.pools[i]
+        left = have - amount
+        if name == preset.spin_pool:
+            if have == 0 and amount == 1 and overshoot_spaces == 1:
+                spin = True
+                loss[i] = 0
+                reasons.append(f"A-4 overshoot by one space with 0 {name}: spins again")
+                continue
+            if left < 0:
+                eliminated = True
+                reasons.append(f"A-2 needs {amount} {name}, the car has {have}: eliminated")
+            elif left == 0:
+                spin = True
+                reasons.append(f"A-3 {name} reach 0: the car spins")
+        elif left < 0 or (left == 0 and name in preset.eliminate_at_zero):
+            eliminated = True
+            clause = "D-2" if preset.model == "basic" else "A-6"
+            reasons.append(f"{clause} {name} {have} - {amount} reaches 0: eliminated")
+    return MoveCost(tuple(loss), eliminated=eliminated, spin=spin, reasons=tuple(reasons))

@@ -1,0 +1,876 @@
+"""The step function: a state and an action in, the next state and events out.
+
+:class:`Engine` holds what never changes during a race (the compiled
+:class:`~fdlab.rules.board.Board`, the :class:`~fdlab.rules.presets.Preset`,
+car names and per-board tables) and applies actions to immutable
+:class:`~fdlab.rules.state.RaceState` values. Dice come from an injected
+source (:mod:`fdlab.rules.dice`), so the same seed and actions replay the
+same race.
+
+A round (T-1..T-4): each racing car in order announces a gear
+(:class:`~fdlab.rules.actions.ChooseGear`, which rolls), may use nitro
+(street), and chooses a move (:class:`~fdlab.rules.actions.ChooseMove`).
+After the move: street hazards (X-2, X-3), lines (finish S-4, police X-4,
+checkpoint X-6), box (P-2), collision (D-5 / A-8), engine check (D-6 / A-9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.board import Board
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
+from fdlab.rules.dice import DiceSource
+from fdlab.rules.errors import (
+    IllegalGearError,
+    IllegalMoveError,
+    IllegalNitroError,
+    RaceOverError,
+    RaceStuckError,
+    RuleError,
+    WrongPhaseError,
+)
+from fdlab.rules.events import Event
+from fdlab.rules.movement import MoveOption, move_options
+from fdlab.rules.order import inside_ranks, turn_order
+from fdlab.rules.presets import Preset, ordinal
+from fdlab.rules.state import ELIMINATED, FINISHED, OFF_BOARD, CarState, RaceState
+
+#: Default car names, in car-number order.
+CAR_NAMES = ("Blue", "Red", "Green", "Yellow", "Black", "White", "Orange", "Purple", "Grey", "Pink")
+
+
+class Engine:
+    """The rules of one race: board, preset and car names; applies actions.
+
+    Parameters
+    ----------
+    board : Board
+        The compiled track, shared by every race on it.
+    preset : Preset
+    names : sequence of str
+        One name per car (car number = position + 1, which is also its box
+        slot, P-2).
+    max_rounds : int, optional
+        Hard cap on rounds; reaching it raises :class:`RaceStuckError`.
+        Default: generous for the lap count and board size.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.rules.dice import LoadedDice
+    >>> board = compile_board(from_ascii('''
+    ...     . . . . . .
+    ...     . . . . . .
+    ... ''', grid=[2, 3], finish=5))
+    >>> engine = Engine(board, BASIC, ["Blue", "Red"])
+    >>> dice = LoadedDice([20, 3, 10, 2])  # grid rolls, then Blue's start roll and 1st-gear die
+    >>> state, events = engine.step(engine.initial_state(), RollGrid(), dice)
+    >>> state, events = engine.step(state, ChooseGear(1), dice)
+    >>> [str(e) for e in events]
+    ['Blue, 1st gear, start roll 10: normal start', 'Blue rolls 2']
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        preset: Preset,
+        names: Sequence[str],
+        max_rounds: int | None = None,
+    ) -> None:
+        if not 1 <= len(names) <= 10:
+            raise RuleError(f"a race has 1 to 10 cars, not {len(names)}")
+        self.board = board
+        self.preset = preset
+        self.names = tuple(names)
+        self.n_cars = len(names)
+        self.inside = inside_ranks(board)
+        boxes = {board.box[i]: i for i in range(len(board.ids)) if board.kind[i] == "box"}
+        self.own_box = tuple(boxes.get(c + 1) for c in range(self.n_cars))
+        self.danger = (
+            frozenset(
+                i
+                for i in range(len(board.ids))
+                if board.hazard[i] == "danger" and board.tunnel[i] is None
+            )
+            if preset.street
+            else frozenset()
+        )
+        self.grid_spots = tuple(
+            i for _, i in sorted((g, i) for i, g in enumerate(board.grid) if g is not None)
+        )
+        lap = max(board.lap_length, 1.0)
+        self.max_rounds = max_rounds or int(60 + 40 * (preset.laps + 1) * lap)
+        self._cache_key: tuple | None = None
+        self._cache_state: RaceState | None = None
+        self._cache: list[MoveOption] = []
+
+    # -- naming helpers ------------------------------------------------------------
+    def space_id(self, index: int):
+        """Space id of a board index."""
+        return self.board.ids[index]
+
+    def _pool_text(self, pool: str, amount: int) -> str:
+        unit = "" if pool == "SP" else " WP" if self.preset.model == "advanced" else ""
+        word = pool if pool == "SP" else f"{pool}{unit}"
+        return f"{amount} {word}"
+
+    # -- initial state -------------------------------------------------------------
+    def initial_state(self) -> RaceState:
+        """All cars off the board, full pools, waiting for the grid roll (S-1)."""
+        car = CarState(pools=self.preset.pool_max)
+        return RaceState(cars=(car,) * self.n_cars)
+
+    # -- queries ---------------------------------------------------------------------
+    def pit_allowed(self, car_index: int, car: CarState) -> bool:
+        """P-2, P-7: between laps only, never on the last lap nor from the grid."""
+        preset = self.preset
+        return preset.pits and self.own_box[car_index] is not None and 1 <= car.lap < preset.laps
+
+    def gear_error(self, state: RaceState, gear: int) -> str | None:
+        """Why ``gear`` may not be chosen now (with the clause id), or ``None``."""
+        preset = self.preset
+        c = state.current
+        if c is None:
+            return None
+        car = state.cars[c]
+        top = preset.gears
+        if not 1 <= gear <= top:
+            return f"G-1: gears are 1st to {ordinal(top)}, there is no gear {gear}"
+        if not car.started:
+            return None if gear == 1 else f"S-2: every car starts in 1st gear, not {ordinal(gear)}"
+        if car.spun:
+            return (
+                None
+                if gear == 1
+                else f"A-3: after a spin the car restarts in 1st gear, not {ordinal(gear)}"
+            )
+        board = self.board
+        if board.kind[car.space] == "box":
+            if gear > preset.pit_exit_max_gear:
+                return (
+                    f"P-3: a car leaves its box in any gear up to {ordinal(preset.pit_exit_max_gear)}, "
+                    f"not {ordinal(gear)}"
+                )
+            return None
+        low = max(1, car.gear - preset.max_downshift)
+        high = min(top, car.gear + 1)
+        if gear > high:
+            return (
+                f"G-3: you can shift up only one gear per turn: from {ordinal(car.gear)} you may "
+                f"choose {ordinal(low)}-{ordinal(high)}, not {ordinal(gear)}"
+            )
+        if gear < low:
+            return (
+                f"G-4: you can drop at most {preset.max_downshift} gears at once: from "
+                f"{ordinal(car.gear)} you may choose {ordinal(low)}-{ordinal(high)}, not {ordinal(gear)}"
+            )
+        if preset.model == "advanced" and not in_pit_zone(board, car.space):
+            costs = preset.downshift_costs.get(car.gear - gear, {})
+            short = [
+                f"{pool} (has {car.pools[preset.pool_index[pool]]})"
+                for pool, amount in costs.items()
+                if car.pools[preset.pool_index[pool]] < amount
+            ]
+            if short:
+                need = ", ".join(f"{a} {p}" for p, a in costs.items())
+                return (
+                    f"A-7: dropping from {ordinal(car.gear)} to {ordinal(gear)} costs {need} WP; "
+                    f"the car lacks " + ", ".join(short)
+                )
+        return None
+
+    def legal_gears(self, state: RaceState) -> list[int]:
+        """Gears the car on turn may announce (G-3, G-4, G-5, S-2, P-3, A-3, A-7)."""
+        if state.phase != "gear":
+            return []
+        return [g for g in range(1, self.preset.gears + 1) if self.gear_error(state, g) is None]
+
+    def downshift_cost(self, car: CarState, gear: int) -> dict[str, int]:
+        """Pool losses of shifting from ``car.gear`` to ``gear`` (G-4, A-7; free in the pit zone, P-4)."""
+        if not car.started or car.spun or in_pit_zone(self.board, car.space):
+            return {}
+        return dict(self.preset.downshift_costs.get(car.gear - gear, {}))
+
+    def gear_eliminates(self, car: CarState, gear: int) -> bool:
+        """The downshift cost would eliminate the car (D-2)."""
+        preset = self.preset
+        for pool, amount in self.downshift_cost(car, gear).items():
+            left = car.pools[preset.pool_index[pool]] - amount
+            if left < 0 or (left == 0 and pool in preset.eliminate_at_zero):
+                return True
+        return False
+
+    def options(self, state: RaceState) -> list[MoveOption]:
+        """Every movement option of the car on turn (cached for the last state asked)."""
+        if state.phase != "move":
+            return []
+        key = (id(state), state.roll)
+        if key == self._cache_key and self._cache_state is state:
+            return self._cache
+        c = state.current
+        car = state.cars[c]
+        preset = self.preset
+        options = move_options(
+            self.board,
+            car.space,
+            state.roll,
+            occupied=state.occupied(skip=c),
+            stops_made=car.stops,
+            pit_allowed=self.pit_allowed(c, car),
+            own_box=self.own_box[c],
+            avoid=self.danger,
+            max_lane_changes=preset.max_lane_changes,
+        )
+        self._cache_key = key
+        self._cache_state = state
+        self._cache = options
+        return options
+
+    def legal_moves(self, state: RaceState) -> list[tuple[MoveOption, MoveCost]]:
+        """Options the rules allow, each with its certain cost (eliminating ones included, D-2)."""
+        if state.phase != "move":
+            return []
+        car = state.cars[state.current]
+        result = []
+        for option in self.options(state):
+            cost = move_cost(self.board, self.preset, car, option)
+            if cost.allowed:
+                result.append((option, cost))
+        return result
+
+    def nitro_available(self, state: RaceState) -> bool:
+        """X-1: street rules, after the roll, once per lap."""
+        if not self.preset.street or state.phase != "move" or state.nitro:
+            return False
+        car = state.cars[state.current]
+        return car.nitro_lap != car.lap and state.die_roll > 0
+
+    # -- the step function ---------------------------------------------------------
+    def step(
+        self, state: RaceState, action: Action, dice: DiceSource
+    ) -> tuple[RaceState, list[Event]]:
+        """Apply one action; return the next state and what happened.
+
+        Raises
+        ------
+        RuleError
+            A subclass naming the clause, when the action is not legal now.
+        """
+        if state.phase == "over":
+            raise RaceOverError("S-4: the race is over; every car has finished or is out")
+        events: list[Event] = []
+        if isinstance(action, RollGrid):
+            if state.phase != "grid":
+                raise WrongPhaseError("S-1: the grid has already been set")
+            return self._grid(state, dice, events), events
+        if state.phase == "grid":
+            raise WrongPhaseError("S-1: roll for the grid first (RollGrid)")
+        if isinstance(action, ChooseGear):
+            if state.phase != "gear":
+                raise WrongPhaseError(
+                    f"G-2: {self.names[state.current]} has already rolled; choose a move"
+                )
+            return self._gear(state, action.gear, dice, events), events
+        if isinstance(action, UseNitro):
+            if not self.nitro_available(state):
+                raise IllegalNitroError(self._nitro_refusal(state))
+            return self._nitro(state, events), events
+        if isinstance(action, ChooseMove):
+            if state.phase != "move":
+                raise WrongPhaseError(
+                    f"G-2: {self.names[state.current]} must announce a gear before moving"
+                )
+            option, cost = self.resolve_move(state, action)
+            return self._move(state, option, cost, dice, events), events
+        raise TypeError(f"not an action: {action!r}")
+
+    def _nitro_refusal(self, state: RaceState) -> str:
+        if not self.preset.street:
+            return (
+                "X-1: nitro is a street-racing rule; this race uses the "
+                + self.preset.name
+                + " rules"
+            )
+        if state.phase != "move":
+            return "X-1: nitro is chosen after the roll; announce a gear first"
+        if state.nitro:
+            return "X-1: nitro is already used this turn"
+        if state.die_roll == 0:
+            return "X-1: no nitro on a flying start (no die was rolled)"
+        return "X-1: nitro may be used once per lap; this car already used it on this lap"
+
+    # -- grid --------------------------------------------------------------------------
+    def _grid(self, state: RaceState, dice: DiceSource, events: list[Event]) -> RaceState:
+        preset = self.preset
+        board = self.board
+        if len(self.grid_spots) < self.n_cars:
+            raise RuleError(
+                f"S-1: the board has {len(self.grid_spots)} grid spots for {self.n_cars} cars"
+            )
+        black = preset.black_die
+        rolls: dict[int, list[int]] = {c: [] for c in range(self.n_cars)}
+        pending = [list(range(self.n_cars))]
+        ranking: list[int] = []
+        while pending:
+            group = pending.pop(0)
+            if len(group) == 1:
+                ranking.append(group[0])
+                continue
+            values = {c: dice.roll(black) for c in group}
+            for c, v in values.items():
+                rolls[c].append(v)
+            distinct = sorted(set(values.values()), reverse=preset.grid_order == "high")
+            pending = [[c for c in group if values[c] == v] for v in distinct] + pending
+        text = ", ".join(
+            f"{self.names[c]} " + "/".join(str(v) for v in rolls[c]) for c in range(self.n_cars)
+        )
+        rule = "highest" if preset.grid_order == "high" else "lowest"
+        events.append(Event("grid", None, f"Grid roll ({rule} takes pole, S-1): {text}"))
+        cars = list(state.cars)
+        half = board.lap_length / 2
+        for spot, c in enumerate(ranking):
+            index = self.grid_spots[spot]
+            lap = 0 if board.progress[index] >= half else 1
+            cars[c] = replace(cars[c], space=index, lap=lap)
+            events.append(Event("grid", c, f"{self.names[c]} starts from grid spot {spot + 1}"))
+        new = replace(state, cars=tuple(cars), phase="gear")
+        return self._new_round(new, events)
+
+    # -- gear and roll -------------------------------------------------------------------
+    def _gear(
+        self, state: RaceState, gear: int, dice: DiceSource, events: list[Event]
+    ) -> RaceState:
+        error = self.gear_error(state, gear)
+        if error is not None:
+            raise IllegalGearError(error)
+        preset = self.preset
+        c = state.current
+        car = state.cars[c]
+        name = self.names[c]
+        cost = self.downshift_cost(car, gear)
+        was = car.gear
+        car = replace(car, gear=gear, spun=False)
+        cars = list(state.cars)
+        if cost:
+            clause = "A-7" if preset.model == "advanced" else "G-4"
+            car, out = self._damage(
+                c, car, cost, f"{clause} drop from {ordinal(was)} to {ordinal(gear)}", events
+            )
+            cars[c] = car
+            if out:
+                return self._end_turn(replace(state, cars=tuple(cars)), events)
+        if not car.started:
+            start = dice.roll(preset.black_die)
+            car = replace(car, started=True)
+            cars[c] = car
+            if start <= preset.start_stall_max:
+                clause = "S-3" if preset.model == "advanced" else "S-2"
+                events.append(
+                    Event(
+                        "start",
+                        c,
+                        f"{name}, {ordinal(gear)} gear, start roll {start}: stalls ({clause})",
+                    )
+                )
+                return self._end_turn(replace(state, cars=tuple(cars)), events)
+            if start >= preset.start_flying_min:
+                kind = "rocket" if preset.model == "advanced" else "flying"
+                spaces = preset.start_flying_spaces
+                events.append(
+                    Event(
+                        "start",
+                        c,
+                        f"{name}, {ordinal(gear)} gear, start roll {start}: {kind} start, {spaces} spaces",
+                    )
+                )
+                return replace(
+                    state, cars=tuple(cars), phase="move", roll=spaces, die_roll=0, nitro=False
+                )
+            events.append(
+                Event("start", c, f"{name}, {ordinal(gear)} gear, start roll {start}: normal start")
+            )
+            value = dice.roll(preset.gear_dice[gear - 1])
+            events.append(Event("roll", c, f"{name} rolls {value}"))
+        else:
+            cars[c] = car
+            value = dice.roll(preset.gear_dice[gear - 1])
+            events.append(Event("roll", c, f"{name}, {ordinal(gear)} gear, rolls {value}"))
+        return replace(
+            state, cars=tuple(cars), phase="move", roll=value, die_roll=value, nitro=False
+        )
+
+    def _nitro(self, state: RaceState, events: list[Event]) -> RaceState:
+        c = state.current
+        car = state.cars[c]
+        bonus = car.gear
+        cars = list(state.cars)
+        cars[c] = replace(car, nitro_lap=car.lap)
+        events.append(
+            Event(
+                "nitro",
+                c,
+                f"{self.names[c]} uses nitro: +{bonus}, moves up to {state.roll + bonus} (X-1)",
+            )
+        )
+        return replace(state, cars=tuple(cars), roll=state.roll + bonus, nitro=True)
+
+    # -- moves ---------------------------------------------------------------------------
+    def resolve_move(self, state: RaceState, action: ChooseMove) -> tuple[MoveOption, MoveCost]:
+        """The legal option an action names, or an :class:`IllegalMoveError` saying why not."""
+        board = self.board
+        name = self.names[state.current]
+        if action.destination not in board.index:
+            raise IllegalMoveError(f"M-1: there is no space {action.destination!r} on this board")
+        target = board.index[action.destination]
+        car = state.cars[state.current]
+        candidates = [o for o in self.options(state) if o.destination == target]
+        if action.moved is not None:
+            candidates = [o for o in candidates if o.moved == action.moved]
+        if action.path is not None:
+            try:
+                wanted = tuple(board.index[s] for s in action.path)
+            except KeyError as err:
+                raise IllegalMoveError(
+                    f"M-1: the path names space {err.args[0]!r}, not on this board"
+                ) from None
+            same = [o for o in candidates if o.path == wanted]
+            if not same and candidates:
+                raise IllegalMoveError(
+                    f"M-7: space {action.destination!r} is reachable but not along that path; "
+                    f"legal path: {[board.ids[i] for i in candidates[0].path]}"
+                )
+            candidates = same
+        if not candidates:
+            raise IllegalMoveError(self._unreachable(state, target, name))
+        priced = [(o, move_cost(board, self.preset, car, o)) for o in candidates]
+        allowed = [(o, k) for o, k in priced if k.allowed]
+        if not allowed:
+            raise IllegalMoveError(priced[0][1].reasons[0])
+        allowed.sort(
+            key=lambda ok: (ok[1].eliminated, ok[1].total, len(ok[0].danger), -ok[0].moved)
+        )
+        return allowed[0]
+
+    def _unreachable(self, state: RaceState, target: int, name: str) -> str:
+        board = self.board
+        sid = board.ids[target]
+        if target in state.occupied(skip=state.current):
+            return f"M-2: space {sid!r} holds another car; a move may not end on a car"
+        reach = sorted({board.ids[o.destination] for o in self.options(state)}, key=str)
+        return (
+            f"M-1: {name} cannot reach space {sid!r} with a roll of {state.roll} "
+            f"(no legal path: cars block it (M-2), lane changes (M-3, M-4, C-5) or corner arrows "
+            f"(M-5)); reachable: {reach}"
+        )
+
+    def _move(
+        self,
+        state: RaceState,
+        option: MoveOption,
+        cost: MoveCost,
+        dice: DiceSource,
+        events: list[Event],
+    ) -> RaceState:
+        board = self.board
+        preset = self.preset
+        c = state.current
+        name = self.names[c]
+        car = state.cars[c]
+        start = car.space
+        dest = option.destination
+        text = f"{name} moves {option.moved} to space {board.ids[dest]!r}"
+        if option.braked:
+            text += f", braking {option.braked}" + (" (blocked)" if option.blocked else "")
+        events.append(Event("move", c, text))
+        cars = list(state.cars)
+        if any(cost.loss) or cost.eliminated:
+            losses = {preset.pool_names[i]: a for i, a in enumerate(cost.loss) if a}
+            car, _ = self._damage(c, car, losses, "; ".join(cost.reasons), events, check=False)
+        if cost.eliminated:
+            cars[c] = car
+            state = replace(state, cars=tuple(cars))
+            state = self._eliminate(state, c, "; ".join(cost.reasons), events)
+            if option.blocked and preset.blocked_costs is not None:
+                state = self._rammed(state, c, dest, events)
+            return self._end_turn(state, events)
+
+        # position, stops (C-2, C-6)
+        start_corner = board.corner[start]
+        dest_corner = board.corner[dest]
+        left_start = start_corner in option.corners_left or any(
+            o.corner == start_corner for o in option.overshoots
+        )
+        if dest_corner is None:
+            stops = 0
+        elif dest_corner == start_corner and not left_start:
+            stops = car.stops + 1
+        else:
+            stops = 1 if option.stop_counts else 0
+        lap = car.lap + (1 if "finish" in option.lines else 0)
+        pit_entry = car.pit_entry
+        if board.kind[dest] == "track":
+            pit_entry = None
+        elif pit_entry is None:
+            before = start
+            for i in option.path:
+                if board.kind[i] != "track":
+                    break
+                before = i
+            pit_entry = car.lap * board.lap_length + board.progress[before]
+        car = replace(car, space=dest, stops=stops, lap=lap, pit_entry=pit_entry)
+        if cost.spin:
+            car = replace(car, spun=True)
+            events.append(
+                Event("spin", c, f"{name} spins and restarts in 1st gear next turn (A-3)")
+            )
+        if option.boxed:
+            restored = list(car.pools)
+            for pool in preset.pit_restore:
+                restored[preset.pool_index[pool]] = preset.pool_max[preset.pool_index[pool]]
+            car = replace(car, pools=tuple(restored))
+            clause = "A-10" if preset.model == "advanced" else "P-2"
+            events.append(
+                Event(
+                    "pit",
+                    c,
+                    f"{name} stops in its box: {', '.join(preset.pit_restore)} restored ({clause})",
+                )
+            )
+        if preset.street and "police" in option.lines:
+            speed = state.die_roll * 10 if state.die_roll else option.moved * 10
+            stamp = state.round * 100 + state.turn
+            car = replace(car, police=car.police + ((speed, stamp),))
+            events.append(Event("check", c, f"{name} crosses the police line at {speed} (X-4)"))
+        cars[c] = car
+        state = replace(state, cars=tuple(cars))
+
+        if "finish" in option.lines:
+            state = self._cross_line(state, c, events)
+        car = state.cars[c]
+        if car.racing and preset.street:
+            state = self._street_hazards(state, c, option, dice, events)
+        car = state.cars[c]
+        if car.racing and not in_pit_zone(board, dest) and board.tunnel[dest] is None:
+            state = self._collisions(state, c, dice, events)
+        trigger = preset.engine_triggers.get(state.cars[c].gear)
+        if trigger is not None and state.die_roll == trigger:
+            state = self._engine_check(state, c, dice, events)
+        if preset.street:
+            state = self._police_award(state, events)
+        return self._end_turn(state, events)
+
+    # -- after-move rules --------------------------------------------------------------
+    def _cross_line(self, state: RaceState, c: int, events: list[Event]) -> RaceState:
+        preset = self.preset
+        car = state.cars[c]
+        name = self.names[c]
+        if car.lap > preset.laps:
+            place = len(state.finished) + 1
+            cars = list(state.cars)
+            cars[c] = replace(car, status=FINISHED, space=OFF_BOARD, pit_entry=None)
+            events.append(
+                Event("finish", c, f"{name} crosses the finish line: {ordinal(place)} place (S-4)")
+            )
+            return replace(state, cars=tuple(cars), finished=state.finished + (c,))
+        if car.lap >= 1:
+            events.append(Event("lap", c, f"{name} starts lap {car.lap} of {preset.laps}"))
+        if preset.street and preset.laps >= 2 and car.lap == 2:
+            pool = preset.street_pool
+            car, _ = self._damage(
+                c, car, {pool: -preset.checkpoint_bonus}, "X-6 checkpoint", events
+            )
+            cars = list(state.cars)
+            cars[c] = car
+            state = replace(state, cars=tuple(cars))
+        return state
+
+    def _street_hazards(
+        self, state: RaceState, c: int, option: MoveOption, dice: DiceSource, events: list[Event]
+    ) -> RaceState:
+        preset = self.preset
+        board = self.board
+        black = preset.black_die
+        pool = preset.street_pool
+        name = self.names[c]
+        for i in option.danger:
+            roll = dice.roll(black)
+            hit = roll <= preset.danger_fail
+            events.append(
+                Event(
+                    "check",
+                    c,
+                    f"{name} crosses danger space {board.ids[i]!r}: black {roll}"
+                    + (" (X-3)" if hit else ", safe"),
+                )
+            )
+            if hit:
+                state = self._hurt(state, c, {pool: preset.danger_loss}, "X-3 danger", events)
+                if not state.cars[c].racing:
+                    return state
+        dest = option.destination
+        if board.hazard[dest] == "shooting" and board.tunnel[dest] is None:
+            roll = dice.roll(black)
+            hit = roll >= preset.shooting_min
+            events.append(
+                Event(
+                    "check",
+                    c,
+                    f"{name} stops on a shooting space: black {roll}"
+                    + (" (X-2)" if hit else ", missed"),
+                )
+            )
+            if hit:
+                state = self._hurt(state, c, {pool: preset.shooting_loss}, "X-2 shooting", events)
+        return state
+
+    def _collisions(
+        self, state: RaceState, c: int, dice: DiceSource, events: list[Event]
+    ) -> RaceState:
+        """D-5 / A-8: each touched car rolls once, then the mover once per touched car.
+
+        Touched cars roll in race order (this round's order, leader first).
+        """
+        board = self.board
+        preset = self.preset
+        car = state.cars[c]
+        where = {o.space: i for i, o in enumerate(state.cars) if o.space >= 0 and i != c}
+        touched = [where[s] for s in board.touching[car.space] if s in where]
+        if not touched:
+            return state
+        rank = {k: n for n, k in enumerate(state.order)}
+        touched.sort(key=lambda k: (rank.get(k, 99), k))
+        black = preset.black_die
+        pool = preset.collision_pool
+        clause = "A-8 contact" if preset.model == "advanced" else "D-5 collision"
+        names = ", ".join(self.names[k] for k in touched)
+        events.append(Event("check", c, f"{self.names[c]} stops touching {names}: collision check"))
+        for k in touched + [c] * len(touched):
+            if not state.cars[k].racing:
+                continue
+            roll = dice.roll(black)
+            hit = roll <= preset.collision_fail
+            events.append(
+                Event("check", k, f"{self.names[k]} rolls {roll}" + (f" ({clause})" if hit else ""))
+            )
+            if hit:
+                state = self._hurt(state, k, {pool: 1}, clause, events)
+        return state
+
+    def _engine_check(
+        self, state: RaceState, c: int, dice: DiceSource, events: list[Event]
+    ) -> RaceState:
+        """D-6 / A-9: the roller first, then every other car in 5th or 6th, in turn order.
+
+        Cars in the pit zone are exempt (P-4), so are cars off the board.
+        """
+        preset = self.preset
+        board = self.board
+        clause = "A-9 engine" if preset.model == "advanced" else "D-6 engine"
+        events.append(
+            Event(
+                "check",
+                c,
+                f"{self.names[c]} pushed the engine to the limit ({state.die_roll}): engine check",
+            )
+        )
+        others = [k for k in state.order if k != c] + [
+            k for k in range(self.n_cars) if k not in state.order and k != c
+        ]
+        for k in [c] + others:
+            car = state.cars[k]
+            if not car.racing or car.space < 0 or in_pit_zone(board, car.space):
+                continue
+            if car.gear not in preset.engine_gears:
+                continue
+            roll = dice.roll(preset.black_die)
+            hit = roll <= preset.engine_fail
+            events.append(Event("check", k, f"engine check: {self.names[k]} rolls {roll}"))
+            if hit:
+                state = self._hurt(state, k, {preset.engine_pool: 1}, clause, events)
+        return state
+
+    def _police_award(self, state: RaceState, events: list[Event]) -> RaceState:
+        """X-4: once every car still racing has crossed the police line k times, the fastest k-th crossing gains the bonus."""
+        preset = self.preset
+        while True:
+            k = state.police_awarded + 1
+            waiting = [car for car in state.cars if car.racing and len(car.police) < k]
+            crossed = [
+                (-car.police[k - 1][0], car.police[k - 1][1], i)
+                for i, car in enumerate(state.cars)
+                if car.status != ELIMINATED and len(car.police) >= k
+            ]
+            if waiting or not crossed:
+                return state
+            _, _, best = min(crossed)
+            state = replace(state, police_awarded=k)
+            pool = preset.street_pool
+            car, _ = self._damage(
+                best,
+                state.cars[best],
+                {pool: -preset.police_bonus},
+                f"X-4 fastest past the police (lap {k})",
+                events,
+            )
+            cars = list(state.cars)
+            cars[best] = car
+            state = replace(state, cars=tuple(cars))
+
+    def _rammed(self, state: RaceState, c: int, dest: int, events: list[Event]) -> RaceState:
+        """A-6: the car a blocked car runs into (on a step ahead of where it stopped) loses 1 body."""
+        where = {o.space: i for i, o in enumerate(state.cars) if o.space >= 0}
+        for j, _, _ in self.board.steps[dest]:
+            if j in where:
+                return self._hurt(
+                    state, where[j], {self.preset.collision_pool: 1}, "A-6 rammed", events
+                )
+        return state
+
+    # -- damage helpers ------------------------------------------------------------------
+    def _damage(
+        self,
+        c: int,
+        car: CarState,
+        losses: dict[str, int],
+        reason: str,
+        events: list[Event],
+        check: bool = True,
+    ) -> tuple[CarState, bool]:
+        """Apply pool changes (negative loss = bonus, capped at the start value).
+
+        Returns the new car and whether a pool that eliminates at 0 reached it
+        (only when ``check``).
+        """
+        preset = self.preset
+        pools = list(car.pools)
+        out = False
+        for pool, amount in losses.items():
+            i = preset.pool_index[pool]
+            before = pools[i]
+            after = min(preset.pool_max[i], max(0, before - amount))
+            pools[i] = after
+            if amount > 0:
+                events.append(
+                    Event(
+                        "damage",
+                        c,
+                        f"{self.names[c]} loses {self._pool_text(pool, before - after)} ({reason})",
+                        pool,
+                        after - before,
+                    )
+                )
+                if check and (
+                    before - amount < 0 or (after == 0 and pool in preset.eliminate_at_zero)
+                ):
+                    out = True
+            elif after != before:
+                events.append(
+                    Event(
+                        "bonus",
+                        c,
+                        f"{self.names[c]} gains {self._pool_text(pool, after - before)} ({reason})",
+                        pool,
+                        after - before,
+                    )
+                )
+        return replace(car, pools=tuple(pools)), out
+
+    def _hurt(
+        self, state: RaceState, c: int, losses: dict[str, int], reason: str, events: list[Event]
+    ) -> RaceState:
+        """Random damage to car ``c``; eliminates it at 0 of an eliminating pool.
+
+        A car whose tires (the spin pool) reach 0 this way spins (A-3).
+        """
+        car = state.cars[c]
+        before = car.pools
+        car, out = self._damage(c, car, losses, reason, events)
+        preset = self.preset
+        if preset.spin_pool is not None:
+            i = preset.pool_index[preset.spin_pool]
+            if before[i] > 0 and car.pools[i] == 0:
+                car = replace(car, spun=True)
+        cars = list(state.cars)
+        cars[c] = car
+        state = replace(state, cars=tuple(cars))
+        if out:
+            space = car.space
+            state = self._eliminate(state, c, reason, events)
+            if preset.model == "advanced" and ("contact" in reason or "rammed" in reason):
+                state = self._contact_chain(state, c, space, events)
+        return state
+
+    def _contact_chain(
+        self, state: RaceState, c: int, space: int, events: list[Event]
+    ) -> RaceState:
+        """A-8: when a car is eliminated by contact, every car touching it loses 1 body WP."""
+        if space < 0:
+            return state
+        board = self.board
+        near = set(board.touching[space]) | {i for i, t in enumerate(board.touching) if space in t}
+        for k, car in enumerate(state.cars):
+            if k != c and car.racing and car.space in near:
+                state = self._hurt(
+                    state,
+                    k,
+                    {self.preset.collision_pool: 1},
+                    "A-8 contact: touching a wreck",
+                    events,
+                )
+        return state
+
+    def _eliminate(self, state: RaceState, c: int, reason: str, events: list[Event]) -> RaceState:
+        car = state.cars[c]
+        if car.status == ELIMINATED:
+            return state
+        cars = list(state.cars)
+        cars[c] = replace(car, status=ELIMINATED, space=OFF_BOARD, pit_entry=None)
+        events.append(Event("eliminated", c, f"{self.names[c]} is eliminated ({reason})"))
+        return replace(state, cars=tuple(cars), eliminated=state.eliminated + (c,))
+
+    # -- turns and rounds ------------------------------------------------------------------
+    def _end_turn(self, state: RaceState, events: list[Event]) -> RaceState:
+        turn = state.turn + 1
+        order = state.order
+        while turn < len(order) and not state.cars[order[turn]].racing:
+            turn += 1
+        if turn < len(order):
+            return replace(state, turn=turn, phase="gear", roll=0, die_roll=0, nitro=False)
+        return self._new_round(state, events)
+
+    def _new_round(self, state: RaceState, events: list[Event]) -> RaceState:
+        if not any(car.racing for car in state.cars):
+            events.append(Event("round", None, "The race is over"))
+            return replace(state, phase="over", order=(), turn=0, roll=0, die_roll=0, nitro=False)
+        number = state.round + 1
+        if number > self.max_rounds:
+            raise RaceStuckError(
+                f"the race reached its cap of {self.max_rounds} rounds with cars still racing: "
+                "a bug in the engine or a bot, not a rule"
+            )
+        order = turn_order(
+            self.board,
+            state.cars,
+            inside=self.inside,
+            tie_break=self.preset.tie_break,
+            previous=state.order or state.previous_order,
+        )
+        events.append(
+            Event("round", None, f"Round {number}: " + ", ".join(self.names[c] for c in order))
+        )
+        return replace(
+            state,
+            round=number,
+            order=order,
+            previous_order=state.order,
+            turn=0,
+            phase="gear",
+            roll=0,
+            die_roll=0,
+            nitro=False,
+        )

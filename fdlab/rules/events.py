@@ -1,0 +1,49 @@
+"""What happened during a step, in plain words.
+
+Each :class:`Event` has a ``kind`` a program can filter on, the car it
+concerns (an index, or ``None``), a readable ``text`` and, for damage and
+bonuses, the pool and amount.
+
+Examples
+--------
+>>> e = Event("damage", 1, "Red loses 1 SP (D-5 collision)", pool="SP", amount=-1)
+>>> str(e)
+'Red loses 1 SP (D-5 collision)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Event kinds.
+KINDS = (
+    "grid",
+    "round",
+    "gear",
+    "start",
+    "roll",
+    "nitro",
+    "move",
+    "damage",
+    "bonus",
+    "spin",
+    "pit",
+    "lap",
+    "finish",
+    "eliminated",
+    "check",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened: ``kind``, ``car`` index, ``text``, optional pool change."""
+
+    kind: str
+    car: int | None
+    text: str
+    pool: str | None = None
+    amount: int = 0
+
+    def __str__(self) -> str:
+        return self.text
