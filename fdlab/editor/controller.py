@@ -289,7 +289,7 @@ class EditorController:
     def split_corner(self, corner: Any, spaces: Iterable[Any]) -> int:
         """Move some spaces of ``corner`` into a new corner with the same stops; returns its id."""
         self._require_corner(corner)
-        spaces = _as_list(spaces, "split corner")
+        spaces = self._require_spaces(spaces, "split corner")
         strangers = [s for s in spaces if self.track.space(s)["corner"] != corner]
         if strangers:
             raise EditError(f"split corner {corner}: spaces {strangers} are not in that corner")
@@ -306,6 +306,13 @@ class EditorController:
         self._require_corner(corner)
         parts = [set_same(self.track.corner_spaces(corner), corner=None), SetCorner(corner, None)]
         self.apply(Composite(parts, label=f"delete corner {corner}"))
+
+    def _require_spaces(self, spaces: Iterable[Any], what: str) -> list[Any]:
+        listed = _as_list(spaces, what)
+        missing = [s for s in listed if s not in self.track.graph]
+        if missing:
+            raise EditError(f"{what}: spaces {missing} are not on track {self.track.name!r}")
+        return listed
 
     def _require_corner(self, corner: Any) -> None:
         if corner not in self.track.corners:
@@ -360,7 +367,7 @@ class EditorController:
         >>> editor.track.edges_crossing("finish"), editor.track.space(2)["progress"]
         ([(1, 2)], 0.0)
         """
-        chosen = set(_as_list(spaces, f"set {line} line"))
+        chosen = set(self._require_spaces(spaces, f"set {line} line"))
         steps = [
             (u, v)
             for v in chosen

@@ -704,9 +704,10 @@ class TrackEditor:
     @_reported
     def _on_centreline(self, attr: str, old: Any, new: Any) -> None:
         xs, ys = (new["xs"][-1], new["ys"][-1]) if len(new["xs"]) else ([], [])
-        vertices = {"x": list(xs), "y": list(ys)}
-        if dict(self.vertex_source.data) != vertices:  # idempotent on the second delivery
-            self.vertex_source.data = vertices
+        vertices = {"x": [float(x) for x in xs], "y": [float(y) for y in ys]}
+        current = self.vertex_source.data
+        if [list(current["x"]), list(current["y"])] != [vertices["x"], vertices["y"]]:
+            self.vertex_source.data = vertices  # idempotent: the second delivery changes nothing
 
     # -- errors -----------------------------------------------------------------
     def _show_error(self, message: str, details: str = "") -> None:
