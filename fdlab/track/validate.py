@@ -568,7 +568,10 @@ class _Validator:
                 )
 
     def check_grid(self) -> None:
-        numbers = sorted((d["grid"], n) for n, d in self.nodes(data=True) if d["grid"] is not None)
+        numbers = sorted(
+            ((d["grid"], n) for n, d in self.nodes(data=True) if d["grid"] is not None),
+            key=lambda item: item[0],
+        )
         if len(numbers) < self.cars:
             self.report(
                 "grid_too_small",

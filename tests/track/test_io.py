@@ -1,0 +1,410 @@
+"""Track files: exact round trips, stable bytes, clear errors, atomic saves, migrations."""
+
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from fdlab.track import (
+    Track,
+    TrackFileError,
+    add_space,
+    add_step,
+    from_ascii,
+    load_track,
+    save_track,
+)
+from fdlab.track import io as track_io
+from fdlab.track.io import MIGRATIONS, dumps, loads, track_from_dict, track_to_dict
+
+BOARD = """
+. S . . 1 1 1 . . D . . . 2 2 . . .
+. . . . 1 1 1 . . . . . . 2 2 . . .
+x x x x x x x x x x x x x x x p p p
+x x x x x x x x x x x x x x x x B x
+"""
+
+
+def rich_board() -> Track:
+    """A ring with hazards, corners, a pit lane, a box, a tunnel and extra data."""
+    track = from_ascii(
+        BOARD,
+        corners={1: {"stops": 2, "name": "Hairpin"}, 2: 1},
+        closed=True,
+        police=8,
+        grid=[68, 69, 64, 65],
+        tunnels={"A": (40, 48)},
+        ring=True,
+        name="Ring of Tests",
+        laps=2,
+    )
+    track.graph.graph["build"] = {"lanes": 2, "stops": [2, 1], "seed": None, "ratio": 0.1 + 0.2}
+    track.graph.graph["description"] = "Eighteen columns, one pit box — ünïcode too."
+    return track
+
+
+def text_id_board() -> Track:
+    track = from_ascii(". . .", name="ids")
+    graph = track.graph
+    add_space(graph, "pit-1", kind="pit", x=1.5, y=-1.5, progress=1.0)
+    add_step(graph, 0, "pit-1", "pit_in", ["pit_entry"])
+    track = Track(graph, track.contacts)
+    track.add_contact("pit-1", 1, "behind", rear="pit-1")
+    return track
+
+
+def test_round_trip_is_exact_for_a_rich_board(tmp_path):
+    track = rich_board()
+    path = tmp_path / "ring.json"
+    save_track(track, path)
+    loaded = load_track(path)
+    assert loaded == track
+    assert loaded.graph.graph["build"]["ratio"] == 0.1 + 0.2
+    assert list(loaded.graph.nodes) == list(track.graph.nodes)
+    assert list(loaded.graph.edges) == list(track.graph.edges)
+    assert loaded.tunnel_pairs() == {"A": [40, 48]}
+    assert loaded.corners[1] == {"stops": 2, "name": "Hairpin", "long": 3, "short": 3}
+
+
+def test_round_trip_keeps_json_native_types():
+    track = rich_board()
+    loaded = loads(dumps(track))
+    for space in (0, 4, 68):
+        for key, value in track.space(space).items():
+            if key != "polygon":
+                assert type(loaded.space(space)[key]) is type(value), (space, key)
+    assert isinstance(loaded.graph.edges[68, 0]["lines"], frozenset)
+    assert all(isinstance(corner, int) for corner in loaded.corners)
+
+
+def test_text_and_int_ids_round_trip():
+    track = text_id_board()
+    loaded = loads(dumps(track))
+    assert loaded == track
+    assert loaded.touching("pit-1") == [1]
+
+
+def test_load_then_save_gives_the_same_bytes(tmp_path):
+    path = tmp_path / "ring.json"
+    save_track(rich_board(), path)
+    first = path.read_bytes()
+    save_track(load_track(path), path)
+    assert path.read_bytes() == first
+    assert first.endswith(b"}\n")
+    json.loads(first)  # plain JSON
+
+
+def test_file_lists_one_space_step_or_contact_a_line():
+    track = rich_board()
+    lines = dumps(track).splitlines()
+    assert lines[0] == "{"
+    assert sum(line.startswith('{"box"') for line in lines) == len(track)
+    assert sum(line.startswith('{"from"') for line in lines) == track.graph.number_of_edges()
+
+
+def test_polygons_are_written_exactly():
+    awkward = Polygon([(0.21829012868693098, 1 / 3), (2.0, 0.1), (1e-9, 7.000000000000001)])
+    track = from_ascii(". .")
+    track.space(0)["polygon"] = awkward
+    loaded = loads(dumps(track))
+    assert list(loaded.space(0)["polygon"].exterior.coords) == list(awkward.exterior.coords)
+
+
+def test_polygon_with_a_hole_round_trips():
+    track = from_ascii(". .")
+    track.space(1)["polygon"] = Polygon(
+        [(0, 0), (4, 0), (4, 4), (0, 4)], [[(1, 1), (2, 1), (2, 2), (1, 2)]]
+    )
+    assert loads(dumps(track)) == track
+
+
+def test_numpy_scalars_are_written_as_plain_numbers():
+    track = from_ascii(". .")
+    track.space(0)["x"] = np.float64(0.25)
+    track.space(0)["lane"] = np.int64(0)
+    loaded = loads(dumps(track))
+    assert loaded.space(0)["x"] == 0.25 and type(loaded.space(0)["lane"]) is int
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rows=st.lists(
+        st.lists(st.sampled_from([".", ".", ".", "1", "2", "S", "D", "x"]), min_size=1, max_size=7),
+        min_size=1,
+        max_size=3,
+    ),
+    closed=st.booleans(),
+)
+def test_random_text_boards_round_trip_exactly(rows, closed):
+    text = "\n".join(" ".join(row) for row in rows)
+    track = from_ascii(text, corners={1: 1, 2: 3}, closed=closed)
+    text_of_file = dumps(track)
+    loaded = loads(text_of_file)
+    assert loaded == track
+    assert dumps(loaded) == text_of_file
+
+
+# -- saving -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        (
+            lambda t: t.graph.graph.__setitem__("build", {"size": (1, 2)}),
+            "graph.build.size",
+            "tuple",
+        ),
+        (lambda t: t.space(1).__setitem__("x", math.nan), "spaces[1].x", "nan"),
+        (lambda t: t.corners.__setitem__("C", {"stops": 1}), "graph.corners['C']", "must be int"),
+        (lambda t: t.graph.graph.__setitem__("tags", {1: "a"}), "graph.tags", "not a str"),
+        (lambda t: t.space(0).__setitem__("polygon", "square"), "spaces[0].polygon", "shapely"),
+    ],
+)
+def test_values_that_would_not_read_back_equal_are_refused(tmp_path, change, field, words):
+    track = from_ascii(". .")
+    change(track)
+    path = tmp_path / "bad.json"
+    with pytest.raises(TrackFileError) as info:
+        save_track(track, path)
+    assert str(info.value).startswith(f"{path}: {field}: ")
+    assert words in str(info.value)
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". . ."), path)
+    old = path.read_bytes()
+
+    def write_half_then_fail(stream, data):
+        stream.write(data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(track_io, "_write_all", write_half_then_fail)
+    with pytest.raises(
+        TrackFileError, match=r"ring\.json: could not save .*No space left.*unchanged"
+    ):
+        save_track(rich_board(), path)
+    assert path.read_bytes() == old
+    assert [p.name for p in tmp_path.iterdir()] == ["ring.json"]
+
+
+def test_failed_fsync_leaves_the_old_file_intact(tmp_path, monkeypatch):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". . ."), path)
+    old = path.read_bytes()
+
+    def broken_fsync(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(track_io.os, "fsync", broken_fsync)
+    with pytest.raises(TrackFileError, match="Input/output error"):
+        save_track(rich_board(), path)
+    assert path.read_bytes() == old
+    assert [p.name for p in tmp_path.iterdir()] == ["ring.json"]
+
+
+def test_save_keeps_the_file_permissions(tmp_path):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". ."), path)
+    os.chmod(path, 0o640)
+    save_track(from_ascii(". . ."), path)
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert len(load_track(path)) == 3
+
+
+def test_save_into_a_missing_folder_is_a_clear_error(tmp_path):
+    path = tmp_path / "nowhere" / "ring.json"
+    with pytest.raises(TrackFileError, match=r"nowhere/ring\.json: could not save"):
+        save_track(from_ascii(". ."), path)
+
+
+# -- loading broken files -------------------------------------------------------------------
+
+
+def good_document() -> dict:
+    return json.loads(dumps(rich_board()))
+
+
+def broken(change) -> dict:
+    doc = good_document()
+    change(doc)
+    return doc
+
+
+def _set(path: list, value):
+    def change(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+def _delete(path: list):
+    def change(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+
+    return change
+
+
+BROKEN_FILES = [
+    (_delete(["spaces", 12, "x"]), "spaces[12].x: missing"),
+    (_delete(["steps"]), "steps: missing"),
+    (_delete(["steps", 0, "to"]), "steps[0].to: missing"),
+    (_delete(["schema"]), "schema: missing"),
+    (_set(["spaces", 3, "lane"], "1"), "spaces[3].lane: must be an integer, not '1'"),
+    (_set(["spaces", 3, "x"], None), "spaces[3].x: must be a finite number, not None"),
+    (_set(["spaces", 3, "kind"], "lava"), "spaces[3].kind: must be one of track, pit, box"),
+    (_set(["spaces", 3, "corner"], 1.5), "spaces[3].corner: must be null or an integer corner id"),
+    (_set(["spaces", 3, "id"], [3]), "spaces[3].id: space ids are integers or strings"),
+    (_set(["spaces", 3, "id"], 0), "spaces[3].id: duplicate space id 0"),
+    (_set(["spaces"], {}), "spaces: must be a list, not an object"),
+    (_set(["spaces", 2], 7), "spaces[2]: must be an object, not the number 7"),
+    (_set(["spaces", 12, "polygon"], "POLYGON ((0 0, 1"), "spaces[12].polygon: not valid WKT ("),
+    (
+        _set(["spaces", 12, "polygon"], "POINT (0 0)"),
+        "spaces[12].polygon: must be a POLYGON, not POINT",
+    ),
+    (_set(["steps", 5, "to"], 999), "steps[5].to: space 999 is not in spaces"),
+    (_set(["steps", 5, "kind"], "hop"), "steps[5].kind: must be one of ahead, lane_change"),
+    (_set(["steps", 5, "lines"], ["start"]), "steps[5].lines: unknown line 'start'"),
+    (_set(["steps", 5, "lines"], "finish"), "steps[5].lines: must be a list of line names"),
+    (_set(["contacts", 0, "kind"], "near"), "contacts[0].kind: must be one of beside, behind"),
+    (
+        _set(["contacts", 1, "rear"], 99),
+        "contacts[1].rear: a 'behind' contact names its rear space",
+    ),
+    (_set(["contacts", 1, "b"], "zz"), "contacts[1].b: space 'zz' is not in spaces"),
+    (_set(["graph", "laps"], 0), "graph.laps: must be an integer >= 1, not 0"),
+    (_set(["graph", "name"], 5), "graph.name: must be a string, not 5"),
+    (_set(["graph", "corners"], {"1": {}}), "graph.corners: must be a list, not an object"),
+    (_set(["graph", "corners", 0, "id"], "1"), "graph.corners[0].id: corner ids must be integers"),
+    (_set(["graph", "corners", 0, "stops"], 2.0), "graph.corners[0].stops: must be an integer"),
+    (_set(["schema"], "1"), "schema: must be an integer, not a string"),
+    (_set(["schema"], 99), "schema: version 99 is newer than this fdlab understands (1)"),
+    (_set(["schema"], 0), "schema: version 0 is not supported (no migration from it)"),
+    (_set(["extra"], 1), "extra: unknown field; a track file has schema, graph, spaces"),
+]
+
+
+@pytest.mark.parametrize(("change", "expected"), BROKEN_FILES)
+def test_broken_file_gives_one_error_naming_file_and_field(tmp_path, change, expected):
+    path = tmp_path / "tracks" / "x.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(broken(change)))
+    with pytest.raises(TrackFileError) as info:
+        load_track(path)
+    assert str(info.value).startswith(f"{path}: {expected}")
+    assert isinstance(info.value, ValueError)
+    assert info.value.source == str(path)
+
+
+def test_each_duplicate_step_is_reported():
+    doc = good_document()
+    doc["steps"].append(dict(doc["steps"][3]))
+    index = len(doc["steps"]) - 1
+    with pytest.raises(TrackFileError, match=rf"steps\[{index}\]: duplicate step"):
+        track_from_dict(doc, source="x.json")
+
+
+@pytest.mark.parametrize("cut", [1, 10, 200, -2])
+def test_truncated_file(tmp_path, cut):
+    path = tmp_path / "cut.json"
+    path.write_bytes(dumps(rich_board()).encode()[:cut])
+    with pytest.raises(TrackFileError, match=rf"^{path}: not valid JSON: .*line \d+ column \d+"):
+        load_track(path)
+
+
+def test_truncated_at_the_end_says_so():
+    with pytest.raises(TrackFileError, match=r"\(is the file truncated\?\)"):
+        loads(dumps(rich_board())[:-5], source="x.json")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[1, 2]", "x.json: must hold a JSON object, not a list"),
+        ('{"schema": NaN}', "x.json: not valid JSON: NaN is not a number JSON allows"),
+        (b"\xff\xfe{}", "x.json: not UTF-8 text"),
+        ("", "x.json: not valid JSON: Expecting value at line 1 column 1"),
+    ],
+)
+def test_not_a_track_file(text, expected):
+    with pytest.raises(TrackFileError) as info:
+        loads(text, source="x.json")
+    assert str(info.value).startswith(expected)
+
+
+def test_missing_file():
+    with pytest.raises(TrackFileError, match=r"^no/board\.json: cannot read the file"):
+        load_track(Path("no/board.json"))
+
+
+def test_loading_never_executes_code(tmp_path):
+    """A pickle-style payload is just a wrong value, not something run."""
+    doc = good_document()
+    doc["graph"]["name"] = {"__reduce__": ["os.system", ["echo pwned"]]}
+    with pytest.raises(TrackFileError, match=r"graph\.name: must be a string"):
+        track_from_dict(doc)
+
+
+# -- migrations ---------------------------------------------------------------------------
+
+
+def test_older_schema_is_migrated_through_the_registry(monkeypatch, tmp_path):
+    """A made-up version 0 (``title`` instead of ``name``) shows the migration hook at work."""
+
+    def title_to_name(doc):
+        doc = dict(doc)
+        doc["graph"] = dict(doc["graph"])
+        doc["graph"]["name"] = doc["graph"].pop("title")
+        doc["schema"] = 1
+        return doc
+
+    monkeypatch.setitem(MIGRATIONS, 0, title_to_name)
+    doc = good_document()
+    doc["schema"] = 0
+    doc["graph"]["title"] = doc["graph"].pop("name")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc))
+    track = load_track(path)
+    assert track == rich_board()
+    assert track.graph.graph["schema"] == 1
+    save_track(track, path)
+    assert json.loads(path.read_text())["schema"] == 1
+
+
+def test_failing_migration_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(MIGRATIONS, 0, lambda doc: doc["graph"]["title"])
+    doc = good_document() | {"schema": 0}
+    with pytest.raises(TrackFileError, match=r"^old\.json: cannot upgrade from schema 0: KeyError"):
+        track_from_dict(doc, source="old.json")
+
+
+def test_migration_must_raise_the_version(monkeypatch):
+    monkeypatch.setitem(MIGRATIONS, 0, lambda doc: doc)
+    with pytest.raises(TrackFileError, match="the migration from version 0 did not raise it"):
+        track_from_dict(good_document() | {"schema": 0})
+
+
+def test_registering_twice_is_refused(monkeypatch):
+    monkeypatch.setitem(MIGRATIONS, -1, lambda doc: doc)
+    with pytest.raises(ValueError, match="already registered"):
+        track_io.register_migration(-1)(lambda doc: doc)
+
+
+def test_dict_round_trip_without_files():
+    track = text_id_board()
+    assert track_from_dict(track_to_dict(track)) == track

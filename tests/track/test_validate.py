@@ -1,0 +1,409 @@
+"""The validator: one broken board per check, and a sound board that reports nothing."""
+
+from collections.abc import Callable
+
+import networkx as nx
+import pytest
+from shapely import affinity
+from shapely.geometry import Polygon
+
+from fdlab.track import Track, add_space, add_step, from_ascii, validate
+from fdlab.track.validate import CHECKS, OVERLAP_TOLERANCE, Problem, ValidationReport
+
+# An 18-column ring: corner 1 (2 stops) on columns 4-6, corner 2 (1 stop) on
+# columns 13-14, a pit lane on columns 15-17 with one box, the grid on the last
+# two columns. Ids are column * 4 + row: lane 0 of column c is 4c, lane 1 4c+1,
+# the pit spaces are 62, 66 and 70 and the box is 67.
+SOUND = """
+. . . . 1 1 1 . . . . . . 2 2 . . .
+. . . . 1 1 1 . . . . . . 2 2 . . .
+x x x x x x x x x x x x x x x p p p
+x x x x x x x x x x x x x x x x B x
+"""
+GRID = [68, 69, 64, 65]
+CARS = 4
+
+
+def sound_board(**options) -> Track:
+    return from_ascii(SOUND, corners={1: 2, 2: 1}, closed=True, grid=GRID, ring=True, **options)
+
+
+def problems(track: Track, code: str, cars: int = CARS) -> list[Problem]:
+    report = validate(track, cars=cars)
+    found = [p for p in report if p.code == code]
+    assert found, f"expected a {code!r} problem, got:\n{report}"
+    return found
+
+
+def test_sound_board_reports_nothing():
+    report = validate(sound_board(), cars=CARS)
+    assert report.ok, str(report)
+    assert len(report) == 0
+    assert str(report) == "Track 'ascii board': no problems found"
+
+
+def test_sound_board_without_corner_lane_changes_reports_nothing():
+    assert validate(sound_board(corner_lane_changes=False), cars=CARS).ok
+
+
+def test_empty_board():
+    assert validate(Track(nx.DiGraph())).codes == ["empty"]
+
+
+def test_dead_end_names_the_space():
+    track = sound_board()
+    track.graph.remove_edges_from(list(track.graph.out_edges(32)))
+    [problem] = problems(track, "dead_end")
+    assert problem.spaces == (32,)
+    assert "space 32 is a dead end" in problem.message
+
+
+def test_unreachable_from_the_grid():
+    track = sound_board()
+    track.graph.remove_edges_from(list(track.graph.in_edges(32)))
+    [problem] = problems(track, "unreachable")
+    assert problem.spaces == (32,)
+    assert "cannot be reached from the grid" in problem.message
+
+
+def test_no_finish_line():
+    track = sound_board()
+    for _, _, data in track.graph.edges(data=True):
+        data["lines"] = data["lines"] - {"finish"}
+    assert "no_finish_line" in validate(track, cars=CARS).codes
+
+
+def test_lap_not_closed_when_the_ring_is_cut():
+    track = sound_board()
+    cut = [(u, v) for u, v in track.graph.edges if u in (32, 33)]
+    track.graph.remove_edges_from(cut)
+    [problem] = problems(track, "lap_not_closed")
+    assert "does not close" in problem.message
+    assert set(problem.spaces) == {68, 69, 70, 0, 1}
+
+
+def test_cannot_finish_from_a_loop_that_never_reaches_the_finish_line():
+    track = sound_board()
+    here = track.space(32)
+    add_space(track.graph, "a", x=here["x"], y=here["y"] - 0.5, progress=8.5)
+    add_space(track.graph, "b", x=here["x"], y=here["y"] - 1.0, progress=8.7)
+    add_step(track.graph, 32, "a", "lane_change")
+    add_step(track.graph, "a", "b")
+    add_step(track.graph, "b", "a")
+    [problem] = problems(track, "cannot_finish")
+    assert problem.spaces == ("a", "b")
+    assert "can never reach the finish line" in problem.message
+
+
+def test_progress_must_increase_along_steps():
+    track = sound_board()
+    track.space(32)["progress"] = 2.0
+    found = problems(track, "progress")
+    assert {p.spaces for p in found} >= {(28, 32), (29, 32)}
+    assert "(7 -> 2)" in found[0].message
+
+
+def test_progress_may_drop_across_the_finish_line_only():
+    track = sound_board()
+    assert track.space(68)["progress"] > track.space(0)["progress"]
+    assert "progress" not in validate(track, cars=CARS).codes
+
+
+def test_corner_without_stop_count():
+    track = sound_board()
+    track.space(40)["corner"] = 7
+    [problem] = problems(track, "corner_undefined")
+    assert problem.spaces == (40,)
+    assert "corner 7, which has no stop count" in problem.message
+
+
+@pytest.mark.parametrize("stops", [0, 4, None, "2"])
+def test_corner_stop_count_must_be_1_to_3(stops):
+    track = sound_board()
+    track.corners[1]["stops"] = stops
+    [problem] = problems(track, "corner_stops")
+    assert problem.spaces == (16, 17, 20, 21, 24, 25)
+    assert "corner 1" in problem.message and "1, 2 or 3" in problem.message
+
+
+def test_corner_with_no_stop_key():
+    track = sound_board()
+    del track.corners[2]["stops"]
+    [problem] = problems(track, "corner_stops")
+    assert "corner 2 has no stop count" in problem.message
+
+
+def test_corner_with_no_spaces():
+    track = sound_board()
+    track.corners[9] = {"stops": 1, "name": "Ghost", "long": 0, "short": 0}
+    [problem] = problems(track, "corner_empty")
+    assert problem.message == "corner 9 has no spaces"
+
+
+def test_corner_split_in_two():
+    track = sound_board()
+    track.space(40)["corner"] = 1
+    [problem] = problems(track, "corner_split")
+    assert 40 in problem.spaces and 16 in problem.spaces
+    assert "split into 2 separate pieces" in problem.message
+
+
+def test_corner_with_no_way_out():
+    track = sound_board()
+    exits = [(u, v) for u, v in track.graph.edges if u in (24, 25)]
+    track.graph.remove_edges_from(exits)
+    [problem] = [p for p in problems(track, "corner_no_exit") if "no step leaves" in p.message]
+    assert problem.spaces == (16, 17, 20, 21, 24, 25)
+
+
+def test_corner_lane_with_no_way_out():
+    track = sound_board(corner_lane_changes=False)
+    track.graph.remove_edges_from([(u, v) for u, v in track.graph.edges if u == 25])
+    [problem] = problems(track, "corner_no_exit")
+    assert problem.spaces == (17, 21, 25)
+    assert "can never leave the corner" in problem.message
+
+
+def test_corner_counts_must_match_the_steps():
+    track = sound_board()
+    track.corners[1]["long"] = 9
+    [problem] = problems(track, "corner_counts")
+    assert "says long 9, short 3 but its steps give long 3, short 3" in problem.message
+
+
+def test_corner_whose_steps_loop_has_no_counts():
+    track = sound_board()
+    add_step(track.graph, 24, 16)  # back to the corner's entry
+    messages = [p.message for p in problems(track, "corner_counts")]
+    assert any("no path from an entry to an exit" in m for m in messages)
+
+
+def test_finish_line_inside_a_corner():
+    track = from_ascii(
+        "1 . . . . . . . . . . . . . . . 1\n1 . . . . . . . . . . . . . . . 1",
+        corners={1: 1},
+        closed=True,
+        grid=[30, 31],
+        ring=True,
+    )
+    [first, *_] = problems(track, "finish_in_corner", cars=2)
+    assert first.spaces == (32, 0)
+    assert "inside corner 1" in first.message
+
+
+def test_pit_lane_broken_in_two():
+    track = sound_board()
+    track.graph.remove_edge(62, 66)
+    messages = {p.message for p in problems(track, "pit_broken")}
+    assert "the pit lane is broken into 2 pieces (starting at 62, 66)" in messages
+
+
+def test_pit_lane_without_entry_or_exit():
+    track = sound_board()
+    track.graph.remove_edge(57, 62)
+    track.graph.remove_edge(70, 1)
+    messages = {p.message for p in problems(track, "pit_broken")}
+    assert "the pit lane has no entry (no pit_in step)" in messages
+    assert "the pit lane has no exit (no pit_out step)" in messages
+
+
+def test_pit_entry_into_the_middle_of_the_lane():
+    track = sound_board()
+    add_step(track.graph, 61, 66, "pit_in", ["pit_entry"])
+    [problem] = problems(track, "pit_broken")
+    assert problem.spaces == (61, 66)
+    assert "enters the pit lane in its middle" in problem.message
+
+
+def test_pit_lane_that_forks():
+    track = sound_board()
+    add_step(track.graph, 62, 70)
+    found = problems(track, "pit_branch")
+    assert {p.message.split(" (")[0] for p in found} == {
+        "the pit lane forks at space 62",
+        "the pit lane merges at space 70",
+    }
+
+
+def test_box_not_reachable_from_the_pit_lane():
+    track = sound_board()
+    track.graph.remove_edge(62, 67)
+    [problem] = problems(track, "box_unreachable")
+    assert problem.spaces == (67,)
+    assert problem.message == "box 67 cannot be reached from the pit lane"
+
+
+def test_box_slot_missing_or_shared():
+    track = sound_board()
+    track.space(67)["box"] = None
+    [problem] = problems(track, "box_slot")
+    assert problem.spaces == (67,) and "no owner slot" in problem.message
+
+    track = sound_board()
+    add_space(track.graph, "box2", kind="box", box=1, x=0.0, y=0.0, progress=16.0)
+    add_step(track.graph, 62, "box2", "box_in")
+    add_step(track.graph, "box2", 70, "box_out")
+    [problem] = [p for p in problems(track, "box_slot")]
+    assert set(problem.spaces) == {67, "box2"} and "slot 1" in problem.message
+
+
+def test_tunnel_label_must_mark_a_pair():
+    track = from_ascii(". " * 18, closed=True, grid=[16, 17], tunnels={"T": (3, 9)}, ring=True)
+    assert validate(track, cars=2).ok, str(validate(track, cars=2))
+    track.space(12)["tunnel"] = "T"
+    [problem] = problems(track, "tunnel_pair", cars=2)
+    assert set(problem.spaces) == {3, 9, 12}
+    assert "tunnel 'T' is on 3 space(s)" in problem.message
+
+
+def test_tunnel_pair_needs_a_tunnel_step_and_tunnel_steps_need_a_pair():
+    track = from_ascii(". " * 18, closed=True, grid=[16, 17], tunnels={"T": (3, 9)}, ring=True)
+    track.graph.remove_edge(3, 9)
+    add_step(track.graph, 4, 10, "tunnel")
+    messages = [p.message for p in problems(track, "tunnel_step", cars=2)]
+    assert "tunnel 'T' (3, 9) has no tunnel step joining its ends" in messages
+    assert any("tunnel step 4 -> 10 joins spaces that are not a tunnel pair" in m for m in messages)
+
+
+def test_tunnel_steps_may_be_long():
+    track = from_ascii(". " * 18, closed=True, grid=[16, 17], tunnels={"T": (2, 12)}, ring=True)
+    assert "long_step" not in validate(track, cars=2).codes
+
+
+def test_too_few_grid_spots_for_the_race():
+    [problem] = problems(sound_board(), "grid_too_small", cars=5)
+    assert problem.message == "the grid has 4 spots but the race has 5 cars"
+    assert problem.spaces == tuple(GRID)
+
+
+def test_grid_numbering_with_gap_and_repeat():
+    track = sound_board()
+    track.space(64)["grid"] = 2
+    [problem] = problems(track, "grid_numbering")
+    assert "spot 2 is on 64, 69" in problem.message and "spot(s) 3 missing" in problem.message
+
+
+def test_step_kind_must_fit_the_spaces():
+    track = sound_board()
+    track.graph.edges[40, 44]["kind"] = "pit_in"
+    [problem] = problems(track, "step_kind")
+    assert problem.spaces == (40, 44)
+    assert "is 'pit_in' but joins a track space to a track space" in problem.message
+
+
+def test_step_far_longer_than_a_space():
+    track = sound_board()
+    add_step(track.graph, 32, 44, "ahead")
+    [problem] = problems(track, "long_step")
+    assert problem.spaces == (32, 44)
+    assert "more than 2.5 space lengths" in problem.message
+
+
+def test_invalid_polygon_outline():
+    track = sound_board()
+    track.space(40)["polygon"] = Polygon([(0, 0), (1, 1), (1, 0), (0, 1)])  # a bow tie
+    [problem] = problems(track, "polygon_invalid")
+    assert problem.spaces == (40,) and "Self-intersection" in problem.message
+
+
+def test_overlapping_spaces_on_the_same_level():
+    track = sound_board()
+    track.space(40)["polygon"] = track.space(12)["polygon"]
+    [problem] = problems(track, "overlap")
+    assert problem.spaces == (12, 40)
+    assert "overlap (100% of the smaller)" in problem.message
+
+
+def test_overlap_on_different_levels_is_a_bridge():
+    track = sound_board()
+    track.space(40)["polygon"] = track.space(12)["polygon"]
+    track.space(40)["level"] = 1
+    assert "overlap" not in validate(track, cars=CARS).codes
+
+
+def test_slight_overlap_is_tolerated_and_a_real_one_is_not():
+    track = sound_board()
+    pit = track.space(66)["polygon"]
+    track.space(66)["polygon"] = affinity.scale(pit, 1.02, 1.02)
+    assert "overlap" not in validate(track, cars=CARS).codes
+    track.space(66)["polygon"] = pit.buffer(0.3)
+    found = problems(track, "overlap")
+    assert all(66 in p.spaces for p in found)
+    assert 65 in {s for p in found for s in p.spaces}  # the track space beside the pit space
+    for problem in found:
+        assert float(problem.message.split("(")[1].split("%")[0]) > 100 * OVERLAP_TOLERANCE
+
+
+BREAKERS: dict[str, Callable[[], None]] = {
+    "empty": test_empty_board,
+    "dead_end": test_dead_end_names_the_space,
+    "unreachable": test_unreachable_from_the_grid,
+    "no_finish_line": test_no_finish_line,
+    "lap_not_closed": test_lap_not_closed_when_the_ring_is_cut,
+    "cannot_finish": test_cannot_finish_from_a_loop_that_never_reaches_the_finish_line,
+    "progress": test_progress_must_increase_along_steps,
+    "corner_undefined": test_corner_without_stop_count,
+    "corner_stops": test_corner_with_no_stop_key,
+    "corner_empty": test_corner_with_no_spaces,
+    "corner_split": test_corner_split_in_two,
+    "corner_no_exit": test_corner_with_no_way_out,
+    "corner_counts": test_corner_counts_must_match_the_steps,
+    "finish_in_corner": test_finish_line_inside_a_corner,
+    "pit_broken": test_pit_lane_broken_in_two,
+    "pit_branch": test_pit_lane_that_forks,
+    "box_unreachable": test_box_not_reachable_from_the_pit_lane,
+    "box_slot": test_box_slot_missing_or_shared,
+    "tunnel_pair": test_tunnel_label_must_mark_a_pair,
+    "tunnel_step": test_tunnel_pair_needs_a_tunnel_step_and_tunnel_steps_need_a_pair,
+    "grid_too_small": test_too_few_grid_spots_for_the_race,
+    "grid_numbering": test_grid_numbering_with_gap_and_repeat,
+    "step_kind": test_step_kind_must_fit_the_spaces,
+    "long_step": test_step_far_longer_than_a_space,
+    "polygon_invalid": test_invalid_polygon_outline,
+    "overlap": test_overlapping_spaces_on_the_same_level,
+}
+
+
+def test_every_check_has_a_test_breaking_a_board_that_way():
+    assert set(BREAKERS) == set(CHECKS)
+
+
+def test_report_lists_every_problem_at_once():
+    track = sound_board()
+    track.space(40)["corner"] = 7
+    track.graph.remove_edges_from(list(track.graph.out_edges(32)))
+    report = validate(track, cars=5)
+    assert {"corner_undefined", "dead_end", "grid_too_small"} <= set(report.codes)
+    assert {32, 40} <= report.spaces
+    assert [p.code for p in report] == report.codes
+    assert report[0] in list(report)
+
+
+def test_report_text_and_html_table():
+    report = ValidationReport(
+        "Oval <1>", (Problem("dead_end", "space 3 is a dead end", (3,)), Problem("empty", "x"))
+    )
+    assert str(report).splitlines() == [
+        "Track 'Oval <1>': 2 problems",
+        "- [dead_end] space 3 is a dead end",
+        "- [empty] x",
+    ]
+    page = report._repr_html_()
+    assert "<table>" in page and page.count("<tr>") == 3
+    assert "Oval &lt;1&gt;" in page and "<td><code>dead_end</code></td>" in page
+    assert "no problems found" in ValidationReport("Oval")._repr_html_()
+
+
+def test_long_lists_of_spaces_are_shortened_in_messages():
+    track = sound_board()
+    track.graph.remove_edges_from([(u, v) for u, v in track.graph.edges if u in (68, 69)])
+    [problem] = problems(track, "unreachable")
+    assert len(problem.spaces) == 36
+    assert "..." in problem.message and f"({len(problem.spaces)} in all)" in problem.message
+
+
+def test_validate_does_not_change_the_track():
+    track = sound_board()
+    before = track.copy()
+    validate(track, cars=CARS)
+    assert track == before
