@@ -105,6 +105,7 @@ def test_cars_are_placed_on_their_spaces(track):
     assert by_space == {5: ("Red", colors.car_color(0)), 24: ("Blue", "#0000ff")}
     markers = car_data(track, [(5, "Red"), (24, "Blue", "#0000ff")])
     assert markers["space"] == [5, 24]
+    assert {len(column) for column in markers.values()} == {2}
     assert (markers["x"][1], markers["y"][1]) == (track.space(24)["x"], track.space(24)["y"])
 
 
@@ -202,6 +203,7 @@ def test_svg_without_polygons_draws_squares():
     assert len(root.findall(f".//{SVG}polygon[@class='space']")) == 3
 
 
+@pytest.mark.filterwarnings("error")
 def test_board_figure_carries_the_board_data(track):
     fig = board_figure(track, cars={5: "Red"}, highlight=[6], show_steps=True, title="T")
     spaces = fig.select_one({"name": "spaces"})

@@ -257,8 +257,8 @@ def car_data(track: Track, cars: Cars) -> Columns:
     dict of str -> list
         ``space``, ``x``, ``y`` (the space centre), ``angle`` (direction of
         travel, radians), ``width``/``height`` (marker size in track units),
-        ``label``, ``color`` and ``text_color`` (dark on light cars, white
-        on dark ones).
+        ``label``, ``color``, ``text_color`` (dark on light cars, white on
+        dark ones) and ``halo_color`` (the contrasting outline of the label).
 
     Examples
     --------
@@ -270,7 +270,18 @@ def car_data(track: Track, cars: Cars) -> Columns:
     size = space_size(track)
     data: Columns = {
         k: []
-        for k in ("space", "x", "y", "angle", "width", "height", "label", "color", "text_color")
+        for k in (
+            "space",
+            "x",
+            "y",
+            "angle",
+            "width",
+            "height",
+            "label",
+            "color",
+            "text_color",
+            "halo_color",
+        )
     }
     nodes = track.graph.nodes
     for space, label, color in normalize_cars(track, cars):
@@ -282,7 +293,9 @@ def car_data(track: Track, cars: Cars) -> Columns:
         data["height"].append(0.46 * size)
         data["label"].append(label)
         data["color"].append(color)
-        data["text_color"].append(colors.LABEL_DARK if _is_light(color) else colors.LABEL_LIGHT)
+        light = _is_light(color)
+        data["text_color"].append(colors.LABEL_DARK if light else colors.LABEL_LIGHT)
+        data["halo_color"].append(colors.LABEL_LIGHT if light else colors.LABEL_DARK)
     return data
 
 

@@ -37,7 +37,7 @@ def board_figure(
     show_steps: bool = False,
     title: str | None = None,
     width: int = 900,
-    height: int = 600,
+    height: int | None = None,
 ) -> Figure:
     """An interactive picture of the board: pan, zoom and hover over spaces.
 
@@ -52,8 +52,11 @@ def board_figure(
         Draw an arrow for every step, coloured by step kind.
     title : str, optional
         Defaults to the track's name.
-    width, height : int
-        Size of the figure in pixels; the board keeps its proportions.
+    width : int
+        Width of the figure in pixels.
+    height : int, optional
+        Height in pixels; by default it follows the board's proportions
+        (between 320 and 900 pixels). The board keeps its proportions.
 
     Returns
     -------
@@ -71,6 +74,9 @@ def board_figure(
     from bokeh.models import Arrow, ColumnDataSource, HoverTool, VeeHead
     from bokeh.plotting import figure
 
+    data = board_data(track, highlight=highlight, cars=cars)
+    if height is None:
+        height = _fitting_height(data, width)
     fig = figure(
         title=title if title is not None else track.name,
         width=width,
@@ -89,7 +95,7 @@ def board_figure(
     spaces = fig.patches(
         "xs",
         "ys",
-        source=ColumnDataSource(board_data(track, highlight=highlight, cars=cars)),
+        source=ColumnDataSource(data),
         fill_color="fill_color",
         line_color="line_color",
         line_width="line_width",
@@ -139,6 +145,16 @@ def board_figure(
     _flags(fig, notes["flags"])
     _cars(fig, car_data(track, cars))
     return fig
+
+
+def _fitting_height(data: dict[str, list[Any]], width: int) -> int:
+    """A figure height that shows the board at the given width with little waste."""
+    xs = [x for row in data["xs"] for x in row] or [0.0]
+    ys = [y for row in data["ys"] for y in row] or [0.0]
+    span_x = max(max(xs) - min(xs), 1e-9)
+    span_y = max(ys) - min(ys)
+    board_height = (width - 40) * span_y / span_x * 1.15 + 120
+    return int(min(900, max(320, board_height)))
 
 
 def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
@@ -251,7 +267,7 @@ def _cars(fig: Figure, cars: dict[str, list[Any]]) -> None:
         text_font_style="bold",
         text_align="center",
         text_baseline="middle",
-        text_outline_color="color",
+        text_outline_color="halo_color",
     )
 
 

@@ -298,8 +298,7 @@ def _cars(cars: dict[str, list[Any]], frame: _Frame, size_px: float) -> list[str
         degrees = -math.degrees(cars["angle"][i])
         space = cars["space"][i]
         tip = f"car {label} on space {space}"
-        ink = cars["text_color"][i]
-        halo = colors.LABEL_DARK if ink == colors.LABEL_LIGHT else colors.LABEL_LIGHT
+        ink, halo = cars["text_color"][i], cars["halo_color"][i]
         text = f'x="{px:.1f}" y="{py + 0.36 * font:.1f}" font-size="{font:.1f}"'
         out.append(
             f'<g class="car" data-space={quoteattr(str(space))}>'
