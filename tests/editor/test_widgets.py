@@ -1,0 +1,235 @@
+"""The widget layer, headless: widget values, buttons and Bokeh edits as the browser sends them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from bokeh.core.serialization import Serializer
+
+from fdlab.editor import TrackEditor
+from fdlab.track import from_ascii
+from fdlab.track.io import load_track
+
+BOARD = """
+    . . 1 1 . . 2 2 .
+    . . 1 1 . . 2 2 .
+"""
+
+
+@pytest.fixture
+def editor() -> TrackEditor:
+    track = from_ascii(BOARD, corners={1: 1, 2: 2}, closed=True, grid=[17, 16])
+    return TrackEditor(track)
+
+
+def browser_change(editor: TrackEditor, model, attr: str, new) -> None:
+    """Deliver one property change the way jupyter_bokeh receives it from BokehJS."""
+    content = {
+        "event": "jsevent",
+        "kind": "ModelChanged",
+        "model": {"id": model.id},
+        "attr": attr,
+        "new": Serializer(deferred=False).encode(new),
+    }
+    editor.plot._sync_model(editor.plot, json.loads(json.dumps(content)), [])
+
+
+def browser_select(editor: TrackEditor, spaces) -> None:
+    rows = [editor.board_source.data["id"].index(s) for s in spaces]
+    browser_change(editor, editor.board_source.selected, "indices", rows)
+
+
+def test_editor_displays_as_a_widget(editor):
+    bundle = editor._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert editor.plot in editor.widget.children
+    assert "fdlab-editor" in editor.widget._dom_classes
+
+
+def test_board_and_arrows_are_drawn_from_the_model(editor):
+    assert editor.board_source.data["id"] == list(editor.track.graph)
+    assert len(editor.step_source.data["from"]) == editor.track.graph.number_of_edges()
+    assert editor.note_sources["flags"].data["text"] == ["1\u2691 2/2", "2\u2691 2/2"]
+
+
+def test_a_click_in_the_browser_selects_a_space_and_shows_its_corner(editor):
+    browser_select(editor, [12])
+    assert editor.selected == [12]
+    assert "corner 2" in editor.selection.value
+    assert editor.stops.value == 2
+
+
+def test_changing_stops_in_the_dropdown_edits_the_corner(editor):
+    browser_select(editor, [4, 5])
+    editor.stops.value = 3
+    assert editor.track.corners[1]["stops"] == 3
+    assert editor.controller.history == ["set stops of corner 1 to 3"]
+    assert editor.note_sources["flags"].data["text"][0].startswith("3")
+    assert "unsaved changes" in editor.status.value
+
+
+def test_selecting_a_corner_does_not_edit_it(editor):
+    browser_select(editor, [4])
+    browser_select(editor, [12])
+    browser_select(editor, [4])
+    assert not editor.controller.can_undo
+
+
+def test_every_browser_change_arrives_twice_and_acts_once(editor):
+    # jupyter_bokeh calls on_change callbacks twice for one browser change
+    calls = []
+    editor.board_source.selected.on_change("indices", lambda attr, old, new: calls.append(new))
+    browser_select(editor, [0, 1, 2, 3])
+    assert len(calls) == 2
+    assert editor.selected == [0, 1, 2, 3]
+    editor.make_corner()
+    assert editor.controller.history == ["make corner 3 of 4 spaces"]
+
+
+def test_box_select_then_hazard_buttons(editor):
+    browser_select(editor, [8, 9, 10])
+    _click(editor, "fdlab-danger")
+    assert editor.track.spaces(hazard="danger") == [8, 9, 10]
+    _click(editor, "fdlab-no-hazard")
+    assert editor.track.spaces(hazard="danger") == []
+
+
+def test_corner_buttons(editor):
+    browser_select(editor, [4, 5, 12])
+    _click(editor, "fdlab-merge-corners")
+    assert sorted(editor.track.corners) == [1]
+    browser_select(editor, [14, 15])
+    _click(editor, "fdlab-split-corner")
+    assert editor.track.corner_spaces(2) == [14, 15]  # the free id 2 is used again
+    assert editor.track.corner_spaces(1) == [4, 5, 6, 7, 12, 13]
+    browser_select(editor, [14, 15])
+    _click(editor, "fdlab-clear-corner")
+    assert editor.track.corner_spaces(2) == []
+
+
+def test_steps_from_the_step_boxes(editor):
+    browser_select(editor, [0, 5])
+    assert (editor.step_from.value, editor.step_to.value) == ("0", "5")
+    editor.step_kind.value = "lane_change"
+    _click(editor, "fdlab-add-step")
+    assert editor.track.graph.edges[0, 5]["kind"] == "lane_change"
+    assert (0, 5) in zip(
+        editor.step_source.data["from"], editor.step_source.data["to"], strict=True
+    )
+    _click(editor, "fdlab-remove-step")
+    _click(editor, "fdlab-remove-step")  # a repeated click finds it gone and does nothing
+    assert not editor.track.graph.has_edge(0, 5)
+    assert editor.last_error is None
+
+
+def test_lines_tunnel_grid_and_pit_buttons(editor):
+    browser_select(editor, [8, 9])
+    _click(editor, "fdlab-finish")
+    assert editor.track.space(8)["progress"] == 0.0
+    browser_select(editor, [2, 10])
+    _click(editor, "fdlab-tunnel")
+    assert editor.track.tunnel_pairs() == {"1": [2, 10]}
+    browser_select(editor, [15])
+    editor.grid_number.value = 3
+    _click(editor, "fdlab-grid")
+    assert editor.track.space(15)["grid"] == 3
+    browser_select(editor, [11, 13, 15, 17])
+    editor.pit_boxes.value = 1
+    _click(editor, "fdlab-pit")
+    assert len(editor.track.spaces(kind="pit")) == 4 and len(editor.track.boxes()) == 1
+    assert len(editor.board_source.data["id"]) == 23
+
+
+def test_undo_and_redo_buttons(editor):
+    browser_select(editor, [4])
+    editor.stops.value = 2
+    assert not editor.undo_button.disabled and editor.redo_button.disabled
+    _click(editor, "fdlab-undo")
+    assert editor.track.corners[1]["stops"] == 1 and editor.stops.value == 1
+    _click(editor, "fdlab-redo")
+    assert editor.track.corners[1]["stops"] == 2
+
+
+def test_errors_in_callbacks_are_shown_not_lost(editor):
+    editor.selected = []
+    _click(editor, "fdlab-make-corner")
+    assert editor.last_error == "make corner: select a space on the plot first"
+    assert "select a space" in editor.status.value
+    assert "select a space" in editor.errors.outputs[-1]["text"]
+    browser_select(editor, [0])
+    _click(editor, "fdlab-tunnel")
+    assert "select exactly 2 space(s), not 1" in editor.last_error
+
+
+def test_problems_are_listed_and_a_click_highlights_their_spaces(editor):
+    browser_select(editor, [16, 17])
+    editor.controller.remove_step(16, 0)
+    editor.controller.remove_step(16, 1)
+    labels = [label for label, _ in editor.problem_list.options]
+    index = next(i for i, label in enumerate(labels) if label.startswith("dead_end"))
+    editor.problem_list.value = index
+    data = editor.board_source.data
+    marked = [space for space, on in zip(data["id"], data["highlight"], strict=True) if on]
+    assert 16 in marked
+    assert editor.selected == [16, 17]  # the selection survives the redraw
+
+
+def test_save_and_load_through_the_widgets(editor, tmp_path):
+    target = tmp_path / "mine.json"
+    browser_select(editor, [12])
+    editor.stops.value = 3
+    editor.path.value = str(target)
+    _click(editor, "fdlab-save")
+    assert load_track(target).corners[2]["stops"] == 3
+    assert "saved" in editor.status.value and editor.last_error is None
+    editor.stops.value = 1
+    _click(editor, "fdlab-load")
+    assert "unsaved edit" in editor.last_error and editor.track.corners[2]["stops"] == 1
+    editor.discard.value = True
+    _click(editor, "fdlab-load")
+    assert editor.track.corners[2]["stops"] == 3 and not editor.controller.dirty
+    assert editor.discard.value is False
+
+
+def test_a_failed_save_says_why(editor, tmp_path):
+    editor.path.value = str(tmp_path / "no-such-folder" / "x.json")
+    _click(editor, "fdlab-save")
+    assert "failed" in editor.last_error and "No such file or directory" in editor.last_error
+
+
+def test_drawing_a_centreline_in_the_browser_updates_its_vertices(editor):
+    xs = np.array([0.0, 10.0, 10.0, 0.0])
+    ys = np.array([0.0, 0.0, 8.0, 8.0])
+    browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
+    assert editor.centreline_points() == [(0.0, 0.0), (10.0, 0.0), (10.0, 8.0), (0.0, 8.0)]
+    assert list(editor.vertex_source.data["x"]) == [0.0, 10.0, 10.0, 0.0]
+
+
+def test_rebuild_needs_a_centreline(editor):
+    editor.centreline_source.data = {"xs": [], "ys": []}
+    _click(editor, "fdlab-rebuild")
+    assert "draw a centreline of at least 3 points" in editor.last_error
+
+
+def test_an_existing_board_shows_its_centreline(editor):
+    assert len(editor.centreline_points()) == 9
+
+
+def test_open_a_saved_board(tmp_path, editor):
+    editor.controller.save(tmp_path / "b.json")
+    opened = TrackEditor.open(tmp_path / "b.json")
+    assert opened.track == editor.track and opened.path.value == str(tmp_path / "b.json")
+
+
+def _click(editor: TrackEditor, css: str) -> None:
+    found = [b for b in _walk(editor.widget) if css in getattr(b, "_dom_classes", ())]
+    assert len(found) == 1, f"{css}: {len(found)} widgets"
+    found[0].click()
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
