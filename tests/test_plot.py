@@ -182,6 +182,18 @@ def test_svg_is_well_formed_with_one_shape_per_space(track):
     assert [p.get("data-id") for p in highlighted] == ["6"]
 
 
+@pytest.mark.parametrize("width", [320, 800])
+def test_svg_flags_stay_inside_the_picture(track, width):
+    root = ET.fromstring(track_svg(track, width=width))
+    height = float(root.get("height"))
+    rects = root.findall(f".//{SVG}g[@class='flag']/{SVG}rect")
+    assert len(rects) == 3 * len(track.corners)
+    for rect in rects:
+        x, y = float(rect.get("x")), float(rect.get("y"))
+        assert x >= 0 and x + float(rect.get("width")) <= width
+        assert y >= 0 and y + float(rect.get("height")) <= height
+
+
 def test_svg_is_deterministic_and_escapes_names(track):
     track.graph.graph["name"] = "Rock & <Roll>"
     first = track_svg(track, width=640)

@@ -39,6 +39,13 @@ class _Frame:
     def point(self, x: float, y: float) -> tuple[float, float]:
         return self.left + x * self.scale, self.top - y * self.scale
 
+    def inside(self, px: float, py: float, dx: float, dy: float) -> tuple[float, float]:
+        """The pixel point moved inside the picture, ``dx``/``dy`` away from its edges."""
+        return (
+            min(max(px, dx), self.width - dx),
+            min(max(py, _TITLE_BAND + dy), self.height - dy),
+        )
+
 
 def track_svg(
     track: Track,
@@ -248,8 +255,8 @@ def _flags(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float
         dx, dy = flags["dx"][i], -flags["dy"][i]
         reach = max(1.6 * size_px, 0.5 * size_px + 22.0)
         for _ in range(8):
-            fx, fy = cx + dx * reach, cy + dy * reach
-            if all(abs(fx - x) > 32 or abs(fy - y) > 32 for x, y in placed):
+            fx, fy = frame.inside(cx + dx * reach, cy + dy * reach, 22.0, 20.0)
+            if all(abs(fx - x) > 34 or abs(fy - y) > 32 for x, y in placed):
                 break
             reach += 16.0
         placed.append((fx, fy))
@@ -271,16 +278,18 @@ def _flags(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float
             f'<text x="{fx:.1f}" y="{fy - 4.5:.1f}" font-size="13" fill="{colors.LABEL_DARK}">'
             f"{flags['stops'][i]}</text>"
         )
-        for offset, value, color in (
-            (-7.5, flags["long"][i], colors.LONG_GREEN),
-            (7.5, flags["short"][i], colors.KERB_RED),
+        for side, value, color in (
+            (-1, flags["long"][i], colors.LONG_GREEN),
+            (1, flags["short"][i], colors.KERB_RED),
         ):
+            box = 8.0 + 6.0 * len(str(value))
+            middle = fx + side * (1.0 + box / 2)
             out.append(
-                f'<rect x="{fx + offset - 7:.1f}" y="{fy + 1:.1f}" width="14" height="12" rx="2" '
-                f'fill="{color}" stroke="#ffffff" stroke-width="0.8"/>'
+                f'<rect x="{middle - box / 2:.1f}" y="{fy + 1:.1f}" width="{box:.0f}" '
+                f'height="12" rx="2" fill="{color}" stroke="#ffffff" stroke-width="0.8"/>'
             )
             out.append(
-                f'<text x="{fx + offset:.1f}" y="{fy + 10.5:.1f}" font-size="10" '
+                f'<text x="{middle:.1f}" y="{fy + 10.5:.1f}" font-size="10" '
                 f'fill="{colors.LABEL_LIGHT}">{value}</text>'
             )
         out.append("</g>")
