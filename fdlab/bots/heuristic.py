@@ -1,0 +1,191 @@
+"""A sensible bot: gear from the distance to the next corner, moves by damage then progress.
+
+Gear (one-ply over the gear die's exact outcomes, no move search): for each
+legal gear, the expected spaces gained minus a damage weight times the
+expected spaces the car would have to brake (or overshoot) because the roll
+goes past the farthest space where it can still stop in the corner it must
+stop in next. The weight grows as the car's damage pools run low.
+
+Move: never an eliminating move unless nothing else is legal (D-2); then the
+least certain damage; then the least expected random damage (collisions,
+danger, shooting) weighed against spaces gained; a car that lost much of
+its pools turns into its box when it can (P-2).
+"""
+
+from __future__ import annotations
+
+from fdlab.rules.board import Board
+from fdlab.rules.costs import MoveCost, in_pit_zone
+from fdlab.rules.movement import MoveOption
+from fdlab.rules.odds import target_corner
+from fdlab.rules.view import RaceView
+
+#: Farthest look-ahead, in spaces, when measuring the way to a corner.
+HORIZON = 40
+
+
+def corner_window(board: Board, start: int, corner) -> tuple[int, int] | None:
+    """Fewest and most spaces from ``start`` after which a car can be in ``corner``.
+
+    Cars are ignored; paths may not leave ``corner`` once in it. ``None``
+    when the corner is not within :data:`HORIZON` spaces.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". . . 1 1 1 . .", corners={1: 2}))
+    >>> corner_window(board, 0, 1)
+    (3, 5)
+    """
+    cor = board.corner
+    low = 0 if cor[start] == corner else None
+    high = 0 if low == 0 else None
+    layer = {start}
+    for depth in range(1, HORIZON + 1):
+        following = set()
+        for v in layer:
+            inside = cor[v] == corner
+            for j, kind, _ in board.steps[v]:
+                if kind in ("pit_in", "box_in") or (inside and cor[j] != corner):
+                    continue
+                following.add(j)
+        if not following:
+            break
+        if any(cor[j] == corner for j in following):
+            if low is None:
+                low = depth
+            high = depth
+        elif high is not None:
+            break
+        layer = following
+    return None if low is None else (low, high)
+
+
+class HeuristicBot:
+    """Gear from the way to the next corner; moves by damage, then progress.
+
+    Parameters
+    ----------
+    caution : float
+        Weight of a space of expected damage against a space of progress
+        when the car is healthy; it grows as the pools run low.
+    pit_below : float
+        Turn into the box when the pools are below this share of their
+        start values (P-2).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.race import Race
+    >>> track = from_ascii(". . . . . . 1 1 . . . .", corners={1: 1}, grid=[1], finish=11)
+    >>> race = Race(track, cars=1, seed=2)
+    >>> _ = race.play_bots([HeuristicBot()])
+    >>> race.over
+    True
+    """
+
+    def __init__(self, caution: float = 1.5, pit_below: float = 0.6) -> None:
+        self.caution = caution
+        self.pit_below = pit_below
+        self._windows: dict[tuple[int, int, object], tuple[int, int] | None] = {}
+        self._board: Board | None = None
+
+    def _window(self, board: Board, start: int, corner) -> tuple[int, int] | None:
+        if board is not self._board:
+            self._board = board
+            self._windows = {}
+        key = (start, corner)
+        if key not in self._windows:
+            self._windows[key] = corner_window(board, start, corner)
+        return self._windows[key]
+
+    def _health(self, view: RaceView) -> float:
+        """Share of the pools left that pay for braking and overshooting, 0..1."""
+        preset = view.preset
+        car = view.car
+        names = {preset.brake_pool, preset.overshoot_pool}
+        have = sum(car.pools[preset.pool_index[n]] for n in names)
+        full = sum(preset.pool_max[preset.pool_index[n]] for n in names)
+        return have / full if full else 1.0
+
+    def _weight(self, view: RaceView) -> float:
+        return self.caution * (1.0 + 3.0 * (1.0 - self._health(view)))
+
+    def choose_gear(self, view: RaceView) -> int:
+        """The legal gear with the best expected progress minus weighted damage."""
+        gears = view.legal_gears()
+        safe = [g for g in gears if not view.gear_eliminates(g)] or gears
+        if len(safe) == 1:
+            return safe[0]
+        board = view.board
+        preset = view.preset
+        car = view.car
+        corner = target_corner(view.engine, view.state, view.car_index)
+        window = self._window(board, car.space, corner) if corner is not None else None
+        limit = window[1] if window is not None else None
+        weight = self._weight(view)
+        best, best_score = safe[0], float("-inf")
+        for gear in safe:
+            die = preset.gear_dice[gear - 1]
+            score = 0.0
+            for value, p in die.chance_outcomes():
+                if limit is None or value <= limit:
+                    score += float(p) * value
+                else:
+                    score += float(p) * (limit - weight * (value - limit))
+            score -= weight * sum(view.engine.downshift_cost(car, gear).values())
+            score += 0.05 * gear  # keep momentum: upshifts are one gear a turn (G-3)
+            if score > best_score:
+                best, best_score = gear, score
+        return best
+
+    def _random_damage(self, view: RaceView, option: MoveOption) -> float:
+        """Expected loss from collisions, danger and shooting at the destination."""
+        board = view.board
+        preset = view.preset
+        dest = option.destination
+        faces = len(preset.black_faces)
+        expected = 0.0
+        if not in_pit_zone(board, dest) and board.tunnel[dest] is None:
+            occupied = view.state.occupied(skip=view.car_index)
+            touched = sum(1 for s in board.touching[dest] if s in occupied)
+            expected += touched * preset.collision_fail / faces
+        if preset.street:
+            expected += len(option.danger) * preset.danger_fail * preset.danger_loss / faces
+            if board.hazard[dest] == "shooting":
+                hits = sum(1 for f in preset.black_faces if f >= preset.shooting_min)
+                expected += hits / faces * preset.shooting_loss
+        return expected
+
+    def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
+        """Least certain damage, then the best of progress against expected random damage."""
+        safe = [(o, k) for o, k in moves if not k.eliminated] or moves
+        boxed = [(o, k) for o, k in safe if o.boxed]
+        if boxed and self._health(view) < self.pit_below:
+            return min(boxed, key=lambda ok: ok[1].total)[0]
+        weight = self._weight(view)
+        board = view.board
+        corner = board.corner
+
+        def key(item: tuple[MoveOption, MoveCost]) -> tuple:
+            option, cost = item
+            value = option.moved - weight * 5 * self._random_damage(view, option)
+            if option.boxed:
+                value -= 2  # a pit stop costs time; only worth it when hurt
+            if corner[option.destination] is not None and option.stop_counts:
+                value += 0.5  # a counted stop is worth having
+            return (cost.total, -value, option.lane_changes)
+
+        return min(safe, key=key)[0]
+
+    def use_nitro(self, view: RaceView) -> bool:
+        """Use nitro when the extra spaces still stop short of the corner's far end."""
+        corner = target_corner(view.engine, view.state, view.car_index)
+        if corner is None:
+            return True
+        window = self._window(view.board, view.car.space, corner)
+        return window is None or view.roll + view.car.gear <= window[1]
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(caution={self.caution}, pit_below={self.pit_below})"

@@ -1,0 +1,149 @@
+"""Exact odds a teacher can show: "38% to stop in this corner in 4th".
+
+The gear die's chance outcomes (:meth:`fdlab.rules.dice.Die.chance_outcomes`)
+are combined with the move generator: for each face, is there a legal move
+that ends in the corner (its stop counting) at no more than a given
+certain cost?
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from fdlab.rules.costs import move_cost
+from fdlab.rules.engine import Engine
+from fdlab.rules.movement import move_options
+from fdlab.rules.order import next_corners
+from fdlab.rules.presets import ordinal
+from fdlab.rules.state import RaceState
+
+_NEXT_CORNER_CACHE: dict[int, tuple] = {}
+
+
+def target_corner(engine: Engine, state: RaceState, car_index: int):
+    """The corner the car must stop in next: its own if stops are missing, else the next one.
+
+    Returns ``None`` when no corner lies ahead.
+    """
+    board = engine.board
+    car = state.cars[car_index]
+    here = board.corner[car.space]
+    if here is not None and car.stops < board.stops[here]:
+        return here
+    key = id(board)
+    if key not in _NEXT_CORNER_CACHE or _NEXT_CORNER_CACHE[key][0] is not board:
+        _NEXT_CORNER_CACHE[key] = (board, next_corners(board))
+    table = _NEXT_CORNER_CACHE[key][1]
+    if here is None:
+        return table[car.space]
+    # in a corner with its stops made: look past its spaces
+    seen = {car.space}
+    frontier = [car.space]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j, _, _ in board.steps[i]:
+                if j in seen:
+                    continue
+                seen.add(j)
+                if board.corner[j] != here:
+                    return table[j]
+                nxt.append(j)
+        frontier = nxt
+    return None
+
+
+def stop_odds(
+    engine: Engine,
+    state: RaceState,
+    car_index: int,
+    gear: int,
+    *,
+    corner=None,
+    max_damage: int = 0,
+) -> Fraction:
+    """Exact probability that, in ``gear``, the car can end its move in ``corner``.
+
+    The move must be legal, its stop must count (C-2, C-5) and its certain
+    cost (braking, overshoot) at most ``max_damage`` pool points; random
+    damage (collisions) is not counted.
+
+    Parameters
+    ----------
+    engine : Engine
+    state : RaceState
+    car_index : int
+        The car (it need not be on turn; other cars stay where they are).
+    gear : int
+    corner : corner id, optional
+        Default: :func:`target_corner`.
+    max_damage : int
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.rules.state import CarState, RaceState
+    >>> board = compile_board(from_ascii(". . . . 1 1 . .", corners={1: 1}))
+    >>> engine = Engine(board, BASIC, ["Solo"])
+    >>> state = RaceState(cars=(CarState(space=0, pools=(18,)),), phase="gear", order=(0,))
+    >>> stop_odds(engine, state, 0, 2)  # 2nd gear: only a 4 (1/2) reaches the corner
+    Fraction(1, 2)
+    """
+    board = engine.board
+    car = state.cars[car_index]
+    if corner is None:
+        corner = target_corner(engine, state, car_index)
+    if corner is None:
+        return Fraction(0)
+    die = engine.preset.gear_dice[gear - 1]
+    occupied = state.occupied(skip=car_index)
+    total = Fraction(0)
+    probe = replace(car, gear=gear)
+    for value, p in die.chance_outcomes():
+        for option in move_options(
+            board,
+            car.space,
+            value,
+            occupied=occupied,
+            stops_made=car.stops,
+            pit_allowed=False,
+            avoid=engine.danger,
+            max_lane_changes=engine.preset.max_lane_changes,
+        ):
+            if board.corner[option.destination] != corner or not option.stop_counts:
+                continue
+            cost = move_cost(board, engine.preset, probe, option)
+            if cost.allowed and not cost.eliminated and cost.total <= max_damage:
+                total += p
+                break
+    return total
+
+
+@dataclass(frozen=True)
+class GearOdds:
+    """Odds of stopping in a corner for each gear, ready to show in a notebook."""
+
+    corner: object
+    car: str
+    odds: dict
+
+    def __str__(self) -> str:
+        return "\n".join(
+            f"{float(p):.0%} to stop in corner {self.corner!r} in {ordinal(g)}"
+            for g, p in self.odds.items()
+        )
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{ordinal(g)}</td><td>{float(p):.0%}</td><td>{p}</td></tr>"
+            for g, p in self.odds.items()
+        )
+        return (
+            f"<div><b>{html.escape(self.car)}</b>: odds of stopping in corner "
+            f"{html.escape(repr(self.corner))} with no damage"
+            f"<table><tr><th>gear</th><th>odds</th><th>exact</th></tr>{rows}</table></div>"
+        )

@@ -1,0 +1,391 @@
+"""A race to play in a notebook: :class:`Race`.
+
+``Race`` wraps the pure :class:`~fdlab.rules.engine.Engine` with a history,
+so a person can play move by move, undo, read the log, ask for odds and see
+the position drawn on the board::
+
+    race = Race(track, cars=["Blue", "Red"], preset="basic", seed=1)
+    race.legal_gears()      # [1]
+    race.play(1)            # gear (the start roll and the die are rolled)
+    race.legal_moves()      # every option with its cost
+    race.play(17)           # move to space 17 (the cheapest way there)
+    race.undo()
+
+Every action is recorded; ``Race.replay(track, seed, race.actions, ...)``
+plays the same race again, roll for roll.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.costs import MoveCost
+from fdlab.rules.dice import DiceSource, make_dice
+from fdlab.rules.engine import CAR_NAMES, Engine
+from fdlab.rules.errors import WrongPhaseError
+from fdlab.rules.events import Event
+from fdlab.rules.movement import MoveOption
+from fdlab.rules.odds import GearOdds, stop_odds, target_corner
+from fdlab.rules.presets import Preset, get_preset, ordinal
+from fdlab.rules.state import RaceState
+from fdlab.rules.view import RaceView
+from fdlab.track.model import Track
+
+
+@dataclass(frozen=True)
+class LegalMove:
+    """One legal move, in space ids, with its certain cost.
+
+    Attributes
+    ----------
+    destination : space id
+    path : tuple of space ids
+    moved, braked : int
+    blocked, boxed : bool
+    cost : MoveCost
+    option : MoveOption
+        The underlying movement option (board indices).
+    """
+
+    destination: Any
+    path: tuple
+    moved: int
+    braked: int
+    blocked: bool
+    boxed: bool
+    cost: MoveCost
+    option: MoveOption
+
+    @property
+    def eliminates(self) -> bool:
+        """The move eliminates the car (D-2: listed, never picked by a bot unless forced)."""
+        return self.cost.eliminated
+
+    def __str__(self) -> str:
+        text = f"to {self.destination!r} ({self.moved} spaces"
+        if self.braked:
+            text += f", braking {self.braked}"
+        if self.boxed:
+            text += ", into the box"
+        return text + f"): {self.cost.describe()}"
+
+
+def _legal_move(board: Board, option: MoveOption, cost: MoveCost) -> LegalMove:
+    ids = board.ids
+    return LegalMove(
+        destination=ids[option.destination],
+        path=tuple(ids[i] for i in option.path),
+        moved=option.moved,
+        braked=option.braked,
+        blocked=option.blocked,
+        boxed=option.boxed,
+        cost=cost,
+        option=option,
+    )
+
+
+class Race:
+    """A Formula D race on a track, played action by action.
+
+    Parameters
+    ----------
+    track : Track or Board
+        The circuit (compiled once; pass a Board to share it between races).
+    cars : int or sequence of str
+        Number of cars (named Blue, Red, Green...) or their names; car ``k``
+        (1-based) owns box ``k`` (P-2).
+    preset : str or Preset
+        ``basic``, ``street``, ``advanced`` or a custom :class:`Preset`.
+    seed : int, optional
+        Seed of the dice (ignored when ``dice`` is given).
+    dice : DiceSource, optional
+        Injected dice, e.g. ``LoadedDice([...])``.
+    laps : int, optional
+        Race length (default: the preset's).
+    roll_grid : bool
+        Roll for the grid at once (S-1); it is recorded as the first action.
+    max_rounds : int, optional
+        Hard cap on rounds (see :class:`~fdlab.rules.engine.Engine`).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.dice import LoadedDice
+    >>> track = from_ascii(". . . . . . . .", grid=[1, 0], finish=7)
+    >>> race = Race(track, cars=["Blue", "Red"], dice=LoadedDice([15, 4, 10, 2]))
+    >>> race.current, race.legal_gears()
+    ('Blue', [1])
+    >>> _ = race.play(1)  # start roll 10 (normal), 1st-gear die 2
+    >>> [m.destination for m in race.legal_moves()]
+    [3, 2, 1]
+    >>> _ = race.play(3)
+    >>> race.log[-2:]
+    ['Blue rolls 2', 'Blue moves 2 to space 3']
+    """
+
+    def __init__(
+        self,
+        track: Track | Board,
+        cars: int | Sequence[str] = 2,
+        preset: str | Preset = "basic",
+        *,
+        seed: int | None = None,
+        dice: DiceSource | None = None,
+        laps: int | None = None,
+        roll_grid: bool = True,
+        max_rounds: int | None = None,
+    ) -> None:
+        self.board = track if isinstance(track, Board) else compile_board(track)
+        self.track = self.board.track
+        self.preset = get_preset(preset, laps)
+        names = list(CAR_NAMES[:cars]) if isinstance(cars, int) else [str(n) for n in cars]
+        self.engine = Engine(self.board, self.preset, names, max_rounds=max_rounds)
+        self.seed = seed
+        self.dice = make_dice(seed, dice)
+        self.state: RaceState = self.engine.initial_state()
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self._history: list[tuple[RaceState, Any, int]] = []
+        if roll_grid:
+            self.play(RollGrid())
+
+    # -- reading the race -------------------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Car names, car 1 first."""
+        return self.engine.names
+
+    @property
+    def phase(self) -> str:
+        """``grid``, ``gear``, ``move`` or ``over``."""
+        return self.state.phase
+
+    @property
+    def over(self) -> bool:
+        """Every car has finished or is eliminated."""
+        return self.state.over
+
+    @property
+    def current(self) -> str | None:
+        """Name of the car on turn."""
+        c = self.state.current
+        return None if c is None else self.names[c]
+
+    @property
+    def log(self) -> list[str]:
+        """Every event so far, in plain words."""
+        return [e.text for e in self.events]
+
+    def view(self) -> RaceView:
+        """What the car on turn sees (for bots)."""
+        return RaceView(self.engine, self.state, self.state.current)
+
+    def legal_gears(self) -> list[int]:
+        """Gears the car on turn may announce."""
+        return self.engine.legal_gears(self.state)
+
+    def legal_moves(self) -> list[LegalMove]:
+        """Every legal move of the car on turn, with its cost (eliminating ones marked)."""
+        return [_legal_move(self.board, o, k) for o, k in self.engine.legal_moves(self.state)]
+
+    def nitro_available(self) -> bool:
+        """Street rules: nitro may be used now (X-1)."""
+        return self.engine.nitro_available(self.state)
+
+    def standings(self) -> list[dict[str, Any]]:
+        """One row per car in race order: place, name, status, lap, space, gear, pools."""
+        state = self.state
+        board = self.board
+        preset = self.preset
+        rows = []
+        racing = [c for c in (state.order or range(len(self.names))) if state.cars[c].racing]
+        racing += [c for c in range(len(self.names)) if state.cars[c].racing and c not in racing]
+        for c in list(state.finished) + racing + list(reversed(state.eliminated)):
+            car = state.cars[c]
+            rows.append(
+                {
+                    "place": len(rows) + 1,
+                    "car": self.names[c],
+                    "status": car.status,
+                    "lap": car.lap,
+                    "space": board.ids[car.space] if car.space >= 0 else None,
+                    "gear": car.gear,
+                    **dict(zip(preset.pool_names, car.pools, strict=True)),
+                }
+            )
+        return rows
+
+    def odds(self, gear: int | None = None, *, max_damage: int = 0) -> GearOdds:
+        """Exact odds for the car on turn to stop in its next corner, per legal gear.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> track = from_ascii(". . . . 1 1 . .", corners={1: 1}, grid=[2], finish=7)
+        >>> race = Race(track, cars=1, seed=1)
+        >>> print(race.odds())
+        50% to stop in corner 1 in 1st
+        """
+        state = self.state
+        c = state.current
+        if c is None:
+            raise WrongPhaseError("odds are for the car on turn; the race is over")
+        corner = target_corner(self.engine, state, c)
+        gears = [gear] if gear is not None else self.legal_gears() or [state.cars[c].gear]
+        table = {
+            g: stop_odds(self.engine, state, c, g, corner=corner, max_damage=max_damage)
+            for g in gears
+        }
+        return GearOdds(corner=corner, car=self.names[c], odds=table)
+
+    # -- playing ------------------------------------------------------------------------
+    def play(
+        self,
+        action: Action | int | str | None = None,
+        *,
+        gear: int | None = None,
+        to: Any = None,
+        path: Sequence | None = None,
+        nitro: bool = False,
+    ) -> list[Event]:
+        """Play one action and return its events.
+
+        ``race.play(4)`` announces 4th gear in the gear phase; in the move
+        phase ``race.play(17)`` moves to space 17 (the cheapest legal way).
+        Keywords say it explicitly: ``play(gear=4)``, ``play(to=17, path=[...])``,
+        ``play(nitro=True)``. Action objects are accepted as they are.
+
+        Raises
+        ------
+        RuleError
+            A subclass naming the clause when the action is illegal; the race
+            is unchanged.
+        """
+        if action is None:
+            if nitro:
+                action = UseNitro()
+            elif gear is not None:
+                action = ChooseGear(gear)
+            elif to is not None:
+                action = ChooseMove(to, tuple(path) if path is not None else None)
+            elif self.phase == "grid":
+                action = RollGrid()
+            else:
+                raise WrongPhaseError(
+                    f"say what to play: a gear ({self.legal_gears()}) or a destination space"
+                )
+        elif not isinstance(action, RollGrid | ChooseGear | UseNitro | ChooseMove):
+            if self.phase == "gear":
+                action = ChooseGear(int(action))
+            elif self.phase == "move":
+                action = ChooseMove(action, tuple(path) if path is not None else None)
+            else:
+                raise WrongPhaseError(f"nothing to play with {action!r} in phase {self.phase!r}")
+        snapshot = self.dice.snapshot()
+        before = self.state
+        try:
+            state, events = self.engine.step(before, action, self.dice)
+        except Exception:
+            self.dice.restore(snapshot)
+            raise
+        self._history.append((before, snapshot, len(self.events)))
+        self.state = state
+        self.actions.append(action)
+        self.events.extend(events)
+        return events
+
+    def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> list[Event]:
+        """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass."""
+        from fdlab.rules.simulate import bot_action
+
+        start_round = self.state.round
+        events: list[Event] = []
+        while not self.over and (rounds is None or self.state.round < start_round + rounds):
+            view = self.view()
+            events += self.play(bot_action(bots[view.car_index], view))
+        return events
+
+    def undo(self) -> Action:
+        """Take back the last action (the dice rewind too); returns it.
+
+        Raises
+        ------
+        WrongPhaseError
+            When there is nothing to undo.
+        """
+        if not self._history:
+            raise WrongPhaseError("nothing to undo: no action has been played")
+        before, snapshot, n_events = self._history.pop()
+        self.state = before
+        self.dice.restore(snapshot)
+        del self.events[n_events:]
+        return self.actions.pop()
+
+    @classmethod
+    def replay(
+        cls,
+        track: Track | Board,
+        seed: int | None,
+        actions: Sequence[Action | dict],
+        **options: Any,
+    ) -> Race:
+        """Play ``actions`` again from ``seed``: the same race, roll for roll.
+
+        ``options`` are the other :class:`Race` parameters (cars, preset,
+        laps...). Actions may be given in their JSON form.
+        """
+        from fdlab.rules.actions import action_from_json
+
+        race = cls(track, seed=seed, roll_grid=False, **options)
+        for action in actions:
+            race.play(action_from_json(action) if isinstance(action, dict) else action)
+        return race
+
+    # -- display ----------------------------------------------------------------------
+    def __repr__(self) -> str:
+        where = f"round {self.state.round}, {self.current} to play" if not self.over else "over"
+        return f"<Race on {self.track.name!r}, {self.preset.name} rules, {len(self.names)} cars: {where}>"
+
+    def _car_marks(self) -> dict:
+        from fdlab.plot.colors import car_color
+
+        return {
+            self.board.ids[car.space]: (self.names[c], car_color(c))
+            for c, car in enumerate(self.state.cars)
+            if car.space >= 0
+        }
+
+    def _repr_html_(self) -> str:
+        rows = self.standings()
+        pools = list(self.preset.pool_names)
+        head = "".join(
+            f"<th>{html.escape(h)}</th>"
+            for h in ["", "car", "status", "lap", "space", "gear", *pools]
+        )
+        body = "".join(
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(str(v if k != 'gear' else ordinal(v)))}</td>"
+                for k, v in row.items()
+            )
+            + "</tr>"
+            for row in rows
+        )
+        title = html.escape(repr(self))
+        picture = ""
+        try:
+            from fdlab.plot import track_svg
+
+            picture = track_svg(self.track, cars=self._car_marks(), width=640)
+        except ImportError:
+            picture = ""
+        recent = "<br>".join(html.escape(t) for t in self.log[-6:])
+        return (
+            f"<div><p><b>{title}</b></p><table>{head}{body}</table>"
+            f"<div>{picture}</div><p style='font-size:smaller'>{recent}</p></div>"
+        )

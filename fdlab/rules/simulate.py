@@ -1,0 +1,163 @@
+"""Fast whole races between policies: :func:`simulate` and :class:`RaceResult`.
+
+No history and no undo, just the engine's step function on one shared
+:class:`~fdlab.rules.board.Board`, so a playtest can run many races.
+A policy is any object with ``choose_gear(view) -> int`` and
+``choose_move(view, moves) -> MoveOption`` (``moves`` is the list of legal
+``(option, cost)`` pairs) and, optionally, ``use_nitro(view) -> bool``
+(see :mod:`fdlab.bots`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.dice import DiceSource, make_dice
+from fdlab.rules.engine import CAR_NAMES, Engine
+from fdlab.rules.errors import RuleError
+from fdlab.rules.events import Event
+from fdlab.rules.presets import Preset, get_preset
+from fdlab.rules.state import RaceState
+from fdlab.rules.view import RaceView
+from fdlab.track.model import Track
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """The outcome of one simulated race.
+
+    Attributes
+    ----------
+    names : tuple of str
+    finished : tuple of int
+        Car indices in finishing order (S-4).
+    eliminated : tuple of int
+        Car indices in order of elimination.
+    rounds : int
+    events : list of Event
+    actions : list of Action
+    state : RaceState
+        The final state.
+    seed : int or None
+    """
+
+    names: tuple[str, ...]
+    finished: tuple[int, ...]
+    eliminated: tuple[int, ...]
+    rounds: int
+    events: list[Event]
+    actions: list[Action]
+    state: RaceState
+    seed: int | None
+
+    @property
+    def winner(self) -> str | None:
+        """Name of the first car across the line, ``None`` if every car was eliminated."""
+        return self.names[self.finished[0]] if self.finished else None
+
+    @property
+    def ranking(self) -> list[str]:
+        """Finishers in order, then eliminated cars (last eliminated first)."""
+        return [self.names[c] for c in self.finished] + [
+            self.names[c] for c in reversed(self.eliminated)
+        ]
+
+    def __repr__(self) -> str:
+        return (
+            f"<RaceResult: {self.rounds} rounds, finished {[self.names[c] for c in self.finished]}, "
+            f"eliminated {[self.names[c] for c in self.eliminated]}>"
+        )
+
+
+def bot_action(policy: Any, view: RaceView) -> Action:
+    """The action a policy takes in ``view`` (gear, nitro, or move)."""
+    state = view.state
+    if state.phase == "grid":
+        return RollGrid()
+    if state.phase == "gear":
+        return ChooseGear(policy.choose_gear(view))
+    if view.nitro_available() and getattr(policy, "use_nitro", None) and policy.use_nitro(view):
+        return UseNitro()
+    moves = view.legal_moves()
+    option = policy.choose_move(view, moves)
+    board = view.board
+    return ChooseMove(
+        board.ids[option.destination], tuple(board.ids[i] for i in option.path), option.moved
+    )
+
+
+def simulate(
+    track: Track | Board,
+    bots: Sequence[Any],
+    preset: str | Preset = "basic",
+    seed: int | None = 0,
+    *,
+    dice: DiceSource | None = None,
+    laps: int | None = None,
+    names: Sequence[str] | None = None,
+    max_rounds: int | None = None,
+) -> RaceResult:
+    """Play one whole race between policies (one per car) and return the result.
+
+    Parameters
+    ----------
+    track : Track or Board
+        Pass a compiled Board to share it between many races.
+    bots : sequence of policies
+        One per car, car 1 first (see :mod:`fdlab.bots`).
+    preset : str or Preset
+    seed : int, optional
+        Dice seed; bots carry their own seeds.
+    dice : DiceSource, optional
+        Injected dice instead of the seed.
+    laps : int, optional
+    names : sequence of str, optional
+    max_rounds : int, optional
+        Hard cap (raises :class:`~fdlab.rules.errors.RaceStuckError`).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.bots import HeuristicBot
+    >>> track = from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 1}, closed=True, grid=[34, 35])
+    >>> result = simulate(track, [HeuristicBot(), HeuristicBot()], "basic", seed=4)
+    >>> len(result.ranking)
+    2
+    """
+    board = track if isinstance(track, Board) else compile_board(track)
+    preset = get_preset(preset, laps)
+    names = tuple(names) if names is not None else CAR_NAMES[: len(bots)]
+    if len(names) != len(bots):
+        raise RuleError(f"{len(bots)} bots for {len(names)} car names")
+    engine = Engine(board, preset, names, max_rounds=max_rounds)
+    source = make_dice(seed, dice)
+    state = engine.initial_state()
+    events: list[Event] = []
+    actions: list[Action] = []
+    step = engine.step
+    while state.phase != "over":
+        if state.phase == "grid":
+            action: Action = RollGrid()
+        else:
+            c = state.current
+            action = bot_action(bots[c], RaceView(engine, state, c))
+        state, new_events = step(state, action, source)
+        events.extend(new_events)
+        actions.append(action)
+    return RaceResult(
+        names=names,
+        finished=state.finished,
+        eliminated=state.eliminated,
+        rounds=state.round,
+        events=events,
+        actions=actions,
+        state=state,
+        seed=seed,
+    )
