@@ -439,10 +439,10 @@ class TrackEditor:
         spaces = [s for s in self.highlighted if s in self.track.graph]
         board = board_data(self.track, highlight=spaces)
         self._row_of = {space: row for row, space in enumerate(board["id"])}
-        self.board_source.data = board
-        self.step_source.data = step_data(self.track)
+        refill(self.board_source, board)
+        refill(self.step_source, step_data(self.track))
         for name, table in self._annotation_tables().items():
-            self.note_sources[name].data = table
+            refill(self.note_sources[name], table)
         kept = [s for s in self.selected if s in self._row_of]
         self._select_rows([self._row_of[s] for s in kept])
 
@@ -459,9 +459,11 @@ class TrackEditor:
         self.undo_button.disabled = not controller.can_undo
         self.redo_button.disabled = not controller.can_redo
         options = [(f"{p.code}: {p.message}", index) for index, p in enumerate(controller.problems)]
+        options = options or [("no problems found", -1)]
         self._syncing = True
         try:
-            self.problem_list.options = options or [("no problems found", -1)]
+            if list(self.problem_list.options) != options:
+                self.problem_list.options = options
             self.problem_list.value = None
             if controller.path is not None:
                 self.path.value = str(controller.path)
@@ -714,6 +716,40 @@ class TrackEditor:
         self.last_error = message
         self.status.value = f"<span style='color:#b00020'>\u26a0 {_escape(message)}</span>"
         self.errors.append_stdout(message + "\n" + (details + "\n" if details else ""))
+
+
+def refill(source: ColumnDataSource, table: dict[str, list[Any]]) -> None:
+    """Make ``source`` hold ``table``, sending only the changed cells when rows match.
+
+    A one-space edit of a 500-space board then reaches the browser as a
+    small patch instead of every polygon again.
+
+    Examples
+    --------
+    >>> source = ColumnDataSource({"id": [1, 2], "kind": ["track", "track"]})
+    >>> refill(source, {"id": [1, 2], "kind": ["track", "pit"]})
+    >>> source.data["kind"]
+    ['track', 'pit']
+    """
+    old = source.data
+    same_shape = list(old) == list(table) and all(
+        len(old[name]) == len(values) for name, values in table.items()
+    )
+    if not same_shape:
+        source.data = table
+        return
+    patches = {}
+    for name, values in table.items():
+        current = old[name]
+        changed = [
+            (row, new)
+            for row, (was, new) in enumerate(zip(current, values, strict=True))
+            if was != new
+        ]
+        if changed:
+            patches[name] = changed
+    if patches:
+        source.patch(patches)
 
 
 def _parse_space(text: str, track: Track) -> Any:
