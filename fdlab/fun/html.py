@@ -13,7 +13,7 @@ from fdlab.fun.cards import Card
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.state import GameState
 
-__all__ = ["card_html", "log_html", "state_html"]
+__all__ = ["card_html", "describe_action", "log_html", "state_html"]
 
 _COLOURS = {
     "driver": "#d6eaff",
@@ -130,3 +130,56 @@ def log_html(events: Sequence[Event], last: int = 12) -> str:
     """
     items = "".join(f"<li>{escape(e.text)}</li>" for e in list(events)[-last:])
     return f'<ul style="margin:0">{items}</ul>'
+
+
+def describe_action(state: GameState, action: object) -> str:
+    """Return a plain-English description of an action for menus and logs.
+
+    Examples
+    --------
+    >>> from fdlab.fun.engine import new_game
+    >>> from fdlab.fun.actions import Draw, PlaySpecial
+    >>> s = new_game(2, seed=0)
+    >>> describe_action(s, Draw(2))
+    'Draw 2 cards (1 M$)'
+    >>> describe_action(s, PlaySpecial(52, 25))
+    'Play Engine failure on V12 (engine 6)'
+    """
+    from fdlab.fun import actions as a
+
+    deck = state.deck
+    if isinstance(action, a.Draw):
+        cost = state.rules.draw_costs[action.count - 1] if action.count <= 3 else "?"
+        plural = "s" if action.count != 1 else ""
+        return (
+            f"Draw {action.count} card{plural} ({cost} M$)"
+            if cost
+            else f"Draw {action.count} card{plural} (free)"
+        )
+    if isinstance(action, a.PutOnMarket):
+        return f"Put {deck[action.card].label} on the market"
+    if isinstance(action, a.StartAuction):
+        return f"Auction {deck[action.card].label} from {action.price} M$"
+    if isinstance(action, a.Bid):
+        return f"Bid {action.amount} M$"
+    if isinstance(action, a.Pass):
+        return "Pass"
+    if isinstance(action, a.ReturnDriver):
+        return f"Return {deck[action.card].label} to the market"
+    if isinstance(action, a.PlaySponsor):
+        return f"Sign {deck[action.card].label}"
+    if isinstance(action, a.PlaySpecial):
+        text = f"Play {deck[action.card].name}"
+        if action.target is not None:
+            text += f" on {deck[action.target].label}"
+        if action.with_card is not None:
+            text += f" with {deck[action.with_card].label}"
+        return text
+    if isinstance(action, a.PlayCircuit):
+        card = deck[action.card]
+        return f"Race at {card.name} ({card.text})"
+    if isinstance(action, a.Discard):
+        return f"Discard {deck[action.card].label}"
+    if isinstance(action, a.EndTurn):
+        return "End the turn"
+    return str(action)

@@ -76,7 +76,9 @@ def test_ff5_new_engine_returns_old_one_to_the_market(arrange, cid):
     """FF-5: buying an engine or chassis returns the old one to the market."""
     old_e, new_e, old_c, new_c = cid("V6"), cid("V12"), cid("Go-kart frame"), cid("Carbon")
     s = arrange(
-        2, turn=0, teams={0: {"engine": old_e, "chassis": old_c}},
+        2,
+        turn=0,
+        teams={0: {"engine": old_e, "chassis": old_c}},
         market=[(new_e, 1), (new_c, 1)],
     )
     for card in (new_e, new_c):
@@ -96,7 +98,9 @@ def test_ff5_third_driver_returns_one_of_the_owners_choice(arrange, cid):
     s, _ = step(s, Pass())
     assert s.phase == "return_driver" and s.to_act == 0
     assert s.players[0].drivers == (d1, d2) and s.players[0].money == 17
-    assert sorted(legal_actions(s), key=str) == sorted([ReturnDriver(d1), ReturnDriver(d2)], key=str)
+    assert sorted(legal_actions(s), key=str) == sorted(
+        [ReturnDriver(d1), ReturnDriver(d2)], key=str
+    )
     check_invariants(s)
     with pytest.raises(AuctionError, match="FF-5: return one of your two drivers"):
         step(s, ReturnDriver(new))

@@ -9,16 +9,24 @@ from fdlab.fun.invariants import check_invariants
 
 
 def _team(cid, engine, chassis, *drivers, sponsors=()):
-    return {"engine": cid(engine), "chassis": cid(chassis), "drivers": tuple(cid(d) for d in drivers),
-            "sponsors": tuple(cid(s) for s in sponsors)}
+    return {
+        "engine": cid(engine),
+        "chassis": cid(chassis),
+        "drivers": tuple(cid(d) for d in drivers),
+        "sponsors": tuple(cid(s) for s in sponsors),
+    }
 
 
 def test_ff7_win_clause_paid_only_by_the_winner(arrange, cid):
     """FF-7: Rocco Vela costs 3 M$ after each race he wins; nothing when he loses."""
     circuit = cid("Monza")
     winner = arrange(
-        2, hands={0: (circuit,)},
-        teams={0: _team(cid, "V12", "Carbon", "Rocco Vela"), 1: _team(cid, "V6", "Aluminium", "Lena Hart")},
+        2,
+        hands={0: (circuit,)},
+        teams={
+            0: _team(cid, "V12", "Carbon", "Rocco Vela"),
+            1: _team(cid, "V6", "Aluminium", "Lena Hart"),
+        },
     )
     s, events = step(winner, PlayCircuit(circuit))
     assert s.races[0].cars[0].driver == cid("Rocco Vela")
@@ -26,8 +34,12 @@ def test_ff7_win_clause_paid_only_by_the_winner(arrange, cid):
     assert any(e.kind == "money" and "Rocco Vela's clause" in e.text for e in events)
 
     loser = arrange(
-        2, hands={0: (circuit,)},
-        teams={0: _team(cid, "V6", "Aluminium", "Rocco Vela"), 1: _team(cid, "V12", "Carbon", "Lena Hart")},
+        2,
+        hands={0: (circuit,)},
+        teams={
+            0: _team(cid, "V6", "Aluminium", "Rocco Vela"),
+            1: _team(cid, "V12", "Carbon", "Lena Hart"),
+        },
     )
     s, _ = step(loser, PlayCircuit(circuit))
     assert s.races[0].cars[0].player == 1
@@ -38,7 +50,9 @@ def test_ff7_race_clauses_every_race_and_unpaid_when_short(arrange, cid):
     """FF-7: clauses act after every race while in play; an owner without enough pays nothing."""
     circuit = cid("Monza")
     s = arrange(
-        2, hands={0: (circuit,)}, money={0: 20, 1: 0},
+        2,
+        hands={0: (circuit,)},
+        money={0: 20, 1: 0},
         teams={
             0: _team(cid, "V6", "Aluminium", "Prince Kasimir", "Baron von Geld"),
             1: _team(cid, "V12", "Carbon", "Giulia Sprint"),
@@ -54,7 +68,8 @@ def test_ff7_clause_inactive_when_driver_not_in_play(arrange, cid):
     """FF-7: a clause is active only while the card is in play (not in hand)."""
     circuit = cid("Monza")
     s = arrange(
-        2, hands={0: (circuit,), 1: (cid("Prince Kasimir"),)},
+        2,
+        hands={0: (circuit,), 1: (cid("Prince Kasimir"),)},
         teams={0: _team(cid, "V6", "Aluminium", "Lena Hart")},
     )
     s, _ = step(s, PlayCircuit(circuit))
@@ -65,7 +80,8 @@ def test_ff8_sponsor_pays_when_played_and_after_every_race(arrange, cid):
     """FF-8: a sponsor pays its amount when played and after every race."""
     pizza, circuit = cid("Petrolio Grande"), cid("Monza")
     s = arrange(
-        2, hands={0: (pizza, circuit)},
+        2,
+        hands={0: (pizza, circuit)},
         teams={1: _team(cid, "V6", "Aluminium", "Lena Hart", sponsors=("Banca Rossa",))},
     )
     s, events = step(s, PlaySponsor(pizza))
@@ -93,7 +109,12 @@ def test_ff8_one_sponsor_per_turn_and_two_at_most(arrange, cid):
 
 def test_ff8_sponsor_replaced_only_through_a_special_card(arrange, cid):
     """FF-8: a sponsor in play is replaced only through a special card (New sponsor deal)."""
-    deal, old, old2, new = cid("New sponsor deal"), cid("Pizza Napoli"), cid("Gelato Stella"), cid("Petrolio Grande")
+    deal, old, old2, new = (
+        cid("New sponsor deal"),
+        cid("Pizza Napoli"),
+        cid("Gelato Stella"),
+        cid("Petrolio Grande"),
+    )
     s = arrange(2, hands={0: (deal, new)}, teams={0: {"sponsors": (old, old2)}})
     assert PlaySponsor(new) not in legal_actions(s)
     assert PlaySpecial(deal, old, new) in legal_actions(s)
@@ -123,7 +144,8 @@ def test_ff9_special_targets_are_checked(arrange, cid):
     failure, scandal = cid("Engine failure"), cid("Sponsor scandal")
     mine, theirs, sponsor = cid("V12"), cid("V12", 1), cid("Banca Rossa")
     s = arrange(
-        2, hands={0: (failure, scandal)},
+        2,
+        hands={0: (failure, scandal)},
         teams={0: {"engine": mine, "sponsors": (sponsor,)}, 1: {"engine": theirs}},
     )
     with pytest.raises(SpecialCardError, match="FF-9: this card removes a rival's card"):
@@ -137,13 +159,20 @@ def test_ff9_special_targets_are_checked(arrange, cid):
     # "any": a sponsor scandal may hit your own sponsor
     own, _ = step(s, PlaySpecial(scandal, sponsor))
     assert own.players[0].sponsors == ()
-    targets = {a.target for a in legal_actions(s) if isinstance(a, PlaySpecial) and a.card == failure}
+    targets = {
+        a.target for a in legal_actions(s) if isinstance(a, PlaySpecial) and a.card == failure
+    }
     assert targets == {theirs}
 
 
 def test_ff9_untargeted_specials(arrange, cid):
     """FF-9: money, draw and market specials; money moves only with the bank."""
-    prize, audit, scout, crash = cid("Prize money"), cid("Tax audit"), cid("Scouting"), cid("Market crash")
+    prize, audit, scout, crash = (
+        cid("Prize money"),
+        cid("Tax audit"),
+        cid("Scouting"),
+        cid("Market crash"),
+    )
     s = arrange(3, hands={0: (prize, audit, scout, crash)}, money={1: 1}, market=[(cid("V12"), 1)])
     with pytest.raises(SpecialCardError, match="FF-9: Prize money takes no target"):
         step(s, PlaySpecial(prize, cid("V12")))

@@ -55,20 +55,35 @@ BASIC = [
         ({"kind": "engine", "name": "", "value": 2}, "cards[5].name"),
         ({"kind": "engine", "name": "E", "value": 2, "colour": "red"}, "cards[5].colour"),
         ({"kind": "sponsor", "name": "S", "income": 0}, "cards[5].income"),
-        ({"kind": "driver", "name": "D", "value": 2, "clauses": [{"on": "lap", "money": 1}]},
-         "cards[5].clauses[0].on"),
+        (
+            {"kind": "driver", "name": "D", "value": 2, "clauses": [{"on": "lap", "money": 1}]},
+            "cards[5].clauses[0].on",
+        ),
         ({"kind": "special", "name": "X", "effects": []}, "cards[5].effects"),
-        ({"kind": "special", "name": "X", "effects": [{"op": "teleport"}]},
-         "cards[5].effects[0].op"),
-        ({"kind": "special", "name": "X", "effects": [{"op": "money", "who": "self"}]},
-         "cards[5].effects[0].amount"),
-        ({"kind": "special", "name": "X",
-          "effects": [{"op": "discard_in_play", "kinds": ["circuit"]}]},
-         "cards[5].effects[0].kinds"),
-        ({"kind": "circuit", "name": "X", "modifiers": [{"add": 2, "if": {"driver": [7]}}]},
-         "cards[5].modifiers[0].if.driver"),
-        ({"kind": "circuit", "name": "X", "modifiers": [{"double": "wing"}]},
-         "cards[5].modifiers[0].double"),
+        (
+            {"kind": "special", "name": "X", "effects": [{"op": "teleport"}]},
+            "cards[5].effects[0].op",
+        ),
+        (
+            {"kind": "special", "name": "X", "effects": [{"op": "money", "who": "self"}]},
+            "cards[5].effects[0].amount",
+        ),
+        (
+            {
+                "kind": "special",
+                "name": "X",
+                "effects": [{"op": "discard_in_play", "kinds": ["circuit"]}],
+            },
+            "cards[5].effects[0].kinds",
+        ),
+        (
+            {"kind": "circuit", "name": "X", "modifiers": [{"add": 2, "if": {"driver": [7]}}]},
+            "cards[5].modifiers[0].if.driver",
+        ),
+        (
+            {"kind": "circuit", "name": "X", "modifiers": [{"double": "wing"}]},
+            "cards[5].modifiers[0].double",
+        ),
         ({"kind": "engine", "name": "E", "value": 2, "count": 0}, "cards[5].count"),
     ],
 )

@@ -14,7 +14,9 @@ def test_ff13_hand_limit_five_at_end_of_turn(arrange, cid):
     hand = tuple(cid(n) for n in ("Pizza Napoli", "Prize money", "Scouting", "Crash", "Tax audit"))
     extra = cid("Caffè Turbo")
     s = arrange(2, hands={0: (*hand, extra)})
-    with pytest.raises(HandLimitError, match="FF-13: end the turn with at most 5 cards in hand; you hold 6"):
+    with pytest.raises(
+        HandLimitError, match="FF-13: end the turn with at most 5 cards in hand; you hold 6"
+    ):
         step(s, EndTurn())
     assert EndTurn() not in legal_actions(s)
     s, _ = step(s, Discard(extra))
@@ -28,20 +30,37 @@ def test_ff13_hand_limit_five_at_end_of_turn(arrange, cid):
 
 def test_ff13_parts_may_not_be_discarded(arrange, cid):
     """FF-13: drivers, engines and chassis go on the market or stay in hand, never the discard."""
-    parts = [cid("driver 1"), cid("driver 2"), cid("engine 1"), cid("engine 2"), cid("chassis 1"), cid("chassis 2")]
+    parts = [
+        cid("driver 1"),
+        cid("driver 2"),
+        cid("engine 1"),
+        cid("engine 2"),
+        cid("chassis 1"),
+        cid("chassis 2"),
+    ]
     s = arrange(2, hands={0: parts})
-    with pytest.raises(DiscardError, match="FF-13: drivers, engines and chassis may not be discarded"):
+    with pytest.raises(
+        DiscardError, match="FF-13: drivers, engines and chassis may not be discarded"
+    ):
         step(s, Discard(parts[0]))
     assert not any(isinstance(a, Discard) for a in legal_actions(s))
 
 
 def test_ff13_circuit_not_discarded_while_a_race_is_possible(arrange, cid):
     """FF-13: a circuit card may not be discarded while some team could race."""
-    cards = [cid("Monza"), cid("Pizza Napoli"), cid("Pizza Napoli", 1), cid("Gelato Stella"),
-             cid("Gelato Stella", 1), cid("Crash")]
+    cards = [
+        cid("Monza"),
+        cid("Pizza Napoli"),
+        cid("Pizza Napoli", 1),
+        cid("Gelato Stella"),
+        cid("Gelato Stella", 1),
+        cid("Crash"),
+    ]
     team = {"engine": cid("V6"), "chassis": cid("Aluminium"), "drivers": (cid("Lena Hart"),)}
     racing = arrange(2, hands={0: cards}, teams={1: team})
-    with pytest.raises(DiscardError, match="FF-13: a circuit card may not be discarded while a team could race"):
+    with pytest.raises(
+        DiscardError, match="FF-13: a circuit card may not be discarded while a team could race"
+    ):
         step(racing, Discard(cards[0]))
     assert Discard(cards[0]) not in legal_actions(racing)
     idle = arrange(2, hands={0: cards}, teams={1: {"engine": cid("V6")}})
@@ -85,7 +104,10 @@ def test_ff13_empty_deck_and_discard_draws_nothing(arrange, cid):
     everything = s.draw_pile
     s = s.replace(
         draw_pile=(),
-        players=(PlayerState(money=20, hand=everything[:4]), PlayerState(money=20, hand=everything[4:])),
+        players=(
+            PlayerState(money=20, hand=everything[:4]),
+            PlayerState(money=20, hand=everything[4:]),
+        ),
     )
     assert legal_actions(s) == [Draw(1)]
     after, _ = step(s, Draw(1))
@@ -97,7 +119,9 @@ def test_ff13_scouting_draw_also_checks_six_circuits(arrange, cid):
     circuits = [c.id for c in arrange(2).deck.of_kind("circuit")]
     scout = cid("Scouting")
     s = arrange(2, hands={0: (*circuits[:4], scout)})
-    s = s.replace(draw_pile=tuple(c for c in s.draw_pile if c not in circuits[4:]) + tuple(circuits[4:]))
+    s = s.replace(
+        draw_pile=tuple(c for c in s.draw_pile if c not in circuits[4:]) + tuple(circuits[4:])
+    )
     after, events = step(s, PlaySpecial(scout))
     assert any(e.kind == "six_circuits" for e in events)
     assert not set(after.players[0].hand) & set(circuits)

@@ -54,7 +54,9 @@ def _money_only_with_the_bank(before, action, after, events):
             assert "the bank" in e.text
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(
     seed=st.integers(0, 2**32 - 1),
     kinds=st.lists(st.sampled_from(["random", "sensible"]), min_size=2, max_size=4),
@@ -76,8 +78,11 @@ def test_ff16_random_bot_championships_keep_invariants(seed, kinds):
 @pytest.mark.parametrize("seed", range(12))
 def test_random_bots_with_short_turn_limit_end(seed):
     """FF-15: the fdlab turn limit ends even hopeless games; invariants hold throughout."""
-    final, _ = _play([RandomBot(seed), RandomBot(seed + 100), RandomBot(seed + 200)], seed,
-                     rules=FunRules(max_turns=60))
+    final, _ = _play(
+        [RandomBot(seed), RandomBot(seed + 100), RandomBot(seed + 200)],
+        seed,
+        rules=FunRules(max_turns=60),
+    )
     assert final.is_over and final.turn_number <= 60
 
 
@@ -96,7 +101,11 @@ def test_sensible_bot_beats_random_bot():
     sensible_wins = 0
     games = 30
     for seed in range(games):
-        seats = [SensibleBot(seed), RandomBot(seed)] if seed % 2 else [RandomBot(seed), SensibleBot(seed)]
+        seats = (
+            [SensibleBot(seed), RandomBot(seed)]
+            if seed % 2
+            else [RandomBot(seed), SensibleBot(seed)]
+        )
         final = play_championship(seats, seed=seed)
         sensible = 1 if seed % 2 == 0 else 0
         sensible_wins += final.winners() == (sensible,)

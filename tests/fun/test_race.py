@@ -1,8 +1,8 @@
 """Circuit cards, races, ties, points and the championship length (FF-10 .. FF-12, FF-15)."""
 
 import random
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -13,7 +13,11 @@ from fdlab.fun.race import Car, classify
 
 
 def _team(cid, engine, chassis, *drivers):
-    return {"engine": cid(engine), "chassis": cid(chassis), "drivers": tuple(cid(d) for d in drivers)}
+    return {
+        "engine": cid(engine),
+        "chassis": cid(chassis),
+        "drivers": tuple(cid(d) for d in drivers),
+    }
 
 
 def test_ff12_seed_worked_example(arrange, cid):
@@ -33,7 +37,11 @@ def test_ff12_seed_worked_example(arrange, cid):
     assert s.deck[silverstone].text == "+2 to cars with a driver of 5 or 6"
     s, events = step(s, PlayCircuit(silverstone))
     race = s.races[0]
-    assert [(c.player, c.value, c.points) for c in race.cars] == [(0, 15, 4), (1, 13, 2), (1, 12, 1)]
+    assert [(c.player, c.value, c.points) for c in race.cars] == [
+        (0, 15, 4),
+        (1, 13, 2),
+        (1, 12, 1),
+    ]
     assert s.points == (4, 3)
     assert [e.amount for e in events if e.kind == "car"] == [4, 2, 1]
     assert s.discard[-1] == silverstone
@@ -59,7 +67,10 @@ def test_ff10_every_complete_team_races_one_car_per_driver(arrange, cid):
 
 def test_ff10_modifiers_change_values(arrange, cid):
     """FF-10: value = chassis + engine + driver plus the circuit's modifier."""
-    teams = {0: _team(cid, "V12", "chassis 1", "Dino Sacco"), 1: _team(cid, "engine 1", "Carbon", "Ines Marlow")}
+    teams = {
+        0: _team(cid, "V12", "chassis 1", "Dino Sacco"),
+        1: _team(cid, "engine 1", "Carbon", "Ines Marlow"),
+    }
     expected = {
         "Monza": (6 + 1 + 1 + 2, 1 + 5 + 6),
         "Silverstone": (8, 12 + 2),
@@ -79,12 +90,16 @@ def test_ff10_one_circuit_per_turn_and_only_when_a_race_is_possible(arrange, cid
     """FF-10: at most one circuit card per turn; none without a car to race."""
     monza, spa = cid("Monza"), cid("Spa")
     empty = arrange(2, hands={0: (monza,)})
-    with pytest.raises(CircuitCardError, match="FF-10: no team has an engine, a chassis and a driver"):
+    with pytest.raises(
+        CircuitCardError, match="FF-10: no team has an engine, a chassis and a driver"
+    ):
         step(empty, PlayCircuit(monza))
     assert PlayCircuit(monza) not in legal_actions(empty)
     s = arrange(2, hands={0: (monza, spa)}, teams={1: _team(cid, "V6", "Aluminium", "Lena Hart")})
     s, _ = step(s, PlayCircuit(monza))
-    with pytest.raises(CircuitCardError, match="FF-10: at most one circuit card may be played per turn"):
+    with pytest.raises(
+        CircuitCardError, match="FF-10: at most one circuit card may be played per turn"
+    ):
         step(s, PlayCircuit(spa))
     assert PlayCircuit(spa) not in legal_actions(s)
     s, _ = step(s, EndTurn())
@@ -94,7 +109,10 @@ def test_ff10_one_circuit_per_turn_and_only_when_a_race_is_possible(arrange, cid
 def test_ff11_tie_goes_to_the_player_with_more_cards_in_hand(arrange, cid):
     """FF-11: equal value, the player with more cards in hand finishes ahead."""
     monza = cid("Monza")
-    teams = {0: _team(cid, "V6", "Aluminium", "Lena Hart"), 1: _team(cid, "V6", "Aluminium", "Paolo Brisa")}
+    teams = {
+        0: _team(cid, "V6", "Aluminium", "Lena Hart"),
+        1: _team(cid, "V6", "Aluminium", "Paolo Brisa"),
+    }
     teams[1]["engine"], teams[1]["chassis"] = cid("V6", 1), cid("Aluminium", 1)
     more = (cid("Pizza Napoli"), cid("Pizza Napoli", 1))
     s = arrange(2, hands={0: (monza,), 1: more}, teams=teams)
@@ -109,7 +127,10 @@ def test_ff11_tie_goes_to_the_player_with_more_cards_in_hand(arrange, cid):
 def test_ff11_still_tied_lots_are_drawn_reproducibly(arrange, cid):
     """FF-11: same value and same hand size: lots, different by seed, fixed for a seed."""
     monza = cid("Monza")
-    teams = {0: _team(cid, "V6", "Aluminium", "Lena Hart"), 1: _team(cid, "V6", "Aluminium", "Paolo Brisa")}
+    teams = {
+        0: _team(cid, "V6", "Aluminium", "Lena Hart"),
+        1: _team(cid, "V6", "Aluminium", "Paolo Brisa"),
+    }
     teams[1]["engine"], teams[1]["chassis"] = cid("V6", 1), cid("Aluminium", 1)
     winners = Counter()
     for seed in range(30):
@@ -132,7 +153,10 @@ def test_ff11_classify_orders_by_value_then_hand():
 def test_ff15_championship_ends_after_six_races(arrange, cid):
     """FF-15: six races, most points wins; nothing more can be played."""
     monza, spa = cid("Monza"), cid("Spa")
-    teams = {0: _team(cid, "V12", "Carbon", "Rocco Vela"), 1: _team(cid, "V6", "Aluminium", "Lena Hart")}
+    teams = {
+        0: _team(cid, "V12", "Carbon", "Rocco Vela"),
+        1: _team(cid, "V6", "Aluminium", "Lena Hart"),
+    }
     s = arrange(2, hands={0: (monza,)}, teams=teams)
     for n in range(1, 7):
         card = monza if n % 2 else spa

@@ -1,0 +1,220 @@
+"""Play Formula Fun against bots in JupyterLab with ipywidgets.
+
+:class:`TableController` is plain Python (menu entries, playing, undo) and is
+tested without a browser; :class:`FunTable` puts it on screen. ipywidgets is
+imported only when a :class:`FunTable` is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fdlab.fun.actions import Action, Bid, StartAuction
+from fdlab.fun.bots import Bot, RandomBot, SensibleBot
+from fdlab.fun.game import Game
+from fdlab.fun.html import describe_action, log_html, state_html
+
+__all__ = ["FunTable", "TableController", "play_widget"]
+
+#: Menu key of an entry whose amount comes from the amount box.
+MenuKey = Action | tuple[str, int]
+
+
+class TableController:
+    """The logic behind the widget: one human seat, bots in the others.
+
+    Parameters
+    ----------
+    players : int
+        Number of players (2-4).
+    seed : int
+        Seed of the championship.
+    human : int
+        The human's seat.
+    bots : str or Mapping of int to Bot
+        ``"sensible"`` or ``"random"`` for every other seat, or explicit bots.
+
+    Examples
+    --------
+    >>> c = TableController(players=3, seed=2, human=0)
+    >>> c.game.state.to_act
+    0
+    >>> label, key = c.menu()[0]
+    >>> c.act(key, amount=None) is None
+    True
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int = 0,
+        human: int = 0,
+        bots: str | Mapping[int, Bot] = "sensible",
+    ) -> None:
+        if isinstance(bots, str):
+            kind = {"sensible": SensibleBot, "random": RandomBot}[bots]
+            bots = {i: kind(seed * 10 + i) for i in range(players) if i != human}
+        self.human = human
+        self.game = Game(players, seed=seed, bots=bots, human=human)
+        self.game.names[human] = f"You ({self.game.names[human]})"
+        self.game.run_bots()
+
+    def menu(self) -> list[tuple[str, MenuKey]]:
+        """Entries for the human: ``(label, key)``; auctions and bids take the amount box."""
+        state = self.game.state
+        if state.to_act != self.human:
+            return []
+        entries: list[tuple[str, MenuKey]] = []
+        auctioned: set[int] = set()
+        bid_entry = False
+        for action in self.game.legal_actions():
+            if isinstance(action, StartAuction):
+                if action.card not in auctioned:
+                    auctioned.add(action.card)
+                    label = f"Auction {state.deck[action.card].label} (opening bid = amount)"
+                    entries.append((label, ("auction", action.card)))
+            elif isinstance(action, Bid):
+                if not bid_entry:
+                    bid_entry = True
+                    entries.append(("Bid (amount)", ("bid", 0)))
+            else:
+                entries.append((describe_action(state, action), action))
+        return entries
+
+    def suggested_amount(self) -> int:
+        """A sensible default for the amount box: one more than the high bid."""
+        auction = self.game.state.auction
+        return auction.high_bid + 1 if auction is not None else 1
+
+    def act(self, key: MenuKey, amount: int | None) -> None:
+        """Play the human's choice, then let the bots play until the human decides again.
+
+        Raises
+        ------
+        IllegalActionError
+            If the choice breaks a rule (the game is unchanged).
+        """
+        if isinstance(key, tuple):
+            kind, card = key
+            value = amount if amount is not None else self.suggested_amount()
+            action: Action = StartAuction(card, value) if kind == "auction" else Bid(value)
+        else:
+            action = key
+        self.game.play(action)
+        self.game.run_bots()
+
+    def undo(self) -> None:
+        """Take back the human's last decision (and the bot moves after it)."""
+        self.game.undo_to_human()
+        if self.game.state.to_act != self.human:
+            self.game.run_bots()
+
+    def view_html(self) -> str:
+        """HTML of the table as the human sees it (only their own hand)."""
+        return state_html(self.game.state, self.game.names, self.human)
+
+    def log_html(self, last: int = 15) -> str:
+        """HTML of the latest events."""
+        return log_html(self.game.log, last=last)
+
+
+class FunTable:
+    """An ipywidgets table: standings, teams, market, your hand, actions, log.
+
+    Parameters
+    ----------
+    players, seed, human, bots
+        As for :class:`TableController`.
+
+    Examples
+    --------
+    >>> table = FunTable(players=2, seed=1)  # doctest: +SKIP
+    >>> table  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        seed: int = 0,
+        human: int = 0,
+        bots: str | Mapping[int, Bot] = "sensible",
+    ) -> None:
+        import ipywidgets as w
+
+        self.controller = TableController(players, seed, human, bots)
+        self._w = w
+        self.board = w.HTML()
+        self.choices = w.Select(rows=10, layout=w.Layout(width="100%"))
+        self.amount = w.BoundedIntText(value=1, min=0, max=999, description="Amount M$")
+        self.play_button = w.Button(description="Play", button_style="primary")
+        self.undo_button = w.Button(description="Undo")
+        self.message = w.HTML()
+        self.log = w.HTML()
+        self.errors = w.Output()
+        self.play_button.on_click(self._on_play)
+        self.undo_button.on_click(self._on_undo)
+        self.widget = w.VBox(
+            [
+                self.board,
+                w.HTML("<b>Your move</b>"),
+                self.choices,
+                w.HBox([self.amount, self.play_button, self.undo_button]),
+                self.message,
+                w.HTML("<b>Latest events</b>"),
+                self.log,
+                self.errors,
+            ]
+        )
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw from the game state."""
+        c = self.controller
+        self.board.value = c.view_html()
+        entries = c.menu()
+        self.choices.options = [(label, i) for i, (label, _) in enumerate(entries)]
+        self._entries = entries
+        if entries:
+            self.choices.value = 0
+        self.amount.value = c.suggested_amount()
+        self.log.value = c.log_html()
+        over = c.game.state.is_over
+        self.play_button.disabled = over or not entries
+        if over:
+            self.message.value = "<b>The championship is over.</b>"
+
+    def _on_play(self, _button: Any) -> None:
+        with self.errors:
+            if self.choices.value is None:
+                return
+            _, key = self._entries[self.choices.value]
+            try:
+                self.controller.act(key, self.amount.value)
+                self.message.value = ""
+            except ValueError as err:
+                self.message.value = f'<span style="color:#b00">{err}</span>'
+            self.refresh()
+
+    def _on_undo(self, _button: Any) -> None:
+        with self.errors:
+            self.controller.undo()
+            self.message.value = ""
+            self.refresh()
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def play_widget(
+    players: int = 4, seed: int = 0, human: int = 0, bots: str = "sensible"
+) -> FunTable:
+    """Return a :class:`FunTable` to play a championship against bots.
+
+    Examples
+    --------
+    >>> play_widget(players=3, seed=5)  # doctest: +SKIP
+    """
+    return FunTable(players=players, seed=seed, human=human, bots=bots)
