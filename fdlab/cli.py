@@ -1,0 +1,285 @@
+"""The ``fdlab`` command: headless work on track files.
+
+Subcommands (each with ``--help``)::
+
+    fdlab validate TRACK.json [--cars N]
+    fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] ...
+    fdlab show TRACK.json -o board.html|board.svg
+
+Other modules add subcommands with :func:`register_command`; the modules
+listed in :data:`COMMAND_MODULES` are imported before the command line is
+read, so adding one is a one-line change here plus one function there::
+
+    # fdlab/analysis/playtest_cli.py
+    from fdlab.cli import register_command
+
+    def _arguments(parser):
+        parser.add_argument("track")
+
+    @register_command("playtest", help="race bots on a board", arguments=_arguments)
+    def playtest(args):
+        ...
+        return 0
+
+Exit status: 0 success, 1 the board has problems (``validate``), 2 bad
+input (an unreadable file, a bad option), with a one-line message and no
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["COMMANDS", "COMMAND_MODULES", "Command", "build_parser", "main", "register_command"]
+
+#: Exit status when a track has problems.
+EXIT_PROBLEMS = 1
+#: Exit status for bad input: unreadable files, bad options.
+EXIT_BAD_INPUT = 2
+
+Arguments = Callable[[argparse.ArgumentParser], None]
+Runner = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One ``fdlab`` subcommand.
+
+    Parameters
+    ----------
+    name : str
+        The word typed after ``fdlab``.
+    help : str
+        One line for ``fdlab --help``.
+    arguments : callable
+        Adds the subcommand's arguments to its ``argparse`` parser.
+    run : callable
+        Takes the parsed arguments and returns the exit status.
+    """
+
+    name: str
+    help: str
+    arguments: Arguments
+    run: Runner
+
+
+#: Subcommand name -> :class:`Command`, in the order they were registered.
+COMMANDS: dict[str, Command] = {}
+
+#: Modules imported by :func:`main` so that they can register their subcommands.
+COMMAND_MODULES: list[str] = []
+
+
+def register_command(name: str, *, help: str, arguments: Arguments) -> Callable[[Runner], Runner]:
+    """Register a function as the ``fdlab NAME`` subcommand.
+
+    Parameters
+    ----------
+    name : str
+        The subcommand.
+    help : str
+        One line shown by ``fdlab --help``; the function's docstring is the
+        subcommand's own ``--help`` description.
+    arguments : callable
+        ``arguments(parser)`` adds the subcommand's arguments.
+
+    Examples
+    --------
+    >>> def _arguments(parser):
+    ...     parser.add_argument("who")
+    >>> @register_command("hello", help="say hello", arguments=_arguments)
+    ... def hello(args):
+    ...     '''Greet someone.'''
+    ...     print(f"hello {args.who}")
+    ...     return 0
+    >>> main(["hello", "Ada"])
+    hello Ada
+    0
+    >>> del COMMANDS["hello"]
+    """
+
+    def register(run: Runner) -> Runner:
+        if name in COMMANDS:
+            raise ValueError(f"an fdlab subcommand named {name!r} is already registered")
+        COMMANDS[name] = Command(name, help, arguments, run)
+        return run
+
+    return register
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``fdlab`` argument parser with every registered subcommand."""
+    for module in COMMAND_MODULES:
+        importlib.import_module(module)
+    parser = argparse.ArgumentParser(
+        prog="fdlab",
+        description="Design, check and draw Formula D boards from the command line.",
+    )
+    from fdlab import __version__
+
+    parser.add_argument("--version", action="version", version=f"fdlab {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS.values():
+        sub = subparsers.add_parser(
+            command.name,
+            help=command.help,
+            description=inspect.cleandoc(command.run.__doc__ or command.help),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        command.arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``fdlab`` command; returns the exit status.
+
+    Examples
+    --------
+    >>> main(["validate", "no/such/board.json"])
+    2
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version or a usage error (already printed)
+        return stop.code if isinstance(stop.code, int) else 0
+    try:
+        return args.run(args)
+    except (ValueError, OSError) as error:
+        # Bad input (unreadable or malformed files, builder refusals): one line, no traceback.
+        print(f"fdlab {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def _stop_counts(text: str) -> list[int]:
+    try:
+        stops = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected stop counts separated by commas, like 1,2,3; got {text!r}"
+        ) from None
+    bad = [s for s in stops if s not in (1, 2, 3)]
+    if bad:
+        raise argparse.ArgumentTypeError(f"stop counts are 1, 2 or 3, not {bad[0]}")
+    return stops
+
+
+# -- fdlab validate ---------------------------------------------------------------------
+
+
+def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("track", metavar="TRACK.json", help="the track file to check")
+    parser.add_argument(
+        "--cars",
+        type=_positive_int,
+        default=10,
+        metavar="N",
+        help="cars in the race: the grid needs this many spots (default 10)",
+    )
+
+
+@register_command(
+    "validate", help="check a track file and list its problems", arguments=_validate_arguments
+)
+def run_validate(args: argparse.Namespace) -> int:
+    """Check a track file and list every problem at once.
+
+    Exit status: 0 the board is sound, 1 it has problems, 2 the file cannot
+    be read.
+    """
+    from fdlab.track.io import load_track
+    from fdlab.track.validate import validate
+
+    report = validate(load_track(args.track), cars=args.cars)
+    print(report)
+    return 0 if report.ok else EXIT_PROBLEMS
+
+
+# -- fdlab show ---------------------------------------------------------------------------
+
+_PICTURE_SUFFIXES = (".html", ".svg")
+
+
+def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("track", metavar="TRACK.json", help="the track file to draw")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="PICTURE",
+        help="board.html (interactive Bokeh page, works offline) or board.svg",
+    )
+    parser.add_argument("--steps", action="store_true", help="draw an arrow for every step")
+    parser.add_argument(
+        "--problems",
+        action="store_true",
+        help="outline the spaces named by the validator's problems",
+    )
+    parser.add_argument(
+        "--cars",
+        type=_positive_int,
+        default=10,
+        metavar="N",
+        help="cars in the race, for --problems (default 10)",
+    )
+
+
+@register_command("show", help="draw a track file as HTML or SVG", arguments=_show_arguments)
+def run_show(args: argparse.Namespace) -> int:
+    """Draw a track file as a standalone picture.
+
+    ``.html`` gives an interactive Bokeh page with BokehJS inlined, so it
+    opens without a network; ``.svg`` gives a static picture.
+    """
+    output = Path(args.output)
+    if output.suffix.lower() not in _PICTURE_SUFFIXES:
+        raise ValueError(f"{output}: the picture must end in .html or .svg")
+    from fdlab.plot import board_figure, save_html, track_svg
+    from fdlab.track.io import load_track
+
+    track = load_track(args.track)
+    highlight: frozenset = frozenset()
+    if args.problems:
+        from fdlab.track.validate import validate
+
+        highlight = validate(track, cars=args.cars).spaces
+    if output.suffix.lower() == ".svg":
+        output.write_text(
+            track_svg(track, highlight=highlight, show_steps=args.steps), encoding="utf-8"
+        )
+    else:
+        figure = board_figure(track, highlight=highlight, show_steps=args.steps)
+        save_html(figure, output, title=track.name)
+    print(f"wrote {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The ``fdlab`` command: validate, show, the subcommand registry, exit statuses."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from fdlab import cli
+from fdlab.cli import main
+from fdlab.track import from_ascii, save_track
+
+SOUND = """
+. . . . 1 1 1 . . . . . . 2 2 . . .
+. . . . 1 1 1 . . . . . . 2 2 . . .
+x x x x x x x x x x x x x x x p p p
+x x x x x x x x x x x x x x x x B x
+"""
+
+
+@pytest.fixture
+def board_file(tmp_path) -> Path:
+    track = from_ascii(
+        SOUND, corners={1: 2, 2: 1}, closed=True, grid=[68, 69, 64, 65], ring=True, name="Ring"
+    )
+    path = tmp_path / "ring.json"
+    save_track(track, path)
+    return path
+
+
+def test_validate_sound_board_exits_0(board_file, capsys):
+    assert main(["validate", str(board_file), "--cars", "4"]) == 0
+    assert capsys.readouterr().out == "Track 'Ring': no problems found\n"
+
+
+def test_validate_lists_problems_and_exits_1(board_file, capsys):
+    assert main(["validate", str(board_file)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "Track 'Ring': 1 problem",
+        "- [grid_too_small] the grid has 4 spots but the race has 10 cars",
+    ]
+
+
+def test_validate_bad_file_exits_2_with_one_line(tmp_path, capsys):
+    path = tmp_path / "broken.json"
+    path.write_text('{"schema": 1, "graph": {}, "spaces": [{"id": 0}]')
+    assert main(["validate", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"fdlab validate: error: {path}: not valid JSON")
+    assert captured.err.count("\n") == 1
+
+
+def test_validate_missing_field_names_it(tmp_path, capsys):
+    path = tmp_path / "nox.json"
+    path.write_text(
+        '{"schema": 1, "graph": {}, "spaces": [{"id": 0, "y": 1}], "steps": [], "contacts": []}'
+    )
+    assert main(["validate", str(path)]) == 2
+    assert f"{path}: spaces[0].x: missing" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cars", ["0", "many"])
+def test_bad_option_is_a_usage_error(board_file, capsys, cars):
+    assert main(["validate", str(board_file), "--cars", cars]) == 2
+    assert "--cars" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["validate", "show"])
+def test_every_subcommand_has_help(command, capsys):
+    assert main([command, "--help"]) == 0
+    assert capsys.readouterr().out.startswith(f"usage: fdlab {command}")
+
+
+def test_no_subcommand_is_a_usage_error(capsys):
+    assert main([]) == 2
+    assert "COMMAND" in capsys.readouterr().err
+
+
+def test_show_writes_svg(board_file, tmp_path, capsys):
+    picture = tmp_path / "board.svg"
+    assert main(["show", str(board_file), "-o", str(picture), "--problems"]) == 0
+    text = picture.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and text.count('class="space"') == 40
+    assert capsys.readouterr().out == f"wrote {picture}\n"
+
+
+def test_show_writes_offline_html(board_file, tmp_path):
+    page = tmp_path / "board.html"
+    assert main(["show", str(board_file), "-o", str(page), "--steps"]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<html" in text and "<title>Ring</title>" in text
+    assert "Bokeh" in text and '<script type="text/javascript" src="http' not in text
+
+
+def test_show_refuses_other_picture_formats(board_file, tmp_path, capsys):
+    assert main(["show", str(board_file), "-o", str(tmp_path / "board.png")]) == 2
+    assert "must end in .html or .svg" in capsys.readouterr().err
+    assert not (tmp_path / "board.png").exists()
+
+
+def test_another_module_can_add_a_subcommand(monkeypatch, tmp_path, capsys):
+    """The hook ``fdlab playtest`` will use: a module in COMMAND_MODULES registers one function."""
+    (tmp_path / "fdlab_fake_playtest.py").write_text(
+        textwrap.dedent(
+            '''
+            from fdlab.cli import register_command
+
+            def _arguments(parser):
+                parser.add_argument("track")
+                parser.add_argument("--races", type=int, default=3)
+
+            @register_command("playtest", help="race bots on a board", arguments=_arguments)
+            def playtest(args):
+                """Race bots on a board."""
+                print(f"{args.races} races on {args.track}")
+                return 0
+            '''
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ["fdlab_fake_playtest"])
+    assert main(["playtest", "ring.json", "--races", "5"]) == 0
+    assert capsys.readouterr().out == "5 races on ring.json\n"
+    assert main(["--help"]) == 0
+    assert "race bots on a board" in capsys.readouterr().out
+
+
+def test_registering_a_name_twice_is_refused(monkeypatch):
+    monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
+    with pytest.raises(ValueError, match="'validate' is already registered"):
+        cli.register_command("validate", help="again", arguments=lambda parser: None)(lambda a: 0)
+
+
+def _entry_point() -> Path:
+    script = Path(sys.executable).parent / "fdlab"
+    if not script.exists():
+        pytest.skip("the fdlab entry point is not installed beside this Python")
+    return script
+
+
+def test_entry_point_in_a_real_process(board_file, tmp_path):
+    script = _entry_point()
+    sound = subprocess.run(
+        [script, "validate", board_file, "--cars", "4"], capture_output=True, text=True, timeout=120
+    )
+    assert (sound.returncode, sound.stdout) == (0, "Track 'Ring': no problems found\n")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schema": 7}')
+    bad = subprocess.run([script, "validate", broken], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2
+    assert "Traceback" not in bad.stderr
+    assert bad.stderr == (
+        f"fdlab validate: error: {broken}: schema: version 7 is newer than this fdlab "
+        "understands (1); upgrade fdlab to read it\n"
+    )
