@@ -22,8 +22,9 @@ Rules, in the words of ``rules.md``:
 * M-6 / X-5 a tunnel pair counts as one space and a move never ends on an
   entry portal;
 * C-3 / C-5 leaving a corner without the required stops is an overshoot;
-  after it the car may not change lane (nor turn into the pit lane) and a
-  stop in a later corner does not count;
+  the overshooting step and every later one may not change lane (nor turn
+  into the pit lane: decision, the car "continues in the lane it left the
+  corner in") and a stop in a later corner does not count;
 * P-2 / P-5 / P-7 the pit lane only when ``pit_allowed``, one lane, and the
   car's own box ends the move.
 """
@@ -40,6 +41,9 @@ from fdlab.rules.board import (
     STEP_TUNNEL,
     Board,
 )
+
+#: Steps that take the car out of its lane: refused during and after an overshoot (C-5).
+_LEAVES_LANE = frozenset({STEP_STRAIGHT_LANE_CHANGE, STEP_CORNER_LANE_CHANGE, STEP_PIT_IN})
 
 
 class MovementError(ValueError):
@@ -315,12 +319,8 @@ def _search(
                             continue
                         new_lc = lc + 1
                         new_forbid = forbid | (1 << lane[v])
-                    elif code == STEP_CORNER_LANE_CHANGE:
-                        if locked:
-                            continue
-                    elif code == STEP_PIT_IN:
-                        if locked or not pit_allowed:
-                            continue
+                    elif code == STEP_PIT_IN and not pit_allowed:
+                        continue
                     elif code == STEP_BOX_IN:
                         if j == own_box:
                             found.append((d + 1, (j, left, overs, danger), lc, (node, j), True))
@@ -328,6 +328,8 @@ def _search(
                     nleft, novers, ndanger, new_forbid = enter(
                         v, j, d, left, overs, danger, new_forbid
                     )
+                    if novers and lane_lock and code in _LEAVES_LANE:
+                        continue  # C-5: no lane change while or after overshooting
                     child = (node, j)
                     here = j
                     t = tunnel_exit[j]
