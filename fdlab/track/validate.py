@@ -286,13 +286,17 @@ class _Validator:
 
         grid = self.track.grid_spots()
         finish_steps = self.finish_steps
-        if grid:
-            reached = self.reach(grid, self.succ)
+        # Without a grid (reported by check_grid), cars are taken to start at the finish line.
+        starts, origin = (
+            (grid, "the grid") if grid else ([v for _, v in finish_steps], "the finish line")
+        )
+        if starts:
+            reached = self.reach(starts, self.succ)
             lost = _sorted(n for n in self.graph if n not in reached)
             if lost:
                 self.report(
                     "unreachable",
-                    f"{_name_spaces(lost)} cannot be reached from the grid",
+                    f"{_name_spaces(lost)} cannot be reached from {origin}",
                     lost,
                 )
         if not finish_steps:

@@ -66,6 +66,13 @@ def test_unreachable_from_the_grid():
     assert "cannot be reached from the grid" in problem.message
 
 
+def test_unreachable_from_the_finish_line_when_there_is_no_grid():
+    track = from_ascii(". " * 18 + "\n" + ". " * 18, closed=True, ring=True)
+    track.graph.remove_edges_from(list(track.graph.in_edges(10)))
+    [problem] = problems(track, "unreachable", cars=0)
+    assert problem.message == "space 10 cannot be reached from the finish line"
+
+
 def test_no_finish_line():
     track = sound_board()
     for _, _, data in track.graph.edges(data=True):
