@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.errors import PlotError
+from fdlab.plot.geometry import space_size
+from fdlab.plot.layout import place_flags
 from fdlab.track.model import Track
 
 if TYPE_CHECKING:
@@ -91,6 +93,11 @@ def board_figure(
     fig.axis.visible = False
     fig.grid.visible = False
     fig.outline_line_color = None
+    scale = _screen_scale(data, width, height)
+    for axis_range in (fig.x_range, fig.y_range):
+        # room for the flags, which stand a fixed number of pixels off the track
+        axis_range.range_padding = 70.0 / scale
+        axis_range.range_padding_units = "absolute"
 
     spaces = fig.patches(
         "xs",
@@ -142,8 +149,8 @@ def board_figure(
         name="police",
     )
     _labels(fig, notes)
-    _flags(fig, notes["flags"])
-    _cars(fig, car_data(track, cars))
+    _flags(fig, notes["flags"], data, scale, space_size(track))
+    _cars(fig, car_data(track, cars), scale)
     return fig
 
 
@@ -191,19 +198,42 @@ def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
     )
 
 
-def _flags(fig: Figure, flags: dict[str, list[Any]]) -> None:
+def _screen_scale(data: dict[str, list[Any]], width: int, height: int) -> float:
+    """Pixels per track unit when the figure first shows the whole board."""
+    xs = [x for row in data["xs"] for x in row] or [0.0]
+    ys = [y for row in data["ys"] for y in row] or [0.0]
+    span_x = max(max(xs) - min(xs), 1e-9)
+    span_y = max(max(ys) - min(ys), 1e-9)
+    return min((width - 60) / span_x, (height - 100) / span_y)
+
+
+def _flags(
+    fig: Figure, flags: dict[str, list[Any]], data: dict[str, list[Any]], scale: float, size: float
+) -> None:
+    """Stop flags at a fixed screen distance from their corner, clear of each other."""
     from bokeh.models import ColumnDataSource
 
+    anchors = [(x * scale, -y * scale) for x, y in zip(flags["px"], flags["py"], strict=True)]
+    positions = place_flags(
+        anchors,
+        [(dx, -dy) for dx, dy in zip(flags["dx"], flags["dy"], strict=True)],
+        [(x * scale, -y * scale) for x, y in zip(data["x"], data["y"], strict=True)],
+        start=max(1.6 * size * scale, 0.5 * size * scale + 22.0),
+    )
+    offsets = [(fx - ax, fy - ay) for (ax, ay), (fx, fy) in zip(anchors, positions, strict=True)]
     rows = dict(flags)
-    reach = 34.0
     rows["stops_text"] = [str(v) for v in flags["stops"]]
     rows["long_text"] = [str(v) for v in flags["long"]]
     rows["short_text"] = [str(v) for v in flags["short"]]
-    rows["fx"] = [reach * dx for dx in flags["dx"]]
-    rows["fy"] = [-reach * dy - 8 for dy in flags["dy"]]
-    rows["lx"] = [reach * dx - 9 for dx in flags["dx"]]
-    rows["sx"] = [reach * dx + 9 for dx in flags["dx"]]
-    rows["ly"] = [-reach * dy + 10 for dy in flags["dy"]]
+    rows["fx"] = [ox for ox, _ in offsets]
+    rows["fy"] = [oy - 8 for _, oy in offsets]
+    rows["lx"] = [
+        ox - 4 - 3 * len(t) for (ox, _), t in zip(offsets, rows["long_text"], strict=True)
+    ]
+    rows["sx"] = [
+        ox + 4 + 3 * len(t) for (ox, _), t in zip(offsets, rows["short_text"], strict=True)
+    ]
+    rows["ly"] = [oy + 10 for _, oy in offsets]
     source = ColumnDataSource(rows)
     common = {"source": source, "text_align": "center", "text_baseline": "middle"}
     fig.text(
@@ -241,21 +271,27 @@ def _flags(fig: Figure, flags: dict[str, list[Any]]) -> None:
         )
 
 
-def _cars(fig: Figure, cars: dict[str, list[Any]]) -> None:
+def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float) -> None:
+    """Car markers, at least 16 x 9 pixels however big the board."""
     from bokeh.models import ColumnDataSource
 
     source = ColumnDataSource(cars)
+    small = bool(cars["width"]) and cars["width"][0] * scale < 16
+    size = (
+        {"width": 16, "height": 9, "width_units": "screen", "height_units": "screen"}
+        if small
+        else {"width": "width", "height": "height"}
+    )
     fig.rect(
         "x",
         "y",
-        width="width",
-        height="height",
         angle="angle",
         source=source,
         fill_color="color",
         line_color="#111111",
         line_width=1.2,
         name="cars",
+        **size,
     )
     fig.text(
         "x",

@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.geometry import space_size
+from fdlab.plot.layout import place_flags
 from fdlab.track.model import Track
 
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -101,7 +102,7 @@ def track_svg(
         parts += _steps(track, frame, size_px)
     parts += _lines(notes, frame, size_px)
     parts += _labels(notes, frame, size_px)
-    parts += _flags(notes, frame, size_px)
+    parts += _flags(notes, data, frame, size_px)
     parts += _cars(car_data(track, cars), frame, size_px)
     parts.append("</svg>")
     return "\n".join(parts)
@@ -241,7 +242,12 @@ def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: floa
     return out
 
 
-def _flags(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
+def _flags(
+    notes: dict[str, dict[str, list[Any]]],
+    centres: dict[str, list[Any]],
+    frame: _Frame,
+    size_px: float,
+) -> list[str]:
     """Yellow stop flags with the green long and red short counts under them.
 
     A flag that would cover one already drawn moves further out along its
@@ -249,17 +255,18 @@ def _flags(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float
     """
     flags = notes["flags"]
     out = ['<g class="flags" text-anchor="middle" font-weight="bold">']
-    placed: list[tuple[float, float]] = []
+    anchors = [frame.point(x, y) for x, y in zip(flags["px"], flags["py"], strict=True)]
+    directions = [(dx, -dy) for dx, dy in zip(flags["dx"], flags["dy"], strict=True)]
+    positions = place_flags(
+        anchors,
+        directions,
+        [frame.point(x, y) for x, y in zip(centres["x"], centres["y"], strict=True)],
+        start=max(1.6 * size_px, 0.5 * size_px + 22.0),
+        clamp=lambda x, y: frame.inside(x, y, 22.0, 20.0),
+    )
     for i, corner in enumerate(flags["corner"]):
-        cx, cy = frame.point(flags["px"][i], flags["py"][i])
-        dx, dy = flags["dx"][i], -flags["dy"][i]
-        reach = max(1.6 * size_px, 0.5 * size_px + 22.0)
-        for _ in range(8):
-            fx, fy = frame.inside(cx + dx * reach, cy + dy * reach, 22.0, 20.0)
-            if all(abs(fx - x) > 34 or abs(fy - y) > 32 for x, y in placed):
-                break
-            reach += 16.0
-        placed.append((fx, fy))
+        cx, cy = anchors[i]
+        fx, fy = positions[i]
         title = (
             f"{flags['name'][i]}: {flags['stops'][i]} stop(s), "
             f"long {flags['long'][i]}, short {flags['short'][i]}"

@@ -1,0 +1,109 @@
+"""Placing corner flags on screen so they neither cover each other nor the track."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+ScreenPoint = tuple[float, float]
+
+#: Half the width and half the height of a flag with its counts, in pixels.
+FLAG_HALF_SIZE = (20.0, 17.0)
+
+#: Turns (radians) tried around a flag's own direction, nearest first.
+_TURNS = (0.0, 0.45, -0.45, 0.9, -0.9)
+
+
+class _PointGrid:
+    """Points bucketed in square cells, to count those inside a box quickly."""
+
+    def __init__(self, points: Sequence[ScreenPoint], cell: float) -> None:
+        self.cell = cell
+        self.buckets: dict[tuple[int, int], list[ScreenPoint]] = defaultdict(list)
+        for x, y in points:
+            self.buckets[(int(x // cell), int(y // cell))].append((x, y))
+
+    def count(self, x: float, y: float, half_w: float, half_h: float) -> int:
+        c = self.cell
+        found = 0
+        for i in range(int((x - half_w) // c), int((x + half_w) // c) + 1):
+            for j in range(int((y - half_h) // c), int((y + half_h) // c) + 1):
+                found += sum(
+                    1
+                    for px, py in self.buckets.get((i, j), ())
+                    if abs(px - x) < half_w and abs(py - y) < half_h
+                )
+        return found
+
+
+def place_flags(
+    anchors: Sequence[ScreenPoint],
+    directions: Sequence[ScreenPoint],
+    obstacles: Sequence[ScreenPoint],
+    *,
+    start: float,
+    step: float = 12.0,
+    tries: int = 8,
+    clamp: Callable[[float, float], ScreenPoint] | None = None,
+) -> list[ScreenPoint]:
+    """Screen positions of corner flags, moved until they stand clear.
+
+    Each flag starts ``start`` pixels from its anchor (the corner point) along
+    its direction (a unit vector, y down). Candidates further out (by
+    ``step``) and turned a little either way are tried, nearest first, until
+    the flag's box covers no flag placed before it and no obstacle point (the
+    space centres); failing that, the candidate with the fewest conflicts wins.
+
+    Parameters
+    ----------
+    anchors, directions : sequences of (x, y)
+        Screen points of the corners and unit vectors pointing off the track.
+    obstacles : sequence of (x, y)
+        Screen points a flag should not cover.
+    start, step : float
+        First distance from the anchor and the distance added per try, in pixels.
+    tries : int
+        Distances tried per direction.
+    clamp : callable, optional
+        Maps a candidate position to an allowed one (e.g. inside the picture).
+
+    Returns
+    -------
+    list of (x, y)
+        The centre of each flag, in the order of ``anchors``.
+
+    Examples
+    --------
+    >>> # the second flag would cover the first: it turns aside
+    >>> place_flags([(0.0, 0.0), (0.0, 0.0)], [(0.0, -1.0), (0.0, -1.0)], [], start=30.0)
+    [(0.0, -30.0), (42.3, -33.567)]
+    """
+    half_w, half_h = FLAG_HALF_SIZE
+    blocked = _PointGrid(obstacles, 2 * half_w)
+    placed: list[ScreenPoint] = []
+    for (ax, ay), (dx, dy) in zip(anchors, directions, strict=True):
+        best: tuple[int, ScreenPoint] | None = None
+        for attempt in range(tries):
+            reach = start + attempt * step
+            for turn in _TURNS:
+                cos, sin = math.cos(turn), math.sin(turn)
+                fx = ax + (dx * cos - dy * sin) * reach
+                fy = ay + (dx * sin + dy * cos) * reach
+                if clamp is not None:
+                    fx, fy = clamp(fx, fy)
+                conflicts = 10 * sum(
+                    1 for x, y in placed if abs(fx - x) < 2 * half_w and abs(fy - y) < 2 * half_h
+                )
+                if best is not None and conflicts >= best[0]:
+                    continue
+                conflicts += blocked.count(fx, fy, half_w, half_h)
+                if best is None or conflicts < best[0]:
+                    best = (conflicts, (round(fx, 3), round(fy, 3)))
+                if conflicts == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        assert best is not None, "tries must be at least 1"
+        placed.append(best[1])
+    return placed
