@@ -1,0 +1,171 @@
+"""The Game object, action notation, HTML views, the widget controller and doctests."""
+
+import doctest
+import importlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fdlab.fun.actions import (
+    Bid,
+    Discard,
+    Draw,
+    EndTurn,
+    Pass,
+    PlayCircuit,
+    PlaySpecial,
+    PlaySponsor,
+    PutOnMarket,
+    ReturnDriver,
+    StartAuction,
+    parse_action,
+)
+from fdlab.fun.bots import RandomBot, SensibleBot
+from fdlab.fun.errors import IllegalActionError
+from fdlab.fun.game import Game
+from fdlab.fun.html import describe_action
+from fdlab.fun.study import run_championships
+from fdlab.fun.widgets import TableController
+
+ALL_ACTIONS = [
+    Draw(2), PutOnMarket(17), StartAuction(17, 4), Bid(6), Pass(), ReturnDriver(3),
+    PlaySponsor(30), PlaySpecial(40), PlaySpecial(40, 12), PlaySpecial(40, 12, 31),
+    PlayCircuit(66), Discard(33), EndTurn(),
+]
+
+
+@pytest.mark.parametrize("action", ALL_ACTIONS, ids=str)
+def test_action_notation_round_trips(action):
+    assert parse_action(str(action)) == action
+
+
+@pytest.mark.parametrize("text", ["", "fly 3", "draw", "draw x", "auction 3", "special 1 2 3 4"])
+def test_bad_action_notation(text):
+    with pytest.raises(ValueError):
+        parse_action(text)
+
+
+def test_game_play_undo_replay_and_json():
+    g = Game(3, seed=21, bots={1: SensibleBot(1), 2: RandomBot(2)}, human=0)
+    g.run_bots()
+    assert g.state.to_act == 0
+    before = g.state
+    events = g.play(g.legal_actions()[-1])
+    assert events and g.log[-len(events):] == list(events)
+    g.run_bots()
+    g.undo_to_human()
+    assert g.state == before
+    with pytest.raises(IllegalActionError):
+        g.play(EndTurn() if g.state.phase == "draw" else Draw(1))
+    assert g.state == before  # an illegal action leaves the game unchanged
+    with pytest.raises(ValueError, match="cannot undo"):
+        g.undo(len(g.actions) + 1)
+    g.bots[0] = SensibleBot(0)
+    g.run_bots()
+    assert g.state.is_over
+    copy = Game.from_json(g.to_json())
+    assert copy.state == g.state and [str(a) for a in copy.actions] == [str(a) for a in g.actions]
+    standings = g.standings()
+    assert tuple(standings.points[i] for i in range(3)) == g.state.points
+    assert set(standings.leaders()) == set(g.state.winners())
+
+
+def test_game_html_shows_standings_market_and_only_the_humans_hand():
+    g = Game(2, seed=4, human=0)
+    g.play("draw 1")
+    html = g._repr_html_()
+    assert "Standings" in html and "Market" in html and "P1's hand" in html
+    hidden = Game(2, seed=4)._repr_html_()
+    assert "'s hand" not in hidden
+    assert "points [0, 0]" in repr(g)
+
+
+def test_describe_every_action_kind():
+    g = Game(2, seed=0)
+    texts = {describe_action(g.state, a) for a in ALL_ACTIONS}
+    assert len(texts) == len(ALL_ACTIONS)
+
+
+def test_widget_controller_plays_for_the_human_and_bots_answer():
+    c = TableController(players=3, seed=8, human=1)
+    assert c.game.state.to_act == 1
+    plays = 0
+    while not c.game.state.is_over and plays < 400:
+        menu = c.menu()
+        assert menu, "the human always has a choice when it is their decision"
+        labels = [label for label, _ in menu]
+        key = menu[labels.index("End the turn")][1] if "End the turn" in labels else menu[0][1]
+        if isinstance(key, tuple) and key[0] == "bid":
+            key = next((k for _, k in menu if k == Pass()), key)
+        c.act(key, amount=None)
+        plays += 1
+        assert c.game.state.to_act in (1, None)
+    assert plays > 5
+    assert "You (P2)" in c.view_html()
+    c.undo()
+    assert c.game.state.to_act == 1
+
+
+def test_widget_controller_auction_amount_and_illegal_bid():
+    c = TableController(players=2, seed=3, human=0)
+    c.act(Draw(1), None)
+    # put a part on the market if we hold one, then auction it at the typed amount
+    parts = [k for _, k in c.menu() if isinstance(k, PutOnMarket)]
+    assert parts, "seed 3 deals player 0 a driver, engine or chassis"
+    c.act(parts[0], None)
+    auction = [k for _, k in c.menu() if isinstance(k, tuple) and k[0] == "auction"]
+    money = c.game.state.players[0].money
+    c.act(auction[0], amount=2)
+    assert any(isinstance(a, StartAuction) and a.price == 2 for a in c.game.actions)
+    assert c.game.state.players[0].money <= money
+
+
+def test_fun_table_widget_builds_and_clicks():
+    pytest.importorskip("ipywidgets")
+    from fdlab.fun.widgets import FunTable
+
+    table = FunTable(players=2, seed=5)
+    assert "Standings" in table.board.value
+    table._on_play(None)
+    table._on_undo(None)
+    assert table.controller.game.state.to_act == 0
+    table.amount.value = 0
+    table.choices.value = 0
+    table._on_play(None)  # whatever the choice, the table stays consistent
+    assert table.controller.game.state.to_act in (0, None)
+
+
+def test_engine_modules_do_not_import_widget_libraries():
+    code = (
+        "import sys, fdlab.fun, fdlab.fun.game, fdlab.fun.study; "
+        "print(any(m.split('.')[0] in ('ipywidgets', 'bokeh') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_study_rows_explain_results():
+    rows = run_championships(6, ["sensible", "random", "sensible"], seed=10)
+    assert len(rows) == 18
+    for game in range(6):
+        mine = [r for r in rows if r["game"] == game]
+        assert sum(r["won"] for r in mine) == pytest.approx(1.0)
+        assert sorted(r["bot"] for r in mine) == ["random", "sensible", "sensible"]
+        assert {r["seat_after_first"] for r in mine} == {0, 1, 2}
+    assert json.dumps(rows)
+
+
+MODULES = [
+    "fdlab.fun.actions", "fdlab.fun.bots", "fdlab.fun.cards", "fdlab.fun.deck",
+    "fdlab.fun.engine", "fdlab.fun.errors", "fdlab.fun.events", "fdlab.fun.game",
+    "fdlab.fun.html", "fdlab.fun.invariants", "fdlab.fun.race", "fdlab.fun.state",
+    "fdlab.fun.study", "fdlab.fun.widgets",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
