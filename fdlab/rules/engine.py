@@ -125,6 +125,53 @@ class Engine:
         car = CarState(pools=self.preset.pool_max)
         return RaceState(cars=(car,) * self.n_cars)
 
+    def position(
+        self,
+        placements: Sequence[dict],
+        *,
+        order: Sequence[int] | None = None,
+        phase: str = "gear",
+    ) -> RaceState:
+        """A race state with cars placed by hand, for lessons and tests.
+
+        Parameters
+        ----------
+        placements : sequence of dict
+            One per car, car 1 first: ``space`` (a space id, or ``None`` for a
+            car off the board) and any other :class:`CarState` field (``gear``,
+            ``pools``, ``lap``, ``stops``...). Cars are ``started`` unless
+            told otherwise; ``pools`` default to full.
+        order : sequence of int, optional
+            Turn order of this round (default: computed, T-1..T-3).
+        phase : str
+            ``gear`` (default): the first car in order is about to choose.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> engine = Engine(compile_board(from_ascii(". . . .")), BASIC, ["A", "B"])
+        >>> state = engine.position([{"space": 1, "gear": 2}, {"space": 3}])
+        >>> state.order, state.cars[0].gear
+        ((1, 0), 2)
+        """
+        if len(placements) != self.n_cars:
+            raise RuleError(f"{len(placements)} placements for {self.n_cars} cars")
+        cars = []
+        for spec in placements:
+            values = {"pools": self.preset.pool_max, "started": True, **spec}
+            sid = values.pop("space", None)
+            values["space"] = OFF_BOARD if sid is None else self.board.index[sid]
+            values["pools"] = tuple(values["pools"])
+            cars.append(CarState(**values))
+        state = RaceState(cars=tuple(cars), phase=phase, round=1)
+        if order is None:
+            order = turn_order(
+                self.board, cars, inside=self.inside, tie_break=self.preset.tie_break
+            )
+        return replace(state, order=tuple(order))
+
     # -- queries ---------------------------------------------------------------------
     def pit_allowed(self, car_index: int, car: CarState) -> bool:
         """P-2, P-7: between laps only, never on the last lap nor from the grid."""
@@ -363,7 +410,9 @@ class Engine:
             )
             cars[c] = car
             if out:
-                return self._end_turn(replace(state, cars=tuple(cars)), events)
+                state = replace(state, cars=tuple(cars))
+                state = self._eliminate(state, c, f"{clause} downshift", events)
+                return self._end_turn(state, events)
         if not car.started:
             start = dice.roll(preset.black_die)
             car = replace(car, started=True)

@@ -111,6 +111,9 @@ class Race:
         Roll for the grid at once (S-1); it is recorded as the first action.
     max_rounds : int, optional
         Hard cap on rounds (see :class:`~fdlab.rules.engine.Engine`).
+    start : RaceState or dict, optional
+        Start from this state (or its JSON form) instead of the grid, e.g. a
+        position set up with :meth:`from_position`.
 
     Examples
     --------
@@ -139,6 +142,7 @@ class Race:
         laps: int | None = None,
         roll_grid: bool = True,
         max_rounds: int | None = None,
+        start: RaceState | dict | None = None,
     ) -> None:
         self.board = track if isinstance(track, Board) else compile_board(track)
         self.track = self.board.track
@@ -147,11 +151,14 @@ class Race:
         self.engine = Engine(self.board, self.preset, names, max_rounds=max_rounds)
         self.seed = seed
         self.dice = make_dice(seed, dice)
-        self.state: RaceState = self.engine.initial_state()
+        if isinstance(start, dict):
+            start = RaceState.from_json(start)
+        self.start: RaceState = start if start is not None else self.engine.initial_state()
+        self.state: RaceState = self.start
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self._history: list[tuple[RaceState, Any, int]] = []
-        if roll_grid:
+        if roll_grid and self.state.phase == "grid":
             self.play(RollGrid())
 
     # -- reading the race -------------------------------------------------------------
@@ -325,6 +332,47 @@ class Race:
         self.dice.restore(snapshot)
         del self.events[n_events:]
         return self.actions.pop()
+
+    @classmethod
+    def from_position(
+        cls,
+        track: Track | Board,
+        cars: dict[str, dict],
+        preset: str | Preset = "basic",
+        *,
+        order: Sequence[str] | None = None,
+        **options: Any,
+    ) -> Race:
+        """A race starting from a position set by hand (lessons, puzzles, tests).
+
+        Parameters
+        ----------
+        track : Track or Board
+        cars : dict
+            Car name -> ``{"space": id, "gear": n, ...}`` (any car field,
+            see :meth:`fdlab.rules.engine.Engine.position`).
+        preset : str or Preset
+        order : sequence of str, optional
+            Turn order of the first round (default: T-1..T-3).
+        **options
+            Other :class:`Race` parameters (``seed``, ``dice``, ``laps``...).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.dice import LoadedDice
+        >>> track = from_ascii(". . . . . . . . .", finish=8)
+        >>> race = Race.from_position(track, {"Blue": {"space": 2, "gear": 4}}, dice=LoadedDice([2]))
+        >>> [str(e) for e in race.play(1)]  # G-4: 4th to 1st costs 2 SP
+        ['Blue loses 2 SP (G-4 drop from 4th to 1st)', 'Blue, 1st gear, rolls 2']
+        """
+        board = track if isinstance(track, Board) else compile_board(track)
+        names = list(cars)
+        preset_obj = get_preset(preset, options.pop("laps", None))
+        engine = Engine(board, preset_obj, names)
+        ranks = [names.index(n) for n in order] if order is not None else None
+        state = engine.position([cars[n] for n in names], order=ranks)
+        return cls(board, names, preset_obj, start=state, **options)
 
     @classmethod
     def replay(
