@@ -23,15 +23,16 @@ from __future__ import annotations
 import html
 import math
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import shapely
+from shapely.geometry import Polygon
 
 from fdlab.track.corners import corner_path_counts
-from fdlab.track.model import Track
+from fdlab.track.model import HAZARDS, SPACE_KINDS, Track
 
 __all__ = [
     "CHECKS",
@@ -45,6 +46,8 @@ __all__ = [
 #: Every problem code the validator reports, with what it means.
 CHECKS: dict[str, str] = {
     "empty": "the board has no spaces",
+    "attribute": "a space or step attribute of the wrong type or value",
+    "check_failed": "a check that could not run on this board (fix the other problems first)",
     "dead_end": "a space with no step out of it",
     "unreachable": "spaces no car can reach from the grid",
     "no_finish_line": "no step crosses the finish line",
@@ -90,6 +93,31 @@ STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {
 }
 
 _SHOWN_SPACES = 8
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_finite_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: Space attribute -> (test, what the value must be).
+_SPACE_ATTRIBUTES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "x": (_is_finite_number, "a finite number"),
+    "y": (_is_finite_number, "a finite number"),
+    "progress": (_is_finite_number, "a finite number"),
+    "lane": (_is_int, "an integer"),
+    "level": (_is_int, "an integer"),
+    "kind": (lambda v: v in SPACE_KINDS, f"one of {', '.join(SPACE_KINDS)}"),
+    "hazard": (lambda v: v in HAZARDS, "None, 'shooting' or 'danger'"),
+    "corner": (lambda v: v is None or _is_int(v), "None or an integer corner id"),
+    "grid": (lambda v: v is None or _is_int(v), "None or an integer spot"),
+    "box": (lambda v: v is None or _is_int(v), "None or an integer slot"),
+    "tunnel": (lambda v: v is None or isinstance(v, str), "None or a string label"),
+    "polygon": (lambda v: v is None or isinstance(v, Polygon), "None or a shapely Polygon"),
+}
 
 
 @dataclass(frozen=True)
@@ -258,15 +286,56 @@ class _Validator:
     def run(self) -> ValidationReport:
         if len(self.graph) == 0:
             self.report("empty", "the board has no spaces")
-        else:
-            self.check_flow()
-            self.check_steps()
-            self.check_corners()
-            self.check_pit()
-            self.check_tunnels()
-            self.check_grid()
-            self.check_outlines()
+            return ValidationReport(self.track.name, tuple(self.problems))
+        self.check_attributes()
+        checks = (
+            self.check_flow,
+            self.check_steps,
+            self.check_corners,
+            self.check_pit,
+            self.check_tunnels,
+            self.check_grid,
+            self.check_outlines,
+        )
+        for check in checks:
+            # A board being edited may hold a value of the wrong type (reported by
+            # check_attributes); the other checks still run and say what they can.
+            try:
+                check()
+            except (
+                TypeError,
+                ValueError,
+                KeyError,
+                AttributeError,
+                shapely.errors.ShapelyError,
+            ) as error:
+                name = check.__name__.removeprefix("check_")
+                self.report(
+                    "check_failed",
+                    f"the {name} checks could not run ({type(error).__name__}: {error}); "
+                    "fix the problems above first",
+                )
         return ValidationReport(self.track.name, tuple(self.problems))
+
+    # -- attribute types ---------------------------------------------------------------
+    def check_attributes(self) -> None:
+        for n, data in self.nodes.items():
+            for key, (ok, expected) in _SPACE_ATTRIBUTES.items():
+                if key not in data:
+                    self.report("attribute", f"space {n!r} has no {key!r} attribute", [n])
+                elif not ok(data[key]):
+                    self.report(
+                        "attribute",
+                        f"space {n!r}: {key} is {data[key]!r}; it must be {expected}",
+                        [n],
+                    )
+        for u, v, lines in self.graph.edges(data="lines"):
+            if not isinstance(lines, frozenset) or not all(isinstance(x, str) for x in lines):
+                self.report(
+                    "attribute",
+                    f"step {u!r} -> {v!r}: lines is {lines!r}; it must be a frozenset of line names",
+                    [u, v],
+                )
 
     # -- getting round the lap ---------------------------------------------------------
     def reach(self, sources: Iterable[Any], adjacency: Any) -> set[Any]:

@@ -50,6 +50,32 @@ def test_empty_board():
     assert validate(Track(nx.DiGraph())).codes == ["empty"]
 
 
+def test_attribute_of_the_wrong_type():
+    track = sound_board()
+    track.space(32)["kind"] = "lava"
+    track.space(36)["lane"] = "1"
+    track.graph.edges[40, 44]["lines"] = ["finish"]
+    found = problems(track, "attribute")
+    assert [p.message for p in found] == [
+        "space 32: kind is 'lava'; it must be one of track, pit, box",
+        "space 36: lane is '1'; it must be an integer",
+        "step 40 -> 44: lines is ['finish']; it must be a frozenset of line names",
+    ]
+
+
+def test_checks_that_cannot_run_say_so_and_the_others_still_report():
+    track = sound_board()
+    track.space(32)["progress"] = None
+    del track.space(36)["x"]
+    track.corners[1]["stops"] = 7
+    report = validate(track, cars=CARS)
+    assert "space 32: progress is None; it must be a finite number" in str(report)
+    assert "space 36 has no 'x' attribute" in str(report)
+    [failed] = problems(track, "check_failed")
+    assert failed.message.startswith("the steps checks could not run (")
+    assert "corner_stops" in report.codes  # later checks still ran
+
+
 def test_dead_end_names_the_space():
     track = sound_board()
     track.graph.remove_edges_from(list(track.graph.out_edges(32)))
@@ -343,6 +369,8 @@ def test_slight_overlap_is_tolerated_and_a_real_one_is_not():
 
 BREAKERS: dict[str, Callable[[], None]] = {
     "empty": test_empty_board,
+    "attribute": test_attribute_of_the_wrong_type,
+    "check_failed": test_checks_that_cannot_run_say_so_and_the_others_still_report,
     "dead_end": test_dead_end_names_the_space,
     "unreachable": test_unreachable_from_the_grid,
     "no_finish_line": test_no_finish_line,
