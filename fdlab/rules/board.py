@@ -80,6 +80,9 @@ class Board:
     step_lines : dict
         ``(index, next_index)`` -> lines crossed, for the steps that cross
         at least one line.
+    danger_space : tuple of bool
+        Per index, True for a danger space that is not a tunnel portal (X-3,
+        X-5).
 
     Examples
     --------
@@ -114,6 +117,7 @@ class Board:
     abreast: tuple = field(default=())
     tunnel_exit: tuple = field(default=())
     step_lines: dict = field(default_factory=dict)
+    danger_space: tuple = field(default=())
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -238,6 +242,9 @@ def compile_board(track: Track) -> Board:
         abreast=_abreast(track, ids, index),
         tunnel_exit=tuple(tunnel_exit),
         step_lines=step_lines,
+        danger_space=tuple(
+            nodes[sid]["hazard"] == "danger" and nodes[sid]["tunnel"] is None for sid in ids
+        ),
     )
 
 

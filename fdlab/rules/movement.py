@@ -6,8 +6,9 @@ return to, corners overshot, danger spaces crossed)`` and keeps, for each
 space and history, only the states that are not dominated (fewer lane
 changes and fewer forbidden lanes are never worse). Every layer is also the
 set of destinations for braking by ``roll - depth`` spaces, so one pass gives
-the options for every braking amount. Paths are kept as parent pointers and
-rebuilt only for the options returned.
+the options for every braking amount. A layer holds only a few dozen states,
+so each carries its path as a tuple: extending it is cheaper in Python than
+rebuilding paths from parent pointers for every option returned.
 
 Rules, in the words of ``rules.md``:
 
@@ -257,9 +258,8 @@ def _search(
     moves = board.moves
     tunnel_exit = board.tunnel_exit
     required = board.stops
-    is_danger = tuple(
-        h == "danger" and t is None for h, t in zip(board.hazard, board.tunnel, strict=True)
-    )
+    is_danger = board.danger_space
+    step_lines = board.step_lines
     blocked_spaces = set(occupied) if cars_block else set()
     blocked_spaces.discard(start)
     passmask: dict[int, int] = {}
@@ -274,7 +274,7 @@ def _search(
         own_box = -1
 
     def enter(v, j, d, left, overs, danger, forbid):
-        """Corner, danger and zig-zag bookkeeping for stepping from v into j."""
+        """Corner and zig-zag bookkeeping for stepping from v into j (C-3, C-6, M-4)."""
         cv = corner[v]
         cj = corner[j]
         if cv is not None and cj != cv:
@@ -287,26 +287,31 @@ def _search(
             if made < need:
                 overs = overs + ((cv, made, need, d),)
         if is_danger[j]:
-            danger += 1
+            danger = danger + (j,)
         forbid = 0 if cj is not None else forbid & ~passmask.get(j, 0)
         return left, overs, danger, forbid
 
-    # layer: key (space, left_start, overshoots, danger) -> list of [lc, forbid, node]
-    # node: parent pointer (parent_node, index) or None for the start.
-    layer: dict[tuple, list[tuple[int, int, object]]] = {
-        (start, start_corner is None, (), 0): [(0, 0, None)]
+    # A layer maps a state key (space, left_start_corner, overshoots, number of
+    # danger spaces) to its non-dominated entries (lane changes, forbidden lanes
+    # as a bitset, path, danger spaces, lines crossed). Paths are tuples that
+    # share nothing but are cheap to extend: a layer holds a few dozen states.
+    layer: dict[tuple, list[tuple]] = {
+        (start, start_corner is None, (), 0): [(0, 0, (), (), _NO_LINES)]
     }
-    found: list[tuple[int, tuple, int, object, bool]] = []  # (moved, key, lc, node, boxed)
+    found: list[tuple] = []  # (moved, key, best entry, boxed)
     for d in range(roll + 1):
         for key, entries in layer.items():
-            best = min(entries, key=lambda e: e[0])
-            found.append((d, key, best[0], best[2], False))
+            best = entries[0]
+            for entry in entries:
+                if entry[0] < best[0]:
+                    best = entry
+            found.append((d, key, best, False))
         if d == roll:
             break
-        following: dict[tuple, list[tuple[int, int, object]]] = {}
-        for (v, left, overs, danger), entries in layer.items():
+        following: dict[tuple, list[tuple]] = {}
+        for (v, left, overs, _), entries in layer.items():
             locked = lane_lock and bool(overs)
-            for lc, forbid, node in entries:
+            for lc, forbid, path, danger, lines in entries:
                 for j, code in moves[v]:
                     if j in blocked_spaces or code == STEP_TUNNEL:
                         continue
@@ -321,99 +326,94 @@ def _search(
                         new_forbid = forbid | (1 << lane[v])
                     elif code == STEP_PIT_IN and not pit_allowed:
                         continue
-                    elif code == STEP_BOX_IN:
+                    crossed = step_lines.get((v, j))
+                    new_lines = lines | crossed if crossed else lines
+                    if code == STEP_BOX_IN:
                         if j == own_box:
-                            found.append((d + 1, (j, left, overs, danger), lc, (node, j), True))
+                            entry = (lc, 0, path + (j,), danger, new_lines)
+                            found.append((d + 1, (j, left, overs, len(danger)), entry, True))
                         continue
                     nleft, novers, ndanger, new_forbid = enter(
                         v, j, d, left, overs, danger, new_forbid
                     )
                     if novers and lane_lock and code in _LEAVES_LANE:
                         continue  # C-5: no lane change while or after overshooting
-                    child = (node, j)
-                    here = j
                     t = tunnel_exit[j]
-                    if t >= 0:
+                    if t < 0:
+                        here = j
+                        new_path = path + (j,)
+                    else:
                         if t in blocked_spaces:
                             continue
                         nleft, novers, ndanger, new_forbid = enter(
                             j, t, d + 1, nleft, novers, ndanger, new_forbid
                         )
-                        child = (child, t)
+                        crossed = step_lines.get((j, t))
+                        if crossed:
+                            new_lines = new_lines | crossed
                         here = t
-                    _insert(following, (here, nleft, novers, ndanger), new_lc, new_forbid, child)
+                        new_path = path + (j, t)
+                    key = (here, nleft, novers, len(ndanger))
+                    entry = (new_lc, new_forbid, new_path, ndanger, new_lines)
+                    others = following.get(key)
+                    if others is None:
+                        following[key] = [entry]
+                    else:
+                        _insert(others, entry)
         layer = following
         if not layer:
             break
 
-    full = any(moved == roll or boxed for moved, _, _, _, boxed in found)
-    chosen: dict[tuple, tuple[int, tuple, int, object, bool]] = {}
+    full = any(item[0] == roll or item[3] for item in found)
+    chosen: dict[tuple, tuple] = {}
     for item in found:
-        moved, (v, left, overs, danger), lc, _, boxed = item
-        key = (v, moved, overs, danger, left, boxed)
-        if key not in chosen or lc < chosen[key][2]:
+        moved, (v, _, overs, danger), entry, boxed = item
+        key = (v, moved, overs, danger, boxed)
+        if key not in chosen or entry[0] < chosen[key][2][0]:
             chosen[key] = item
-    options = [_option(board, start, roll, stops_made, not full, item) for item in chosen.values()]
-    options.sort(
-        key=lambda o: (
-            -o.moved,
-            o.destination,
-            len(o.danger),
-            [(str(x.corner), x.beyond) for x in o.overshoots],
+    items = sorted(chosen.values(), key=_order)
+    corners_left: tuple = ()
+    if start_corner is not None and stops_made >= required[start_corner]:
+        corners_left = (start_corner,)
+    options = []
+    for moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed in items:
+        options.append(
+            MoveOption(
+                destination=v,
+                path=path,
+                moved=moved,
+                braked=0 if boxed else roll - moved,
+                blocked=not (full or boxed),
+                lane_changes=lc,
+                overshoots=tuple(
+                    Overshoot(c, made, need, moved - at) for c, made, need, at in overs
+                )
+                if overs
+                else (),
+                corners_left=corners_left if left else (),
+                stop_counts=not (overs and corner[v] is not None),
+                lines=lines,
+                danger=danger,
+                boxed=boxed,
+            )
         )
-    )
     return options
 
 
-def _insert(layer: dict, key: tuple, lc: int, forbid: int, node: object) -> None:
-    """Add a state unless another with as few lane changes and forbidden lanes exists."""
-    entries = layer.get(key)
-    if entries is None:
-        layer[key] = [(lc, forbid, node)]
-        return
-    for other_lc, other_forbid, _ in entries:
-        if other_lc <= lc and other_forbid & ~forbid == 0:
+_NO_LINES: frozenset[str] = frozenset()
+
+
+def _order(item: tuple) -> tuple:
+    """Sort key of a found state: moved (descending), destination, danger, overshoots."""
+    moved, (v, _, overs, danger), _, _ = item
+    return (-moved, v, danger, [(str(c), -at) for c, _, _, at in overs])
+
+
+def _insert(entries: list, entry: tuple) -> None:
+    """Add an entry unless another has as few lane changes and forbidden lanes (dominance)."""
+    lc, forbid = entry[0], entry[1]
+    for other in entries:
+        if other[0] <= lc and other[1] & ~forbid == 0:
             return
     entries[:] = [e for e in entries if not (lc <= e[0] and forbid & ~e[1] == 0)]
-    entries.append((lc, forbid, node))
-
-
-def _option(
-    board: Board,
-    start: int,
-    roll: int,
-    stops_made: int,
-    blocked: bool,
-    item: tuple[int, tuple, int, object, bool],
-) -> MoveOption:
-    moved, (v, left, overs, _), lc, node, boxed = item
-    path: list[int] = []
-    while node is not None:
-        node, i = node
-        path.append(i)
-    path.reverse()
-    lines: set[str] = set()
-    previous = start
-    for i in path:
-        lines.update(board.step_lines.get((previous, i), ()))
-        previous = i
-    danger = tuple(i for i in path if board.hazard[i] == "danger" and board.tunnel[i] is None)
-    start_corner = board.corner[start]
-    corners_left: tuple = ()
-    if left and start_corner is not None and stops_made >= board.stops[start_corner]:
-        corners_left = (start_corner,)
-    overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
-    return MoveOption(
-        destination=v,
-        path=tuple(path),
-        moved=moved,
-        braked=0 if boxed else roll - moved,
-        blocked=blocked and not boxed,
-        lane_changes=lc,
-        overshoots=overshoots,
-        corners_left=corners_left,
-        stop_counts=not (board.corner[v] is not None and bool(overs)),
-        lines=frozenset(lines),
-        danger=danger,
-        boxed=boxed,
-    )
+    entries.append(entry)

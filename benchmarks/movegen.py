@@ -1,0 +1,126 @@
+"""Benchmark the move generator: the full option list for a 6th-gear roll of 30.
+
+Usage::
+
+    python benchmarks/movegen.py                 # tracks/monaco.json if present
+    python benchmarks/movegen.py --ascii         # a 3-lane, 100-column text loop
+    python benchmarks/movegen.py --track my.json --repeat 200 --profile
+
+For several start spaces, each with a few other cars placed ahead of it
+(seeded), it times ``move_options`` (every braking amount in one call) and
+prints the median and 90th percentile per call and the number of options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.movement import move_options
+from fdlab.track import Track, from_ascii
+
+REPO = Path(__file__).resolve().parents[1]
+MONACO = REPO / "tracks" / "monaco.json"
+
+
+def ascii_loop(columns: int = 100) -> Track:
+    """A closed 3-lane loop with four corners of 1 to 3 stops and 2 to 6 columns."""
+    corners = {1: (12, 4, 2), 2: (35, 3, 1), 3: (58, 6, 3), 4: (80, 2, 1)}
+    cell = ["."] * columns
+    for cid, (first, width, _) in corners.items():
+        for c in range(first, first + width):
+            cell[c] = str(cid)
+    row = " ".join(cell)
+    return from_ascii(
+        "\n".join([row] * 3),
+        corners={cid: stops for cid, (_, _, stops) in corners.items()},
+        closed=True,
+        name=f"3-lane loop, {columns} columns",
+    )
+
+
+def positions(board: Board, count: int, cars: int, seed: int) -> list[tuple[int, frozenset[int]]]:
+    """Start spaces on the track, each with ``cars`` other cars 3 to 25 spaces ahead."""
+    rng = random.Random(seed)
+    track_spaces = [i for i, kind in enumerate(board.kind) if kind == "track"]
+    lap = board.lap_length or 1.0
+    result = []
+    for start in rng.sample(track_spaces, count):
+        ahead = [
+            i
+            for i in track_spaces
+            if i != start and 3 <= (board.progress[i] - board.progress[start]) % lap <= 25
+        ]
+        occupied = frozenset(rng.sample(ahead, min(cars, len(ahead))))
+        result.append((start, occupied))
+    return result
+
+
+def measure(board: Board, starts, roll: int, repeat: int) -> tuple[list[float], list[int]]:
+    """Seconds per call (each call timed alone) and options per start."""
+    times: list[float] = []
+    counts: list[int] = []
+    for start, occupied in starts:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            options = move_options(board, start, roll, occupied=occupied, stops_made=0)
+            times.append(time.perf_counter() - t0)
+        counts.append(len(options))
+    return times, counts
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--track", type=Path, help="a track JSON file (default tracks/monaco.json)")
+    parser.add_argument("--ascii", action="store_true", help="use the 3-lane text loop")
+    parser.add_argument("--roll", type=int, default=30)
+    parser.add_argument("--starts", type=int, default=12)
+    parser.add_argument("--cars", type=int, default=4, help="other cars near each start")
+    parser.add_argument("--repeat", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="cProfile the run, top 15")
+    args = parser.parse_args(argv)
+
+    path = args.track or (None if args.ascii or not MONACO.exists() else MONACO)
+    if path is not None:
+        from fdlab.track.io import load_track
+
+        track = load_track(path)
+        source = str(path.relative_to(REPO) if path.is_relative_to(REPO) else path)
+    else:
+        track = ascii_loop()
+        source = "ascii loop (tracks/monaco.json not used)"
+    board = compile_board(track)
+    starts = positions(board, args.starts, args.cars, args.seed)
+    measure(board, starts[:2], args.roll, 3)  # warm up
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        times, counts = measure(board, starts, args.roll, args.repeat)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    else:
+        times, counts = measure(board, starts, args.roll, args.repeat)
+    times.sort()
+    p90 = times[int(0.9 * (len(times) - 1))]
+    print(f"board: {source}: {len(board)} spaces, {len(board.stops)} corners")
+    print(
+        f"move_options, roll {args.roll}, {args.starts} starts x {args.repeat} calls, "
+        f"{args.cars} other cars each"
+    )
+    print(f"median {statistics.median(times) * 1e3:.3f} ms, p90 {p90 * 1e3:.3f} ms")
+    print(
+        f"options per call: median {statistics.median(counts):g}, "
+        f"min {min(counts)}, max {max(counts)}"
+    )
+
+
+if __name__ == "__main__":
+    main()
