@@ -2,7 +2,7 @@
 
 Subcommands (each with ``--help``)::
 
-    fdlab validate TRACK.json [--cars N]
+    fdlab validate TRACK.json [TRACK.json ...] [--cars N]
     fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] ...
     fdlab show TRACK.json -o board.html|board.svg
 
@@ -195,7 +195,9 @@ def _stop_counts(text: str) -> list[int]:
 
 
 def _validate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("track", metavar="TRACK.json", help="the track file to check")
+    parser.add_argument(
+        "tracks", nargs="+", metavar="TRACK.json", help="the track file(s) to check"
+    )
     parser.add_argument(
         "--cars",
         type=_positive_int,
@@ -206,20 +208,32 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @register_command(
-    "validate", help="check a track file and list its problems", arguments=_validate_arguments
+    "validate", help="check track files and list their problems", arguments=_validate_arguments
 )
 def run_validate(args: argparse.Namespace) -> int:
-    """Check a track file and list every problem at once.
+    """Check track files and list every problem of each at once.
 
-    Exit status: 0 the board is sound, 1 it has problems, 2 the file cannot
-    be read.
+    Exit status: 0 every board is sound, 1 some board has problems, 2 some
+    file cannot be read (the other files are still checked).
     """
-    from fdlab.track.io import load_track
+    from fdlab.track.io import TrackFileError, load_track
     from fdlab.track.validate import validate
 
-    report = validate(load_track(args.track), cars=args.cars)
-    print(report)
-    return 0 if report.ok else EXIT_PROBLEMS
+    status = 0
+    for path in args.tracks:
+        if len(args.tracks) > 1:
+            print(f"{path}:")
+        try:
+            track = load_track(path)
+        except TrackFileError as error:
+            print(f"fdlab validate: error: {error}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        report = validate(track, cars=args.cars)
+        print(report)
+        if not report.ok:
+            status = max(status, EXIT_PROBLEMS)
+    return status
 
 
 # -- fdlab show ---------------------------------------------------------------------------

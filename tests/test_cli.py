@@ -53,6 +53,20 @@ def test_validate_bad_file_exits_2_with_one_line(tmp_path, capsys):
     assert captured.err.count("\n") == 1
 
 
+def test_validate_several_files_reports_each_and_the_worst_status(board_file, tmp_path, capsys):
+    broken = tmp_path / "broken.json"
+    broken.write_text("[]")
+    assert main(["validate", str(board_file), str(board_file), "--cars", "4"]) == 0
+    assert capsys.readouterr().out.count("no problems found") == 2
+    assert main(["validate", str(broken), str(board_file)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == (
+        f"{broken}:\n{board_file}:\nTrack 'Ring': 1 problem\n"
+        "- [grid_too_small] the grid has 4 spots but the race has 10 cars\n"
+    )
+    assert captured.err == f"fdlab validate: error: {broken}: must hold a JSON object, not a list\n"
+
+
 def test_validate_missing_field_names_it(tmp_path, capsys):
     path = tmp_path / "nox.json"
     path.write_text(

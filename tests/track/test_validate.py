@@ -4,6 +4,8 @@ from collections.abc import Callable
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import Polygon
 
@@ -442,3 +444,27 @@ def test_validate_does_not_change_the_track():
     before = track.copy()
     validate(track, cars=CARS)
     assert track == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(
+        st.lists(st.sampled_from([".", ".", ".", "1", "2", "S", "x"]), min_size=3, max_size=12),
+        min_size=1,
+        max_size=3,
+    ),
+    closed=st.booleans(),
+    cars=st.integers(0, 4),
+    grid=st.lists(st.integers(0, 40), max_size=4, unique=True),
+)
+def test_random_boards_never_crash_the_validator(rows, closed, cars, grid):
+    text = "\n".join(" ".join(row) for row in rows)
+    track = from_ascii(text, corners={1: 1, 2: 3}, closed=closed)
+    for number, space in enumerate((s for s in grid if s in track), start=1):
+        track.space(space)["grid"] = number
+    report = validate(track, cars=cars)
+    assert "check_failed" not in report.codes, str(report)
+    assert set(report.codes) <= set(CHECKS)
+    assert report.spaces <= set(track.graph)
+    if not closed:
+        assert "no_finish_line" in report.codes or "dead_end" in report.codes
