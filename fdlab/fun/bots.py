@@ -156,11 +156,15 @@ class SensibleBot:
         self.reserve = reserve
 
     # ------------------------------------------------------------------ valuation
-    def card_value(self, state: GameState, me: int, card: Card) -> float:
-        """M$ that owning ``card`` is worth to player ``me``."""
+    def card_value(
+        self, state: GameState, me: int, card: Card, base: float | None = None
+    ) -> float:
+        """M$ that owning ``card`` is worth to player ``me`` (``base``: its current strength)."""
         team = state.players[me]
         after, _ = _with_card(state, team, card)
-        gain = team_strength(state, after) - team_strength(state, team)
+        if base is None:
+            base = team_strength(state, team)
+        gain = team_strength(state, after) - base
         clause = sum(c.money * (1.0 if c.on == "race" else 0.4) for c in card.clauses)
         races_left = max(state.length - len(state.races), 0)
         return max(gain, 0.0) * self.price_per_point + clause * min(races_left, 3) * 0.5
@@ -230,22 +234,19 @@ class SensibleBot:
             return special
 
         # 4. parts that would improve the team go to the market, to be auctioned
+        base = team_strength(state, player)
         for a in by_type[PutOnMarket]:
             assert isinstance(a, PutOnMarket)
-            if self.card_value(state, me, deck[a.card]) >= 1.0:
+            if self.card_value(state, me, deck[a.card], base) >= 1.0:
                 return a
 
         # 5. auction the market card worth most to us, opening at 1 M$
         if player.money > self.reserve:
-            worth = {
-                c: self.card_value(state, me, deck[c])
-                for c in {a.card for a in by_type[StartAuction]}  # type: ignore[union-attr]
-            }
+            # (money > reserve >= 0, so opening at 1 M$ on any market card is legal)
+            worth = {c: self.card_value(state, me, deck[c], base) for c in state.market_cards}
             affordable = [c for c, v in worth.items() if v >= 1.0]
             if affordable:
-                card = max(affordable, key=lambda c: (worth[c], -c))
-                if StartAuction(card, 1) in legal:
-                    return StartAuction(card, 1)
+                return StartAuction(max(affordable, key=lambda c: (worth[c], -c)), 1)
 
         # 6. hand limit: market the weakest parts, then discard the least useful cards
         if len(player.hand) > state.rules.hand_limit:
@@ -278,6 +279,8 @@ class SensibleBot:
         return best
 
     def _special(self, state: GameState, me: int, options: list[Action]) -> Action | None:
+        if not options:
+            return None
         deck = state.deck
         leader = max(
             (i for i in range(state.n_players) if i != me),

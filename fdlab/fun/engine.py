@@ -183,6 +183,34 @@ class _Player:
         return self.engine is not None and self.chassis is not None and bool(self.drivers)
 
 
+class _Players:
+    """The players of a step, copied to mutable form only when touched."""
+
+    __slots__ = ("_frozen", "_live")
+
+    def __init__(self, frozen: tuple[PlayerState, ...]) -> None:
+        self._frozen = frozen
+        self._live: list[_Player | None] = [None] * len(frozen)
+
+    def __getitem__(self, index: int) -> _Player:
+        live = self._live[index]
+        if live is None:
+            live = self._live[index] = _Player(self._frozen[index])
+        return live
+
+    def __len__(self) -> int:
+        return len(self._frozen)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return (self[i] for i in range(len(self._frozen)))
+
+    def freeze(self) -> tuple[PlayerState, ...]:
+        return tuple(
+            f if live is None else live.freeze()
+            for f, live in zip(self._frozen, self._live, strict=True)
+        )
+
+
 class _Work:
     """A mutable copy of the state used inside one step, then frozen."""
 
@@ -190,7 +218,7 @@ class _Work:
         self.s = s
         self.deck = s.deck
         self.rules = s.rules
-        self.players = [_Player(p) for p in s.players]
+        self.players = _Players(s.players)
         self.draw_pile = list(s.draw_pile)
         self.discard = list(s.discard)
         self.market = list(s.market)
@@ -213,7 +241,7 @@ class _Work:
             seed=self.s.seed,
             chance=self.chance,
             rules=self.rules,
-            players=tuple(p.freeze() for p in self.players),
+            players=self.players.freeze(),
             draw_pile=tuple(self.draw_pile),
             discard=tuple(self.discard),
             market=tuple(self.market),
