@@ -194,6 +194,31 @@ def test_svg_flags_stay_inside_the_picture(track, width):
         assert y >= 0 and y + float(rect.get("height")) <= height
 
 
+def test_svg_flags_of_close_corners_do_not_overlap():
+    row = " ".join(f"{1 + c // 2}" if c % 2 == 0 else "." for c in range(18))
+    board = from_ascii("\n".join([row, row]), corners={c: 1 + c % 3 for c in range(1, 10)})
+    root = ET.fromstring(track_svg(board, width=320))  # corners 25 px apart, flags 36 px wide
+    boxes = []
+    for flag in root.findall(f".//{SVG}g[@class='flag']"):
+        rect = flag.find(f"{SVG}rect")
+        x, y = float(rect.get("x")), float(rect.get("y"))
+        boxes.append((x, y, x + float(rect.get("width")), y + float(rect.get("height"))))
+    assert len(boxes) == 9
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
+def test_place_flags_steps_around_obstacles():
+    from fdlab.plot.layout import place_flags
+
+    free = place_flags([(0.0, 0.0)], [(0.0, -1.0)], [], start=30.0)
+    assert free == [(0.0, -30.0)]
+    obstacles = [(0.0, -30.0), (0.0, -42.0)]
+    ((x, y),) = place_flags([(0.0, 0.0)], [(0.0, -1.0)], obstacles, start=30.0)
+    assert all(abs(x - ox) >= 20.0 or abs(y - oy) >= 17.0 for ox, oy in obstacles)
+
+
 def test_svg_is_deterministic_and_escapes_names(track):
     track.graph.graph["name"] = "Rock & <Roll>"
     first = track_svg(track, width=640)

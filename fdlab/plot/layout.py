@@ -12,7 +12,7 @@ ScreenPoint = tuple[float, float]
 FLAG_HALF_SIZE = (20.0, 17.0)
 
 #: Turns (radians) tried around a flag's own direction, nearest first.
-_TURNS = (0.0, 0.45, -0.45, 0.9, -0.9)
+_TURNS = (0.0, 0.45, -0.45, 0.9, -0.9, 1.35, -1.35, math.pi)
 
 
 class _PointGrid:
