@@ -1,6 +1,7 @@
 """The validator: one broken board per check, and a sound board that reports nothing."""
 
 from collections.abc import Callable
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -468,3 +469,10 @@ def test_random_boards_never_crash_the_validator(rows, closed, cars, grid):
     assert report.spaces <= set(track.graph)
     if not closed:
         assert "no_finish_line" in report.codes or "dead_end" in report.codes
+
+
+def test_schema_document_lists_every_check():
+    schema = Path(__file__).resolve().parents[2] / "docs" / "schema.md"
+    text = schema.read_text(encoding="utf-8")
+    for code, meaning in CHECKS.items():
+        assert f"| `{code}` | {meaning} |" in text
