@@ -75,9 +75,9 @@ def place_flags(
 
     Examples
     --------
-    >>> # the second flag would cover the first: it turns aside
+    >>> # the second flag would cover the first: it goes to the other side
     >>> place_flags([(0.0, 0.0), (0.0, 0.0)], [(0.0, -1.0), (0.0, -1.0)], [], start=30.0)
-    [(0.0, -30.0), (42.3, -33.567)]
+    [(0.0, -30.0), (0.0, 30.0)]
     """
     half_w, half_h = FLAG_HALF_SIZE
     blocked = _PointGrid(obstacles, 2 * half_w)
