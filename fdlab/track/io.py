@@ -442,7 +442,7 @@ def loads(text: str | bytes, *, source: str = _STRING) -> Track:
     """
     if isinstance(text, bytes):
         try:
-            text = text.decode("utf-8")
+            text = text.decode("utf-8-sig")  # a byte-order mark from a Windows editor is fine
         except UnicodeDecodeError as exc:
             raise TrackFileError(source, "", f"not UTF-8 text ({exc})") from None
     try:

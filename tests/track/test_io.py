@@ -408,3 +408,9 @@ def test_registering_twice_is_refused(monkeypatch):
 def test_dict_round_trip_without_files():
     track = text_id_board()
     assert track_from_dict(track_to_dict(track)) == track
+
+
+def test_byte_order_mark_from_a_windows_editor_is_accepted(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + dumps(rich_board()).encode("utf-8"))
+    assert load_track(path) == rich_board()
