@@ -7,6 +7,8 @@ lane.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -523,15 +525,22 @@ def brute_force(track, start, roll, occupied, stops_made, pit_allowed, own_box, 
     Returns ``{(dest, moved, overshoots, n_danger, boxed): fewest lane changes}``, ids
     throughout, overshoots as tuples ``(corner, stops_made, required, beyond)``.
     """
+    found = {}
+    for path in walks(track, start, roll, pit_allowed, own_box):
+        judged = judge(track, start, path, occupied, stops_made, avoid, max_lc)
+        if judged is not None:
+            key, lane_changes, _, _ = judged
+            found[key] = min(found.get(key, max_lc + 1), lane_changes)
+    return found
+
+
+def walks(track, start, roll, pit_allowed, own_box):
+    """Every walk of at most ``roll`` spaces (tunnel pairs as one), as lists of space ids."""
     graph = track.graph
-    node = graph.nodes
-    walks = []
+    result = []
 
-    def portal_exit(v):
-        return [w for w, d in graph.adj[v].items() if d["kind"] == "tunnel"]
-
-    def extend(path, kinds, moved):
-        walks.append((path, kinds, moved, False))
+    def extend(path, moved):
+        result.append(path)
         if moved == roll:
             return
         here = path[-1] if path else start
@@ -541,15 +550,33 @@ def brute_force(track, start, roll, occupied, stops_made, pit_allowed, own_box, 
                 continue
             if kind == "box_in":
                 if v == own_box:
-                    walks.append((path + [v], kinds + [kind], moved + 1, True))
+                    result.append(path + [v])
                 continue
-            exits = portal_exit(v)
-            if exits:
-                extend(path + [v, exits[0]], kinds + [kind, "tunnel"], moved + 1)
-            else:
-                extend(path + [v], kinds + [kind], moved + 1)
+            exits = [w for w, d in graph.adj[v].items() if d["kind"] == "tunnel"]
+            extend(path + [v, *exits[:1]], moved + 1)
 
-    extend([], [], 0)
+    extend([], 0)
+    return result
+
+
+def judge(track, start, path, occupied, stops_made, avoid, max_lc):
+    """Check one walk against M-2..M-6 and C-3/C-5 directly.
+
+    Returns None for an illegal walk, else ``(key, lane changes, danger spaces, lines)``
+    with the key of :func:`brute_force`.
+    """
+    graph = track.graph
+    node = graph.nodes
+    previous = [start, *path][: len(path)]
+    kinds = [graph.edges[a, b]["kind"] for a, b in zip(previous, path, strict=True)]
+    if any(s in occupied and s != start for s in path):
+        return None  # M-2
+    straight = [
+        k == "lane_change" and node[a]["corner"] is None and node[b]["corner"] is None
+        for k, a, b in zip(kinds, previous, path, strict=True)
+    ]
+    if sum(straight) > max_lc:
+        return None  # M-3
 
     def straight_track(s):
         return node[s]["kind"] == "track" and node[s]["corner"] is None
@@ -564,58 +591,57 @@ def brute_force(track, start, roll, occupied, stops_made, pit_allowed, own_box, 
             straight_track(s) and node[s]["x"] == node[o]["x"] for s in spaces for o in blockers
         )
 
-    found = {}
-    for path, kinds, moved, boxed in walks:
-        if any(s in occupied and s != start for s in path):
-            continue  # M-2
-        previous = [start, *path][: len(path)]
-        straight = [
-            k == "lane_change" and node[a]["corner"] is None and node[b]["corner"] is None
-            for k, a, b in zip(kinds, previous, path, strict=True)
-        ]
-        if sum(straight) > max_lc:
-            continue  # M-3
-        legal = True
-        overshoots = []
-        left_start_visit = node[start]["corner"] is None
-        done = 0
-        for i, (kind, a, b) in enumerate(zip(kinds, previous, path, strict=True)):
-            ca, cb = node[a]["corner"], node[b]["corner"]
-            if ca is not None and cb != ca:
-                made = stops_made if (ca == node[start]["corner"] and not left_start_visit) else 0
-                if ca == node[start]["corner"]:
-                    left_start_visit = True
-                need = track.corners[ca]["stops"]
-                if made < need:
-                    overshoots.append((ca, made, need, done))
-            if overshoots and kind in ("lane_change", "pit_in"):
-                legal = False  # C-5: not while overshooting, nor after
-                break
-            if straight[i]:  # M-4: is this a return into a lane left on this straight?
-                lane = node[b]["lane"]
-                for j in range(i - 1, -1, -1):
-                    if node[path[j]]["corner"] is not None:
-                        break
-                    if straight[j] and node[previous[j]]["lane"] == lane:
-                        if not passed_in_lane(path[j:i], lane):
-                            legal = False
-                        break
-                if not legal:
+    overshoots = []
+    left_start_visit = node[start]["corner"] is None
+    done = 0
+    for i, (kind, a, b) in enumerate(zip(kinds, previous, path, strict=True)):
+        ca, cb = node[a]["corner"], node[b]["corner"]
+        if ca is not None and cb != ca:
+            made = stops_made if (ca == node[start]["corner"] and not left_start_visit) else 0
+            if ca == node[start]["corner"]:
+                left_start_visit = True
+            need = track.corners[ca]["stops"]
+            if made < need:
+                overshoots.append((ca, made, need, done))
+        if overshoots and kind in ("lane_change", "pit_in"):
+            return None  # C-5: not while overshooting, nor after
+        if straight[i]:  # M-4: is this a return into a lane left on this straight?
+            lane = node[b]["lane"]
+            for j in range(i - 1, -1, -1):
+                if node[path[j]]["corner"] is not None:
                     break
-            if kind != "tunnel":
-                done += 1
-        if not legal:
-            continue
-        danger = sum(1 for s in path if node[s]["hazard"] == "danger" and node[s]["tunnel"] is None)
-        key = (
-            path[-1] if path else start,
-            moved,
-            tuple((c, m, r, moved - at_) for c, m, r, at_ in overshoots),
-            danger,
-            boxed,
-        )
-        found[key] = min(found.get(key, max_lc + 1), sum(straight))
-    return found
+                if straight[j] and node[previous[j]]["lane"] == lane:
+                    if not passed_in_lane(path[j:i], lane):
+                        return None
+                    break
+        if kind != "tunnel":
+            done += 1
+    boxed = bool(kinds) and kinds[-1] == "box_in"
+    danger = [s for s in path if node[s]["hazard"] == "danger" and node[s]["tunnel"] is None]
+    lines = set()
+    for a, b in zip(previous, path, strict=True):
+        lines |= graph.edges[a, b]["lines"]
+    key = (
+        path[-1] if path else start,
+        done,
+        tuple((c, m, r, done - at_) for c, m, r, at_ in overshoots),
+        len(danger),
+        boxed,
+    )
+    return key, sum(straight), danger, lines
+
+
+def check_representatives(track, board, start, options, occupied, stops, avoid, max_lc):
+    """Each option's path is a legal walk with exactly the option's attributes."""
+    for option in options:
+        path = [board.ids[i] for i in option.path]
+        judged = judge(track, start, path, occupied, stops, avoid, max_lc)
+        assert judged is not None, option
+        key, lane_changes, danger, lines = judged
+        assert key == option_key(board, option)
+        assert lane_changes == option.lane_changes
+        assert danger == [board.ids[i] for i in option.danger]
+        assert lines == option.lines
 
 
 def option_key(board, option: MoveOption):
@@ -703,12 +729,11 @@ def test_move_options_match_brute_force(track, data):
     )
     got = {option_key(board, o): o.lane_changes for o in options}
     assert got == expected
+    check_representatives(track, board, start, options, occupied, stops, avoid, max_lc)
     full = any(key[1] == roll for key in expected)
     for option in options:
         assert option.blocked == (not full)
         assert option.braked == roll - option.moved
-        # the representative path is itself legal and has the option's attributes
-        assert len(option.path) >= option.moved
     assert options == sorted(options, key=lambda o: (-o.moved, o.destination, len(o.danger)))
 
 
@@ -736,7 +761,29 @@ def test_pit_lane_matches_brute_force(data):
         own_box=None if own_box is None else ix[own_box],
     )
     assert {option_key(board, o): o.lane_changes for o in options} == expected
+    check_representatives(track, board, start, options, occupied, 0, frozenset(), 2)
     full = any(key[1] == roll or key[4] for key in expected)
     for option in options:
         assert option.blocked == (not full and not option.boxed)
         assert option.braked == (0 if option.boxed else roll - option.moved)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(track=boards(), data=st.data())
+def test_explain_illegal_agrees_with_move_options(track, data):
+    """M-7: every space is either a listed destination or explained with a clause id."""
+    board = compile_board(track)
+    entries = {i for i, t in enumerate(board.tunnel_exit) if t >= 0}
+    start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
+    occupied = frozenset(data.draw(st.lists(st.integers(0, len(board) - 1), max_size=3)))
+    occupied -= {start}
+    roll = data.draw(st.integers(0, 6))
+    stops = data.draw(st.integers(0, 2))
+    rules = {"occupied": occupied, "stops_made": stops}
+    destinations = {o.destination for o in move_options(board, start, roll, **rules)}
+    for space in range(len(board)):
+        reason = explain_illegal(board, start, roll, space, **rules)
+        if space in destinations:
+            assert reason is None
+        else:
+            assert re.search(r"\((M|C|P)-\d", reason), reason
