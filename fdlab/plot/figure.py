@@ -16,7 +16,7 @@ from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.errors import PlotError
 from fdlab.plot.geometry import space_size
-from fdlab.plot.layout import place_flags
+from fdlab.plot.layout import place_flags, track_points
 from fdlab.track.model import Track
 
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ def _flags(
     positions = place_flags(
         anchors,
         [(dx, -dy) for dx, dy in zip(flags["dx"], flags["dy"], strict=True)],
-        [(x * scale, -y * scale) for x, y in zip(data["x"], data["y"], strict=True)],
+        [(x * scale, -y * scale) for x, y in track_points(data)],
         start=max(1.6 * size * scale, 0.5 * size * scale + 22.0),
     )
     offsets = [(fx - ax, fy - ay) for (ax, ay), (fx, fy) in zip(anchors, positions, strict=True)]

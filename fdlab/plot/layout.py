@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import Any
 
 ScreenPoint = tuple[float, float]
 
@@ -35,6 +36,24 @@ class _PointGrid:
                     if abs(px - x) < half_w and abs(py - y) < half_h
                 )
         return found
+
+
+def track_points(data: dict[str, list[Any]]) -> list[tuple[float, float]]:
+    """Centres and corners of every space of :func:`fdlab.plot.board_data`.
+
+    The points a flag must not cover: with the corners, a flag cannot hide
+    between the centres of big spaces.
+
+    Examples
+    --------
+    >>> track_points({"x": [0.5], "y": [0.5], "xs": [[0, 1, 1, 0]], "ys": [[0, 0, 1, 1]]})
+    [(0.5, 0.5), (0, 0), (1, 0), (1, 1), (0, 1)]
+    """
+    points = []
+    for x, y, xs, ys in zip(data["x"], data["y"], data["xs"], data["ys"], strict=True):
+        points.append((x, y))
+        points.extend(zip(xs, ys, strict=True))
+    return points
 
 
 def place_flags(

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.geometry import space_size
-from fdlab.plot.layout import place_flags
+from fdlab.plot.layout import place_flags, track_points
 from fdlab.track.model import Track
 
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -260,7 +260,7 @@ def _flags(
     positions = place_flags(
         anchors,
         directions,
-        [frame.point(x, y) for x, y in zip(centres["x"], centres["y"], strict=True)],
+        [frame.point(x, y) for x, y in track_points(centres)],
         start=max(1.6 * size_px, 0.5 * size_px + 22.0),
         clamp=lambda x, y: frame.inside(x, y, 22.0, 20.0),
     )
