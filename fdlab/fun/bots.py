@@ -156,9 +156,7 @@ class SensibleBot:
         self.reserve = reserve
 
     # ------------------------------------------------------------------ valuation
-    def card_value(
-        self, state: GameState, me: int, card: Card, base: float | None = None
-    ) -> float:
+    def card_value(self, state: GameState, me: int, card: Card, base: float | None = None) -> float:
         """M$ that owning ``card`` is worth to player ``me`` (``base``: its current strength)."""
         team = state.players[me]
         after, _ = _with_card(state, team, card)

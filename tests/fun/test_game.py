@@ -30,9 +30,19 @@ from fdlab.fun.study import run_championships
 from fdlab.fun.widgets import TableController
 
 ALL_ACTIONS = [
-    Draw(2), PutOnMarket(17), StartAuction(17, 4), Bid(6), Pass(), ReturnDriver(3),
-    PlaySponsor(30), PlaySpecial(40), PlaySpecial(40, 12), PlaySpecial(40, 12, 31),
-    PlayCircuit(66), Discard(33), EndTurn(),
+    Draw(2),
+    PutOnMarket(17),
+    StartAuction(17, 4),
+    Bid(6),
+    Pass(),
+    ReturnDriver(3),
+    PlaySponsor(30),
+    PlaySpecial(40),
+    PlaySpecial(40, 12),
+    PlaySpecial(40, 12, 31),
+    PlayCircuit(66),
+    Discard(33),
+    EndTurn(),
 ]
 
 
@@ -53,7 +63,7 @@ def test_game_play_undo_replay_and_json():
     assert g.state.to_act == 0
     before = g.state
     events = g.play(g.legal_actions()[-1])
-    assert events and g.log[-len(events):] == list(events)
+    assert events and g.log[-len(events) :] == list(events)
     g.run_bots()
     g.undo_to_human()
     assert g.state == before
@@ -158,10 +168,20 @@ def test_study_rows_explain_results():
 
 
 MODULES = [
-    "fdlab.fun.actions", "fdlab.fun.bots", "fdlab.fun.cards", "fdlab.fun.deck",
-    "fdlab.fun.engine", "fdlab.fun.errors", "fdlab.fun.events", "fdlab.fun.game",
-    "fdlab.fun.html", "fdlab.fun.invariants", "fdlab.fun.race", "fdlab.fun.state",
-    "fdlab.fun.study", "fdlab.fun.widgets",
+    "fdlab.fun.actions",
+    "fdlab.fun.bots",
+    "fdlab.fun.cards",
+    "fdlab.fun.deck",
+    "fdlab.fun.engine",
+    "fdlab.fun.errors",
+    "fdlab.fun.events",
+    "fdlab.fun.game",
+    "fdlab.fun.html",
+    "fdlab.fun.invariants",
+    "fdlab.fun.race",
+    "fdlab.fun.state",
+    "fdlab.fun.study",
+    "fdlab.fun.widgets",
 ]
 
 
