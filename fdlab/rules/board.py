@@ -13,8 +13,6 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
-
 from fdlab.track.model import Track
 
 #: Step codes of :attr:`Board.moves`, the search's view of an edge kind.
@@ -72,8 +70,8 @@ class Board:
         ``lane_change`` between two non-corner spaces (M-3).
     abreast : tuple of tuple of int
         Per index of a non-corner track space, the other non-corner track
-        spaces side by side with it (linked by chains of ``beside``
-        contacts). Used to decide whether a car passed another (M-4).
+        spaces side by side with it (``beside`` contacts followed lane by
+        lane outwards). Used to decide whether a car passed another (M-4).
     tunnel_exit : tuple of int
         Per index, the exit portal reached by a ``tunnel`` step from it, or
         ``-1`` (M-6).
@@ -249,22 +247,35 @@ def compile_board(track: Track) -> Board:
 
 
 def _abreast(track: Track, ids: tuple, index: dict) -> tuple:
-    """Per index, the other straight track spaces linked to it by ``beside`` chains."""
+    """Per index, the straight track spaces side by side with it, lane by lane outwards.
+
+    From a space, follow ``beside`` contacts one lane further left (then right)
+    at a time; only non-corner track spaces count. Going strictly outwards keeps
+    the set small on boards whose lanes are staggered (a space beside two
+    spaces of the next lane) instead of chaining along the whole straight.
+    """
     nodes = track.graph.nodes
 
     def on_straight(sid: Any) -> bool:
         return nodes[sid]["kind"] == "track" and nodes[sid]["corner"] is None
 
-    beside = nx.Graph()
-    beside.add_nodes_from(sid for sid in ids if on_straight(sid))
-    beside.add_edges_from(
-        (a, b)
-        for a, b, data in track.contacts.edges(data=True)
-        if data.get("kind") == "beside" and a in beside and b in beside
-    )
+    beside: dict[Any, list[Any]] = {}
+    for a, b, data in track.contacts.edges(data=True):
+        if data.get("kind") == "beside" and on_straight(a) and on_straight(b):
+            beside.setdefault(a, []).append(b)
+            beside.setdefault(b, []).append(a)
     abreast: list[tuple[int, ...]] = [()] * len(ids)
-    for component in nx.connected_components(beside):
-        members = sorted(index[sid] for sid in component)
-        for i in members:
-            abreast[i] = tuple(j for j in members if j != i)
+    for sid in beside:
+        found: set[Any] = set()
+        for direction in (-1, 1):
+            frontier = {sid}
+            while frontier:
+                frontier = {
+                    b
+                    for f in frontier
+                    for b in beside.get(f, ())
+                    if nodes[b]["lane"] == nodes[f]["lane"] + direction
+                }
+                found |= frontier
+        abreast[index[sid]] = tuple(sorted(index[b] for b in found))
     return tuple(abreast)

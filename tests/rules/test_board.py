@@ -113,3 +113,20 @@ def test_board_displays_itself(board):
     assert repr(board) == "<Board 'ascii board': 16 spaces, 1 corners, lap 6>"
     html = board._repr_html_()
     assert "<td>1</td><td>Hairpin</td><td>2</td>" in html
+
+
+def test_abreast_stays_local_on_staggered_lanes():
+    """M-4 support: a space beside two of the next lane does not chain along the straight."""
+    rows = 2
+    track = from_ascii(
+        """
+        . . . . .
+        . . . . .
+        """
+    )
+    for c in range(1, 5):  # lane 0 of column c is also beside lane 1 of column c - 1
+        track.add_contact(c * rows, (c - 1) * rows + 1, "beside")
+    board = compile_board(track)
+    ix = board.index
+    assert sorted(board.ids[j] for j in board.abreast[ix[2 * rows]]) == [3, 5]
+    assert sorted(board.ids[j] for j in board.abreast[ix[1 * rows + 1]]) == [2, 4]
