@@ -141,9 +141,16 @@ def _spaces(data: dict[str, list[Any]], frame: _Frame, thin: float) -> list[str]
         hover = f"space {space} · lane {data['lane'][i]} · progress {data['progress'][i]:g}"
         if data["hover"][i]:
             hover += f" · {data['hover'][i]}"
+        points = _points(frame, data["xs"][i], data["ys"][i])
+        if data["level"][i]:
+            # a bridge casts a shadow on the ground below it
+            out.append(
+                f'<polygon class="bridge-shadow" points="{points}" fill="#000000" '
+                f'opacity="0.35" transform="translate(2 2)"/>'
+            )
         out.append(
             f'<polygon class="space" data-id={quoteattr(str(space))} '
-            f'points="{_points(frame, data["xs"][i], data["ys"][i])}" '
+            f'points="{points}" '
             f'fill="{data["fill_color"][i]}" stroke="{data["line_color"][i]}" '
             f'stroke-width="{width:.2f}"><title>{escape(hover)}</title></polygon>'
         )
