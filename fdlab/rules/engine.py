@@ -103,6 +103,13 @@ class Engine:
         self.grid_spots = tuple(
             i for _, i in sorted((g, i) for i, g in enumerate(board.grid) if g is not None)
         )
+        entries = [
+            board.progress[i]
+            for i, steps in enumerate(board.steps)
+            for _, k, _ in steps
+            if k == "pit_in"
+        ]
+        self.pit_entry_progress = min(entries) if entries else None
         lap = max(board.lap_length, 1.0)
         self.max_rounds = max_rounds or int(60 + 40 * (preset.laps + 1) * lap)
         self._cache_key: tuple | None = None
@@ -164,13 +171,24 @@ class Engine:
             sid = values.pop("space", None)
             values["space"] = OFF_BOARD if sid is None else self.board.index[sid]
             values["pools"] = tuple(values["pools"])
-            cars.append(CarState(**values))
+            car = CarState(**values)
+            if in_pit_zone(self.board, car.space) and car.pit_entry is None:
+                car = replace(car, pit_entry=self._pit_entry_of(car))
+            cars.append(car)
         state = RaceState(cars=tuple(cars), phase=phase, round=1)
         if order is None:
             order = turn_order(
                 self.board, cars, inside=self.inside, tie_break=self.preset.tie_break
             )
         return replace(state, order=tuple(order))
+
+    def _pit_entry_of(self, car: CarState) -> float | None:
+        """Race distance of the pit entry for a car placed in the pit zone (P-6)."""
+        entry = self.pit_entry_progress
+        if entry is None:
+            return None
+        lap = car.lap if self.board.progress[car.space] >= entry else car.lap - 1
+        return lap * self.board.lap_length + entry
 
     # -- queries ---------------------------------------------------------------------
     def pit_allowed(self, car_index: int, car: CarState) -> bool:
@@ -195,6 +213,10 @@ class Engine:
                 None
                 if gear == 1
                 else f"A-3: after a spin the car restarts in 1st gear, not {ordinal(gear)}"
+            )
+        if car.gear == 0:
+            return (
+                None if gear == 1 else f"S-2: a stalled car engages 1st gear, not {ordinal(gear)}"
             )
         board = self.board
         if board.kind[car.space] == "box":
@@ -426,6 +448,7 @@ class Engine:
                         f"{name}, {ordinal(gear)} gear, start roll {start}: stalls ({clause})",
                     )
                 )
+                cars[c] = replace(car, gear=0)  # neutral: 1st next turn, no black die
                 return self._end_turn(replace(state, cars=tuple(cars)), events)
             if start >= preset.start_flying_min:
                 kind = "rocket" if preset.model == "advanced" else "flying"

@@ -30,7 +30,8 @@ class CarState:
     space : int
         Board index of the car's space, ``-1`` when off the board.
     gear : int
-        Current gear (1-6).
+        Current gear (1-6); 0 after a stalled start (S-2): 1st is the only
+        choice next turn.
     pools : tuple of int
         Damage pools, in the order of ``preset.pools`` (SP, or the five WP).
     lap : int
