@@ -97,7 +97,10 @@ class MoveOption:
         Corners left with the required stops made: their count resets (C-6).
     stop_counts : bool
         False when the destination is in a corner but, after an overshoot
-        earlier in this move, the stop does not count (C-5).
+        earlier in this move, the stop does not count (C-5). When it counts,
+        the stop continues the start corner's count if the destination is in
+        that corner and the corner is neither in ``corners_left`` nor
+        overshot (the car never left it), and is the first stop otherwise.
     lines : frozenset of str
         Lines crossed by the path: ``finish``, ``police``, ``pit_entry``,
         ``pit_exit``.
