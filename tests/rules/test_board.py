@@ -50,6 +50,7 @@ def test_steps_mirror_the_track_edges(board, track):
 
 
 def test_space_attributes_are_copied_per_index(board, track):
+    """C-1: corners and their stop counts, and every space attribute, per index."""
     for attr in ("corner", "lane", "progress", "kind", "hazard", "tunnel", "grid", "box", "level"):
         column = getattr(board, attr)
         assert column == tuple(track.space(sid)[attr] for sid in board.ids), attr

@@ -92,7 +92,7 @@ def test_bad_arguments_raise_movement_error():
 
 
 def test_m2_cannot_pass_through_a_car_in_a_single_lane():
-    """M-2 and D-4: the car stops behind the car ahead and every option is blocked."""
+    """M-2 and D-4 / A-6: the car stops behind the car ahead and every option is blocked."""
     board, options = run(from_ascii(". . . . . ."), 0, 4, occupied=[3])
     assert ends(board, options) == {0, 1, 2}
     assert all(o.blocked for o in options)
