@@ -1,0 +1,149 @@
+"""Street racing (X-1..X-6) on the basic rules."""
+
+import pytest
+
+from fdlab.rules.actions import ChooseGear, ChooseMove, UseNitro
+from fdlab.rules.board import compile_board
+from fdlab.rules.dice import LoadedDice
+from fdlab.rules.engine import Engine
+from fdlab.rules.errors import IllegalNitroError
+from fdlab.rules.presets import BASIC, STREET
+from fdlab.track import from_ascii
+
+LANE = compile_board(from_ascii(" ".join(["."] * 30), finish=29))
+
+
+def test_X1_nitro_after_the_roll_adds_the_gear_once_per_lap():
+    """X-1: after the roll, +gear spaces, all or nothing; once per lap; braking on the total."""
+    engine = Engine(LANE, STREET, ["A"])
+    state = engine.position([{"space": 0, "gear": 3, "lap": 1}])
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([5]))
+    assert engine.nitro_available(state)
+    state, events = engine.step(state, UseNitro(), LoadedDice([]))
+    assert state.roll == 8 and "nitro" in str(events[0])
+    with pytest.raises(IllegalNitroError, match="X-1: nitro is already used this turn"):
+        engine.step(state, UseNitro(), LoadedDice([]))
+    state, _ = engine.step(state, ChooseMove(6), LoadedDice([]))  # brake 2 of the 8
+    assert state.cars[0].pools == (16,)
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([4]))
+    with pytest.raises(IllegalNitroError, match="once per lap"):
+        engine.step(state, UseNitro(), LoadedDice([]))
+
+
+def test_X1_no_nitro_in_the_basic_rules():
+    engine = Engine(LANE, BASIC, ["A"])
+    state = engine.position([{"space": 0, "gear": 3}])
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([5]))
+    with pytest.raises(IllegalNitroError, match="street-racing rule"):
+        engine.step(state, UseNitro(), LoadedDice([]))
+
+
+@pytest.mark.parametrize(("black", "loss"), [(11, 2), (20, 2), (10, 0)])
+def test_X2_shooting_space(black, loss):
+    """X-2: ending on a shooting space: black 11 or more costs 2 SP."""
+    board = compile_board(from_ascii(". . . S . . .", finish=6))
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 0, "gear": 2}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
+    state, events = engine.step(state, ChooseMove(3), LoadedDice([black]))
+    assert state.cars[0].pools == (18 - loss,)
+
+
+@pytest.mark.parametrize(("black", "loss"), [(4, 1), (1, 1), (5, 0)])
+def test_X3_danger_space_passed_over(black, loss):
+    """X-3: moving over a danger space: black 1-4 costs 1 SP."""
+    board = compile_board(from_ascii(". . D . . . .", finish=6))
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 0, "gear": 2}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([4]))
+    state, events = engine.step(state, ChooseMove(4), LoadedDice([black]))
+    assert state.cars[0].pools == (18 - loss,)
+
+
+def test_X3_cars_may_steer_around_danger_spaces():
+    """X-3 / M-4: returning to the lane after going around a danger space is allowed."""
+    board = compile_board(
+        from_ascii(
+            """
+            . . D . . .
+            . . . . . .
+            """,
+            finish=5,
+        )
+    )
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 0, "gear": 2}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([4]))
+    around = [o for o, _ in engine.legal_moves(state) if board.ids[o.destination] == 8]
+    assert any(not o.danger for o in around)
+    basic = Engine(board, BASIC, ["A"])
+    state = basic.position([{"space": 0, "gear": 2}])
+    state, _ = basic.step(state, ChooseGear(2), LoadedDice([4]))
+    assert all(o.danger for o, _ in basic.legal_moves(state) if board.ids[o.destination] == 8)
+
+
+def test_X4_fastest_past_the_police_gains_2_sp_tie_to_the_first():
+    """X-4: speeds are die x 10; when all have crossed, the fastest (first on a tie) gains 2 SP."""
+    board = compile_board(from_ascii("\n".join([" ".join(["."] * 16)] * 3), finish=15, police=10))
+    engine = Engine(board, STREET, ["A", "B", "C"])
+    state = engine.position(
+        [
+            {"space": 18, "gear": 3, "pools": (10,)},
+            {"space": 16, "gear": 3, "pools": (10,)},
+            {"space": 14, "gear": 3, "pools": (10,)},
+        ],
+        order=(0, 1, 2),
+    )
+    for roll, target in [(5, 33), (7, 37), (7, 35)]:
+        state, _ = engine.step(state, ChooseGear(3), LoadedDice([roll]))
+        state, events = engine.step(state, ChooseMove(target), LoadedDice([]))
+        assert any("police line" in str(e) for e in events)
+    assert [car.police[0][0] for car in state.cars] == [50, 70, 70]
+    assert [car.pools[0] for car in state.cars] == [10, 12, 10]
+    assert "B gains 2 SP (X-4 fastest past the police (lap 1))" in [str(e) for e in events]
+    assert state.police_awarded == 1
+
+
+def test_X5_no_collision_or_hazard_roll_on_tunnel_spaces():
+    """X-5 / M-6: the tunnel pair counts as one space; no die is rolled there."""
+    board = compile_board(
+        from_ascii(
+            """
+            . . . D . . . . .
+            . . . . . . . . .
+            """,
+            finish=8,
+            tunnels={"1": (6, 12)},
+        )
+    )
+    engine = Engine(board, STREET, ["A", "B"])
+    state = engine.position([{"space": 2, "gear": 2}, {"space": 13}], order=(0, 1))
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([2]))
+    dice = LoadedDice([])
+    state, events = engine.step(state, ChooseMove(12), dice)
+    assert board.ids[state.cars[0].space] == 12  # beside B, but on a tunnel portal
+    assert not any(e.kind == "check" for e in events)
+
+
+@pytest.mark.parametrize(("before", "after"), [(5, 15), (12, 18)])
+def test_X6_checkpoint_gives_10_sp_at_the_end_of_lap_1(before, after):
+    """X-6: two-lap street race: crossing the line at the end of lap 1 gives 10 SP (max 18)."""
+    board = compile_board(from_ascii(" ".join(["."] * 12), closed=True, finish=0))
+    engine = Engine(board, STREET.with_laps(2), ["A", "B"])
+    state = engine.position(
+        [
+            {"space": 10, "gear": 2, "lap": 1, "pools": (before,)},
+            {"space": 4, "lap": 1, "pools": (12,)},
+        ],
+        order=(0, 1),
+    )
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
+    state, events = engine.step(state, ChooseMove(1), LoadedDice([]))
+    assert state.cars[0].pools == (after,) and state.cars[0].lap == 2
+    state, _ = engine.step(state, ChooseGear(1), LoadedDice([2]))
+    assert state.cars[1].pools == (12,)
+    one_lap = Engine(board, STREET, ["A"])
+    state = one_lap.position([{"space": 10, "gear": 2, "lap": 0, "pools": (5,)}])
+    state, _ = one_lap.step(state, ChooseGear(2), LoadedDice([3]))
+    state, _ = one_lap.step(state, ChooseMove(1), LoadedDice([]))
+    assert state.cars[0].pools == (5,)
