@@ -1,1 +1,81 @@
-"""The rules engine: movement, dice, presets, race state and steps (pure Python, no UI)."""
+"""The rules engine: movement, dice, presets, race state and steps (pure Python, no UI).
+
+Quick start::
+
+    from fdlab.rules import Race
+    race = Race(track, cars=["Blue", "Red"], preset="basic", seed=1)
+    race.legal_gears(); race.play(1); race.legal_moves(); race.play(12)
+
+For many fast races between bots: :func:`simulate`. The pieces underneath:
+:class:`Engine` (the step function), :class:`RaceState` (immutable, JSON
+round trip), :mod:`~fdlab.rules.actions`, :mod:`~fdlab.rules.dice`,
+:mod:`~fdlab.rules.presets`, and the movement interface
+(:func:`compile_board`, :func:`move_options`).
+"""
+
+from fdlab.rules.actions import ChooseGear, ChooseMove, RollGrid, UseNitro, action_from_json
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.costs import MoveCost, move_cost
+from fdlab.rules.dice import Die, LoadedDice, SeededDice
+from fdlab.rules.engine import Engine
+from fdlab.rules.errors import (
+    DiceError,
+    IllegalGearError,
+    IllegalMoveError,
+    IllegalNitroError,
+    RaceOverError,
+    RaceStuckError,
+    RuleError,
+    WrongPhaseError,
+)
+from fdlab.rules.events import Event
+from fdlab.rules.movement import MoveOption, Overshoot, move_options
+from fdlab.rules.odds import GearOdds, stop_odds
+from fdlab.rules.presets import ADVANCED, BASIC, PRESETS, STREET, Preset, get_preset
+from fdlab.rules.race import LegalMove, Race
+from fdlab.rules.simulate import RaceResult, simulate
+from fdlab.rules.state import CarState, RaceState
+from fdlab.rules.view import RaceView
+
+__all__ = [
+    "ADVANCED",
+    "BASIC",
+    "PRESETS",
+    "STREET",
+    "Board",
+    "CarState",
+    "ChooseGear",
+    "ChooseMove",
+    "DiceError",
+    "Die",
+    "Engine",
+    "Event",
+    "GearOdds",
+    "IllegalGearError",
+    "IllegalMoveError",
+    "IllegalNitroError",
+    "LegalMove",
+    "LoadedDice",
+    "MoveCost",
+    "MoveOption",
+    "Overshoot",
+    "Preset",
+    "Race",
+    "RaceOverError",
+    "RaceResult",
+    "RaceState",
+    "RaceStuckError",
+    "RaceView",
+    "RollGrid",
+    "RuleError",
+    "SeededDice",
+    "UseNitro",
+    "WrongPhaseError",
+    "action_from_json",
+    "compile_board",
+    "get_preset",
+    "move_cost",
+    "move_options",
+    "simulate",
+    "stop_odds",
+]

@@ -1,0 +1,172 @@
+"""Random playouts: invariants after every step, races always end, replays are exact.
+
+Runs on hand-drawn loops with every feature (corners of 1-3 stops, pits and
+boxes, shooting and danger spaces, police line, tunnel) and on every shipped
+board in ``tracks/*.json`` once they exist.
+"""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fdlab.bots import HeuristicBot, RandomBot
+from fdlab.rules import Engine, LoadedDice, RaceStuckError, SeededDice, compile_board, simulate
+from fdlab.rules.actions import RollGrid
+from fdlab.rules.order import race_distance
+from fdlab.rules.presets import get_preset
+from fdlab.rules.simulate import bot_action
+from fdlab.rules.view import RaceView
+from fdlab.track import from_ascii
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = sorted((REPO / "tracks").glob("*.json"))
+
+
+def feature_loop():
+    """A 3-lane loop with every feature; 12 grid spots, 4 boxes."""
+    rows = [
+        ". . . . 1 1 1 . . S . . . 2 2 2 . . . D . . . . 3 3 3 . . . . . . . . . .",
+        ". . . . 1 1 1 . . . . . . 2 2 2 . . . D . . . . 3 3 3 . . . . . . . . . .",
+        ". . . . 1 1 1 . . . . . . 2 2 2 . . . . . . . . 3 3 3 . . S . . . . . . .",
+    ]
+    ncols = len(rows[0].split())
+    pit = ["x"] * (ncols - 7) + ["p"] * 7
+    box = ["x"] * (ncols - 6) + ["B"] * 4 + ["x"] * 2
+    text = "\n".join(rows + [" ".join(pit), " ".join(box)])
+    nrows = 5
+    grid = [c * nrows + r for c in range(ncols - 1, ncols - 5, -1) for r in range(3)]
+    return from_ascii(
+        text,
+        corners={1: 1, 2: 2, 3: 3},
+        closed=True,
+        finish=0,
+        police=10,
+        grid=grid,
+        tunnels={"T": (20 * nrows + 2, 22 * nrows + 2)},
+        name="feature loop",
+    )
+
+
+def plain_loop():
+    """Two lanes, two 1-stop corners, tight enough for traffic."""
+    row = ". . . 1 1 . . . . . . 2 2 . . . . ."
+    return from_ascii(
+        "\n".join([row] * 2), corners={1: 1, 2: 1}, closed=True, grid=[34, 35, 32, 33, 30, 31]
+    )
+
+
+BOARDS = {"feature loop": compile_board(feature_loop()), "plain loop": compile_board(plain_loop())}
+PRESETS = ["basic", "basic2", "street", "advanced"]
+
+
+def preset_named(name):
+    return get_preset("basic", laps=2) if name == "basic2" else get_preset(name)
+
+
+def check(engine, before, after):
+    board = engine.board
+    preset = engine.preset
+    spaces = [car.space for car in after.cars if car.space >= 0]
+    assert len(spaces) == len(set(spaces)), "two cars on one space"
+    for old, car in zip(before.cars, after.cars, strict=True):
+        assert all(0 <= v <= m for v, m in zip(car.pools, preset.pool_max, strict=True)), car
+        if car.racing and old.space >= 0:
+            assert race_distance(board, car) >= race_distance(board, old) - 1e-9, "moved backwards"
+        if car.racing and car.space >= 0:
+            corner = board.corner[car.space]
+            if corner is None:
+                assert car.stops == 0
+            elif old.space == car.space and before.phase == "move" and after.phase != "move":
+                assert car.stops in (old.stops, old.stops + 1)
+        if not car.racing:
+            assert car.space == -1
+    assert set(after.finished).isdisjoint(after.eliminated)
+
+
+def checked_race(board, preset, bots, seed):
+    engine = Engine(board, preset, [f"car{i}" for i in range(len(bots))])
+    dice = SeededDice(seed)
+    state, _ = engine.step(engine.initial_state(), RollGrid(), dice)
+    steps = 0
+    while not state.over:
+        action = bot_action(bots[state.current], RaceView(engine, state, state.current))
+        new, _ = engine.step(state, action, dice)
+        check(engine, state, new)
+        state = new
+        steps += 1
+    assert len(state.finished) + len(state.eliminated) == len(bots)
+    return state
+
+
+def bots_for(n, seed, mix):
+    return [HeuristicBot() if (mix >> i) & 1 else RandomBot(seed * 31 + i) for i in range(n)]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(2, 6),
+    mix=st.integers(0, 63),
+    preset=st.sampled_from(PRESETS),
+    board=st.sampled_from(sorted(BOARDS)),
+)
+def test_random_playouts_keep_the_invariants(seed, n, mix, preset, board):
+    """Invariants after every step (D-1 pools, M-2 one car a space, no reversing M-1, C-6 stops)."""
+    checked_race(BOARDS[board], preset_named(preset), bots_for(n, seed, mix), seed)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_ten_cars_race_to_the_end_on_the_feature_loop(preset):
+    """Full races of 10 bots end under every preset."""
+    bots = [HeuristicBot() if i % 2 else RandomBot(i) for i in range(10)]
+    checked_race(BOARDS["feature loop"], preset_named(preset), bots, seed=7)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_replay_from_seed_gives_the_same_race(preset):
+    board = BOARDS["feature loop"]
+    bots = lambda: [HeuristicBot(), RandomBot(3), RandomBot(4)]  # noqa: E731
+    first = simulate(board, bots(), preset_named(preset), seed=21)
+    second = simulate(board, bots(), preset_named(preset), seed=21)
+    assert first.state == second.state
+    assert [e.text for e in first.events] == [e.text for e in second.events]
+
+
+def test_a_stuck_race_raises_instead_of_hanging():
+    """The hard cap on rounds raises RaceStuckError."""
+
+    class Parked:
+        def choose_gear(self, view):
+            return 1
+
+        def choose_move(self, view, moves):
+            return min(moves, key=lambda m: m[0].moved)[0]
+
+    with pytest.raises(RaceStuckError, match="cap of 5 rounds"):
+        simulate(BOARDS["plain loop"], [Parked()], "basic", seed=1, max_rounds=5)
+
+
+def test_loaded_dice_drive_a_whole_race():
+    class FirstGear(HeuristicBot):
+        def choose_gear(self, view):
+            return 1
+
+    board = compile_board(from_ascii(". . . . . . . .", grid=[0], finish=7))
+    dice = LoadedDice([10] + [2] * 4)
+    result = simulate(board, [FirstGear()], "basic", dice=dice)
+    assert result.winner == "Blue" and result.rounds == 4 and dice.remaining == 0
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped boards in tracks/ yet")
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_shipped_boards_race_to_the_end(path, preset):
+    """Every shipped board, every preset: a race of bots ends with the invariants kept."""
+    from fdlab.track.io import load_track
+
+    board = compile_board(load_track(path))
+    spots = sum(1 for g in board.grid if g is not None)
+    n = max(2, min(6, spots))
+    checked_race(board, preset_named(preset), bots_for(n, 5, 0b101010), seed=5)

@@ -1,0 +1,133 @@
+"""The notebook-facing Race: play, undo, replay, log, odds, display, JSON state."""
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from fdlab.bots import HeuristicBot, RandomBot
+from fdlab.rules import (
+    IllegalGearError,
+    IllegalMoveError,
+    LoadedDice,
+    Race,
+    RaceOverError,
+    RaceState,
+    WrongPhaseError,
+    action_from_json,
+)
+from fdlab.track import from_ascii
+
+LOOP = from_ascii(
+    """
+    . . . . 1 1 1 . . . . . . . 2 2 . . . . . .
+    . . . . 1 1 1 . . . . . . . 2 2 . . . . . .
+    """,
+    corners={1: 1, 2: 2},
+    closed=True,
+    finish=0,
+    grid=[42, 43, 40, 41],
+    name="test loop",
+)
+
+
+def test_play_gear_then_destination_and_read_the_log():
+    race = Race(LOOP, cars=["Blue", "Red"], dice=LoadedDice([12, 3, 10, 2]))
+    assert race.current == "Blue" and race.phase == "gear"
+    assert race.legal_gears() == [1]
+    events = race.play(1)
+    assert [str(e) for e in events] == [
+        "Blue, 1st gear, start roll 10: normal start",
+        "Blue rolls 2",
+    ]
+    destinations = [m.destination for m in race.legal_moves()]
+    assert 2 in destinations and 3 in destinations
+    race.play(3)
+    assert race.state.cars[0].space == race.board.index[3]
+    assert race.current == "Red"
+    assert "Blue moves 2 to space 3" in race.log
+
+
+def test_illegal_actions_explain_themselves_and_leave_the_race_unchanged():
+    race = Race(LOOP, cars=2, dice=LoadedDice([12, 3, 10, 2]))
+    before = race.state
+    with pytest.raises(IllegalGearError, match="S-2: every car starts in 1st gear"):
+        race.play(gear=2)
+    with pytest.raises(WrongPhaseError, match="G-2"):
+        race.play(to=3)
+    assert race.state is before and race.dice.position == 2
+    race.play(1)
+    with pytest.raises(IllegalMoveError, match="M-1: Blue cannot reach space 9"):
+        race.play(9)
+    with pytest.raises(IllegalMoveError, match="no space 'nowhere'"):
+        race.play("nowhere")
+
+
+def test_undo_rewinds_state_log_and_dice():
+    race = Race(LOOP, cars=2, seed=5)
+    race.play(1)
+    moves = race.legal_moves()
+    race.play(moves[0].destination)
+    state, log = race.state, list(race.log)
+    race.play(1)
+    assert race.undo() is not None
+    assert race.state is state and race.log == log
+    race.play(1)
+    again = race.state
+    race.undo()
+    race.play(1)
+    assert race.state == again  # the same roll after undo: the dice rewound
+    with pytest.raises(WrongPhaseError, match="nothing to undo"):
+        Race(LOOP, cars=1, seed=1, roll_grid=False).undo()
+
+
+def test_replay_from_seed_and_actions_is_exact():
+    race = Race(LOOP, cars=3, preset="basic", seed=11)
+    race.play_bots([HeuristicBot(), RandomBot(1), RandomBot(2)])
+    assert race.over
+    actions = [a.to_json() for a in race.actions]
+    again = Race.replay(LOOP, 11, json.loads(json.dumps(actions)), cars=3)
+    assert again.state == race.state and again.log == race.log
+    assert [action_from_json(a) for a in actions] == race.actions
+
+
+def test_state_json_round_trip_mid_race():
+    race = Race(LOOP, cars=4, preset="advanced", seed=3)
+    race.play_bots([HeuristicBot()] * 4, rounds=3)
+    text = json.dumps(race.state.to_json())
+    assert RaceState.from_json(json.loads(text)) == race.state
+    resumed = Race(LOOP, cars=4, preset="advanced", seed=3, start=json.loads(text))
+    assert resumed.state == race.state and resumed.legal_gears() == race.legal_gears()
+
+
+def test_race_over_refuses_more_actions():
+    race = Race(LOOP, cars=1, seed=2)
+    race.play_bots([HeuristicBot()])
+    assert race.over and race.standings()[0]["status"] == "finished"
+    with pytest.raises(RaceOverError, match="S-4"):
+        race.play(gear=1)
+
+
+def test_odds_for_the_car_on_turn():
+    """Exact odds: from 2 spaces before a 1-stop corner, 1st gear stops there half the time."""
+    track = from_ascii(". . . . 1 1 . .", corners={1: 1}, grid=[2], finish=7)
+    race = Race(track, cars=1, seed=1)
+    odds = race.odds()
+    assert odds.odds == {1: Fraction(1, 2)} and odds.corner == 1
+    assert "50% to stop in corner 1 in 1st" in str(odds)
+    assert "<table>" in odds._repr_html_()
+
+
+def test_html_shows_standings_and_the_board():
+    race = Race(LOOP, cars=["Blue", "Red"], seed=4)
+    page = race._repr_html_()
+    assert "Blue" in page and "Red" in page and "<svg" in page and "SP" in page
+
+
+def test_from_position_and_string_cars():
+    race = Race.from_position(
+        LOOP, {"Blue": {"space": 8, "gear": 3}, "Red": {"space": 9, "gear": 3}}, seed=1
+    )
+    assert race.names == ("Blue", "Red") and race.phase == "gear"
+    assert race.legal_gears() == [1, 2, 3, 4]
+    assert "test loop" in repr(race)
