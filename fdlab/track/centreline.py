@@ -1,0 +1,157 @@
+"""Closed circuit centrelines: points in metres, read from GeoJSON or drawn."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from fdlab.track.geo import project_lonlat
+
+
+class CentrelineError(ValueError):
+    """A centreline that cannot make a lap: the message says what and where."""
+
+
+@dataclass(frozen=True)
+class Centreline:
+    """The closed centreline of a circuit, in the direction of travel.
+
+    Parameters
+    ----------
+    points : sequence of (x, y)
+        Metres. The lap closes from the last point back to the first; a
+        repeated closing point is dropped. The first point is where the
+        finish line goes.
+    properties : mapping, optional
+        Free JSON-native data (name, location, source...).
+
+    Examples
+    --------
+    >>> square = Centreline([(0, 0), (100, 0), (100, 100), (0, 100), (0, 0)])
+    >>> len(square.points), square.length
+    (4, 400.0)
+    >>> Centreline.from_json(square.to_json()) == square
+    True
+    """
+
+    points: tuple[tuple[float, float], ...]
+    properties: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        cleaned: list[tuple[float, float]] = []
+        for i, point in enumerate(self.points):
+            try:
+                x, y = (float(v) for v in point)
+            except (TypeError, ValueError):
+                raise CentrelineError(
+                    f"centreline point {i}: expected (x, y), got {point!r}"
+                ) from None
+            if not (math.isfinite(x) and math.isfinite(y)):
+                raise CentrelineError(
+                    f"centreline point {i}: coordinates must be finite, got {point!r}"
+                )
+            if cleaned and (x, y) == cleaned[-1]:
+                continue
+            cleaned.append((x, y))
+        if len(cleaned) > 1 and cleaned[0] == cleaned[-1]:
+            cleaned.pop()
+        if len(cleaned) < 3:
+            raise CentrelineError(
+                f"a centreline needs at least 3 distinct points to close a lap, got {len(cleaned)}"
+            )
+        object.__setattr__(self, "points", tuple(cleaned))
+        object.__setattr__(self, "properties", dict(self.properties))
+
+    @property
+    def length(self) -> float:
+        """Length of the closed lap in metres."""
+        pts = self.points
+        return float(sum(math.dist(pts[i - 1], pts[i]) for i in range(len(pts))))
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data (lists and dicts) that :meth:`from_json` reads back."""
+        return {"points": [[x, y] for x, y in self.points], "properties": dict(self.properties)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Centreline:
+        """Read the data written by :meth:`to_json`."""
+        if "points" not in data:
+            raise CentrelineError("centreline data: missing field 'points'")
+        return cls(tuple(tuple(p) for p in data["points"]), data.get("properties", {}))
+
+
+def centreline_from_geojson(source: str | PathLike[str] | Mapping[str, Any]) -> Centreline:
+    """Read a circuit centreline from GeoJSON (lon/lat) and project it to metres.
+
+    Parameters
+    ----------
+    source : path or mapping
+        A GeoJSON file, or its parsed data: a FeatureCollection (its first
+        LineString feature is used), a Feature or a bare LineString.
+
+    Returns
+    -------
+    Centreline
+        Points in metres (local azimuthal equidistant projection, rounded to
+        the centimetre); the feature's properties are kept.
+
+    Examples
+    --------
+    >>> line = {"type": "LineString", "coordinates": [
+    ...     [7.0, 43.0], [7.002, 43.0], [7.002, 43.001], [7.0, 43.001], [7.0, 43.0]]}
+    >>> centre = centreline_from_geojson(line)
+    >>> len(centre.points), round(centre.length)
+    (4, 548)
+    """
+    where = "GeoJSON data"
+    if isinstance(source, Mapping):
+        data: Any = source
+    else:
+        where = str(source)
+        try:
+            data = json.loads(Path(source).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise CentrelineError(f"{where}: not valid JSON ({exc})") from None
+    geometry, properties = _first_linestring(data, where)
+    coordinates = geometry.get("coordinates")
+    if not isinstance(coordinates, Sequence) or len(coordinates) < 3:
+        raise CentrelineError(f"{where}: geometry.coordinates must list at least 3 positions")
+    try:
+        xy = project_lonlat([c[:2] for c in coordinates])
+    except (TypeError, ValueError, IndexError) as exc:
+        raise CentrelineError(
+            f"{where}: geometry.coordinates are not (lon, lat) pairs ({exc})"
+        ) from None
+    points = tuple((round(float(x), 2), round(float(y), 2)) for x, y in xy)
+    return Centreline(points, properties)
+
+
+def _first_linestring(data: Any, where: str) -> tuple[Mapping[str, Any], dict[str, Any]]:
+    if not isinstance(data, Mapping):
+        raise CentrelineError(f"{where}: expected a GeoJSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind == "FeatureCollection":
+        for i, feature in enumerate(data.get("features") or []):
+            if (
+                isinstance(feature, Mapping)
+                and (feature.get("geometry") or {}).get("type") == "LineString"
+            ):
+                return _first_linestring(feature, f"{where}: features[{i}]")
+        raise CentrelineError(f"{where}: features: no LineString feature found")
+    if kind == "Feature":
+        geometry = data.get("geometry") or {}
+        if geometry.get("type") != "LineString":
+            raise CentrelineError(
+                f"{where}: geometry.type must be LineString, got {geometry.get('type')!r}"
+            )
+        return geometry, dict(data.get("properties") or {})
+    if kind == "LineString":
+        return data, {}
+    raise CentrelineError(
+        f"{where}: type must be FeatureCollection, Feature or LineString, got {kind!r}"
+    )

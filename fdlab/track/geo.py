@@ -1,0 +1,41 @@
+"""Projection of lon/lat circuit outlines onto a flat plane in metres."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from pyproj import CRS, Transformer
+
+
+def project_lonlat(coordinates: Sequence[Sequence[float]]) -> np.ndarray:
+    """Project ``(lon, lat)`` pairs to ``(x, y)`` metres around their centre.
+
+    A local azimuthal equidistant projection centred on the mean position
+    keeps distances true to well under a metre over the few kilometres of a
+    circuit. ``x`` points east and ``y`` north.
+
+    Parameters
+    ----------
+    coordinates : sequence of (lon, lat)
+        Degrees, WGS84, as in GeoJSON.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, 2)``, metres.
+
+    Examples
+    --------
+    >>> xy = project_lonlat([(7.0, 43.0), (7.0, 43.001)])
+    >>> round(float(xy[1, 1] - xy[0, 1]), 1)  # a thousandth of a degree north
+    111.1
+    """
+    lonlat = np.asarray(coordinates, dtype=float)
+    if lonlat.ndim != 2 or lonlat.shape[1] < 2 or len(lonlat) == 0:
+        raise ValueError("expected a non-empty sequence of (lon, lat) pairs")
+    lon0, lat0 = float(lonlat[:, 0].mean()), float(lonlat[:, 1].mean())
+    local = CRS.from_proj4(f"+proj=aeqd +lat_0={lat0} +lon_0={lon0} +datum=WGS84 +units=m")
+    transformer = Transformer.from_crs(CRS.from_epsg(4326), local, always_xy=True)
+    x, y = transformer.transform(lonlat[:, 0], lonlat[:, 1])
+    return np.column_stack([x, y])
