@@ -33,6 +33,7 @@ from fdlab.rules.errors import (
     WrongPhaseError,
 )
 from fdlab.rules.events import Event
+from fdlab.rules.explain import explain_illegal
 from fdlab.rules.movement import MoveOption, move_options
 from fdlab.rules.order import inside_ranks, turn_order
 from fdlab.rules.presets import Preset, ordinal
@@ -534,6 +535,22 @@ class Engine:
         if target in state.occupied(skip=state.current):
             return f"M-2: space {sid!r} holds another car; a move may not end on a car"
         reach = sorted({board.ids[o.destination] for o in self.options(state)}, key=str)
+        c = state.current
+        car = state.cars[c]
+        why = explain_illegal(
+            board,
+            car.space,
+            state.roll,
+            target,
+            occupied=state.occupied(skip=c),
+            stops_made=car.stops,
+            pit_allowed=self.pit_allowed(c, car),
+            own_box=self.own_box[c],
+            avoid=self.danger,
+            max_lane_changes=self.preset.max_lane_changes,
+        )
+        if why:
+            return f"{name} cannot end on space {sid!r} with a roll of {state.roll}: {why}"
         return (
             f"M-1: {name} cannot reach space {sid!r} with a roll of {state.roll} "
             f"(no legal path: cars block it (M-2), lane changes (M-3, M-4, C-5) or corner arrows "
