@@ -1,0 +1,396 @@
+"""One car alone on a board, as the engine plays it: positions and option tables.
+
+The exact solo solver (:mod:`fdlab.analysis.par`) needs, for every place a
+lone car can be, every option of every die face with its certain cost and
+where it leads. This module builds those tables from the engine's own
+pieces, never from a second copy of the rules:
+
+* movement is :func:`fdlab.rules.movement.move_options`, called once per
+  position with the largest face of any gear die. Its search goes layer by
+  layer, one layer per space moved, and lists every braking amount, so the
+  options of a smaller roll ``r`` are the options that moved at most ``r``
+  spaces, with ``braked = r - moved`` and ``blocked`` when none moved the
+  full ``r`` (:func:`options_for_roll`; a test checks this against direct
+  calls);
+* costs are :func:`fdlab.rules.costs.move_cost`, memoised on what it reads
+  (braked, blocked, overshoots, the pit zone at both ends);
+* legal gears and downshift costs are :meth:`fdlab.rules.engine.Engine.gear_error`
+  and :meth:`~fdlab.rules.engine.Engine.downshift_cost`;
+* what a move does to the car's stop count and lap (C-2, C-6, S-4) is
+  :func:`after_move`, the bookkeeping of ``Engine._move`` (a test steps the
+  engine to check they agree).
+
+A *position* is ``(space index, lap, stops)``: the lap counter of the car
+(0 on a grid behind the line, see docs/schema.md) and the stops it made in
+the corner it is in, capped at the corner's requirement (more stops change
+nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from fdlab.rules.board import Board
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
+from fdlab.rules.engine import Engine
+from fdlab.rules.movement import MoveOption, move_options
+from fdlab.rules.presets import Preset
+from fdlab.rules.state import CarState, RaceState
+
+#: A lone car's place: (space index, lap counter, stops made in its corner).
+Position = tuple[int, int, int]
+
+#: Stand-in "position" of a car that crossed the line for the last time.
+FINISHED = -1
+
+
+class SoloModelError(ValueError):
+    """A board or preset the solo solver cannot model; the message says why."""
+
+
+def after_move(
+    board: Board, start: int, stops: int, lap: int, option: MoveOption
+) -> tuple[int, int]:
+    """Stops made and lap counter after a move, as the engine counts them (C-2, C-6, S-4).
+
+    Parameters
+    ----------
+    board : Board
+    start : int
+        Board index the car moved from.
+    stops : int
+        Stops made in the corner of ``start`` before the move.
+    lap : int
+        Lap counter before the move.
+    option : MoveOption
+
+    Returns
+    -------
+    (stops, lap) : tuple of int
+        ``stops`` is not capped here.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". 1 1 .", corners={1: 2}))
+    >>> stay = move_options(board, 1, 1, occupied=frozenset(), stops_made=1)[0]
+    >>> after_move(board, 1, 1, 1, stay)  # one more stop in the same corner
+    (2, 1)
+    """
+    start_corner = board.corner[start]
+    dest_corner = board.corner[option.destination]
+    left_start = start_corner in option.corners_left or any(
+        over.corner == start_corner for over in option.overshoots
+    )
+    if dest_corner is None:
+        new_stops = 0
+    elif dest_corner == start_corner and not left_start:
+        new_stops = stops + 1
+    else:
+        new_stops = 1 if option.stop_counts else 0
+    return new_stops, lap + (1 if "finish" in option.lines else 0)
+
+
+def options_for_roll(options: list[MoveOption], roll: int) -> list[MoveOption]:
+    """The options of ``roll`` derived from a search with a larger roll.
+
+    Parameters
+    ----------
+    options : list of MoveOption
+        ``move_options`` for the same start with a roll of at least ``roll``.
+    roll : int
+
+    Returns
+    -------
+    list of MoveOption
+        Those that moved at most ``roll`` spaces, with ``braked`` and
+        ``blocked`` as ``move_options(..., roll)`` gives them.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". . . . . ."))
+    >>> wide = move_options(board, 0, 5, occupied=frozenset(), stops_made=0)
+    >>> [(o.moved, o.braked) for o in options_for_roll(wide, 2)]
+    [(2, 0), (1, 1), (0, 2)]
+    """
+    kept = [o for o in options if o.moved <= roll]
+    full = any(o.moved == roll or o.boxed for o in kept)
+    return [
+        replace(o, braked=0 if o.boxed else roll - o.moved, blocked=not (full or o.boxed))
+        for o in kept
+    ]
+
+
+@dataclass
+class OptionRows:
+    """Every option of every die face from one position, as parallel arrays.
+
+    Rows are sorted by face group (:attr:`SoloModel.groups`), every group
+    has at least the option of staying put.
+
+    Attributes
+    ----------
+    group : ndarray of int
+        Face group of the row.
+    target : ndarray of int
+        Index of the position reached, or :data:`FINISHED`.
+    loss : ndarray of int
+        Certain loss of the single damage pool (braking, overshoot).
+    doomed : ndarray of bool
+        The option eliminates the car whatever its pool (C-4, or a loss
+        larger than the full pool).
+    restore : ndarray of bool
+        The car ends in its box: its pool is restored (P-2).
+    exempt : ndarray of bool
+        No engine check after this move (P-4: the car ends in the pit zone).
+    starts : ndarray of int
+        First row of each group (for ``numpy.minimum.reduceat``).
+    """
+
+    group: np.ndarray
+    target: np.ndarray
+    loss: np.ndarray
+    doomed: np.ndarray
+    restore: np.ndarray
+    exempt: np.ndarray
+    starts: np.ndarray
+
+
+class SoloModel:
+    """A lone car on a board under a preset: positions, gear rules and option rows.
+
+    Parameters
+    ----------
+    board : Board
+    preset : Preset
+        A preset with a single damage pool and no street rules (``basic``,
+        any number of laps).
+
+    Raises
+    ------
+    SoloModelError
+        For a preset with several pools or street rules, or a board with no
+        grid spot.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> model = SoloModel(compile_board(from_ascii(". . . . .", grid=[0], finish=3)), BASIC)
+    >>> model.start, len(model.groups)
+    ((0, 1, 0), 36)
+    """
+
+    def __init__(self, board: Board, preset: Preset) -> None:
+        if len(preset.pools) != 1:
+            raise SoloModelError(
+                f"the solo solver models one damage pool; preset {preset.name!r} has "
+                f"{len(preset.pools)} ({', '.join(preset.pool_names)})"
+            )
+        if preset.street:
+            raise SoloModelError(
+                f"the solo solver does not model street rules (nitro, hazards); preset "
+                f"{preset.name!r} has them"
+            )
+        self.board = board
+        self.preset = preset
+        self.engine = Engine(board, preset, ["Solo"])
+        if not self.engine.grid_spots:
+            raise SoloModelError(f"board {board.track.name!r} has no grid spot to start from")
+        self.pool_max = preset.pool_max[0]
+        self.pool_dies_at_zero = preset.pool_names[0] in preset.eliminate_at_zero
+        self.restores = preset.pool_names[0] in preset.pit_restore
+        #: Face groups: (gear, face value, probability), gear by gear, smallest face first.
+        self.groups: list[tuple[int, int, float]] = [
+            (g, value, float(p))
+            for g, die in enumerate(preset.gear_dice, start=1)
+            for value, p in die.chance_outcomes()
+        ]
+        self.max_roll = max(max(max(f) for f in preset.gear_faces), preset.start_flying_spaces)
+        half = board.lap_length / 2
+        self.grid_positions: list[Position] = [
+            (i, 0 if board.progress[i] >= half else 1, 0) for i in self.engine.grid_spots
+        ]
+        self.start: Position = self.grid_positions[0]
+        self._costs: dict[tuple, MoveCost] = {}
+        self._full_car = CarState(space=0, pools=preset.pool_max, started=True)
+        self.positions: list[Position] = []
+        self.index: dict[Position, int] = {}
+        self._base: list[list[MoveOption]] = []
+        self._explore()
+
+    # -- positions ---------------------------------------------------------------
+    def cap(self, space: int, stops: int) -> int:
+        """Stops capped at the requirement of the space's corner (0 off corners)."""
+        corner = self.board.corner[space]
+        return 0 if corner is None else min(stops, self.board.stops[corner])
+
+    def pit_allowed(self, lap: int) -> bool:
+        """Whether the car may turn into the pit lane on this lap (P-2, P-7)."""
+        return self.engine.pit_allowed(0, CarState(lap=lap, pools=self.preset.pool_max))
+
+    def successor(self, position: Position, option: MoveOption) -> Position | int:
+        """The position an option leads to, or :data:`FINISHED`."""
+        space, lap, stops = position
+        new_stops, new_lap = after_move(self.board, space, stops, lap, option)
+        if new_lap > self.preset.laps:
+            return FINISHED
+        dest = option.destination
+        return (dest, new_lap, self.cap(dest, new_stops))
+
+    def _search(self, position: Position) -> list[MoveOption]:
+        space, lap, stops = position
+        return move_options(
+            self.board,
+            space,
+            self.max_roll,
+            occupied=frozenset(),
+            stops_made=stops,
+            pit_allowed=self.pit_allowed(lap),
+            own_box=self.engine.own_box[0],
+            avoid=self.engine.danger,
+            max_lane_changes=self.preset.max_lane_changes,
+        )
+
+    def _explore(self) -> None:
+        """Every position reachable from any grid spot, with its widest option list."""
+        queue = list(dict.fromkeys(self.grid_positions))
+        for position in queue:
+            self.index[position] = len(self.positions)
+            self.positions.append(position)
+        head = 0
+        while head < len(queue):
+            position = queue[head]
+            head += 1
+            options = self._search(position)
+            self._base.append(options)
+            for option in options:
+                nxt = self.successor(position, option)
+                if nxt != FINISHED and nxt not in self.index:
+                    self.index[nxt] = len(self.positions)
+                    self.positions.append(nxt)
+                    queue.append(nxt)
+
+    # -- costs and rows ------------------------------------------------------------
+    def cost(self, space: int, option: MoveOption) -> MoveCost:
+        """``move_cost`` of the option for a healthy car, memoised on what it reads."""
+        board = self.board
+        key = (
+            option.braked,
+            option.blocked,
+            option.overshoots,
+            in_pit_zone(board, space),
+            in_pit_zone(board, option.destination),
+        )
+        cost = self._costs.get(key)
+        if cost is None:
+            cost = move_cost(board, self.preset, replace(self._full_car, space=space), option)
+            self._costs[key] = cost
+        return cost
+
+    def rows(self, p: int) -> OptionRows:
+        """The option rows of position ``p`` (an index into :attr:`positions`)."""
+        position = self.positions[p]
+        space = position[0]
+        base = self._base[p]
+        targets = []
+        for option in base:
+            nxt = self.successor(position, option)
+            targets.append(FINISHED if nxt == FINISHED else self.index[nxt])
+        pit = [in_pit_zone(self.board, o.destination) for o in base]
+        group, target, loss, doomed, restore, exempt, starts = [], [], [], [], [], [], []
+        for k, (_, roll, _) in enumerate(self.groups):
+            starts.append(len(group))
+            full = any(o.moved == roll or o.boxed for o in base if o.moved <= roll)
+            for o, t, in_pit in zip(base, targets, pit, strict=True):
+                if o.moved > roll:
+                    continue
+                braked = 0 if o.boxed else roll - o.moved
+                blocked = not (full or o.boxed)
+                if braked != o.braked or blocked != o.blocked:
+                    o = replace(o, braked=braked, blocked=blocked)
+                cost = self.cost(space, o)
+                group.append(k)
+                target.append(t)
+                loss.append(cost.total)
+                doomed.append(cost.eliminated or not cost.allowed)
+                restore.append(o.boxed and self.restores)
+                exempt.append(in_pit)
+        return OptionRows(
+            group=np.asarray(group, dtype=np.int32),
+            target=np.asarray(target, dtype=np.int64),
+            loss=np.asarray(loss, dtype=np.int64),
+            doomed=np.asarray(doomed, dtype=bool),
+            restore=np.asarray(restore, dtype=bool),
+            exempt=np.asarray(exempt, dtype=bool),
+            starts=np.asarray(starts, dtype=np.int64),
+        )
+
+    def start_rows(self, p: int) -> OptionRows:
+        """Option rows of a flying start from position ``p`` (one group: the flying roll)."""
+        position = self.positions[p]
+        options = options_for_roll(self._base[p], self.preset.start_flying_spaces)
+        target, loss, doomed, restore, exempt = [], [], [], [], []
+        for o in options:
+            nxt = self.successor(position, o)
+            cost = self.cost(position[0], o)
+            target.append(FINISHED if nxt == FINISHED else self.index[nxt])
+            loss.append(cost.total)
+            doomed.append(cost.eliminated or not cost.allowed)
+            restore.append(o.boxed and self.restores)
+            exempt.append(True)  # no die was rolled: no engine check (D-6)
+        n = len(target)
+        return OptionRows(
+            group=np.zeros(n, dtype=np.int32),
+            target=np.asarray(target, dtype=np.int64),
+            loss=np.asarray(loss, dtype=np.int64),
+            doomed=np.asarray(doomed, dtype=bool),
+            restore=np.asarray(restore, dtype=bool),
+            exempt=np.asarray(exempt, dtype=bool),
+            starts=np.zeros(1, dtype=np.int64),
+        )
+
+    # -- gears -----------------------------------------------------------------------
+    def gear_table(self, space: int) -> tuple[np.ndarray, np.ndarray]:
+        """Legal gears and downshift losses from ``space`` for every previous gear.
+
+        Returns
+        -------
+        legal : ndarray of bool, shape (gears + 1, gears)
+            ``legal[previous, gear - 1]``; previous gear 0 is a stalled car (S-2).
+        loss : ndarray of int, same shape
+            Pool loss of the shift (G-4, free in the pit zone, P-4).
+        """
+        gears = self.preset.gears
+        legal = np.zeros((gears + 1, gears), dtype=bool)
+        loss = np.zeros((gears + 1, gears), dtype=np.int64)
+        pool = self.preset.pool_names[0]
+        for previous in range(gears + 1):
+            car = CarState(space=space, gear=previous, pools=self.preset.pool_max, started=True)
+            state = RaceState(cars=(car,), phase="gear", order=(0,))
+            for gear in range(1, gears + 1):
+                if self.engine.gear_error(state, gear) is None:
+                    legal[previous, gear - 1] = True
+                    loss[previous, gear - 1] = self.engine.downshift_cost(car, gear).get(pool, 0)
+        return legal, loss
+
+    def engine_check(self, gear: int, roll: int) -> bool:
+        """The roll of this gear pushes the engine to the limit (D-6)."""
+        return self.preset.engine_triggers.get(gear) == roll and gear in self.preset.engine_gears
+
+    def engine_hit(self) -> float:
+        """Probability that an engine check costs a point (D-6)."""
+        faces = self.preset.black_faces
+        return sum(1 for f in faces if f <= self.preset.engine_fail) / len(faces)
+
+    def describe(self, p: int) -> dict[str, Any]:
+        """A position in words: space id, lap and stops."""
+        space, lap, stops = self.positions[p]
+        return {"space": self.board.ids[space], "lap": lap, "stops": stops}

@@ -1,0 +1,170 @@
+"""Exact solo par (fdlab.analysis.par) and the solo-optimal bot (fdlab.bots.solo)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+
+import pytest
+
+from fdlab.analysis import SoloModelError, solve_par
+from fdlab.analysis.solo_model import SoloModel, after_move, options_for_roll
+from fdlab.bots.solo import SoloOptimalBot
+from fdlab.rules.actions import ChooseGear, ChooseMove
+from fdlab.rules.board import compile_board
+from fdlab.rules.dice import LoadedDice
+from fdlab.rules.engine import Engine
+from fdlab.rules.movement import move_options
+from fdlab.rules.presets import ADVANCED, BASIC
+from fdlab.rules.simulate import simulate
+from fdlab.track import from_ascii
+
+#: Every start is a normal start: no stall, no flying start (S-2 thresholds moved).
+NO_START_LUCK = dataclasses.replace(
+    BASIC, name="no start luck", start_stall_max=0, start_flying_min=21
+)
+
+
+def ring(stops=(2, 1, 1)):
+    """A closed two-lane ring with three corners, grid at the last column."""
+    row = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    return from_ascii(
+        "\n".join([row] * 2),
+        corners={1: stops[0], 2: stops[1], 3: stops[2]},
+        closed=True,
+        grid=[64, 65],
+    )
+
+
+def test_par_of_a_short_straight_is_computed_by_hand():
+    """S-2: stall 1/20 (three turns), normal 15/20 (two turns), flying 4/20 (one turn)."""
+    track = from_ascii(". . . . . . . .", grid=[0], finish=3)
+    solution = solve_par(track)
+    assert solution.par == pytest.approx((1 * 3 + 15 * 2 + 4 * 1) / 20, abs=1e-12)
+    assert solution.finish_probability == pytest.approx(1.0)
+
+
+def test_par_without_start_luck_needs_one_turn_per_two_spaces():
+    """G-1, G-3: 1st gear moves 1-2, then 2nd moves 2-4: four spaces take two or three turns."""
+    track = from_ascii(". . . . . . . . . .", grid=[0], finish=4)
+    solution = solve_par(track, NO_START_LUCK)
+    # turn 1 in 1st: roll 1 (1/2) leaves 3 to go, roll 2 (1/2) leaves 2.
+    # turn 2 in 2nd: from 3 to go, a 2 (1/6) leaves 1 (one more turn), 3 or 4 finish;
+    # from 2 to go every face finishes.
+    expected = 1 + 0.5 * (1 + 1 / 6) + 0.5 * 1
+    assert solution.par == pytest.approx(expected, abs=1e-12)
+
+
+def test_c4_the_solver_brakes_rather_than_leave_a_two_stop_corner_unstopped():
+    """C-4 and D-3: a roll of 2 would leave the 2-stop corner with no stop; braking 1 SP is better."""
+    track = from_ascii(". 1 . . . .", corners={1: 2}, grid=[0], finish=2)
+    solution = solve_par(track, NO_START_LUCK)
+    assert solution.par == pytest.approx(2.0, abs=1e-12)
+    assert solution.finish_probability == pytest.approx(1.0)
+    model = solution.model
+    corner_stop = model.index[(1, 1, 1)]
+    # after turn 1 the car is in the corner with one stop, 18 or 17 SP: one more turn
+    assert solution.value[corner_stop, 1, 18] == pytest.approx(1.0)
+    assert solution.value[corner_stop, 1, 17] == pytest.approx(1.0)
+
+
+def test_d6_engine_check_is_priced_in_fifth_gear():
+    """D-6: with 1 SP a 20 in 5th may end the race, so the value of 5th is worse than with 2 SP."""
+    solution = solve_par(ring())
+    p = solution.model.index[solution.model.start]
+    assert solution.value[p, 4, 1] >= solution.value[p, 4, 2]
+
+
+def test_options_for_roll_match_a_direct_search():
+    """M-7 / D-3: options of a roll derived from the widest search equal move_options(roll)."""
+    board = compile_board(ring())
+    rng = random.Random(5)
+
+    def summary(options):
+        return sorted(
+            (o.destination, o.moved, o.braked, o.blocked, o.overshoots, o.stop_counts, o.lines)
+            for o in options
+        )
+
+    for _ in range(40):
+        start = rng.randrange(len(board))
+        stops = rng.randrange(3)
+        roll = rng.randint(1, 30)
+        wide = move_options(board, start, 30, occupied=frozenset(), stops_made=stops)
+        direct = move_options(board, start, roll, occupied=frozenset(), stops_made=stops)
+        assert summary(options_for_roll(wide, roll)) == summary(direct)
+
+
+def test_after_move_matches_the_engine():
+    """C-2, C-6, S-4: stops and laps after a move agree with Engine.step."""
+    board = compile_board(ring())
+    engine = Engine(board, BASIC, ["Solo"])
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        space = rng.randrange(len(board))
+        stops = rng.randrange(3)
+        gear = rng.randint(1, 4)
+        state = engine.position(
+            [{"space": board.ids[space], "gear": gear, "stops": stops, "lap": 1}]
+        )
+        state, _ = engine.step(
+            state, ChooseGear(gear), LoadedDice([rng.choice(BASIC.gear_faces[gear - 1])])
+        )
+        for option, cost in engine.legal_moves(state):
+            if cost.eliminated:
+                continue
+            after, _ = engine.step(
+                state,
+                ChooseMove(
+                    board.ids[option.destination],
+                    tuple(board.ids[i] for i in option.path),
+                    option.moved,
+                ),
+                LoadedDice([20] * 4),
+            )
+            car = after.cars[0]
+            new_stops, new_lap = after_move(board, space, stops, 1, option)
+            if car.status == "racing":
+                assert (car.stops, car.lap) == (new_stops, new_lap)
+            else:
+                assert car.status == "finished" and new_lap > BASIC.laps
+            checked += 1
+    assert checked > 100
+
+
+def test_solo_races_average_the_par_within_their_confidence_interval():
+    """The solver and the engine agree: simulated solo races of the optimal bot average the par."""
+    board = compile_board(ring())
+    solution = solve_par(board)
+    bot = SoloOptimalBot(solution)
+    turns = []
+    for seed in range(400):
+        result = simulate(board, [bot], seed=seed)
+        assert result.finished == (0,)
+        turns.append(result.rounds)
+    mean = statistics.mean(turns)
+    error = statistics.stdev(turns) / len(turns) ** 0.5
+    assert abs(mean - solution.par) < 3 * error + 1e-9
+    assert solution.finish_probability > 0.999
+
+
+def test_solo_optimal_bot_is_not_beaten_by_the_heuristic_bot():
+    """Par is a floor: the heuristic bot needs at least as many turns on average."""
+    from fdlab.bots import HeuristicBot
+
+    board = compile_board(ring())
+    solution = solve_par(board)
+    heuristic = [simulate(board, [HeuristicBot()], seed=s).rounds for s in range(200)]
+    assert statistics.mean(heuristic) >= solution.par - 3 * statistics.stdev(heuristic) / 200**0.5
+
+
+def test_preset_with_five_pools_is_refused_with_the_reason():
+    with pytest.raises(SoloModelError, match="one damage pool"):
+        SoloModel(compile_board(ring()), ADVANCED)
+
+
+def test_board_without_grid_is_refused():
+    with pytest.raises(SoloModelError, match="no grid spot"):
+        solve_par(from_ascii(". . . ."))
