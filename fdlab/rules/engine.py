@@ -565,6 +565,19 @@ class Engine:
         dice: DiceSource,
         events: list[Event],
     ) -> RaceState:
+        """Apply a chosen option: costs, position, stops, lines, box, hazards, collisions, engine.
+
+        Decisions where rules.md is silent:
+
+        * a move that ends in the corner it started in counts a stop even if
+          the car moved 0 spaces (blocked or braking to a standstill): its
+          move ended there (C-2);
+        * a car that finishes or is eliminated leaves the board at once, so
+          it blocks nobody (S-4, D-1);
+        * no collision roll when ending on a tunnel portal (X-5) or in the
+          pit zone (P-4); the engine check skips cars in the pit zone (P-4);
+        * the police speed of a flying start (no die) is the spaces moved x 10.
+        """
         board = self.board
         preset = self.preset
         c = state.current

@@ -47,8 +47,9 @@ class CarState:
         The car spun (A-3) and restarts in 1st gear next turn.
     nitro_lap : int
         The lap in which nitro was last used, ``-1`` if never (X-1).
-    police : tuple of int
-        Speeds recorded at each police-line crossing (X-4).
+    police : tuple of (int, int)
+        ``(speed, stamp)`` of each police-line crossing (X-4); the stamp
+        orders crossings in time (round * 100 + turn).
     pit_entry : float or None
         Race distance of the pit entry while the car is in the pit zone
         (P-6 ordering); ``None`` on the track.
@@ -63,7 +64,7 @@ class CarState:
     started: bool = False
     spun: bool = False
     nitro_lap: int = -1
-    police: tuple[int, ...] = ()
+    police: tuple[tuple[int, int], ...] = ()
     pit_entry: float | None = None
 
     @property
@@ -75,7 +76,7 @@ class CarState:
         """Plain JSON types."""
         data = asdict(self)
         data["pools"] = list(self.pools)
-        data["police"] = list(self.police)
+        data["police"] = [list(crossing) for crossing in self.police]
         return data
 
     @classmethod
@@ -83,7 +84,7 @@ class CarState:
         """Inverse of :meth:`to_json`."""
         values = dict(data)
         values["pools"] = tuple(values["pools"])
-        values["police"] = tuple(values.get("police", ()))
+        values["police"] = tuple(tuple(crossing) for crossing in values.get("police", ()))
         return cls(**values)
 
 

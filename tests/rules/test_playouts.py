@@ -5,6 +5,7 @@ boxes, shooting and danger spaces, police line, tunnel) and on every shipped
 board in ``tracks/*.json`` once they exist.
 """
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fdlab.bots import HeuristicBot, RandomBot
-from fdlab.rules import Engine, LoadedDice, RaceStuckError, SeededDice, compile_board, simulate
+from fdlab.rules import (
+    Engine,
+    LoadedDice,
+    RaceState,
+    RaceStuckError,
+    SeededDice,
+    compile_board,
+    simulate,
+)
 from fdlab.rules.actions import RollGrid
 from fdlab.rules.order import race_distance
 from fdlab.rules.presets import get_preset
@@ -83,6 +92,7 @@ def check(engine, before, after):
         if not car.racing:
             assert car.space == -1
     assert set(after.finished).isdisjoint(after.eliminated)
+    assert RaceState.from_json(json.loads(json.dumps(after.to_json()))) == after
 
 
 def checked_race(board, preset, bots, seed):
@@ -113,7 +123,10 @@ def bots_for(n, seed, mix):
     board=st.sampled_from(sorted(BOARDS)),
 )
 def test_random_playouts_keep_the_invariants(seed, n, mix, preset, board):
-    """Invariants after every step (D-1 pools, M-2 one car a space, no reversing M-1, C-6 stops)."""
+    """Invariants after every step (D-1 pools, M-2 one car a space, no reversing M-1, C-6 stops).
+
+    Also: the state survives a JSON round trip after every step.
+    """
     checked_race(BOARDS[board], preset_named(preset), bots_for(n, seed, mix), seed)
 
 
