@@ -281,16 +281,28 @@ class SoloModel:
     # -- costs and rows ------------------------------------------------------------
     def cost(self, space: int, option: MoveOption) -> MoveCost:
         """``move_cost`` of the option for a healthy car, memoised on what it reads."""
+        return self._priced(space, option, option.braked, option.blocked)
+
+    def _priced(self, space: int, option: MoveOption, braked: int, blocked: bool) -> MoveCost:
+        """``move_cost`` of ``option`` with ``braked`` and ``blocked`` replaced (memoised).
+
+        ``move_cost`` reads the braking amount, the blocked flag, the
+        overshoots and whether the car starts or ends in the pit zone, and
+        the car's pools (here always full: pool-dependent eliminations are
+        applied by the solver for each pool value).
+        """
         board = self.board
         key = (
-            option.braked,
-            option.blocked,
+            braked,
+            blocked,
             option.overshoots,
             in_pit_zone(board, space),
             in_pit_zone(board, option.destination),
         )
         cost = self._costs.get(key)
         if cost is None:
+            if braked != option.braked or blocked != option.blocked:
+                option = replace(option, braked=braked, blocked=blocked)
             cost = move_cost(board, self.preset, replace(self._full_car, space=space), option)
             self._costs[key] = cost
         return cost
@@ -313,10 +325,7 @@ class SoloModel:
                 if o.moved > roll:
                     continue
                 braked = 0 if o.boxed else roll - o.moved
-                blocked = not (full or o.boxed)
-                if braked != o.braked or blocked != o.blocked:
-                    o = replace(o, braked=braked, blocked=blocked)
-                cost = self.cost(space, o)
+                cost = self._priced(space, o, braked, not (full or o.boxed))
                 group.append(k)
                 target.append(t)
                 loss.append(cost.total)
