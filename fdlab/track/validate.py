@@ -681,10 +681,11 @@ class _Validator:
         if not ids:
             return
         polygons = np.array([self.nodes[n]["polygon"] for n in ids], dtype=object)
-        valid = shapely.is_valid(polygons) & ~shapely.is_empty(polygons)
+        empty = shapely.is_empty(polygons)
+        valid = shapely.is_valid(polygons) & ~empty
         for index in np.flatnonzero(~valid):
             n = ids[index]
-            reason = shapely.is_valid_reason(polygons[index])
+            reason = "it is empty" if empty[index] else shapely.is_valid_reason(polygons[index])
             self.report("polygon_invalid", f"the outline of space {n!r} is invalid: {reason}", [n])
         keep = np.flatnonzero(valid)
         if len(keep) < 2:

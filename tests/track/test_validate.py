@@ -342,6 +342,13 @@ def test_invalid_polygon_outline():
     assert problem.spaces == (40,) and "Self-intersection" in problem.message
 
 
+def test_empty_polygon_outline():
+    track = sound_board()
+    track.space(40)["polygon"] = Polygon()
+    [problem] = problems(track, "polygon_invalid")
+    assert problem.message == "the outline of space 40 is invalid: it is empty"
+
+
 def test_overlapping_spaces_on_the_same_level():
     track = sound_board()
     track.space(40)["polygon"] = track.space(12)["polygon"]
