@@ -23,6 +23,9 @@ from fdlab.rules.view import RaceView
 #: Farthest look-ahead, in spaces, when measuring the way to a corner.
 HORIZON = 40
 
+#: What being eliminated is worth, in spaces, when weighing a risk.
+ELIMINATION = 30.0
+
 
 def corner_window(board: Board, start: int, corner) -> tuple[int, int] | None:
     """Fewest and most spaces from ``start`` after which a car can be in ``corner``.
@@ -112,29 +115,66 @@ class HeuristicBot:
     def _weight(self, view: RaceView) -> float:
         return self.caution * (1.0 + 3.0 * (1.0 - self._health(view)))
 
+    def _need(self, view: RaceView, corner) -> int:
+        """Stops still needed in ``corner`` (all of them when the car is not in it)."""
+        board = view.board
+        car = view.car
+        required = board.stops[corner]
+        if board.corner[car.space] == corner:
+            return max(0, required - car.stops)
+        return required
+
+    def _brake_budget(self, view: RaceView) -> int:
+        """Spaces the car can brake without being eliminated (D-2, A-5)."""
+        preset = view.preset
+        car = view.car
+        have = car.pools[preset.pool_index[preset.brake_pool]]
+        if preset.brake_pool in preset.eliminate_at_zero:
+            return have - 1
+        return have
+
     def choose_gear(self, view: RaceView) -> int:
-        """The legal gear with the best expected progress minus weighted damage."""
+        """The legal gear with the best expected progress minus weighted damage.
+
+        For each face of the gear die: the spaces gained up to the farthest
+        space where the car can still stop in its next corner while leaving
+        one space per further stop it needs; beyond that, the spaces it would
+        have to brake, weighted (an outcome it could not afford counts as a
+        near-elimination); plus the downshift cost now and, when the car will
+        need more stops in the same corner, the downshift to 2nd it will need.
+        """
         gears = view.legal_gears()
         safe = [g for g in gears if not view.gear_eliminates(g)] or gears
         if len(safe) == 1:
             return safe[0]
         board = view.board
         preset = view.preset
+        engine = view.engine
         car = view.car
-        corner = target_corner(view.engine, view.state, view.car_index)
+        corner = target_corner(engine, view.state, view.car_index)
         window = self._window(board, car.space, corner) if corner is not None else None
-        limit = window[1] if window is not None else None
+        limit = None
+        need = 0
+        if window is not None:
+            need = self._need(view, corner)
+            limit = max(window[0], window[1] - max(0, need - 1))
         weight = self._weight(view)
+        budget = self._brake_budget(view)
+        costs = preset.downshift_costs
         best, best_score = safe[0], float("-inf")
         for gear in safe:
             die = preset.gear_dice[gear - 1]
             score = 0.0
             for value, p in die.chance_outcomes():
                 if limit is None or value <= limit:
-                    score += float(p) * value
+                    gain = float(value)
+                    if limit is not None and need >= 2 and value >= window[0]:
+                        gain -= weight * sum(costs.get(gear - 2, {}).values())
                 else:
-                    score += float(p) * (limit - weight * (value - limit))
-            score -= weight * sum(view.engine.downshift_cost(car, gear).values())
+                    excess = value - limit
+                    gain = limit - (weight * excess if excess <= budget else ELIMINATION)
+                score += float(p) * gain
+            score -= weight * sum(engine.downshift_cost(car, gear).values())
             score += 0.05 * gear  # keep momentum: upshifts are one gear a turn (G-3)
             if score > best_score:
                 best, best_score = gear, score
@@ -150,7 +190,14 @@ class HeuristicBot:
         if not in_pit_zone(board, dest) and board.tunnel[dest] is None:
             occupied = view.state.occupied(skip=view.car_index)
             touched = sum(1 for s in board.touching[dest] if s in occupied)
-            expected += touched * preset.collision_fail / faces
+            if touched:
+                hit = preset.collision_fail / faces
+                expected += touched * hit
+                pool = preset.collision_pool
+                have = view.car.pools[preset.pool_index[pool]]
+                if pool in preset.eliminate_at_zero and have <= touched:
+                    # a hit could end the race: weigh the chance of losing it all
+                    expected += (1 - (1 - hit) ** touched) * ELIMINATION / 5
         if preset.street:
             expected += len(option.danger) * preset.danger_fail * preset.danger_loss / faces
             if board.hazard[dest] == "shooting":
@@ -158,8 +205,33 @@ class HeuristicBot:
                 expected += hits / faces * preset.shooting_loss
         return expected
 
+    def _future_braking(self, view: RaceView, option: MoveOption) -> float:
+        """Spaces the car will likely have to brake to make the stops it still needs here.
+
+        Ending a first stop at the far end of a 3-stop corner leaves no room
+        for the other two; each further stop needs about 1.5 spaces in 1st.
+        """
+        board = view.board
+        dest = option.destination
+        corner = board.corner[dest]
+        if corner is None or option.boxed:
+            return 0.0
+        car = view.car
+        same = (
+            board.corner[car.space] == corner
+            and corner not in option.corners_left
+            and not any(o.corner == corner for o in option.overshoots)
+        )
+        stops_after = car.stops + 1 if same else (1 if option.stop_counts else 0)
+        need_more = board.stops[corner] - stops_after
+        if need_more <= 0:
+            return 0.0
+        window = self._window(board, dest, corner)
+        room = window[1] if window is not None else 0
+        return max(0.0, 1.5 * need_more - room)
+
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
-        """Least certain damage, then the best of progress against expected random damage."""
+        """Least damage (certain, plus the braking a bad corner position will cost), then progress."""
         safe = [(o, k) for o, k in moves if not k.eliminated] or moves
         boxed = [(o, k) for o, k in safe if o.boxed]
         if boxed and self._health(view) < self.pit_below:
@@ -175,7 +247,8 @@ class HeuristicBot:
                 value -= 2  # a pit stop costs time; only worth it when hurt
             if corner[option.destination] is not None and option.stop_counts:
                 value += 0.5  # a counted stop is worth having
-            return (cost.total, -value, option.lane_changes)
+            damage = cost.total + self._future_braking(view, option)
+            return (round(damage, 3), -value, option.lane_changes)
 
         return min(safe, key=key)[0]
 

@@ -111,3 +111,13 @@ def test_heuristic_bot_beats_random_play():
         result = simulate(LOOP, [HeuristicBot(), RandomBot(seed)], get_preset("basic"), seed=seed)
         wins += result.ranking[0] == "Blue"
     assert wins >= 15
+
+
+@pytest.mark.parametrize(("preset", "most"), [("basic", 0.05), ("advanced", 0.3)])
+def test_heuristic_bots_rarely_eliminate_themselves(preset, most):
+    """Six heuristic bots on a loop with 1-, 2- and 3-stop corners: few eliminations."""
+    out = 0
+    for seed in range(8):
+        result = simulate(LOOP, [HeuristicBot() for _ in range(6)], preset, seed=seed)
+        out += len(result.eliminated)
+    assert out / 48 <= most
