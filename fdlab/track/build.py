@@ -1,0 +1,805 @@
+"""The board builder: a closed circuit centreline becomes a playable board.
+
+Pipeline: the centreline is resampled and smoothed (:class:`LapPath`, tight
+bends eased and cramped parts pushed apart so lanes fit); corners are found
+from curvature (:func:`find_corners`) or given; the lap is cut into
+stretches (straights and corners); every lane of a stretch is cut into
+spaces (aligned columns on straights, more spaces on the outside of
+corners); then steps, contacts, the grid, the pit lane, street features and
+bridges (figure eights) are added.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from fdlab.track.build_spec import (
+    BuildError,
+    BuildSpec,
+    CornerSpec,
+    PitSpec,
+    StreetSpec,
+    Stretch,
+)
+from fdlab.track.centreline import Centreline, centreline_from_geojson
+from fdlab.track.corner_finder import find_corners, suggest_stops
+from fdlab.track.corners import update_corner_counts
+from fdlab.track.lap_path import LapPath
+from fdlab.track.model import Track, add_space, add_step, new_graph
+
+#: Default number of spaces along the centre of a lap.
+DEFAULT_SPACES_PER_LAP = 80
+#: Lane width as a fraction of the space length (spaces are longer than wide).
+LANE_WIDTH_RATIO = 0.45
+_EPS = 1e-6
+
+
+@dataclass
+class _Cell:
+    """One space while the board is being built (arc lengths in metres)."""
+
+    lane: int
+    start: float
+    end: float
+    offset: float
+    progress: float
+    kind: str = "track"
+    corner: int | None = None
+    polygon: Polygon | None = None
+    centre: tuple[float, float] = (0.0, 0.0)
+    hazard: str | None = None
+    tunnel: str | None = None
+    grid: int | None = None
+    box: int | None = None
+    level: int = 0
+    ident: int = -1
+
+    @property
+    def middle(self) -> float:
+        return 0.5 * (self.start + self.end)
+
+
+@dataclass
+class _Stretch:
+    start: float
+    end: float
+    corner: int | None
+    lanes: int
+    columns: int
+    progress: float
+
+
+def build_track(
+    centreline: Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
+    *,
+    name: str | None = None,
+    lanes: int = 3,
+    space_length: float | None = None,
+    spaces_per_lap: int | None = None,
+    lane_width: float | None = None,
+    lane_counts: Sequence[tuple[Stretch | Sequence[float], int]] = (),
+    corners: Sequence[CornerSpec | Sequence[float]] | None = None,
+    stops: Sequence[int] | None = None,
+    pit: PitSpec | bool | None = None,
+    street: StreetSpec | None = None,
+    grid: int = 10,
+    laps: int = 1,
+    description: str = "",
+) -> Track:
+    """Build a Formula D board from a closed centreline.
+
+    Parameters
+    ----------
+    centreline : Centreline, sequence of (x, y), GeoJSON mapping or path
+        The lap in the direction of travel; its first point is the finish
+        line. Points are metres; GeoJSON (lon/lat) is projected.
+    name : str, optional
+        The board's name; defaults to the GeoJSON ``Location`` or "untitled".
+    lanes : int
+        Lane count, 2-4.
+    space_length : float, optional
+        Length of a space along the centreline in metres. Default: the lap
+        divided by ``spaces_per_lap`` (80 if not given either).
+    spaces_per_lap : int, optional
+        Wanted number of spaces along the centre of the lap.
+    lane_width : float, optional
+        Metres; default 0.45 of the space length.
+    lane_counts : sequence of (Stretch or (start, end), int)
+        Other lane counts (2-4) on stretches of the lap (lap fractions).
+        Lane 0 (leftmost) keeps its place; lanes are added or dropped on the
+        right.
+    corners : sequence of CornerSpec or (start, end), optional
+        Corner stretches in lap fractions, replacing the detected ones.
+    stops : sequence of int, optional
+        Stop counts of the corners in running order (overrides suggestions).
+    pit : PitSpec or True, optional
+        Add a pit lane (``True``: beside the finish straight, 10 boxes).
+    street : StreetSpec, optional
+        Hazard spaces, police line and tunnels.
+    grid : int
+        Number of grid spots behind the finish line.
+    laps : int
+        Default race length.
+    description : str
+        One or two sentences for someone choosing a board.
+
+    Returns
+    -------
+    Track
+        Spaces with polygons, steps, contacts, corners (with computed
+        ``long``/``short``), grid, pit lane and street features. The spec is
+        kept as JSON data in ``track.graph.graph["build"]``.
+
+    Raises
+    ------
+    BuildError
+        When the options cannot make a board (the message names the option).
+
+    Examples
+    --------
+    >>> import math
+    >>> oval = [(400 * math.sin(t / 50 * math.pi), -150 * math.cos(t / 50 * math.pi))
+    ...         for t in range(100)]
+    >>> track = build_track(oval, name="Oval", spaces_per_lap=60, pit=True)
+    >>> track.lap_length, len(track.grid_spots()), len(track.corners), len(track.boxes())
+    (61.0, 10, 2, 10)
+    >>> [c["stops"] for c in track.corners.values()]
+    [1, 1]
+    """
+    spec = make_spec(
+        centreline,
+        name=name,
+        lanes=lanes,
+        space_length=space_length,
+        spaces_per_lap=spaces_per_lap,
+        lane_width=lane_width,
+        lane_counts=lane_counts,
+        corners=corners,
+        stops=stops,
+        pit=pit,
+        street=street,
+        grid=grid,
+        laps=laps,
+        description=description,
+    )
+    return build_from_spec(spec)
+
+
+def make_spec(
+    centreline: Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
+    **options: Any,
+) -> BuildSpec:
+    """A :class:`BuildSpec` from the arguments of :func:`build_track`.
+
+    Examples
+    --------
+    >>> spec = make_spec([(0, 0), (300, 0), (300, 200), (0, 200)], name="Box", lanes=2)
+    >>> spec.lanes, spec.centreline.length
+    (2, 1000.0)
+    """
+    if isinstance(centreline, Centreline):
+        line = centreline
+    elif isinstance(centreline, str | Path | Mapping):
+        line = centreline_from_geojson(centreline)
+    else:
+        line = Centreline(tuple(tuple(p) for p in centreline))
+    if options.get("name") is None:
+        options["name"] = str(
+            line.properties.get("Location") or line.properties.get("name") or "untitled"
+        )
+    pit = options.get("pit")
+    options["pit"] = PitSpec() if pit is True else (None if pit is False else pit)
+    options["lane_counts"] = tuple(
+        (s if isinstance(s, Stretch) else Stretch(*s), int(n))
+        for s, n in options.get("lane_counts", ())
+    )
+    if options.get("corners") is not None:
+        options["corners"] = tuple(
+            c if isinstance(c, CornerSpec) else CornerSpec(*c) for c in options["corners"]
+        )
+    if options.get("stops") is not None:
+        options["stops"] = tuple(int(s) for s in options["stops"])
+    return BuildSpec(centreline=line, **options)
+
+
+def rebuild(track: Track, **changes: Any) -> Track:
+    """Build ``track`` again from its stored spec, with some options changed.
+
+    Examples
+    --------
+    >>> track = build_track([(0, 0), (600, 0), (600, 300), (0, 300)], name="Box")
+    >>> rebuild(track) == track, len(rebuild(track, lanes=2)) < len(track)
+    (True, True)
+    """
+    if "build" not in track.graph.graph:
+        raise BuildError(f"track {track.name!r} has no stored build spec (graph attribute 'build')")
+    spec = BuildSpec.from_json(track.graph.graph["build"])
+    if "centreline" in changes and not isinstance(changes["centreline"], Centreline):
+        changes["centreline"] = Centreline(tuple(tuple(p) for p in changes["centreline"]))
+    return build_from_spec(replace(spec, **changes))
+
+
+def build_from_spec(spec: BuildSpec) -> Track:
+    """Build the board described by a :class:`BuildSpec` (see :func:`build_track`)."""
+    _check_spec(spec)
+    nominal_lap = spec.centreline.length
+    space_length = float(
+        spec.space_length or nominal_lap / (spec.spaces_per_lap or DEFAULT_SPACES_PER_LAP)
+    )
+    width = float(spec.lane_width or LANE_WIDTH_RATIO * space_length)
+    most_lanes = max([spec.lanes, *(n for _, n in spec.lane_counts)])
+    offsets = [((spec.lanes - 1) / 2 - j) * width for j in range(most_lanes)]
+    half_road = max(abs(d) for d in offsets) + width / 2
+    path = LapPath(
+        spec.centreline.points,
+        step=space_length / 8,
+        smoothing=space_length / 4,
+        min_radius=1.15 * half_road,
+        separation=2.3 * half_road,
+    )
+    lap = path.length
+    corner_stretches = _corner_stretches(spec, path, space_length)
+    stretches = _lap_stretches(spec, corner_stretches, lap, space_length)
+    cells = _cut_cells(path, stretches, offsets, width)
+    lap_length = float(sum(s.columns for s in stretches))
+
+    graph = new_graph(
+        spec.name,
+        description=spec.description,
+        laps=spec.laps,
+        units="m",
+        space_length=round(space_length, 3),
+        lap_length=lap_length,
+    )
+    for number, (_, _, stops, corner_name) in enumerate(corner_stretches, start=1):
+        graph.graph["corners"][number] = {"stops": stops, "name": corner_name or f"Corner {number}"}
+
+    tunnel_pairs = _apply_tunnels(spec.street, cells, lap)
+    steps = _track_steps(cells, lap)
+    for entry, exit_ in tunnel_pairs:
+        steps.append((entry, exit_, "tunnel"))
+    _mark_grid(cells, spec.grid, corner_stretches, lap)
+    pit_cells, pit_steps = _pit_lane(spec.pit, path, cells, stretches, offsets, width, lap)
+    steps.extend(pit_steps)
+    all_cells = cells + pit_cells
+    _number(all_cells)
+    _apply_hazards(spec.street, cells, lap)
+    _raise_bridges(path, cells, half_road, space_length)
+    police = _police_position(spec.street, stretches, lap)
+
+    for cell in sorted(all_cells, key=lambda c: c.ident):
+        add_space(
+            graph,
+            cell.ident,
+            x=round(cell.centre[0], 2),
+            y=round(cell.centre[1], 2),
+            polygon=cell.polygon,
+            lane=cell.lane,
+            progress=round(cell.progress, 4),
+            kind=cell.kind,
+            corner=cell.corner,
+            hazard=cell.hazard,
+            tunnel=cell.tunnel,
+            grid=cell.grid,
+            box=cell.box,
+            level=cell.level,
+        )
+    for a, b, kind in steps:
+        add_step(graph, a.ident, b.ident, kind, _lines_crossed(a, b, kind, police, lap))
+    update_corner_counts(graph)
+    graph.graph["build"] = spec.to_json()
+    track = Track(graph)
+    _add_contacts(track, cells, steps)
+    return track
+
+
+# -- spec checks and stretches ---------------------------------------------------------
+def _check_spec(spec: BuildSpec) -> None:
+    for label, value in [
+        ("lanes", spec.lanes),
+        *((f"lane_counts[{i}]", n) for i, (_, n) in enumerate(spec.lane_counts)),
+    ]:
+        if not 2 <= value <= 4:
+            raise BuildError(f"{label}: lane count must be 2-4, got {value}")
+    if spec.space_length is not None and spec.space_length <= 0:
+        raise BuildError(f"space_length must be positive, got {spec.space_length}")
+    if spec.spaces_per_lap is not None and spec.spaces_per_lap < 20:
+        raise BuildError(f"spaces_per_lap must be at least 20, got {spec.spaces_per_lap}")
+    if spec.grid < 0:
+        raise BuildError(f"grid must be 0 or more spots, got {spec.grid}")
+    if spec.laps < 1:
+        raise BuildError(f"laps must be at least 1, got {spec.laps}")
+
+
+def _corner_stretches(
+    spec: BuildSpec, path: LapPath, space_length: float
+) -> list[tuple[float, float, int, str | None]]:
+    """Corners as ``(start, end, stops, name)`` in metres, clear of the finish line."""
+    lap = path.length
+    margin = space_length
+    found: list[tuple[float, float, int | None, str | None]] = []
+    if spec.corners is not None:
+        for c in spec.corners:
+            start, end = c.start * lap, c.end * lap
+            end = end if end > start else end + lap
+            found.append((start, end, c.stops, c.name))
+    else:
+        found = [(c.start, c.end, c.stops, None) for c in find_corners(path, space_length)]
+    clipped = []
+    for start, end, stops, name in found:
+        if end > lap:  # wraps past the finish line: keep the larger side
+            if end - lap > lap - start:
+                start, end = 0.0, end - lap
+            else:
+                end = lap
+        start, end = max(start, margin), min(end, lap - margin)
+        if end - start < 0.5 * space_length:
+            continue
+        clipped.append((start, end, stops, name))
+    clipped.sort()
+    if spec.stops is not None and len(spec.stops) != len(clipped):
+        raise BuildError(
+            f"stops lists {len(spec.stops)} stop counts but the lap has {len(clipped)} corners"
+            f" (at lap fractions {', '.join(f'{s / lap:.3f}' for s, *_ in clipped)});"
+            " give one count per corner or draw the corners with corners=..."
+        )
+    result = []
+    for index, (start, end, stops, name) in enumerate(clipped):
+        if spec.stops is not None:
+            stops = spec.stops[index]
+            if stops not in (1, 2, 3):
+                raise BuildError(f"stops[{index}]: a corner needs 1, 2 or 3 stops, got {stops}")
+        if stops is None:
+            angle = math.degrees(_turn(path, start, end))
+            stops = suggest_stops(
+                angle, (end - start) / max(math.radians(abs(angle)), 1e-9) / space_length
+            )
+        result.append((start, end, int(stops), name))
+    # corners that overlap or touch share a boundary
+    for i in range(1, len(result)):
+        prev, cur = result[i - 1], result[i]
+        if cur[0] < prev[1]:
+            middle = 0.5 * (cur[0] + prev[1])
+            result[i - 1] = (prev[0], middle, *prev[2:])
+            result[i] = (middle, *cur[1:])
+    return result
+
+
+def _turn(path: LapPath, start: float, end: float) -> float:
+    inside = (path.s >= start) & (path.s < end)
+    return float(path.curvature[inside].sum() * (path.length / len(path.s)))
+
+
+def _lap_stretches(
+    spec: BuildSpec,
+    corners: list[tuple[float, float, int, str | None]],
+    lap: float,
+    space_length: float,
+) -> list[_Stretch]:
+    bounds: list[tuple[float, float, int | None]] = []
+    cursor = 0.0
+    for number, (start, end, _, _) in enumerate(corners, start=1):
+        if start > cursor:
+            bounds.append((cursor, start, None))
+        bounds.append((start, end, number))
+        cursor = end
+    bounds.append((cursor, lap, None))
+    # a straight too short for one space between two corners goes to its neighbours
+    merged: list[list[Any]] = []
+    for index, (start, end, corner) in enumerate(bounds):
+        inner = 0 < index < len(bounds) - 1
+        if corner is None and inner and end - start < 0.5 * space_length:
+            merged[-1][1] = 0.5 * (start + end)
+            bounds[index + 1] = (0.5 * (start + end), *bounds[index + 1][1:])
+            continue
+        merged.append([start, end, corner])
+    stretches = []
+    progress = 0.0
+    for start, end, corner in merged:
+        middle = 0.5 * (start + end) / lap
+        lanes = next((n for s, n in spec.lane_counts if s.contains(middle)), spec.lanes)
+        columns = max(1, int(round((end - start) / space_length)))
+        stretches.append(_Stretch(start, end, corner, lanes, columns, progress))
+        progress += columns
+    return stretches
+
+
+# -- cells -------------------------------------------------------------------------------
+def _cut_cells(
+    path: LapPath, stretches: list[_Stretch], offsets: list[float], width: float
+) -> list[_Cell]:
+    cells: list[_Cell] = []
+    arcs = {j: path.offset_arc(offsets[j]) for j in range(len(offsets))}
+    s_closed = np.concatenate([path.s, [path.length]])
+    for stretch in stretches:
+        span = stretch.end - stretch.start
+        for lane in range(stretch.lanes):
+            if stretch.corner is None:
+                cuts = np.linspace(stretch.start, stretch.end, stretch.columns + 1)
+            else:
+                arc = arcs[lane]
+                a, b = np.interp([stretch.start, stretch.end], s_closed, arc)
+                count = max(1, int(round((b - a) / (span / stretch.columns))))
+                cuts = np.interp(np.linspace(a, b, count + 1), arc, s_closed)
+                cuts[0], cuts[-1] = stretch.start, stretch.end
+            for start, end in zip(cuts[:-1], cuts[1:], strict=True):
+                middle = 0.5 * (start + end)
+                progress = (
+                    stretch.progress + stretch.columns * (middle - stretch.start) / span - 0.5
+                )
+                cell = _Cell(
+                    lane, float(start), float(end), offsets[lane], progress, corner=stretch.corner
+                )
+                _shape(path, cell, width)
+                cells.append(cell)
+    return cells
+
+
+def _shape(path: LapPath, cell: _Cell, width: float, offset: float | None = None) -> None:
+    offset = cell.offset if offset is None else offset
+    samples = path.samples_between(cell.start, cell.end)
+    left = path.offset(samples, offset + width / 2)
+    right = path.offset(samples[::-1], offset - width / 2)
+    ring = np.round(np.vstack([left, right]), 2)
+    polygon = Polygon(ring)
+    if not polygon.is_valid:
+        polygon = shapely.make_valid(polygon)
+        if polygon.geom_type != "Polygon":
+            polygon = max(getattr(polygon, "geoms", [polygon]), key=lambda g: g.area)
+            polygon = polygon if polygon.geom_type == "Polygon" else Polygon(ring).buffer(0)
+    cell.polygon = polygon
+    x, y = path.offset(np.array([cell.middle]), offset)[0]
+    cell.centre = (float(x), float(y))
+
+
+def _lanes(cells: list[_Cell], kind: str = "track") -> dict[int, list[_Cell]]:
+    lanes: dict[int, list[_Cell]] = {}
+    for cell in cells:
+        if cell.kind == kind:
+            lanes.setdefault(cell.lane, []).append(cell)
+    for row in lanes.values():
+        row.sort(key=lambda c: c.start)
+    return lanes
+
+
+def _at(row: list[_Cell], position: float, lap: float) -> _Cell | None:
+    """The cell of a lane that covers arc length ``position`` (wrapping)."""
+    position %= lap
+    starts = [c.start for c in row]
+    index = int(np.searchsorted(starts, position, side="right")) - 1
+    if index < 0:
+        return None
+    cell = row[index]
+    return (
+        cell
+        if cell.start - _EPS <= position < cell.end - _EPS
+        or (cell.start - _EPS <= position <= cell.end + _EPS and index == len(row) - 1)
+        else None
+    )
+
+
+# -- steps -------------------------------------------------------------------------------
+def _track_steps(cells: list[_Cell], lap: float) -> list[tuple[_Cell, _Cell, str]]:
+    steps: list[tuple[_Cell, _Cell, str]] = []
+    lanes = _lanes(cells)
+    tunnel_entries = {id(c) for c in cells if c.tunnel is not None and c.tunnel.endswith("in")}
+    tunnel_exits = {id(c) for c in cells if c.tunnel is not None and c.tunnel.endswith("out")}
+    for lane, row in lanes.items():
+        for cell in row:
+            if id(cell) in tunnel_entries:
+                continue
+            ahead_at = cell.end + 0.01 if cell.end < lap - _EPS else 0.01
+            ahead = _at(row, ahead_at, lap)
+            if ahead is not None and ahead is not cell and id(ahead) not in tunnel_exits:
+                steps.append((cell, ahead, "ahead"))
+            for other in (lane - 1, lane + 1):
+                if other not in lanes:
+                    continue
+                target = _at(lanes[other], ahead_at, lap)
+                if target is None or id(target) in tunnel_exits:
+                    continue
+                wraps = target.middle < cell.middle
+                if not wraps and target.progress <= cell.progress:
+                    target = _at(lanes[other], target.end + 0.01, lap)
+                    if target is None or id(target) in tunnel_exits or target.middle < cell.middle:
+                        continue
+                steps.append((cell, target, "lane_change"))
+    return steps
+
+
+def _lines_crossed(a: _Cell, b: _Cell, kind: str, police: float | None, lap: float) -> list[str]:
+    lines = []
+    forward = (b.middle - a.middle) % lap
+    if (
+        b.middle < a.middle
+        and kind not in ("box_in", "box_out")
+        or (kind in ("box_in", "box_out") and b.progress < a.progress)
+    ):
+        lines.append("finish")
+    if police is not None and kind != "tunnel" and 0 < (police - a.middle) % lap <= forward:
+        lines.append("police")
+    if kind == "pit_in":
+        lines.append("pit_entry")
+    if kind == "pit_out":
+        lines.append("pit_exit")
+    return lines
+
+
+def _add_contacts(track: Track, cells: list[_Cell], steps: list[tuple[_Cell, _Cell, str]]) -> None:
+    for a, b, kind in steps:
+        if kind == "ahead":
+            track.add_contact(a.ident, b.ident, "behind", rear=a.ident)
+    lanes = _lanes(cells)
+    for lane, row in lanes.items():
+        if lane + 1 not in lanes:
+            continue
+        for cell in row:
+            for other in lanes[lane + 1]:
+                overlap = min(cell.end, other.end) - max(cell.start, other.start)
+                shorter = min(cell.end - cell.start, other.end - other.start)
+                if overlap > 0.3 * shorter:
+                    track.add_contact(cell.ident, other.ident, "beside")
+
+
+def _number(cells: list[_Cell]) -> None:
+    order = {"track": 0, "pit": 1, "box": 2}
+    ranked = sorted(cells, key=lambda c: (order[c.kind], round(c.progress, 6), c.lane, c.box or 0))
+    for ident, cell in enumerate(ranked):
+        cell.ident = ident
+
+
+# -- grid, pit lane, street features, bridges ------------------------------------------
+def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:
+    if spots == 0:
+        return
+    lanes = _lanes(cells)
+    last = [c for c in cells if c.kind == "track" and c.end > lap - _EPS]
+    lane_count = len(last)
+    first_corner_left = corners and _first_turn_left(cells, corners)
+    inside = sorted(lanes, reverse=not first_corner_left)
+    pattern = inside[:2] if lane_count >= 2 else inside[:1]
+    chosen: list[_Cell] = []
+    limit = math.inf
+    taken: set[int] = set()
+    for spot in range(spots):
+        lane = pattern[spot % len(pattern)]
+        candidates = [c for c in reversed(lanes[lane]) if c.progress < limit and id(c) not in taken]
+        candidates = [c for c in candidates if c.tunnel is None]
+        if not candidates:
+            raise BuildError(
+                f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
+            )
+        cell = candidates[0]
+        cell.grid = spot + 1
+        taken.add(id(cell))
+        chosen.append(cell)
+        limit = cell.progress - 1e-6 if len(pattern) > 1 else cell.progress - 1e-6
+
+
+def _first_turn_left(cells: list[_Cell], corners: list) -> bool:
+    return bool(corners) and _corner_sign(cells, corners[0])
+
+
+def _corner_sign(cells: list[_Cell], corner: tuple) -> bool:
+    """Whether the corner turns left: its leftmost lane has fewer spaces."""
+    start, end = corner[0], corner[1]
+    counts: dict[int, int] = {}
+    for c in cells:
+        if start - _EPS <= c.start and c.end <= end + _EPS:
+            counts[c.lane] = counts.get(c.lane, 0) + 1
+    if not counts:
+        return False
+    return counts[min(counts)] < counts[max(counts)]
+
+
+def _pit_lane(
+    pit: PitSpec | None,
+    path: LapPath,
+    cells: list[_Cell],
+    stretches: list[_Stretch],
+    offsets: list[float],
+    width: float,
+    lap: float,
+) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+    if pit is None:
+        return [], []
+    if pit.start is not None:
+        start, end = pit.start * lap, pit.end * lap  # type: ignore[operator]
+    else:
+        first, last = stretches[0], stretches[-1]
+        start, end = last.start, first.end
+        if last.corner is not None or first.corner is not None:
+            raise BuildError(
+                "pit: the finish line is not on a straight; give PitSpec(start=..., end=...)"
+            )
+    if end <= start:
+        end += lap
+    side = pit.side or ("right" if _signed_area(path) > 0 else "left")
+    lanes = _lanes(cells)
+    edge_lane = min(lanes) if side == "left" else max(lanes)
+    sign = 1.0 if side == "left" else -1.0
+    edge = max(abs(d) for d in offsets) + width / 2
+    pit_offset = sign * (edge + 0.35 * width + width / 2)
+    box_offset = sign * (edge + 2.0 * width)
+    column_cuts = sorted(
+        {round(c.start, 6) for c in cells if c.lane == edge_lane}
+        | {round(c.end, 6) for c in cells if c.lane == edge_lane}
+    )
+    cuts: list[float] = []
+    for x in sorted(x if x >= start - _EPS else x + lap for x in column_cuts):
+        if start - _EPS <= x <= end + _EPS and (not cuts or x - cuts[-1] > 1e-3):
+            cuts.append(x)
+    if len(cuts) < 4:
+        raise BuildError(
+            f"pit: the stretch from {start / lap:.3f} to {(end % lap) / lap:.3f} holds fewer than 3 spaces"
+        )
+    # keep one track space before the entry and after the exit
+    pit_cells: list[_Cell] = []
+    spans = list(zip(cuts[1:-2], cuts[2:-1], strict=True))
+    for a, b in spans:
+        beside = _at(lanes[edge_lane], 0.5 * (a + b), lap)
+        progress = beside.progress if beside is not None else 0.0
+        cell = _Cell(0, a, b, pit_offset, progress, kind="pit")
+        _shape(path, cell, width)
+        pit_cells.append(cell)
+    steps: list[tuple[_Cell, _Cell, str]] = []
+    before = _at(lanes[edge_lane], pit_cells[0].start - 0.01, lap)
+    after = _at(lanes[edge_lane], pit_cells[-1].end + 0.01, lap)
+    if before is None or after is None:
+        raise BuildError("pit: no track space beside the pit entry or exit")
+    steps.append((before, pit_cells[0], "pit_in"))
+    for a, b in zip(pit_cells, pit_cells[1:], strict=False):
+        steps.append((a, b, "ahead"))
+    steps.append((pit_cells[-1], after, "pit_out"))
+    holders = pit_cells[1:-1]
+    if not holders:
+        raise BuildError("pit: the pit lane needs at least 3 spaces for a box")
+    per_column = math.ceil(pit.boxes / len(holders))
+    boxes: list[_Cell] = []
+    slot = 0
+    for index, holder in enumerate(holders, start=1):
+        for k in range(per_column):
+            if slot == pit.boxes:
+                break
+            slot += 1
+            length = (holder.end - holder.start) / per_column
+            box = _Cell(
+                0,
+                holder.start + k * length,
+                holder.start + (k + 1) * length,
+                box_offset,
+                holder.progress + (k + 0.5) / per_column - 0.5,
+                kind="box",
+                box=slot,
+            )
+            _shape(path, box, width)
+            boxes.append(box)
+            steps.append((pit_cells[index - 1], box, "box_in"))
+            steps.append((box, pit_cells[index + 1], "box_out"))
+    for cell in pit_cells + boxes:
+        cell.start, cell.end = cell.start % lap, (cell.end - 1e-9) % lap + 1e-9
+    return pit_cells + boxes, steps
+
+
+def _signed_area(path: LapPath) -> float:
+    x, y = path.xy[:, 0], path.xy[:, 1]
+    return 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def _apply_tunnels(
+    street: StreetSpec | None, cells: list[_Cell], lap: float
+) -> list[tuple[_Cell, _Cell]]:
+    if street is None or not street.tunnels:
+        return []
+    pairs = []
+    for number, tunnel in enumerate(street.tunnels, start=1):
+        lanes = _lanes(cells)
+        doomed = [c for c in cells if c.kind == "track" and tunnel.contains(c.middle / lap)]
+        if not doomed:
+            raise BuildError(f"street tunnels[{number - 1}]: the stretch holds no space")
+        doomed_ids = {id(c) for c in doomed}
+        for lane, row in sorted(lanes.items()):
+            inside = [i for i, c in enumerate(row) if id(c) in doomed_ids]
+            if not inside:
+                continue
+            entry, exit_ = row[(inside[0] - 1) % len(row)], row[(inside[-1] + 1) % len(row)]
+            if id(entry) in doomed_ids or id(exit_) in doomed_ids or entry.tunnel or exit_.tunnel:
+                raise BuildError(
+                    f"street tunnels[{number - 1}]: lane {lane} has no space to open a portal"
+                )
+            label = f"T{number}.{lane}"
+            entry.tunnel, exit_.tunnel = f"{label} in", f"{label} out"
+            pairs.append((entry, exit_))
+        cells[:] = [c for c in cells if id(c) not in doomed_ids]
+    return pairs
+
+
+def _apply_hazards(street: StreetSpec | None, cells: list[_Cell], lap: float) -> None:
+    for cell in cells:
+        if cell.tunnel is not None:
+            cell.tunnel = cell.tunnel.rsplit(" ", 1)[0]
+    if street is None:
+        return
+    by_id = {c.ident: c for c in cells}
+    for hazard in ("shooting", "danger"):
+        for item in getattr(street, hazard):
+            if isinstance(item, int):
+                if item not in by_id:
+                    raise BuildError(
+                        f"street {hazard}: space {item} is not a track space of the board"
+                    )
+                by_id[item].hazard = hazard
+            else:
+                for cell in cells:
+                    if item.contains(cell.middle / lap) and cell.tunnel is None:
+                        cell.hazard = hazard
+
+
+def _police_position(
+    street: StreetSpec | None, stretches: list[_Stretch], lap: float
+) -> float | None:
+    if street is None or street.police is None:
+        return None
+    wanted = street.police * lap
+    edges = []
+    for s in stretches:
+        if s.corner is None:
+            edges.extend(np.linspace(s.start, s.end, s.columns + 1))
+    edge = min(edges, key=lambda e: abs(e - wanted))
+    return float(edge) - 1e-6 if edge > 0 else lap - 1e-6
+
+
+def _raise_bridges(
+    path: LapPath, cells: list[_Cell], half_road: float, space_length: float
+) -> None:
+    """Put the later branch of a self-crossing lap on level 1 where the branches overlap."""
+    crossings = _self_crossings(path, 2 * half_road + space_length)
+    if not crossings:
+        return
+    track_cells = [c for c in cells if c.kind == "track"]
+    polygons = [c.polygon for c in track_cells]
+    tree = shapely.STRtree(polygons)
+    reach = 2 * half_road + 1.5 * space_length
+    lap = path.length
+    for i, j in zip(*tree.query(polygons, predicate="intersects"), strict=True):
+        if i >= j:
+            continue
+        a, b = track_cells[i], track_cells[j]
+        if min(abs(a.middle - b.middle), lap - abs(a.middle - b.middle)) < reach:
+            continue
+        area = a.polygon.intersection(b.polygon).area
+        if area < 0.02 * min(a.polygon.area, b.polygon.area):
+            continue
+        for first, second in crossings:
+            near = lambda c, s: min(abs(c.middle - s), lap - abs(c.middle - s)) < reach  # noqa: E731
+            if near(a, first) and near(b, second):
+                b.level = 1
+            elif near(b, first) and near(a, second):
+                a.level = 1
+
+
+def _self_crossings(path: LapPath, min_apart: float) -> list[tuple[float, float]]:
+    """Arc lengths ``(first, second)`` where the centreline crosses itself."""
+    xy = path.xy
+    count = len(xy)
+    segments = shapely.linestrings(np.stack([xy, np.roll(xy, -1, axis=0)], axis=1))
+    tree = shapely.STRtree(segments)
+    left, right = tree.query(segments, predicate="crosses")
+    step = path.length / count
+    found = []
+    for i, j in zip(left, right, strict=True):
+        if (
+            i < j
+            and min(j - i, count - (j - i)) * step > min_apart
+            and all(abs(path.s[i] - f) > min_apart for f, _ in found)
+        ):
+            found.append((float(path.s[i]), float(path.s[j])))
+    return found

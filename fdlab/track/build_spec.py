@@ -1,0 +1,203 @@
+"""What to build: the options of the board builder as JSON-native dataclasses.
+
+Positions along the lap are *lap fractions* (0 at the finish line, 1 one lap
+later), so a spec keeps its meaning when the centreline is dragged or the
+space length changed. A stretch may wrap past the finish (``start > end``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from fdlab.track.centreline import Centreline
+
+
+class BuildError(ValueError):
+    """Build options that cannot make a board: the message names the option."""
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """A stretch of the lap between two lap fractions.
+
+    Examples
+    --------
+    >>> Stretch(0.9, 0.1).contains(0.95), Stretch(0.9, 0.1).contains(0.5)
+    (True, False)
+    """
+
+    start: float
+    end: float
+
+    def __post_init__(self) -> None:
+        for label in ("start", "end"):
+            value = getattr(self, label)
+            if not 0.0 <= float(value) <= 1.0:
+                raise BuildError(f"stretch {label} must be a lap fraction in [0, 1], got {value!r}")
+            object.__setattr__(self, label, float(value))
+
+    def contains(self, fraction: float) -> bool:
+        """Whether a lap fraction lies in the stretch."""
+        if self.start <= self.end:
+            return self.start <= fraction < self.end
+        return fraction >= self.start or fraction < self.end
+
+
+@dataclass(frozen=True)
+class CornerSpec:
+    """A corner drawn by the designer: a stretch and, optionally, its stop count and name."""
+
+    start: float
+    end: float
+    stops: int | None = None
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        Stretch(self.start, self.end)
+        if self.stops is not None and self.stops not in (1, 2, 3):
+            raise BuildError(
+                f"corner at {self.start:.3f}: stops must be 1, 2 or 3, got {self.stops!r}"
+            )
+
+
+@dataclass(frozen=True)
+class PitSpec:
+    """The pit lane: where it runs, on which side, and how many boxes.
+
+    Parameters
+    ----------
+    start, end : float, optional
+        Lap fractions of the pit entry and exit. By default the pit lane runs
+        along the whole straight that holds the finish line.
+    side : {"left", "right"}, optional
+        Side of the track; by default the outside of the circuit.
+    boxes : int
+        One box per car.
+    """
+
+    start: float | None = None
+    end: float | None = None
+    side: str | None = None
+    boxes: int = 10
+
+    def __post_init__(self) -> None:
+        if self.side not in (None, "left", "right"):
+            raise BuildError(f"pit side must be 'left' or 'right', got {self.side!r}")
+        if (self.start is None) != (self.end is None):
+            raise BuildError("pit: give both start and end, or neither")
+        if self.start is not None:
+            Stretch(self.start, self.end)  # type: ignore[arg-type]
+        if not 1 <= int(self.boxes) <= 20:
+            raise BuildError(f"pit boxes must be 1-20, got {self.boxes!r}")
+
+
+@dataclass(frozen=True)
+class StreetSpec:
+    """Street-rules features.
+
+    Parameters
+    ----------
+    shooting, danger : sequence of Stretch or int
+        Hazard spaces: a stretch marks every track space whose middle lies in
+        it; an int names one space id of the built board.
+    police : float, optional
+        Lap fraction of the police line (snapped to the nearest space edge).
+    tunnels : sequence of Stretch
+        The spaces of each stretch are removed; in every lane the spaces
+        just before and after become a pair of portals joined by a
+        ``tunnel`` step.
+    """
+
+    shooting: tuple[Stretch | int, ...] = ()
+    danger: tuple[Stretch | int, ...] = ()
+    police: float | None = None
+    tunnels: tuple[Stretch, ...] = ()
+
+    def __post_init__(self) -> None:
+        for label in ("shooting", "danger"):
+            items = tuple(_stretch_or_id(item, label) for item in getattr(self, label))
+            object.__setattr__(self, label, items)
+        tunnels = tuple(_stretch_or_id(item, "tunnels") for item in self.tunnels)
+        if any(isinstance(t, int) for t in tunnels):
+            raise BuildError("tunnels are stretches of the lap (start, end), not space ids")
+        object.__setattr__(self, "tunnels", tunnels)
+        if self.police is not None and not 0.0 <= self.police < 1.0:
+            raise BuildError(f"police line must be a lap fraction in [0, 1), got {self.police!r}")
+
+
+def _stretch_or_id(item: Any, label: str) -> Stretch | int:
+    if isinstance(item, Stretch | int) and not isinstance(item, bool):
+        return item
+    if isinstance(item, Mapping):
+        return Stretch(item["start"], item["end"])
+    if isinstance(item, Sequence) and len(item) == 2:
+        return Stretch(*item)
+    raise BuildError(
+        f"street {label}: expected a Stretch, (start, end) or a space id, got {item!r}"
+    )
+
+
+@dataclass(frozen=True)
+class BuildSpec:
+    """Everything :func:`fdlab.track.build.build_track` needs, as plain data.
+
+    ``to_json`` gives JSON-native data stored in ``track.graph.graph["build"]``;
+    ``from_json`` reads it back, so an edited centreline can be rebuilt.
+    """
+
+    centreline: Centreline
+    name: str = "untitled"
+    lanes: int = 3
+    space_length: float | None = None
+    spaces_per_lap: int | None = None
+    lane_width: float | None = None
+    lane_counts: tuple[tuple[Stretch, int], ...] = ()
+    corners: tuple[CornerSpec, ...] | None = None
+    stops: tuple[int, ...] | None = None
+    pit: PitSpec | None = None
+    street: StreetSpec | None = None
+    grid: int = 10
+    laps: int = 1
+    description: str = ""
+    properties: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-native data (dicts, lists, numbers, strings, None)."""
+        data = {k: v for k, v in asdict(self).items() if k != "centreline"}
+        data["centreline"] = self.centreline.to_json()
+        data["lane_counts"] = [[asdict(s), n] for s, n in self.lane_counts]
+        data["corners"] = None if self.corners is None else [asdict(c) for c in self.corners]
+        data["stops"] = None if self.stops is None else list(self.stops)
+        if self.street is not None:
+            data["street"] = {
+                "shooting": [_item_json(i) for i in self.street.shooting],
+                "danger": [_item_json(i) for i in self.street.danger],
+                "police": self.street.police,
+                "tunnels": [asdict(t) for t in self.street.tunnels],
+            }
+        data["properties"] = dict(self.properties)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BuildSpec:
+        """Read the data written by :meth:`to_json`."""
+        values = dict(data)
+        values["centreline"] = Centreline.from_json(values["centreline"])
+        values["lane_counts"] = tuple(
+            (Stretch(**s), int(n)) for s, n in values.get("lane_counts", ())
+        )
+        if values.get("corners") is not None:
+            values["corners"] = tuple(CornerSpec(**c) for c in values["corners"])
+        if values.get("stops") is not None:
+            values["stops"] = tuple(values["stops"])
+        if values.get("pit") is not None:
+            values["pit"] = PitSpec(**values["pit"])
+        if values.get("street") is not None:
+            values["street"] = StreetSpec(**values["street"])
+        return cls(**values)
+
+
+def _item_json(item: Stretch | int) -> Any:
+    return item if isinstance(item, int) else asdict(item)
