@@ -75,6 +75,22 @@ class LegalMove:
         return text + f"): {self.cost.describe()}"
 
 
+class MoveList(list):
+    """The legal moves of the car on turn; shows itself as a table in a notebook."""
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{html.escape(repr(m.destination))}</td><td>{m.moved}</td>"
+            f"<td>{m.braked}</td><td>{'yes' if m.eliminates else ''}</td>"
+            f"<td>{html.escape(m.cost.describe())}</td></tr>"
+            for m in self
+        )
+        return (
+            "<table><tr><th>to space</th><th>moved</th><th>braked</th><th>eliminates</th>"
+            f"<th>cost</th></tr>{rows}</table>"
+        )
+
+
 def _legal_move(board: Board, option: MoveOption, cost: MoveCost) -> LegalMove:
     ids = board.ids
     return LegalMove(
@@ -196,9 +212,11 @@ class Race:
         """Gears the car on turn may announce."""
         return self.engine.legal_gears(self.state)
 
-    def legal_moves(self) -> list[LegalMove]:
+    def legal_moves(self) -> MoveList:
         """Every legal move of the car on turn, with its cost (eliminating ones marked)."""
-        return [_legal_move(self.board, o, k) for o, k in self.engine.legal_moves(self.state)]
+        return MoveList(
+            _legal_move(self.board, o, k) for o, k in self.engine.legal_moves(self.state)
+        )
 
     def nitro_available(self) -> bool:
         """Street rules: nitro may be used now (X-1)."""

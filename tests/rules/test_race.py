@@ -40,8 +40,10 @@ def test_play_gear_then_destination_and_read_the_log():
         "Blue, 1st gear, start roll 10: normal start",
         "Blue rolls 2",
     ]
-    destinations = [m.destination for m in race.legal_moves()]
+    moves = race.legal_moves()
+    destinations = [m.destination for m in moves]
     assert 2 in destinations and 3 in destinations
+    assert "<table>" in moves._repr_html_() and "no damage" in str(moves[0])
     race.play(3)
     assert race.state.cars[0].space == race.board.index[3]
     assert race.current == "Red"
@@ -98,6 +100,14 @@ def test_state_json_round_trip_mid_race():
     assert RaceState.from_json(json.loads(text)) == race.state
     resumed = Race(LOOP, cars=4, preset="advanced", seed=3, start=json.loads(text))
     assert resumed.state == race.state and resumed.legal_gears() == race.legal_gears()
+
+
+def test_simulate_result_shows_the_ranking():
+    from fdlab.rules import simulate
+
+    result = simulate(LOOP, [HeuristicBot(), RandomBot(1)], "basic", seed=3)
+    assert sorted(result.ranking) == ["Blue", "Red"]
+    assert "<table>" in result._repr_html_() and "rounds" in repr(result)
 
 
 def test_race_over_refuses_more_actions():
