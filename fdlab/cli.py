@@ -3,7 +3,7 @@
 Subcommands (each with ``--help``)::
 
     fdlab validate TRACK.json [TRACK.json ...] [--cars N]
-    fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] ...
+    fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] [--stops 1,2,...] [--pit] ...
     fdlab show TRACK.json -o board.html|board.svg
 
 Other modules add subcommands with :func:`register_command`; the modules
@@ -234,6 +234,93 @@ def run_validate(args: argparse.Namespace) -> int:
         if not report.ok:
             status = max(status, EXIT_PROBLEMS)
     return status
+
+
+# -- fdlab build --------------------------------------------------------------------------
+
+
+def _build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "circuit", metavar="CIRCUIT.geojson", help="the circuit's centreline (GeoJSON lon/lat)"
+    )
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="OUT.json", help="the track file to write"
+    )
+    parser.add_argument("--name", help="the board's name (default: from the GeoJSON)")
+    parser.add_argument("--description", default="", help="one or two sentences about the board")
+    parser.add_argument(
+        "--lanes", type=_positive_int, default=3, metavar="N", help="lanes (2-4, default 3)"
+    )
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument(
+        "--space-length",
+        type=_positive_float,
+        metavar="M",
+        help="length of a space along the centreline, in metres",
+    )
+    size.add_argument(
+        "--spaces-per-lap",
+        type=_positive_int,
+        metavar="N",
+        help="number of spaces along the centre of the lap (default 80)",
+    )
+    parser.add_argument(
+        "--stops",
+        type=_stop_counts,
+        metavar="1,2,3",
+        help="stop counts of the corners in running order (default: suggested by the builder)",
+    )
+    parser.add_argument(
+        "--pit", action="store_true", help="add a pit lane with 10 boxes beside the finish straight"
+    )
+    parser.add_argument(
+        "--grid", type=_positive_int, default=10, metavar="N", help="grid spots (default 10)"
+    )
+    parser.add_argument(
+        "--laps", type=_positive_int, default=1, metavar="N", help="default race length"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="replace OUT.json if it exists (it may hold edits)"
+    )
+
+
+@register_command(
+    "build", help="build a board from a circuit centreline", arguments=_build_arguments
+)
+def run_build(args: argparse.Namespace) -> int:
+    """Build a board from a circuit centreline and save it as a track file.
+
+    The board is checked by the validator and its report printed; the file
+    is written either way, so that it can be fixed in the editor. An
+    existing OUT.json is only replaced with --force.
+    """
+    output = Path(args.output)
+    if output.exists() and not args.force:
+        raise ValueError(f"{output} already exists; pass --force to replace it")
+    from fdlab.track.build import build_track
+    from fdlab.track.centreline import centreline_from_geojson
+    from fdlab.track.io import save_track
+    from fdlab.track.validate import validate
+
+    track = build_track(
+        centreline_from_geojson(args.circuit),
+        name=args.name,
+        description=args.description,
+        lanes=args.lanes,
+        space_length=args.space_length,
+        spaces_per_lap=args.spaces_per_lap,
+        stops=args.stops,
+        pit=True if args.pit else None,
+        grid=args.grid,
+        laps=args.laps,
+    )
+    save_track(track, output)
+    print(
+        f"wrote {output}: {track.name!r}, {len(track)} spaces, {len(track.corners)} corners, "
+        f"{len(track.grid_spots())} grid spots"
+    )
+    print(validate(track, cars=min(args.grid, 10)))
+    return 0
 
 
 # -- fdlab show ---------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def test_bad_option_is_a_usage_error(board_file, capsys, cars):
     assert "--cars" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["validate", "show"])
+@pytest.mark.parametrize("command", ["validate", "build", "show"])
 def test_every_subcommand_has_help(command, capsys):
     assert main([command, "--help"]) == 0
     assert capsys.readouterr().out.startswith(f"usage: fdlab {command}")
@@ -171,3 +171,79 @@ def test_entry_point_in_a_real_process(board_file, tmp_path):
         f"fdlab validate: error: {broken}: schema: version 7 is newer than this fdlab "
         "understands (1); upgrade fdlab to read it\n"
     )
+
+
+CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"
+
+
+@pytest.fixture
+def monaco() -> Path:
+    pytest.importorskip("fdlab.track.build")
+    path = CIRCUITS / "mc-1929.geojson"
+    if not path.exists():
+        pytest.skip("the shared circuits folder is not beside the repository")
+    return path
+
+
+def test_build_writes_a_track_file_and_reports_on_it(monaco, tmp_path, capsys):
+    from fdlab.track import load_track
+
+    out = tmp_path / "monaco.json"
+    assert main(["build", str(monaco), "-o", str(out), "--pit", "--lanes", "2", "--grid", "6"]) == 0
+    track = load_track(out)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        f"wrote {out}: {track.name!r}, {len(track)} spaces, {len(track.corners)} corners, 6 grid spots"
+    )
+    assert lines[1].startswith(f"Track {track.name!r}: ")
+    assert len(track.grid_spots()) == 6
+    assert track.spaces(kind="pit") and track.spaces(kind="box")
+    assert {d["lane"] for _, d in track.graph.nodes(data=True) if d["kind"] == "track"} == {0, 1}
+
+
+def test_build_options_reach_the_builder(monaco, tmp_path):
+    from fdlab.track import load_track
+    from fdlab.track.build import build_track
+    from fdlab.track.centreline import centreline_from_geojson
+
+    out = tmp_path / "parco.json"
+    argv = ["build", str(monaco), "-o", str(out), "--name", "Parco", "--spaces-per-lap", "60"]
+    assert main([*argv, "--laps", "2", "--description", "Tight."]) == 0
+    track = load_track(out)
+    assert (track.name, track.laps, track.description) == ("Parco", 2, "Tight.")
+    assert track.spaces(kind="pit") == []
+    direct = build_track(
+        centreline_from_geojson(monaco),
+        name="Parco",
+        spaces_per_lap=60,
+        laps=2,
+        description="Tight.",
+    )
+    assert track == direct
+    corners = len(track.corners)
+    stops = ",".join(["3"] * corners)
+    assert main([*argv, "--stops", stops, "--force"]) == 0
+    assert [c["stops"] for c in load_track(out).corners.values()] == [3] * corners
+
+
+def test_build_never_replaces_a_file_without_force(monaco, tmp_path, capsys):
+    out = tmp_path / "edited.json"
+    out.write_text("my edits")
+    assert main(["build", str(monaco), "-o", str(out)]) == 2
+    assert "already exists; pass --force" in capsys.readouterr().err
+    assert out.read_text() == "my edits"
+
+
+def test_build_refusal_is_one_line(monaco, tmp_path, capsys):
+    assert main(["build", str(monaco), "-o", str(tmp_path / "x.json"), "--stops", "1,2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fdlab build: error: stops lists 2 stop counts") and err.count("\n") == 1
+    assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("stops", "words"), [("1,4", "stop counts are 1, 2 or 3"), ("1,a", "like 1,2,3")]
+)
+def test_build_bad_stop_counts_are_usage_errors(tmp_path, capsys, stops, words):
+    assert main(["build", "c.geojson", "-o", str(tmp_path / "x.json"), "--stops", stops]) == 2
+    assert words in capsys.readouterr().err
