@@ -414,3 +414,31 @@ def test_byte_order_mark_from_a_windows_editor_is_accepted(tmp_path):
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + dumps(rich_board()).encode("utf-8"))
     assert load_track(path) == rich_board()
+
+
+CIRCUITS = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
+
+
+@pytest.mark.parametrize("circuit", ["mc-1929", "jp-1962", "be-1925"])
+def test_built_boards_round_trip_exactly(circuit, tmp_path):
+    build = pytest.importorskip("fdlab.track.build")
+    source = CIRCUITS / f"{circuit}.geojson"
+    if not source.exists():
+        pytest.skip("the shared circuits folder is not beside the repository")
+    track = build.build_track(source, pit=True)
+    path = tmp_path / f"{circuit}.json"
+    save_track(track, path)
+    loaded = load_track(path)
+    assert loaded == track
+    assert loaded.graph.graph["build"] == track.graph.graph["build"]
+    first = path.read_bytes()
+    save_track(loaded, path)
+    assert path.read_bytes() == first
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "tracks").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_tracks_are_stored_exactly_as_save_track_writes_them(path):
+    assert dumps(load_track(path)).encode("utf-8") == path.read_bytes()

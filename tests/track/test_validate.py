@@ -483,3 +483,14 @@ def test_schema_document_lists_every_check():
     text = schema.read_text(encoding="utf-8")
     for code, meaning in CHECKS.items():
         assert f"| `{code}` | {meaning} |" in text
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "tracks").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_tracks_validate(path):
+    from fdlab.track import load_track
+
+    report = validate(load_track(path))
+    assert report.ok, str(report)
