@@ -2,8 +2,9 @@
 
 Run with ``python benchmarks/validate_track.py``; it prints the board size
 and the median, best and worst time of ``validate`` over repeated runs, for a
-sound board and for a board broken in many ways at once (the broken one
-exercises the reporting paths). Also times loading and saving the board's
+board built from a real circuit (when the shared circuits are beside the
+repository), a sound text board and the same board broken in many ways at
+once (the broken one exercises the reporting paths). Also times loading and saving the board's
 file. Nothing is asserted: these are figures to read.
 """
 
@@ -71,7 +72,26 @@ def show(label: str, times: list[float]) -> None:
     )
 
 
+def built_board() -> Track | None:
+    """Spa-Francorchamps built at about 500 spaces, if the builder and the circuits are there."""
+    circuit = Path(__file__).resolve().parents[1].parent / "shared" / "circuits" / "be-1925.geojson"
+    try:
+        from fdlab.track.build import build_track
+    except ImportError:
+        return None
+    if not circuit.exists():
+        return None
+    return build_track(circuit, pit=True, spaces_per_lap=170)
+
+
 def main() -> None:
+    real = built_board()
+    if real is not None:
+        print(
+            f"built board {real.name!r}: {len(real)} spaces, {real.graph.number_of_edges()} steps, "
+            f"{len(validate(real))} problems"
+        )
+        show("validate (built board)", timings(lambda: validate(real)))
     track = ring_board()
     bad = broken(track)
     print(
