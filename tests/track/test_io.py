@@ -124,6 +124,15 @@ def test_polygon_with_a_hole_round_trips():
     assert loads(dumps(track)) == track
 
 
+def test_empty_and_3d_polygons_round_trip():
+    track = from_ascii(". .")
+    track.space(0)["polygon"] = Polygon()
+    track.space(1)["polygon"] = Polygon([(0, 0, 1.5), (1, 0, 2), (1, 1, 3)])
+    text = dumps(track)
+    assert '"POLYGON EMPTY"' in text and '"POLYGON Z ((0.0 0.0 1.5, ' in text
+    assert loads(text) == track
+
+
 def test_numpy_scalars_are_written_as_plain_numbers():
     track = from_ascii(". .")
     track.space(0)["x"] = np.float64(0.25)
