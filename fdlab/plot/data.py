@@ -363,8 +363,9 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         = ``"entry"`` or ``"exit"``).
         ``"finish"`` and ``"police"``: segments (``xs``, ``ys``) of those lines.
         ``"grid"``, ``"boxes"``, ``"tunnels"``: labels (``x``, ``y``,
-        ``text``, ``space``) with the grid spot, the box's car slot and the
-        tunnel label.
+        ``text``, ``space`` and ``room``, the largest label height that fits
+        the space, see :func:`label_room`) with the grid spot, the box's car
+        slot and the tunnel label.
 
     Examples
     --------
@@ -389,9 +390,9 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         "corner_lines": {"xs": [], "ys": [], "corner": [], "end": []},
         "finish": {"xs": [], "ys": []},
         "police": {"xs": [], "ys": []},
-        "grid": {"x": [], "y": [], "text": [], "space": []},
-        "boxes": {"x": [], "y": [], "text": [], "space": []},
-        "tunnels": {"x": [], "y": [], "text": [], "space": []},
+        "grid": {"x": [], "y": [], "text": [], "space": [], "room": []},
+        "boxes": {"x": [], "y": [], "text": [], "space": [], "room": []},
+        "tunnels": {"x": [], "y": [], "text": [], "space": [], "room": []},
     }
     for corner, info in sorted(track.corners.items(), key=lambda item: str(item[0])):
         members = track.corner_spaces(corner)
@@ -430,21 +431,41 @@ def annotation_data(track: Track) -> dict[str, Columns]:
             notes[line]["xs"].append([a[0], b[0]])
             notes[line]["ys"].append([a[1], b[1]])
     for space in track.grid_spots():
-        _add_label(notes["grid"], nodes, space, str(nodes[space]["grid"]))
+        _add_label(notes["grid"], nodes, space, str(nodes[space]["grid"]), size)
     for space in track.boxes():
         slot = nodes[space]["box"]
-        _add_label(notes["boxes"], nodes, space, "" if slot is None else str(slot))
+        _add_label(notes["boxes"], nodes, space, "" if slot is None else str(slot), size)
     for label, spaces in sorted(track.tunnel_pairs().items(), key=lambda item: str(item[0])):
         for space in spaces:
-            _add_label(notes["tunnels"], nodes, space, str(label))
+            _add_label(notes["tunnels"], nodes, space, str(label), size)
     return notes
 
 
-def _add_label(table: Columns, nodes: Any, space: Any, text: str) -> None:
+def _add_label(table: Columns, nodes: Any, space: Any, text: str, size: float) -> None:
     table["x"].append(float(nodes[space]["x"]))
     table["y"].append(float(nodes[space]["y"]))
     table["text"].append(text)
     table["space"].append(space)
+    table["room"].append(label_room(nodes[space], size))
+
+
+def label_room(space: Mapping[str, Any], size: float) -> float:
+    """How tall a label may be inside a space: the short side of its outline.
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> label_room({"polygon": box(0, 0, 4, 1)}, 9.0)
+    1.0
+    >>> label_room({"polygon": None}, 2.0)
+    1.8
+    """
+    polygon = space.get("polygon")
+    if polygon is None or polygon.is_empty:
+        return 0.9 * size
+    xs, ys = polygon.minimum_rotated_rectangle.exterior.coords.xy
+    sides = [math.hypot(xs[i + 1] - xs[i], ys[i + 1] - ys[i]) for i in range(2)]
+    return float(min(sides))
 
 
 def _straight_neighbour(track: Track, space: Any, neighbours: Any, corner: Any) -> Any:

@@ -148,7 +148,7 @@ def board_figure(
         line_dash="dashed",
         name="police",
     )
-    _labels(fig, notes)
+    _labels(fig, notes, scale)
     _flags(fig, notes["flags"], data, scale, space_size(track))
     _cars(fig, car_data(track, cars), scale)
     return fig
@@ -164,20 +164,24 @@ def _fitting_height(data: dict[str, list[Any]], width: int) -> int:
     return int(min(900, max(320, board_height)))
 
 
-def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
+def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]], scale: float) -> None:
+    """Grid and box numbers sized to their space at the first zoom; tunnel badges."""
     from bokeh.models import ColumnDataSource
 
     for key in ("grid", "boxes"):
+        table = dict(notes[key])
+        sizes = [min(12.0, 0.62 * room * scale) for room in table["room"]]
+        table["font_size"] = [f"{size:.0f}px" if size >= 5 else "0px" for size in sizes]
         fig.text(
             "x",
             "y",
             text="text",
-            source=ColumnDataSource(notes[key]),
+            source=ColumnDataSource(table),
             text_color=colors.LABEL_LIGHT,
             text_font_style="bold",
             text_align="center",
             text_baseline="middle",
-            text_font_size="11px",
+            text_font_size="font_size",
             name=key,
         )
     fig.text(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 ScreenPoint = tuple[float, float]
 
@@ -16,26 +17,17 @@ FLAG_HALF_SIZE = (20.0, 17.0)
 _TURNS = (0.0, 0.45, -0.45, 0.9, -0.9, 1.35, -1.35, math.pi)
 
 
-class _PointGrid:
-    """Points bucketed in square cells, to count those inside a box quickly."""
+class _Points:
+    """Screen points in two arrays, to count those inside a box quickly."""
 
-    def __init__(self, points: Sequence[ScreenPoint], cell: float) -> None:
-        self.cell = cell
-        self.buckets: dict[tuple[int, int], list[ScreenPoint]] = defaultdict(list)
-        for x, y in points:
-            self.buckets[(int(x // cell), int(y // cell))].append((x, y))
+    def __init__(self, points: Sequence[ScreenPoint]) -> None:
+        array = np.asarray(points, dtype=float).reshape(-1, 2)
+        self.xs = array[:, 0]
+        self.ys = array[:, 1]
 
     def count(self, x: float, y: float, half_w: float, half_h: float) -> int:
-        c = self.cell
-        found = 0
-        for i in range(int((x - half_w) // c), int((x + half_w) // c) + 1):
-            for j in range(int((y - half_h) // c), int((y + half_h) // c) + 1):
-                found += sum(
-                    1
-                    for px, py in self.buckets.get((i, j), ())
-                    if abs(px - x) < half_w and abs(py - y) < half_h
-                )
-        return found
+        inside = (np.abs(self.xs - x) < half_w) & (np.abs(self.ys - y) < half_h)
+        return int(np.count_nonzero(inside))
 
 
 def track_points(data: dict[str, list[Any]]) -> list[tuple[float, float]]:
@@ -99,7 +91,7 @@ def place_flags(
     [(0.0, -30.0), (0.0, 30.0)]
     """
     half_w, half_h = FLAG_HALF_SIZE
-    blocked = _PointGrid(obstacles, 2 * half_w)
+    blocked = _Points(obstacles)
     placed: list[ScreenPoint] = []
     for (ax, ay), (dx, dy) in zip(anchors, directions, strict=True):
         best: tuple[int, ScreenPoint] | None = None

@@ -21,6 +21,8 @@ from fdlab.track.model import Track
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 _TITLE_BAND = 34.0
 _MARGIN = 46.0
+#: Labels that would be smaller than this (pixels) are left out.
+_SMALLEST_LABEL = 5.0
 
 
 class _Frame:
@@ -223,28 +225,27 @@ def _lines(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float
 
 
 def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
-    font = min(14.0, max(6.0, 0.5 * size_px))
-    out = [f'<g class="labels" font-size="{font:.1f}" font-weight="bold" text-anchor="middle">']
-    for css in ("grid", "boxes"):
+    """Grid, box and tunnel numbers, each sized to its space; too small ones are left out."""
+    out = ['<g class="labels" font-weight="bold" text-anchor="middle">']
+    for css in ("grid", "boxes", "tunnels"):
         table = notes[css]
-        for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
+        for x, y, text, room in zip(
+            table["x"], table["y"], table["text"], table["room"], strict=True
+        ):
             px, py = frame.point(x, y)
+            font = min(14.0, 0.62 * room * frame.scale)
+            if css == "tunnels":
+                radius = max(4.0, 0.4 * room * frame.scale)
+                out.append(
+                    f'<circle class="tunnel" cx="{px:.1f}" cy="{py:.1f}" r="{radius:.1f}" '
+                    f'fill="{colors.TUNNEL_PURPLE}" stroke="#ffffff" stroke-width="1"/>'
+                )
+            if font < _SMALLEST_LABEL:
+                continue
             out.append(
                 f'<text class="{css}" x="{px:.1f}" y="{py + 0.35 * font:.1f}" '
-                f'fill="{colors.LABEL_LIGHT}">{escape(text)}</text>'
+                f'font-size="{font:.1f}" fill="{colors.LABEL_LIGHT}">{escape(text)}</text>'
             )
-    radius = max(4.0, 0.36 * size_px)
-    table = notes["tunnels"]
-    for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
-        px, py = frame.point(x, y)
-        out.append(
-            f'<circle class="tunnel" cx="{px:.1f}" cy="{py:.1f}" r="{radius:.1f}" '
-            f'fill="{colors.TUNNEL_PURPLE}" stroke="#ffffff" stroke-width="1"/>'
-        )
-        out.append(
-            f'<text x="{px:.1f}" y="{py + 0.35 * font:.1f}" fill="{colors.LABEL_LIGHT}">'
-            f"{escape(text)}</text>"
-        )
     out.append("</g>")
     return out
 
