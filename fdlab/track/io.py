@@ -80,13 +80,20 @@ class TrackFileError(ValueError):
         The file name, or ``"<string>"`` / ``"<dict>"`` for in-memory data.
     field : str
         The path of the offending field (``""`` for the whole file).
+    detail : str
+        What is wrong with it.
     """
 
-    def __init__(self, source: str, field: str, message: str) -> None:
+    def __init__(self, source: str, field: str, detail: str) -> None:
         self.source = source
         self.field = field
+        self.detail = detail
         where = f"{source}: {field}" if field else source
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuild from the three parts, so the error survives pickling (dask workers).
+        return (type(self), (self.source, self.field, self.detail))
 
 
 def register_migration(from_version: int) -> Callable[[Migration], Migration]:

@@ -3,6 +3,7 @@
 import json
 import math
 import os
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -354,6 +355,18 @@ def test_not_a_track_file(text, expected):
     with pytest.raises(TrackFileError) as info:
         loads(text, source="x.json")
     assert str(info.value).startswith(expected)
+
+
+def test_error_survives_pickling_for_worker_processes():
+    with pytest.raises(TrackFileError) as info:
+        loads("[]", source="x.json")
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert (str(copy), copy.source, copy.field, copy.detail) == (
+        str(info.value),
+        "x.json",
+        "",
+        "must hold a JSON object, not a list",
+    )
 
 
 def test_missing_file():
