@@ -9,4 +9,17 @@ No policy picks an eliminating gear or move unless nothing else is legal (D-2).
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.random_bot import RandomBot
 
-__all__ = ["HeuristicBot", "RandomBot"]
+__all__ = ["HeuristicBot", "LookaheadBot", "RandomBot", "SoloOptimalBot"]
+
+
+def __getattr__(name: str):
+    # LookaheadBot and SoloOptimalBot use fdlab.analysis; imported on first use
+    if name == "LookaheadBot":
+        from fdlab.bots.lookahead import LookaheadBot
+
+        return LookaheadBot
+    if name == "SoloOptimalBot":
+        from fdlab.bots.solo import SoloOptimalBot
+
+        return SoloOptimalBot
+    raise AttributeError(f"module 'fdlab.bots' has no attribute {name!r}")

@@ -1,0 +1,361 @@
+"""Monte Carlo playtests: race bots on a board many times, on every core or a Dask cluster.
+
+:func:`playtest` plays ``races`` races and returns a :class:`PlaytestResult`
+holding four tidy pandas tables (one row per race, per car per race, per
+turn and, if asked, per engine event).
+
+Reproducibility: race ``i`` uses the ``i``-th child of
+``numpy.random.SeedSequence(seed)`` for its dice and its bots, and every race
+gets fresh bots, so the tables are the same whatever the number of workers
+or the cluster (a test checks 1 against 2 workers).
+
+Parallelism: by default races are spread over all cores with
+:class:`concurrent.futures.ProcessPoolExecutor` (spawned processes; the
+track travels as its JSON dict and is compiled once per process). Given a
+``dask.distributed.Client``, chunks of races are sent to its workers with
+``client.map``. ``workers=1`` plays in this process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import multiprocessing
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fdlab.analysis.racelog import (
+    CAR_COLUMNS,
+    EVENT_COLUMNS,
+    RACE_COLUMNS,
+    TURN_COLUMNS,
+    RaceLog,
+    play_logged_race,
+)
+from fdlab.analysis.roster import bot_label, make_bot
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.order import next_corners
+from fdlab.rules.presets import Preset, get_preset
+from fdlab.track.io import load_track, track_from_dict, track_to_dict
+from fdlab.track.model import Track
+
+
+class PlaytestError(ValueError):
+    """A playtest that cannot run as asked; the message says what to change."""
+
+
+@dataclass
+class PlaytestResult:
+    """The tables of a playtest.
+
+    Attributes
+    ----------
+    track : Track
+    preset : Preset
+    bots : list of str
+        Bot label of each car, car 1 first.
+    seed : int
+    races : pandas.DataFrame
+        One row per race: ``race``, ``seed`` (of its dice), ``rounds``,
+        ``cars``, ``finished``, ``eliminated``, ``winner`` (car index),
+        ``winner_bot``, ``winner_grid``.
+    cars : pandas.DataFrame
+        One row per car per race: ``grid`` spot, finishing ``place`` (NaN
+        if eliminated), ``status``, ``turns`` played, ``damage`` taken,
+        ``eliminated_space``.
+    turns : pandas.DataFrame
+        One row per car's turn: where it started and ended (space ids),
+        gear, roll, spaces moved and braked, the corner it stopped in,
+        overshoots (spaces beyond and the corner), the corner it left
+        properly and with how many stops, certain and total damage,
+        overtakes, elimination, finish. ``zone`` is the corner a space leads
+        to (the corner itself, or the next one ahead).
+    events : pandas.DataFrame
+        Engine events (``race``, ``round``, ``car``, ``kind``, ``text``);
+        empty unless ``keep_events``.
+    """
+
+    track: Track
+    preset: Preset
+    bots: list[str]
+    seed: int
+    races: pd.DataFrame
+    cars: pd.DataFrame
+    turns: pd.DataFrame
+    events: pd.DataFrame
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.races)
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlaytestResult {self.track.name!r}: {len(self.races)} races, "
+            f"{len(self.bots)} cars ({', '.join(self.bots)}), {self.preset.name} rules>"
+        )
+
+    def _repr_html_(self) -> str:
+        cars = self.cars
+        finished = (cars["status"] == "finished").mean() if len(cars) else float("nan")
+        rows = [
+            ("races", f"{len(self.races)}"),
+            ("cars", ", ".join(self.bots)),
+            ("rules", f"{self.preset.name}, {self.preset.laps} lap(s)"),
+            ("mean race length", f"{self.races['rounds'].mean():.2f} rounds"),
+            ("cars finishing", f"{finished:.1%}"),
+            ("seed", f"{self.seed}"),
+        ]
+        body = "".join(
+            f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>" for k, v in rows
+        )
+        return (
+            f"<div><b>Playtest of {html.escape(self.track.name)}</b><table>{body}</table>"
+            "<i>circuit_report(result) draws where the circuit bites</i></div>"
+        )
+
+
+def race_seeds(seed: int, races: int) -> list[tuple[int, int]]:
+    """Per race, the seeds of its dice and of its bots (independent of the workers).
+
+    Examples
+    --------
+    >>> race_seeds(7, 3) == race_seeds(7, 5)[:3]
+    True
+    """
+    children = np.random.SeedSequence(seed).spawn(races)
+    return [tuple(int(w) for w in child.generate_state(2, dtype=np.uint32)) for child in children]
+
+
+# -- worker side -----------------------------------------------------------------
+_BOARDS: dict[str, tuple[Board, tuple]] = {}
+
+
+def _board_for(payload: dict[str, Any]) -> tuple[Board, tuple]:
+    token = payload["token"]
+    cached = _BOARDS.get(token)
+    if cached is None:
+        board = payload.get("board")
+        if board is None:
+            board = compile_board(track_from_dict(payload["track"]))
+        cached = (board, next_corners(board))
+        _BOARDS.clear()
+        _BOARDS[token] = cached
+    return cached
+
+
+def run_races(
+    payload: dict[str, Any], numbers: Sequence[int], seeds: Sequence[tuple[int, int]]
+) -> list[RaceLog]:
+    """Play the races ``numbers`` with their ``seeds`` (the worker's task).
+
+    ``payload`` holds the track (as a JSON dict, with a ``token`` naming it),
+    the preset, the bot specs and ``keep_events``.
+    """
+    board, zones = _board_for(payload)
+    preset = payload["preset"]
+    specs = payload["bots"]
+    labels = [bot_label(s) for s in specs]
+    logs = []
+    for number, (dice_seed, bot_seed) in zip(numbers, seeds, strict=True):
+        policies = [
+            make_bot(spec, board=board, preset=preset, seed=(bot_seed + k) % 2**32)
+            for k, spec in enumerate(specs)
+        ]
+        logs.append(
+            play_logged_race(
+                board,
+                preset,
+                policies,
+                labels,
+                race=number,
+                seed=dice_seed,
+                keep_events=payload["keep_events"],
+                zones=zones,
+            )
+        )
+    return logs
+
+
+# -- driver side -----------------------------------------------------------------
+def playtest(
+    track: Track | str | os.PathLike[str],
+    bots: Sequence[Any] | int | None = None,
+    races: int = 100,
+    preset: str | Preset = "basic",
+    seed: int = 0,
+    *,
+    laps: int | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool = True,
+    keep_events: bool = False,
+    chunk_size: int | None = None,
+) -> PlaytestResult:
+    """Race bots on a board ``races`` times and tabulate what happened.
+
+    Parameters
+    ----------
+    track : Track or path
+        The board, or a track file.
+    bots : sequence of bot specs, or int, optional
+        One per car (:mod:`fdlab.analysis.roster`: ``"heuristic"``,
+        ``"lookahead:reckless"``, ``"solo"``, a policy object...). An int
+        means that many heuristic bots. Default: six (fewer if the grid has
+        fewer spots).
+    races : int
+    preset : str or Preset
+    seed : int
+        Master seed; race ``i`` uses the ``i``-th child of
+        ``numpy.random.SeedSequence(seed)``.
+    laps : int, optional
+    workers : int, optional
+        Processes to use (default: every core). ``1`` plays here.
+    client : dask.distributed.Client, optional
+        Run on this Dask cluster instead of local processes.
+    progress : bool
+        Show a progress bar (``tqdm.auto``).
+    keep_events : bool
+        Keep every engine event in ``result.events``.
+    chunk_size : int, optional
+        Races per task (default: about eight tasks per worker).
+
+    Returns
+    -------
+    PlaytestResult
+
+    Raises
+    ------
+    PlaytestError
+        For no races, no bots, or more cars than grid spots.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 2}, closed=True, grid=[34, 35])
+    >>> result = playtest(track, ["heuristic", "lookahead"], races=4, workers=1, progress=False)
+    >>> len(result.races), sorted(result.cars["bot"].unique())
+    (4, ['heuristic', 'lookahead'])
+    """
+    from tqdm.auto import tqdm
+
+    if not isinstance(track, Track):
+        track = load_track(track)
+    rules = get_preset(preset, laps)
+    board = compile_board(track)
+    spots = sum(1 for g in board.grid if g is not None)
+    if bots is None:
+        bots = min(6, spots)
+    if isinstance(bots, int):
+        bots = ["heuristic"] * bots
+    specs = list(bots)
+    if not specs:
+        raise PlaytestError("a playtest needs at least one bot")
+    if len(specs) > spots:
+        raise PlaytestError(
+            f"{len(specs)} cars but track {track.name!r} has {spots} grid spots (S-1); "
+            "pass fewer bots or add grid spots"
+        )
+    if races < 1:
+        raise PlaytestError(f"races must be at least 1, not {races}")
+    labels = [bot_label(s) for s in specs]
+    seeds = race_seeds(seed, races)
+    numbers = list(range(races))
+    track_dict = track_to_dict(track)
+    token = hashlib.sha256(json.dumps(track_dict, sort_keys=True, default=str).encode()).hexdigest()
+    payload = {
+        "token": token,
+        "track": track_dict,
+        "preset": rules,
+        "bots": specs,
+        "keep_events": keep_events,
+    }
+
+    if client is None:
+        workers = workers or os.cpu_count() or 1
+    else:
+        workers = max(1, len(client.scheduler_info().get("workers", {})) or 1)
+    size = chunk_size or max(1, min(50, races // (workers * 8) or 1))
+    chunks = [(numbers[i : i + size], seeds[i : i + size]) for i in range(0, races, size)]
+
+    logs: list[RaceLog] = []
+    bar = tqdm(total=races, desc=f"playtest {track.name}", unit="race", disable=not progress)
+    try:
+        if client is not None:
+            logs = _on_dask(client, payload, chunks, bar)
+        elif workers == 1:
+            local = dict(payload, board=board, token=token)
+            for chunk_numbers, chunk_seeds in chunks:
+                logs.extend(run_races(local, chunk_numbers, chunk_seeds))
+                bar.update(len(chunk_numbers))
+        else:
+            logs = _on_processes(payload, chunks, workers, bar)
+    finally:
+        bar.close()
+    logs.sort(key=lambda log: log.race[0])
+    return _tables(track, rules, labels, seed, logs, workers=workers, dask=client is not None)
+
+
+def _on_processes(payload: dict[str, Any], chunks: list, workers: int, bar: Any) -> list[RaceLog]:
+    logs: list[RaceLog] = []
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
+        futures = [pool.submit(run_races, payload, n, s) for n, s in chunks]
+        for future in as_completed(futures):
+            part = future.result()
+            logs.extend(part)
+            bar.update(len(part))
+    return logs
+
+
+def _on_dask(client: Any, payload: dict[str, Any], chunks: list, bar: Any) -> list[RaceLog]:
+    from dask.distributed import as_completed as dask_completed
+
+    shared = client.scatter(payload, broadcast=True)
+    futures = client.map(
+        run_races,
+        [shared] * len(chunks),
+        [n for n, _ in chunks],
+        [s for _, s in chunks],
+        pure=False,
+    )
+    logs: list[RaceLog] = []
+    for future in dask_completed(futures):
+        part = future.result()
+        logs.extend(part)
+        bar.update(len(part))
+    return logs
+
+
+def _frame(rows: Iterable[tuple], columns: Sequence[str]) -> pd.DataFrame:
+    return pd.DataFrame.from_records(list(rows), columns=list(columns))
+
+
+def _tables(
+    track: Track, preset: Preset, labels: list[str], seed: int, logs: list[RaceLog], **info: Any
+) -> PlaytestResult:
+    races = _frame((log.race for log in logs), RACE_COLUMNS)
+    cars = _frame((row for log in logs for row in log.cars), CAR_COLUMNS)
+    turns = _frame((row for log in logs for row in log.turns), TURN_COLUMNS)
+    events = _frame((row for log in logs for row in log.events), EVENT_COLUMNS)
+    cars["place"] = cars["place"].astype("Int64")
+    return PlaytestResult(
+        track=track,
+        preset=preset,
+        bots=labels,
+        seed=seed,
+        races=races,
+        cars=cars,
+        turns=turns,
+        events=events,
+        info=dict(info),
+    )

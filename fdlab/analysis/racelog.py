@@ -1,0 +1,291 @@
+"""One race between bots, recorded turn by turn for the playtest tables.
+
+:func:`play_logged_race` drives the engine like
+:func:`fdlab.rules.simulate.simulate` (the same actions a person takes) and
+writes down, for every car's turn, where it went, what it cost and whom it
+passed. Records are plain tuples so that worker processes send them back
+cheaply; :data:`TURN_COLUMNS`, :data:`CAR_COLUMNS`, :data:`RACE_COLUMNS` and
+:data:`EVENT_COLUMNS` name their fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fdlab.rules.actions import ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.board import Board
+from fdlab.rules.dice import SeededDice
+from fdlab.rules.engine import CAR_NAMES, Engine
+from fdlab.rules.order import next_corners, race_distance
+from fdlab.rules.presets import Preset
+from fdlab.rules.state import FINISHED
+from fdlab.rules.view import RaceView
+
+#: Fields of a turn record: one car's turn (gear, roll, move and what followed).
+TURN_COLUMNS = (
+    "race",
+    "round",
+    "car",
+    "bot",
+    "lap",
+    "start",
+    "gear",
+    "roll",
+    "space",
+    "corner",
+    "zone",
+    "moved",
+    "braked",
+    "stopped_in_corner",
+    "overshoot",
+    "overshot",
+    "left_corner",
+    "stops_made",
+    "certain_damage",
+    "damage",
+    "overtakes",
+    "eliminated",
+    "finished",
+)
+
+#: Fields of a car record: one car in one race.
+CAR_COLUMNS = (
+    "race",
+    "car",
+    "name",
+    "bot",
+    "grid",
+    "place",
+    "status",
+    "turns",
+    "damage",
+    "eliminated_space",
+)
+
+#: Fields of a race record.
+RACE_COLUMNS = (
+    "race",
+    "seed",
+    "rounds",
+    "cars",
+    "finished",
+    "eliminated",
+    "winner",
+    "winner_bot",
+    "winner_grid",
+)
+
+#: Fields of an event record.
+EVENT_COLUMNS = ("race", "round", "car", "kind", "text")
+
+
+@dataclass
+class RaceLog:
+    """The records of one race (lists of tuples in the column orders above)."""
+
+    race: tuple
+    cars: list[tuple] = field(default_factory=list)
+    turns: list[tuple] = field(default_factory=list)
+    events: list[tuple] = field(default_factory=list)
+
+
+def play_logged_race(
+    board: Board,
+    preset: Preset,
+    policies: Sequence[Any],
+    labels: Sequence[str],
+    *,
+    race: int,
+    seed: int,
+    keep_events: bool = True,
+    zones: tuple | None = None,
+) -> RaceLog:
+    """Play one race between ``policies`` (car 1 first) and record it.
+
+    Parameters
+    ----------
+    board : Board
+    preset : Preset
+    policies : sequence
+        One policy per car.
+    labels : sequence of str
+        The bot label of each car (the ``bot`` column).
+    race : int
+        Race number written in every record.
+    seed : int
+        Dice seed of the race.
+    keep_events : bool
+        Also record every engine event (plain text).
+    zones : tuple, optional
+        ``next_corners(board)``: the corner a space belongs to for overtakes.
+
+    Returns
+    -------
+    RaceLog
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.bots import HeuristicBot
+    >>> board = compile_board(from_ascii('''
+    ...     . . . 1 1 . . . . . . .
+    ...     . . . 1 1 . . . . . . .
+    ... ''', corners={1: 1}, closed=True, grid=[22, 23]))
+    >>> log = play_logged_race(board, BASIC, [HeuristicBot(), HeuristicBot()], ["h", "h"],
+    ...                        race=0, seed=3)
+    >>> len(log.cars), log.race[2] == len({t[1] for t in log.turns})
+    (2, True)
+    """
+    n = len(policies)
+    names = CAR_NAMES[:n]
+    engine = Engine(board, preset, names)
+    dice = SeededDice(seed)
+    zones = zones if zones is not None else next_corners(board)
+    log = RaceLog(race=())
+    ids = board.ids
+    state = engine.initial_state()
+    state, events = engine.step(state, RollGrid(), dice)
+    if keep_events:
+        log.events.extend((race, 0, e.car, e.kind, e.text) for e in events)
+    grid = [board.grid[car.space] for car in state.cars]
+    turns = [0] * n
+    damage = [0] * n
+    lost_at: list[Any] = [None] * n
+    pool_total = sum
+
+    while state.phase != "over":
+        c = state.current
+        before = state.cars[c]
+        rnd = state.round
+        policy = policies[c]
+        gear = policy.choose_gear(RaceView(engine, state, c))
+        state, events = engine.step(state, ChooseGear(gear), dice)
+        new_events = list(events)
+        option = None
+        cost = None
+        rolled = 0
+        if state.phase == "move" and state.current == c:
+            view = RaceView(engine, state, c)
+            if (
+                view.nitro_available()
+                and getattr(policy, "use_nitro", None)
+                and policy.use_nitro(view)
+            ):
+                state, events = engine.step(state, UseNitro(), dice)
+                new_events.extend(events)
+                view = RaceView(engine, state, c)
+            moves = view.legal_moves()
+            rolled = state.roll
+            option = policy.choose_move(view, moves)
+            cost = next(k for o, k in moves if o is option)
+            distance_before = {
+                k: race_distance(board, car)
+                for k, car in enumerate(state.cars)
+                if k != c and car.racing and car.space >= 0
+            }
+            mine_before = race_distance(board, state.cars[c])
+            action = ChooseMove(
+                ids[option.destination], tuple(ids[i] for i in option.path), option.moved
+            )
+            state, events = engine.step(state, action, dice)
+            new_events.extend(events)
+        after = state.cars[c]
+        turns[c] += 1
+        lost = pool_total(before.pools) - pool_total(after.pools)
+        bonus = sum(e.amount for e in new_events if e.kind == "bonus" and e.car == c)
+        lost += bonus
+        damage[c] += max(0, lost)
+        eliminated = after.status == "eliminated" and before.status != "eliminated"
+        finished = after.status == FINISHED
+        if option is not None:
+            dest = option.destination
+            overtakes = 0
+            if after.space >= 0:
+                mine_after = race_distance(board, after)
+                overtakes = sum(
+                    1
+                    for k, d in distance_before.items()
+                    if d > mine_before and d < mine_after and state.cars[k].racing
+                )
+            left = [over.corner for over in option.overshoots]
+            left_ok = list(option.corners_left)
+            stopped = board.corner[dest] is not None and option.stop_counts
+            row = (
+                race,
+                rnd,
+                c,
+                labels[c],
+                before.lap,
+                ids[before.space],
+                gear,
+                rolled,
+                ids[dest],
+                board.corner[dest],
+                zones[dest],
+                option.moved,
+                option.braked,
+                stopped,
+                sum(over.beyond for over in option.overshoots),
+                left[0] if left else None,
+                left_ok[0] if left_ok else None,
+                option.overshoots[0].stops_made
+                if option.overshoots
+                else (before.stops if left_ok else None),
+                cost.total if cost is not None else 0,
+                max(0, lost),
+                overtakes,
+                eliminated,
+                finished,
+            )
+            if eliminated:
+                lost_at[c] = ids[dest]
+        else:
+            here = before.space if before.space >= 0 else None
+            row = (
+                race, rnd, c, labels[c], before.lap,
+                ids[here] if here is not None else None, gear, 0,
+                ids[here] if here is not None else None,
+                board.corner[here] if here is not None else None,
+                zones[here] if here is not None else None,
+                0, 0, False, 0, None, None, None, 0, max(0, lost), 0, eliminated, finished,
+            )  # fmt: skip
+            if eliminated:
+                lost_at[c] = row[5]
+        log.turns.append(row)
+        if keep_events:
+            log.events.extend((race, rnd, e.car, e.kind, e.text) for e in new_events)
+
+    place = {c: k + 1 for k, c in enumerate(state.finished)}
+    for c in range(n):
+        car = state.cars[c]
+        log.cars.append(
+            (
+                race,
+                c,
+                names[c],
+                labels[c],
+                grid[c],
+                place.get(c),
+                car.status,
+                turns[c],
+                damage[c],
+                lost_at[c],
+            )
+        )
+    winner = state.finished[0] if state.finished else None
+    log.race = (
+        race,
+        seed,
+        state.round,
+        n,
+        len(state.finished),
+        len(state.eliminated),
+        winner,
+        labels[winner] if winner is not None else None,
+        grid[winner] if winner is not None else None,
+    )
+    return log

@@ -1,0 +1,127 @@
+"""Bots by name, so a playtest can build fresh drivers for every race in any process.
+
+A *bot spec* is a name, optionally with a style after a colon, or a policy
+object:
+
+* ``"heuristic"``, ``"lookahead"``, ``"random"``, ``"solo"`` (the solo-optimal
+  policy, solved once per process and board);
+* ``"heuristic:reckless"``, ``"lookahead:0.2"``: the same with a driving style
+  (:mod:`fdlab.bots.style`);
+* any policy object: each race gets a deep copy of it, so races never share
+  a bot's state and results do not depend on how races are spread over
+  workers.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from fdlab.analysis.par import ParSolution, solve_par
+from fdlab.bots.heuristic import HeuristicBot
+from fdlab.bots.lookahead import LookaheadBot
+from fdlab.bots.random_bot import RandomBot
+from fdlab.bots.solo import SoloOptimalBot
+from fdlab.bots.style import damage_weight, style_name, style_value
+from fdlab.rules.board import Board
+from fdlab.rules.presets import Preset
+
+#: The bot names a spec may use.
+BOT_NAMES = ("heuristic", "lookahead", "random", "solo")
+
+_SOLUTIONS: dict[tuple[int, str, int], ParSolution] = {}
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names no known bot or style."""
+
+
+def bot_label(spec: Any) -> str:
+    """A short label of a spec for tables: ``"heuristic"``, ``"lookahead:bold"``...
+
+    Examples
+    --------
+    >>> bot_label("lookahead:0.7"), bot_label(HeuristicBot())
+    ('lookahead:bold', 'HeuristicBot')
+    """
+    if isinstance(spec, str):
+        name, _, style = spec.partition(":")
+        _check_name(name, spec)
+        return f"{name}:{style_name(_style(style, spec))}" if style else name
+    return type(spec).__name__
+
+
+def _check_name(name: str, spec: str) -> None:
+    if name not in BOT_NAMES:
+        raise BotSpecError(
+            f"unknown bot {spec!r}; choose one of {', '.join(BOT_NAMES)}, optionally with a "
+            "style such as 'heuristic:cautious' or 'lookahead:0.8'"
+        )
+
+
+def _style(text: str, spec: str) -> float:
+    try:
+        return style_value(float(text) if _is_number(text) else text)
+    except ValueError as err:
+        raise BotSpecError(f"bot {spec!r}: {err}") from None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def solo_solution(board: Board, preset: Preset) -> ParSolution:
+    """The solo par of a board, solved once per process (cached by board and preset)."""
+    key = (id(board), preset.name, preset.laps)
+    solution = _SOLUTIONS.get(key)
+    if solution is None or solution.board is not board:
+        solution = solve_par(board, preset)
+        _SOLUTIONS[key] = solution
+    return solution
+
+
+def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
+    """A fresh policy for one race.
+
+    Parameters
+    ----------
+    spec : str or policy
+        See the module docstring.
+    board : Board
+        The board of the race (for ``"solo"``).
+    preset : Preset
+    seed : int
+        Seed of the bot's own randomness (``"random"``).
+
+    Raises
+    ------
+    BotSpecError
+        For an unknown name or style.
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.track import from_ascii
+    >>> board = compile_board(from_ascii(". . . .", grid=[0], finish=2))
+    >>> make_bot("heuristic:cautious", board=board, preset=BASIC, seed=1)
+    HeuristicBot(caution=3.0, pit_below=0.8)
+    """
+    if not isinstance(spec, str):
+        return copy.deepcopy(spec)
+    name, _, style_text = spec.partition(":")
+    _check_name(name, spec)
+    style = _style(style_text, spec) if style_text else 0.5
+    if name == "heuristic":
+        return HeuristicBot(
+            caution=round(damage_weight(style), 6), pit_below=0.4 + 0.4 * (1 - style)
+        )
+    if name == "lookahead":
+        return LookaheadBot(style)
+    if name == "random":
+        return RandomBot(seed)
+    return SoloOptimalBot(solo_solution(board, preset))

@@ -1,0 +1,103 @@
+"""Monte Carlo playtests (fdlab.analysis.playtest): tables, seeds, workers, Dask."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from fdlab.analysis.playtest import PlaytestError, playtest, race_seeds
+from fdlab.analysis.roster import BotSpecError, bot_label, make_bot
+from fdlab.bots import RandomBot
+from fdlab.rules.board import compile_board
+from fdlab.rules.presets import BASIC
+from fdlab.track import from_ascii
+
+
+def ring():
+    row = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    return from_ascii(
+        "\n".join([row] * 2),
+        corners={1: 2, 2: 1, 3: 1},
+        closed=True,
+        grid=[64, 65, 62, 63],
+    )
+
+
+BOTS = ["heuristic", "lookahead:reckless", RandomBot(3), "heuristic:cautious"]
+
+
+def test_tables_are_tidy_and_consistent():
+    result = playtest(ring(), BOTS, races=6, workers=1, progress=False, keep_events=True)
+    assert list(result.races["race"]) == list(range(6))
+    assert len(result.cars) == 6 * 4
+    assert set(result.cars["status"]) <= {"finished", "eliminated"}
+    # every car's turns add up to the turns table
+    counted = result.turns.groupby(["race", "car"]).size()
+    assert (
+        counted.values == result.cars.set_index(["race", "car"])["turns"].loc[counted.index].values
+    ).all()
+    # S-4: the winner is the car placed first
+    winners = result.cars[result.cars["place"] == 1].set_index("race")["car"]
+    assert (winners == result.races.set_index("race")["winner"].loc[winners.index]).all()
+    # D-1: damage per car never exceeds what its turns recorded
+    per_car = result.turns.groupby(["race", "car"])["damage"].sum()
+    assert (
+        per_car.values == result.cars.set_index(["race", "car"])["damage"].loc[per_car.index].values
+    ).all()
+    assert not result.events.empty and set(result.events.columns) == {
+        "race",
+        "round",
+        "car",
+        "kind",
+        "text",
+    }
+    assert "Playtest of" in result._repr_html_()
+
+
+def test_same_seed_same_tables_with_one_or_two_workers():
+    one = playtest(ring(), BOTS, races=8, seed=5, workers=1, progress=False)
+    two = playtest(ring(), BOTS, races=8, seed=5, workers=2, chunk_size=3, progress=False)
+    pd.testing.assert_frame_equal(one.races, two.races)
+    pd.testing.assert_frame_equal(one.cars, two.cars)
+    pd.testing.assert_frame_equal(one.turns, two.turns)
+
+
+def test_another_seed_gives_other_races():
+    one = playtest(ring(), 2, races=5, seed=1, workers=1, progress=False)
+    two = playtest(ring(), 2, races=5, seed=2, workers=1, progress=False)
+    assert not one.turns.equals(two.turns)
+
+
+def test_race_seeds_do_not_depend_on_the_number_of_races():
+    assert race_seeds(3, 4) == race_seeds(3, 10)[:4]
+
+
+def test_dask_client_gives_the_same_tables():
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        on_dask = playtest(
+            ring(), BOTS, races=4, seed=9, client=client, chunk_size=2, progress=False
+        )
+    local = playtest(ring(), BOTS, races=4, seed=9, workers=1, progress=False)
+    pd.testing.assert_frame_equal(on_dask.turns, local.turns)
+    pd.testing.assert_frame_equal(on_dask.cars, local.cars)
+
+
+def test_more_cars_than_grid_spots_is_refused():
+    with pytest.raises(PlaytestError, match="4 grid spots"):
+        playtest(ring(), 5, races=1, workers=1, progress=False)
+
+
+def test_unknown_bot_is_refused_with_the_choices():
+    with pytest.raises(BotSpecError, match="heuristic, lookahead, random, solo"):
+        bot_label("speedy")
+    with pytest.raises(BotSpecError, match="driving style"):
+        make_bot("heuristic:wild", board=compile_board(ring()), preset=BASIC, seed=0)
+
+
+def test_styles_change_the_bots():
+    board = compile_board(ring())
+    cautious = make_bot("heuristic:cautious", board=board, preset=BASIC, seed=0)
+    reckless = make_bot("heuristic:reckless", board=board, preset=BASIC, seed=0)
+    assert cautious.caution > reckless.caution
