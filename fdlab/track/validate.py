@@ -277,7 +277,9 @@ class _Validator:
         self.cars = cars
         self.problems: list[Problem] = []
         self.finish_steps = [
-            (u, v) for u, v, lines in track.graph.edges(data="lines") if "finish" in lines
+            (u, v)
+            for u, v, lines in track.graph.edges(data="lines")
+            if isinstance(lines, (frozenset, set, list, tuple)) and "finish" in lines
         ]
 
     def report(self, code: str, message: str, spaces: Iterable[Any] = ()) -> None:

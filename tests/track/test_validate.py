@@ -58,11 +58,13 @@ def test_attribute_of_the_wrong_type():
     track.space(32)["kind"] = "lava"
     track.space(36)["lane"] = "1"
     track.graph.edges[40, 44]["lines"] = ["finish"]
+    track.graph.edges[44, 48]["lines"] = None
     found = problems(track, "attribute")
     assert [p.message for p in found] == [
         "space 32: kind is 'lava'; it must be one of track, pit, box",
         "space 36: lane is '1'; it must be an integer",
         "step 40 -> 44: lines is ['finish']; it must be a frozenset of line names",
+        "step 44 -> 48: lines is None; it must be a frozenset of line names",
     ]
 
 
