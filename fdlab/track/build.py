@@ -506,7 +506,7 @@ def _track_steps(cells: list[_Cell], lap: float) -> list[tuple[_Cell, _Cell, str
                 target = _at(lanes[other], ahead_at, lap)
                 if target is None or id(target) in tunnel_exits:
                     continue
-                wraps = target.middle < cell.middle
+                wraps = cell.end > lap - _EPS
                 if not wraps and target.progress <= cell.progress:
                     target = _at(lanes[other], target.end + 0.01, lap)
                     if target is None or id(target) in tunnel_exits or target.middle < cell.middle:
@@ -518,11 +518,7 @@ def _track_steps(cells: list[_Cell], lap: float) -> list[tuple[_Cell, _Cell, str
 def _lines_crossed(a: _Cell, b: _Cell, kind: str, police: float | None, lap: float) -> list[str]:
     lines = []
     forward = (b.middle - a.middle) % lap
-    if (
-        b.middle < a.middle
-        and kind not in ("box_in", "box_out")
-        or (kind in ("box_in", "box_out") and b.progress < a.progress)
-    ):
+    if b.progress < a.progress:
         lines.append("finish")
     if police is not None and kind != "tunnel" and 0 < (police - a.middle) % lap <= forward:
         lines.append("police")
@@ -611,15 +607,21 @@ def _pit_lane(
 ) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
     if pit is None:
         return [], []
+    lap_length = float(sum(s.columns for s in stretches))
     if pit.start is not None:
         start, end = pit.start * lap, pit.end * lap  # type: ignore[operator]
     else:
-        first, last = stretches[0], stretches[-1]
-        start, end = last.start, first.end
-        if last.corner is not None or first.corner is not None:
-            raise BuildError(
-                "pit: the finish line is not on a straight; give PitSpec(start=..., end=...)"
-            )
+        # the finish straight, lengthened into its neighbours until the boxes fit
+        after, before = 0, len(stretches) - 1
+        columns = stretches[after].columns + stretches[before].columns
+        while columns < math.ceil(pit.boxes / 2) + 4 and after + 1 < before - 1:
+            if (after + before) % 2:
+                after += 1
+                columns += stretches[after].columns
+            else:
+                before -= 1
+                columns += stretches[before].columns
+        start, end = stretches[before].start, stretches[after].end
     if end <= start:
         end += lap
     side = pit.side or ("right" if _signed_area(path) > 0 else "left")
@@ -676,7 +678,7 @@ def _pit_lane(
                 holder.start + k * length,
                 holder.start + (k + 1) * length,
                 box_offset,
-                holder.progress + (k + 0.5) / per_column - 0.5,
+                (holder.progress + (k + 0.5) / per_column - 0.5) % lap_length,
                 kind="box",
                 box=slot,
             )
@@ -719,6 +721,12 @@ def _apply_tunnels(
             entry.tunnel, exit_.tunnel = f"{label} in", f"{label} out"
             pairs.append((entry, exit_))
         cells[:] = [c for c in cells if id(c) not in doomed_ids]
+        emptied = {c.corner for c in doomed} - {c.corner for c in cells} - {None}
+        if emptied:
+            raise BuildError(
+                f"street tunnels[{number - 1}]: the tunnel swallows all of corner(s) "
+                f"{sorted(emptied)}; move it onto a straight"
+            )
     return pairs
 
 

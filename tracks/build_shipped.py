@@ -1,0 +1,139 @@
+"""Build the boards shipped in ``tracks/`` from their centrelines.
+
+Run ``python tracks/build_shipped.py`` after changing the builder; a test
+checks that the committed JSON files equal a fresh build. Real circuits are
+read from ``<repo>/../shared/circuits`` (GeoJSON, MIT licence in that folder).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from fdlab.track import Track
+from fdlab.track.build import build_track
+from fdlab.track.build_spec import PitSpec, Stretch, StreetSpec
+from fdlab.track.io import save_track
+
+TRACKS = Path(__file__).resolve().parent
+CIRCUITS = TRACKS.parent.parent / "shared" / "circuits"
+
+#: A drawn practice circuit: straights (metres) and turns (degrees, left
+#: positive; radius in metres), anticlockwise from the finish line.
+TRAINING_LAYOUT: tuple[tuple[float, ...], ...] = (
+    (60,), (180, 35), (70,), (-90, 40), (40,), (90, 40), (70,), (90, 35), (120,), (90, 35), (160,),
+)  # fmt: skip
+
+
+def drawn_centreline(layout: tuple[tuple[float, ...], ...], step: float = 5.0) -> list[tuple[float, float]]:
+    """Points of a centreline drawn as straights ``(length,)`` and turns ``(angle, radius)``."""
+    x, y, heading = 0.0, 0.0, 0.0
+    points = [(x, y)]
+    for piece in layout:
+        if len(piece) == 1:
+            count = max(1, round(piece[0] / step))
+            for _ in range(count):
+                x += piece[0] / count * math.cos(heading)
+                y += piece[0] / count * math.sin(heading)
+                points.append((round(x, 2), round(y, 2)))
+        else:
+            angle, radius = math.radians(piece[0]), piece[1]
+            count = max(2, round(abs(angle) * radius / step))
+            for _ in range(count):
+                turn = angle / count
+                chord = 2 * radius * math.sin(abs(turn) / 2)
+                heading += turn / 2
+                x += chord * math.cos(heading)
+                y += chord * math.sin(heading)
+                heading += turn / 2
+                points.append((round(x, 2), round(y, 2)))
+    return points
+
+
+def training() -> Track:
+    """A small practice ring with corners of 1, 2 and 3 stops."""
+    return build_track(
+        drawn_centreline(TRAINING_LAYOUT),
+        name="Training ring",
+        lanes=2,
+        space_length=16.0,
+        pit=PitSpec(boxes=6),
+        description=(
+            "A small practice ring for first races and lessons: "
+            "a hairpin, sharp and fast corners, a short pit lane."
+        ),
+    )
+
+
+def monaco() -> Track:
+    """Monaco with the stop counts of the printed board."""
+    return build_track(
+        CIRCUITS / "mc-1929.geojson",
+        name="Monaco",
+        spaces_per_lap=100,
+        stops=(1, 1, 1, 1, 3, 1, 1, 2, 2, 1),
+        pit=PitSpec(),
+        laps=2,
+        description=(
+            "The harbour street circuit: slow corners, a hairpin and little room "
+            "to pass. Three lanes and a pit lane on the start straight."
+        ),
+    )
+
+
+def zandvoort() -> Track:
+    """Zandvoort, the dunes circuit on the other side of the first board."""
+    return build_track(
+        CIRCUITS / "nl-1948.geojson",
+        name="Zandvoort",
+        spaces_per_lap=90,
+        pit=PitSpec(),
+        description=(
+            "The seaside circuit in the dunes: a long start straight into a banked "
+            "hairpin, then fast sweepers. Good for a first two-lap race."
+        ),
+    )
+
+
+def street() -> Track:
+    """Baku old town, a street board with every street-rules feature."""
+    return build_track(
+        CIRCUITS / "az-2016.geojson",
+        name="Baku",
+        spaces_per_lap=90,
+        pit=PitSpec(),
+        street=StreetSpec(
+            shooting=(Stretch(0.30, 0.34), Stretch(0.62, 0.64)),
+            danger=(Stretch(0.44, 0.48),),
+            police=0.80,
+            tunnels=(Stretch(0.14, 0.17),),
+        ),
+        description=(
+            "Street racing through the old town and along the seafront boulevard: "
+            "shooting spaces, a danger zone by the walls, a police line and a tunnel."
+        ),
+    )
+
+
+BOARDS: dict[str, Callable[[], Track]] = {
+    "training": training,
+    "monaco": monaco,
+    "zandvoort": zandvoort,
+    "street": street,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build every board (or the named ones) and write ``tracks/<name>.json``."""
+    names = argv if argv else list(BOARDS)
+    for name in names:
+        track = BOARDS[name]()
+        save_track(track, TRACKS / f"{name}.json")
+        print(f"{name}: {track!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
