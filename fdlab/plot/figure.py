@@ -303,11 +303,10 @@ def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float) -> None:
         text="label",
         source=source,
         text_color="text_color",
-        text_font_size="12px",
+        text_font_size="10px",
         text_font_style="bold",
         text_align="center",
         text_baseline="middle",
-        text_outline_color="halo_color",
     )
 
 
