@@ -252,13 +252,14 @@ def _space_list(spaces: Iterable[Any]) -> str:
     return ", ".join(repr(s) for s in spaces)
 
 
-def _name_spaces(spaces: list[Any]) -> str:
+def _name_spaces(spaces: list[Any], noun: str = "space") -> str:
     """``space 3`` or ``spaces 3, 4 and 5`` or ``spaces 1, 2, ... (40 in all)``."""
+    plural = "boxes" if noun == "box" else f"{noun}s"
     if len(spaces) == 1:
-        return f"space {spaces[0]!r}"
+        return f"{noun} {spaces[0]!r}"
     if len(spaces) <= _SHOWN_SPACES:
-        return f"spaces {_space_list(spaces[:-1])} and {spaces[-1]!r}"
-    return f"spaces {_space_list(spaces[:_SHOWN_SPACES])}, ... ({len(spaces)} in all)"
+        return f"{plural} {_space_list(spaces[:-1])} and {spaces[-1]!r}"
+    return f"{plural} {_space_list(spaces[:_SHOWN_SPACES])}, ... ({len(spaces)} in all)"
 
 
 def _sorted(spaces: Iterable[Any]) -> list[Any]:
@@ -552,8 +553,7 @@ class _Validator:
         if lost:
             self.report(
                 "box_unreachable",
-                f"box {_name_spaces(lost).removeprefix('space ').removeprefix('spaces ')} "
-                "cannot be reached from the pit lane",
+                f"{_name_spaces(lost, 'box')} cannot be reached from the pit lane",
                 lost,
             )
         slots: dict[Any, list[Any]] = {}
@@ -561,10 +561,11 @@ class _Validator:
             slots.setdefault(nodes[b]["box"], []).append(b)
         for slot, owners in slots.items():
             if slot is None:
-                self.report("box_slot", f"{_name_spaces(owners)}: box with no owner slot", owners)
+                for owner in owners:
+                    self.report("box_slot", f"box {owner!r} has no owner slot", [owner])
             elif len(owners) > 1:
                 self.report(
-                    "box_slot", f"{_name_spaces(owners)} are all the box of slot {slot!r}", owners
+                    "box_slot", f"{_name_spaces(owners, 'box')} share slot {slot!r}", owners
                 )
 
     def check_pit_lane(self, pit: list[Any], entries: list[tuple[Any, Any]]) -> None:

@@ -269,20 +269,24 @@ def test_box_not_reachable_from_the_pit_lane():
     [problem] = problems(track, "box_unreachable")
     assert problem.spaces == (67,)
     assert problem.message == "box 67 cannot be reached from the pit lane"
+    track.graph.remove_edge(57, 62)  # no pit entry: no box can be reached
+    add_space(track.graph, "box2", kind="box", box=2, x=0.0, y=0.0, progress=16.0)
+    [problem] = problems(track, "box_unreachable")
+    assert problem.message == "boxes 67 and 'box2' cannot be reached from the pit lane"
 
 
 def test_box_slot_missing_or_shared():
     track = sound_board()
     track.space(67)["box"] = None
     [problem] = problems(track, "box_slot")
-    assert problem.spaces == (67,) and "no owner slot" in problem.message
+    assert problem.spaces == (67,) and problem.message == "box 67 has no owner slot"
 
     track = sound_board()
     add_space(track.graph, "box2", kind="box", box=1, x=0.0, y=0.0, progress=16.0)
     add_step(track.graph, 62, "box2", "box_in")
     add_step(track.graph, "box2", 70, "box_out")
-    [problem] = [p for p in problems(track, "box_slot")]
-    assert set(problem.spaces) == {67, "box2"} and "slot 1" in problem.message
+    [problem] = problems(track, "box_slot")
+    assert problem.message == "boxes 67 and 'box2' share slot 1"
 
 
 def test_tunnel_label_must_mark_a_pair():
