@@ -139,10 +139,12 @@ def board_figure(
     finish = ColumnDataSource(notes["finish"])
     fig.multi_line("xs", "ys", source=finish, line_color="#ffffff", line_width=5, name="finish")
     fig.multi_line("xs", "ys", source=finish, line_color="#111111", line_width=5, line_dash=[3, 3])
+    police = ColumnDataSource(notes["police"])
+    fig.multi_line("xs", "ys", source=police, line_color="#ffffff", line_width=3)
     fig.multi_line(
         "xs",
         "ys",
-        source=ColumnDataSource(notes["police"]),
+        source=police,
         line_color=colors.POLICE_BLUE,
         line_width=3,
         line_dash="dashed",
@@ -170,7 +172,10 @@ def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]], scale: float) -
 
     for key in ("grid", "boxes"):
         table = dict(notes[key])
-        sizes = [min(12.0, 0.62 * room * scale) for room in table["room"]]
+        sizes = [
+            min(12.0, 0.62 * room * scale, 1.45 * room * scale / max(1, len(text)))
+            for room, text in zip(table["room"], table["text"], strict=True)
+        ]
         table["font_size"] = [f"{size:.0f}px" if size >= 5 else "0px" for size in sizes]
         fig.text(
             "x",

@@ -196,7 +196,7 @@ def _segments(frame: _Frame, table: dict[str, list[Any]], style: str, css: str) 
 def _lines(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
     red = max(1.6, 0.13 * size_px)
     check = max(2.4, 0.2 * size_px)
-    police = max(1.6, 0.12 * size_px)
+    police = max(2.2, 0.16 * size_px)
     out = ['<g class="lines" stroke-linecap="butt">']
     out += _segments(
         frame,
@@ -212,6 +212,9 @@ def _lines(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float
         notes["finish"],
         f'stroke="#111111" stroke-width="{check:.2f}" stroke-dasharray="{check / 2:.2f}"',
         "finish-check",
+    )
+    out += _segments(
+        frame, notes["police"], f'stroke="#ffffff" stroke-width="{police:.2f}"', "police-under"
     )
     out += _segments(
         frame,
@@ -233,9 +236,11 @@ def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: floa
             table["x"], table["y"], table["text"], table["room"], strict=True
         ):
             px, py = frame.point(x, y)
-            font = min(14.0, 0.62 * room * frame.scale)
+            room_px = room * frame.scale
+            # as tall as 62% of the space and no wider than 90% of it
+            font = min(14.0, 0.62 * room_px, 1.45 * room_px / max(1, len(text)))
             if css == "tunnels":
-                radius = max(4.0, 0.4 * room * frame.scale)
+                radius = max(4.0, 0.4 * room_px)
                 out.append(
                     f'<circle class="tunnel" cx="{px:.1f}" cy="{py:.1f}" r="{radius:.1f}" '
                     f'fill="{colors.TUNNEL_PURPLE}" stroke="#ffffff" stroke-width="1"/>'
