@@ -160,6 +160,35 @@ def test_random_text_boards_round_trip_exactly(rows, closed):
     assert dumps(loaded) == text_of_file
 
 
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(build=JSON_VALUES, note=JSON_VALUES)
+def test_extra_json_data_round_trips_exactly(build, note):
+    track = from_ascii(". .")
+    track.graph.graph["build"] = build
+    track.space(1)["note"] = note
+    text = dumps(track)
+    loaded = loads(text)
+    assert loaded == track
+    # Same types too (1 vs 1.0 vs True, -0.0); only dict key order is normalised (sorted).
+    assert json.dumps(loaded.graph.graph["build"], sort_keys=True) == json.dumps(
+        build, sort_keys=True
+    )
+    assert dumps(loaded) == text
+
+
 # -- saving -------------------------------------------------------------------------------
 
 
