@@ -26,6 +26,9 @@ HORIZON = 40
 #: What being eliminated is worth, in spaces, when weighing a risk.
 ELIMINATION = 30.0
 
+#: A point of a pool with ``n`` points left weighs ``SCARCITY / n`` points (at least 1).
+SCARCITY = 18.0
+
 
 def corner_window(board: Board, start: int, corner) -> tuple[int, int] | None:
     """Fewest and most spaces from ``start`` after which a car can be in ``corner``.
@@ -88,10 +91,11 @@ class HeuristicBot:
     True
     """
 
-    def __init__(self, caution: float = 1.5, pit_below: float = 0.6) -> None:
+    def __init__(self, caution: float = 1.5, pit_below: float = 0.7) -> None:
         self.caution = caution
         self.pit_below = pit_below
         self._windows: dict[tuple[int, int, object], tuple[int, int] | None] = {}
+        self._slowing_cache: dict[tuple, float] = {}
         self._board: Board | None = None
 
     def _window(self, board: Board, start: int, corner) -> tuple[int, int] | None:
@@ -160,16 +164,21 @@ class HeuristicBot:
             limit = max(window[0], window[1] - max(0, need - 1))
         weight = self._weight(view)
         budget = self._brake_budget(view)
-        costs = preset.downshift_costs
+        drops = self._affordable_drops(view)
         best, best_score = safe[0], float("-inf")
         for gear in safe:
             die = preset.gear_dice[gear - 1]
             score = 0.0
             for value, p in die.chance_outcomes():
-                if limit is None or value <= limit:
+                if limit is None:
                     gain = float(value)
-                    if limit is not None and need >= 2 and value >= window[0]:
-                        gain -= weight * sum(costs.get(gear - 2, {}).values())
+                elif value <= limit:
+                    gain = float(value)
+                    if value < window[0] or need >= 2:
+                        # next turn it must still stop (again) before the far end
+                        spare = need - 2 if value >= window[0] else need - 1
+                        room = window[1] - value - max(0, spare)
+                        gain -= self._slowing(preset, gear, room, drops, weight, budget)
                 else:
                     excess = value - limit
                     gain = limit - (weight * excess if excess <= budget else ELIMINATION)
@@ -178,6 +187,49 @@ class HeuristicBot:
             score += 0.05 * gear  # keep momentum: upshifts are one gear a turn (G-3)
             if score > best_score:
                 best, best_score = gear, score
+        return best
+
+    def _affordable_drops(self, view: RaceView) -> tuple[int, ...]:
+        """Gears the car can drop at once next turn, given its pools (G-4, A-7)."""
+        preset = view.preset
+        pools = view.car.pools
+        result = [0, 1]
+        for drop in range(2, preset.max_downshift + 1):
+            cost = preset.downshift_costs.get(drop, {})
+            if all(
+                pools[preset.pool_index[pool]] - amount
+                >= (1 if pool in preset.eliminate_at_zero else 0)
+                for pool, amount in cost.items()
+            ):
+                result.append(drop)
+        return tuple(result)
+
+    def _slowing(
+        self, preset, gear: int, room: int, drops: tuple, weight: float, budget: int
+    ) -> float:
+        """Expected cost next turn of stopping within ``room`` spaces, from ``gear``.
+
+        The best next gear the car can afford to drop to: its downshift cost
+        plus the spaces it would likely have to brake (a braking it cannot
+        afford counts as elimination).
+        """
+        key = (id(preset), gear, room, drops, round(weight, 2), budget)
+        cached = self._slowing_cache.get(key)
+        if cached is not None:
+            return cached
+        best = ELIMINATION
+        for drop in drops:
+            nxt = gear - drop
+            if nxt < 1:
+                continue
+            cost = sum(preset.downshift_costs.get(drop, {}).values()) if drop >= 2 else 0
+            expected = 0.0
+            for value, p in preset.gear_dice[nxt - 1].chance_outcomes():
+                excess = value - max(room, 0)
+                if excess > 0:
+                    expected += float(p) * (excess if excess <= budget else ELIMINATION / weight)
+            best = min(best, weight * (cost + expected))
+        self._slowing_cache[key] = best
         return best
 
     def _random_damage(self, view: RaceView, option: MoveOption) -> float:
@@ -192,9 +244,10 @@ class HeuristicBot:
             touched = sum(1 for s in board.touching[dest] if s in occupied)
             if touched:
                 hit = preset.collision_fail / faces
-                expected += touched * hit
                 pool = preset.collision_pool
                 have = view.car.pools[preset.pool_index[pool]]
+                # a point of a small pool (2 body WP) is worth more than one of 18 SP
+                expected += touched * hit * max(1.0, SCARCITY / max(have, 1))
                 if pool in preset.eliminate_at_zero and have <= touched:
                     # a hit could end the race: weigh the chance of losing it all
                     expected += (1 - (1 - hit) ** touched) * ELIMINATION / 5
@@ -231,24 +284,46 @@ class HeuristicBot:
         return max(0.0, 1.5 * need_more - room)
 
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
-        """Least damage (certain, plus the braking a bad corner position will cost), then progress."""
+        """Least damage (certain, plus the braking a bad corner position will cost), then progress.
+
+        The braking a corner position will cost later counts relative to the
+        best position in the same corner among the options, so it only picks
+        *where* to stop in a corner; it never makes waiting (a free stand
+        still in the pit lane) look better than going on.
+        """
         safe = [(o, k) for o, k in moves if not k.eliminated] or moves
-        boxed = [(o, k) for o, k in safe if o.boxed]
-        if boxed and self._health(view) < self.pit_below:
-            return min(boxed, key=lambda ok: ok[1].total)[0]
+        if self._health(view) < self.pit_below:
+            boxed = [(o, k) for o, k in safe if o.boxed]
+            if boxed:
+                return min(boxed, key=lambda ok: ok[1].total)[0]
+            board = view.board
+            if board.kind[view.car.space] == "track":
+                # head for the box: turn into the pit lane now, stop in the box next turn
+                lane = [(o, k) for o, k in safe if board.kind[o.destination] == "pit"]
+                if lane:
+                    return min(lane, key=lambda ok: (ok[1].total, -ok[0].moved))[0]
         weight = self._weight(view)
         board = view.board
         corner = board.corner
+        future = {id(o): self._future_braking(view, o) for o, _ in safe}
+        least: dict = {}
+        for option, _ in safe:
+            c = corner[option.destination]
+            if c is not None:
+                least[c] = min(least.get(c, float("inf")), future[id(option)])
 
         def key(item: tuple[MoveOption, MoveCost]) -> tuple:
             option, cost = item
             value = option.moved - weight * 5 * self._random_damage(view, option)
             if option.boxed:
                 value -= 2  # a pit stop costs time; only worth it when hurt
-            if corner[option.destination] is not None and option.stop_counts:
+            c = corner[option.destination]
+            if c is not None and option.stop_counts:
                 value += 0.5  # a counted stop is worth having
-            damage = cost.total + self._future_braking(view, option)
-            return (round(damage, 3), -value, option.lane_changes)
+            later = future[id(option)] - least[c] if c is not None else 0.0
+            if option.braked and not option.blocked and in_pit_zone(board, option.destination):
+                later += option.braked  # braking is free in the pit lane (P-4), time is not
+            return (round(cost.total + later, 3), -value, option.lane_changes)
 
         return min(safe, key=key)[0]
 

@@ -121,3 +121,26 @@ def test_heuristic_bots_rarely_eliminate_themselves(preset, most):
         result = simulate(LOOP, [HeuristicBot() for _ in range(6)], preset, seed=seed)
         out += len(result.eliminated)
     assert out / 48 <= most
+
+
+def test_heuristic_does_not_idle_in_the_pit_lane_when_the_exit_leads_into_a_corner():
+    """Braking is free in the pit lane (P-4); the bot still drives on."""
+    track = from_ascii(
+        """
+        . . . . . . . . . . . . . 1 1 .
+        . . . . . . . . . . . . . 1 1 .
+        x x x x x x x x x x p p p p x x
+        x x x x x x x x x x x B B x x x
+        """,
+        corners={1: 2},
+        closed=True,
+        finish=11,
+        grid=[40, 41, 36, 37],
+    )
+    board = compile_board(track)
+    engine = Engine(board, BASIC.with_laps(2), ["A"])
+    # at the end of the pit lane: the exit (54 -> 57) goes into the last space of a 2-stop corner
+    assert board.corner[board.index[57]] == 1
+    view = view_at(engine, [{"space": 54, "gear": 1, "lap": 2}], gear=1, roll=2)
+    choice = HeuristicBot().choose_move(view, view.legal_moves())
+    assert choice.moved > 0
