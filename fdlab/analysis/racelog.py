@@ -211,8 +211,13 @@ def play_logged_race(
                     for k, d in distance_before.items()
                     if d > mine_before and d < mine_after and state.cars[k].racing
                 )
-            left = [over.corner for over in option.overshoots]
+            overshoots = option.overshoots
             left_ok = list(option.corners_left)
+            if finished:  # corners past the flag do not count as passages
+                counted = _corners_before_flag(board, before.space, option.path)
+                overshoots = tuple(o for o in overshoots if o.corner in counted)
+                left_ok = [k for k in left_ok if k in counted]
+            left = [over.corner for over in overshoots]
             stopped = board.corner[dest] is not None and option.stop_counts
             row = (
                 race,
@@ -229,12 +234,10 @@ def play_logged_race(
                 option.moved,
                 option.braked,
                 stopped,
-                sum(over.beyond for over in option.overshoots),
+                sum(over.beyond for over in overshoots),
                 left[0] if left else None,
                 left_ok[0] if left_ok else None,
-                option.overshoots[0].stops_made
-                if option.overshoots
-                else (before.stops if left_ok else None),
+                overshoots[0].stops_made if overshoots else (before.stops if left_ok else None),
                 cost.total if cost is not None else 0,
                 max(0, lost),
                 overtakes,
@@ -289,3 +292,16 @@ def play_logged_race(
         grid[winner] if winner is not None else None,
     )
     return log
+
+
+def _corners_before_flag(board: Board, start: int, path: Sequence[int]) -> set:
+    """Corners the car was in before its move crossed the finish line."""
+    corners = {board.corner[start]}
+    previous = start
+    for i in path:
+        if "finish" in board.step_lines.get((previous, i), ()):
+            break
+        corners.add(board.corner[i])
+        previous = i
+    corners.discard(None)
+    return corners

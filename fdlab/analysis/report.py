@@ -1,0 +1,283 @@
+"""The one-screen circuit report: where the circuit bites, drawn on the board.
+
+:func:`circuit_report` turns a playtest into a :class:`CircuitReport`: a few
+sentences a designer reads in a minute (the most dangerous corner, race
+length, finishing rate, whether pole is too strong, how far the bots are
+from par) with the tables behind them, and a Bokeh page with the board
+coloured by the damage taken on each space, eliminations marked, the race
+length histogram and the win rate by grid spot.
+
+In a notebook the report shows its sentences and tables; ``report.show()``
+draws the pictures (BokehJS inlined) and ``report.save_html(path)`` writes a
+standalone page.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from fdlab.analysis.par import ParSolution, solve_par
+from fdlab.analysis.playtest import PlaytestResult
+from fdlab.analysis.solo_model import SoloModelError
+from fdlab.analysis.stats import (
+    bot_table,
+    corner_table,
+    finishing_rate,
+    grid_wins,
+    race_lengths,
+    space_heat,
+)
+
+#: Colours of the damage heatmap, light to dark (few to much damage per race).
+HEAT = ("#fff5b1", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#bd0026", "#800026")
+
+
+@dataclass
+class CircuitReport:
+    """The numbers and pictures of a playtest, for a designer.
+
+    Attributes
+    ----------
+    result : PlaytestResult
+    corners : DataFrame
+        :func:`fdlab.analysis.stats.corner_table`, most dangerous first.
+    heat : DataFrame
+        :func:`fdlab.analysis.stats.space_heat`.
+    grid : DataFrame
+        :func:`fdlab.analysis.stats.grid_wins`.
+    bots : DataFrame
+        :func:`fdlab.analysis.stats.bot_table`.
+    lengths : Series
+        Races per length in rounds.
+    finishing : float
+        Share of cars that finished.
+    par : ParSolution or None
+        The solo par, when the preset allows solving it.
+    """
+
+    result: PlaytestResult
+    corners: pd.DataFrame
+    heat: pd.DataFrame
+    grid: pd.DataFrame
+    bots: pd.DataFrame
+    lengths: pd.Series
+    finishing: float
+    par: ParSolution | None
+
+    @property
+    def most_dangerous(self) -> Any:
+        """Id of the most dangerous corner (``None`` on a board without corners)."""
+        return None if self.corners.empty else self.corners.index[0]
+
+    def sentences(self) -> list[str]:
+        """The report in a few plain sentences, most important first."""
+        result = self.result
+        lines = []
+        if self.most_dangerous is not None:
+            row = self.corners.iloc[0]
+            lines.append(
+                f"Most dangerous: {row['name']} ({row['stops']} stop(s)): "
+                f"{_pct(row['overshoot_rate'])} of passages overshoot, "
+                f"{_pct(row['elimination_rate'])} end in an elimination, "
+                f"{row['damage_per_passage']:.1f} damage per passage."
+            )
+        rounds = result.races["rounds"]
+        lines.append(
+            f"{len(rounds)} races of {len(result.bots)} cars last {rounds.mean():.1f} rounds "
+            f"(from {rounds.min()} to {rounds.max()}); {_pct(self.finishing)} of cars finish."
+        )
+        if not self.grid.empty and 1 in self.grid.index:
+            pole = self.grid.loc[1]
+            verdict = (
+                "significantly more than a fair share"
+                if pole["flag"] and pole["win_rate"] > pole["fair"]
+                else "significantly less than a fair share"
+                if pole["flag"]
+                else "not significantly different from a fair share"
+            )
+            lines.append(
+                f"Pole wins {_pct(pole['win_rate'])} of races (fair share {_pct(pole['fair'])}): "
+                f"{verdict} (p = {pole['p_value']:.3g})."
+            )
+        if self.par is not None:
+            gaps = ", ".join(
+                f"{bot} {row['mean_turns']:.1f} ({row['over_par']:+.1f})"
+                for bot, row in self.bots.iterrows()
+                if row["mean_turns"] == row["mean_turns"]
+            )
+            lines.append(
+                f"Solo par {self.par.par:.2f} turns; finishers take {gaps} turns among other cars."
+            )
+        return lines
+
+    def _repr_html_(self) -> str:
+        result = self.result
+        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
+        corners = self.corners.drop(columns=["danger"], errors="ignore")
+        return (
+            f"<div><h3>Circuit report: {html.escape(result.track.name)}</h3>"
+            f"<ul>{items}</ul><b>Corners</b> (most dangerous first){_table(corners)}"
+            f"<b>Win rate by grid spot</b>{_table(self.grid)}"
+            f"<b>Bots</b>{_table(self.bots)}"
+            "<i>report.show() draws the damage heatmap on the board</i></div>"
+        )
+
+    # -- pictures ----------------------------------------------------------------
+    def heatmap(self, width: int = 900) -> Any:
+        """The board coloured by damage per race on each space, eliminations marked."""
+        from bokeh.models import ColumnDataSource, HoverTool
+
+        from fdlab.plot import board_figure
+
+        track = self.result.track
+        fig = board_figure(
+            track, title=f"{track.name}: damage per race (eliminations as crosses)", width=width
+        )
+        spaces = fig.select_one({"name": "spaces"})
+        data = dict(spaces.data_source.data)
+        per_race = self.heat["damage_per_race"]
+        top = float(per_race.max()) if len(per_race) else 0.0
+        fills, notes = [], []
+        for sid, fill, hover in zip(data["id"], data["fill_color"], data["hover"], strict=True):
+            value = float(per_race.get(sid, 0.0))
+            lost = int(self.heat["eliminations"].get(sid, 0))
+            if value > 0 and top > 0:
+                fill = HEAT[min(len(HEAT) - 1, int(len(HEAT) * value / top))]
+            fills.append(fill)
+            notes.append(f"{hover} | damage/race {value:.2f}, eliminations {lost}".strip(" |"))
+        data["fill_color"] = fills
+        data["hover"] = notes
+        spaces.data_source.data = data
+        crashes = self.heat[self.heat["eliminations"] > 0]
+        nodes = track.graph.nodes
+        marks = {
+            "x": [float(nodes[s]["x"]) for s in crashes.index],
+            "y": [float(nodes[s]["y"]) for s in crashes.index],
+            "count": [int(n) for n in crashes["eliminations"]],
+            "size": [10 + 3 * min(6, int(n)) for n in crashes["eliminations"]],
+        }
+        crosses = fig.scatter(
+            "x",
+            "y",
+            source=ColumnDataSource(marks),
+            marker="x",
+            size="size",
+            line_color="#111111",
+            line_width=3,
+            name="eliminations",
+        )
+        fig.add_tools(HoverTool(renderers=[crosses], tooltips=[("eliminations", "@count")]))
+        return fig
+
+    def layout(self, width: int = 900) -> Any:
+        """The whole report as one Bokeh layout (sentences, board, charts, tables)."""
+        from bokeh.layouts import column, row
+        from bokeh.models import Div
+        from bokeh.plotting import figure
+
+        result = self.result
+        lengths = self.lengths
+        hist = figure(
+            title="Race length (rounds)", width=width // 2, height=260, toolbar_location=None
+        )
+        hist.vbar(x=[int(v) for v in lengths.index], top=list(lengths.values), width=0.8)
+        hist.xaxis.axis_label = "rounds"
+        hist.yaxis.axis_label = "races"
+        spots = [str(int(s)) for s in self.grid.index]
+        wins = figure(
+            title="Win rate by grid spot (95% interval; dashed: fair share)",
+            x_range=spots,
+            width=width // 2,
+            height=260,
+            toolbar_location=None,
+        )
+        if spots:
+            wins.vbar(x=spots, top=list(self.grid["win_rate"]), width=0.7, color="#3182bd")
+            wins.segment(x0=spots, x1=spots, y0=list(self.grid["low"]), y1=list(self.grid["high"]))
+            wins.line(x=spots, y=list(self.grid["fair"]), line_dash="dashed", color="#555555")
+        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
+        head = Div(
+            text=f"<h2>Circuit report: {html.escape(result.track.name)}</h2><ul>{items}</ul>",
+            width=width,
+        )
+        corners = self.corners.drop(columns=["danger"], errors="ignore")
+        tables = Div(
+            text=f"<b>Corners</b> (most dangerous first){_table(corners)}"
+            f"<b>Bots</b>{_table(self.bots)}",
+            width=width,
+        )
+        return column(head, self.heatmap(width), row(hist, wins), tables)
+
+    def show(self) -> None:
+        """Draw the report in a notebook (BokehJS inlined, works offline)."""
+        from bokeh.io import output_notebook, show
+        from bokeh.resources import INLINE
+
+        output_notebook(INLINE, hide_banner=True)
+        show(self.layout())
+
+    def save_html(self, path: str | os.PathLike[str]) -> Path:
+        """Write the report as a standalone HTML page (no network needed to open it)."""
+        from fdlab.plot import save_html
+
+        return save_html(self.layout(), path, title=f"Circuit report: {self.result.track.name}")
+
+
+def circuit_report(result: PlaytestResult, par: bool | ParSolution | None = True) -> CircuitReport:
+    """The circuit report of a playtest.
+
+    Parameters
+    ----------
+    result : PlaytestResult
+    par : bool or ParSolution
+        ``True`` solves the solo par of the board (when the preset allows
+        it), ``False`` leaves it out, or pass a solution already computed.
+
+    Returns
+    -------
+    CircuitReport
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> track = from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 2}, closed=True, grid=[34, 35])
+    >>> report = circuit_report(playtest(track, 2, races=5, workers=1, progress=False))
+    >>> report.most_dangerous in (1, 2), len(report.sentences()) >= 3
+    (True, True)
+    """
+    solution: ParSolution | None = None
+    if isinstance(par, ParSolution):
+        solution = par
+    elif par:
+        try:
+            solution = solve_par(result.track, result.preset)
+        except SoloModelError:
+            solution = None
+    return CircuitReport(
+        result=result,
+        corners=corner_table(result),
+        heat=space_heat(result),
+        grid=grid_wins(result),
+        bots=bot_table(result, solution.par if solution is not None else None),
+        lengths=race_lengths(result),
+        finishing=finishing_rate(result),
+        par=solution,
+    )
+
+
+def _pct(value: float) -> str:
+    return "n/a" if value != value else f"{value:.0%}"
+
+
+def _table(frame: pd.DataFrame) -> str:
+    return frame.to_html(float_format=lambda v: f"{v:.3g}", border=0, na_rep="")

@@ -1,0 +1,187 @@
+"""Where a circuit bites: the numbers behind the circuit report, from playtest tables.
+
+Every function takes a :class:`~fdlab.analysis.playtest.PlaytestResult` and
+returns a pandas table (or a number). Damage and eliminations are *blamed*
+on a corner: the corner overshot if the move overshot one, else the corner
+the car stopped in, else the corner the space leads to (``zone``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scistats
+
+from fdlab.analysis.playtest import PlaytestResult
+
+#: One elimination weighs as much as a full pool of damage in the danger index.
+ELIMINATION_WEIGHT = 18.0
+
+
+def blame(turns: pd.DataFrame) -> pd.Series:
+    """Per turn, the corner its damage and elimination are blamed on (see module docstring).
+
+    Examples
+    --------
+    >>> turns = pd.DataFrame({"overshot": [2, None], "corner": [None, 1], "zone": [3, 1]})
+    >>> blame(turns).tolist()
+    [2.0, 1.0]
+    """
+    return turns["overshot"].combine_first(turns["corner"]).combine_first(turns["zone"])
+
+
+def space_heat(result: PlaytestResult) -> pd.DataFrame:
+    """Per space (id): damage taken there per race, eliminations and visits.
+
+    Damage is counted where the move that cost it ended (for a car
+    eliminated by a move, where it would have ended).
+    """
+    turns = result.turns
+    races = max(1, len(result.races))
+    table = turns.groupby("space").agg(
+        damage=("damage", "sum"), eliminations=("eliminated", "sum"), visits=("race", "size")
+    )
+    table["damage_per_race"] = table["damage"] / races
+    table["eliminations"] = table["eliminations"].astype(int)
+    return table.sort_values("damage", ascending=False)
+
+
+def corner_table(result: PlaytestResult) -> pd.DataFrame:
+    """Per corner: passages, overshoot rate, eliminations, mean stops, damage, overtakes.
+
+    Columns: ``name``, ``stops`` (required), ``passages`` (times a car left
+    the corner, properly or not), ``overshoot_rate``, ``mean_overshoot``
+    (spaces beyond, per overshoot), ``eliminations``,
+    ``elimination_rate`` (per passage), ``mean_stops`` (made before
+    leaving), ``damage_per_passage``, ``overtake_share`` (of every
+    overtake in the races, made into this corner) and ``danger`` (damage
+    per passage plus :data:`ELIMINATION_WEIGHT` times the elimination
+    rate). Sorted most dangerous first.
+    """
+    turns = result.turns
+    corners = result.track.corners
+    guilty = blame(turns)
+    total_overtakes = max(1, int(turns["overtakes"].sum()))
+    rows = []
+    for cid, info in corners.items():
+        overshot = turns[turns["overshot"] == cid]
+        proper = turns[turns["left_corner"] == cid]
+        passages = len(overshot) + len(proper)
+        mine = turns[guilty == cid]
+        eliminated = int(mine["eliminated"].sum())
+        made = pd.concat([overshot["stops_made"], proper["stops_made"]])
+        damage = float(mine["damage"].sum())
+        per = passages if passages else float("nan")
+        rows.append(
+            {
+                "corner": cid,
+                "name": info.get("name", f"Corner {cid}"),
+                "stops": int(info.get("stops", 1)),
+                "passages": passages,
+                "overshoot_rate": len(overshot) / per,
+                "mean_overshoot": float(overshot["overshoot"].mean()) if len(overshot) else 0.0,
+                "eliminations": eliminated,
+                "elimination_rate": eliminated / per,
+                "mean_stops": float(made.mean()) if len(made) else float("nan"),
+                "damage_per_passage": damage / per,
+                "overtake_share": float(turns.loc[turns["zone"] == cid, "overtakes"].sum())
+                / total_overtakes,
+            }
+        )
+    table = pd.DataFrame(rows).set_index("corner")
+    if table.empty:
+        return table
+    table["danger"] = table["damage_per_passage"].fillna(0) + ELIMINATION_WEIGHT * table[
+        "elimination_rate"
+    ].fillna(0)
+    return table.sort_values("danger", ascending=False)
+
+
+def most_dangerous_corner(result: PlaytestResult) -> Any:
+    """The id of the corner with the highest danger index, ``None`` without corners."""
+    table = corner_table(result)
+    return None if table.empty else table.index[0]
+
+
+def race_lengths(result: PlaytestResult) -> pd.Series:
+    """Number of races of each length in rounds."""
+    return result.races["rounds"].value_counts().sort_index()
+
+
+def finishing_rate(result: PlaytestResult) -> float:
+    """Share of cars that finished."""
+    return float((result.cars["status"] == "finished").mean())
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion.
+
+    Examples
+    --------
+    >>> low, high = wilson(5, 10)
+    >>> round(low, 3), round(high, 3)
+    (0.237, 0.763)
+    """
+    if trials == 0:
+        return (float("nan"), float("nan"))
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = (
+        z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    )
+    return (centre - half, centre + half)
+
+
+def grid_wins(result: PlaytestResult) -> pd.DataFrame:
+    """Win rate by grid spot, with a 95% interval and a binomial test against a fair share.
+
+    ``fair`` is one over the number of cars; ``p_value`` tests whether the
+    spot wins more or less often than that; ``flag`` marks p < 0.05.
+    """
+    cars = result.cars
+    n_cars = max(1, len(result.bots))
+    fair = 1.0 / n_cars
+    rows = []
+    for spot, group in cars.groupby("grid"):
+        starts = len(group)
+        wins = int((group["place"] == 1).sum())
+        low, high = wilson(wins, starts)
+        p_value = float(scistats.binomtest(wins, starts, fair).pvalue) if starts else float("nan")
+        rows.append(
+            {
+                "grid": int(spot),
+                "starts": starts,
+                "wins": wins,
+                "win_rate": wins / starts if starts else float("nan"),
+                "low": low,
+                "high": high,
+                "fair": fair,
+                "p_value": p_value,
+                "flag": p_value < 0.05,
+            }
+        )
+    return pd.DataFrame(rows).set_index("grid")
+
+
+def bot_table(result: PlaytestResult, par: float | None = None) -> pd.DataFrame:
+    """Per bot: cars, wins, finishing rate, mean turns of finishers, damage, turns over par."""
+    cars = result.cars
+    rows = []
+    for bot, group in cars.groupby("bot", sort=False):
+        done = group[group["status"] == "finished"]
+        mean_turns = float(done["turns"].mean()) if len(done) else float("nan")
+        rows.append(
+            {
+                "bot": bot,
+                "cars": len(group),
+                "wins": int((group["place"] == 1).sum()),
+                "finish_rate": len(done) / len(group),
+                "mean_turns": mean_turns,
+                "mean_damage": float(group["damage"].mean()),
+                "over_par": mean_turns - par if par is not None else np.nan,
+            }
+        )
+    return pd.DataFrame(rows).set_index("bot")
