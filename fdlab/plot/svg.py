@@ -33,7 +33,8 @@ class _Frame:
         span_x = max(maxx - minx, 1e-9)
         span_y = max(maxy - miny, 1e-9)
         inner = width - 2 * _MARGIN
-        self.scale = min(inner / span_x, 1.3 * inner / span_y)
+        # a tall board is drawn no taller than the picture is wide
+        self.scale = min(inner / span_x, inner / span_y)
         self.width = width
         self.height = span_y * self.scale + 2 * _MARGIN + _TITLE_BAND
         self.left = (width - span_x * self.scale) / 2 - minx * self.scale
@@ -328,7 +329,14 @@ def _cars(cars: dict[str, list[Any]], frame: _Frame, size_px: float) -> list[str
         space = cars["space"][i]
         tip = f"car {label} on space {space}"
         ink, halo = cars["text_color"][i], cars["halo_color"][i]
-        text = f'x="{px:.1f}" y="{py + 0.36 * font:.1f}" font-size="{font:.1f}"'
+        cos, sin = abs(math.cos(cars["angle"][i])), abs(math.sin(cars["angle"][i]))
+        across, tall = w * cos + h * sin, w * sin + h * cos
+        baseline = py + 0.36 * font
+        if 0.62 * font * len(label) > 0.95 * across:
+            # too long to sit on the car: a tag just above it
+            ink, halo = colors.LABEL_DARK, colors.LABEL_LIGHT
+            baseline = py - tall / 2 - 3.0
+        text = f'x="{px:.1f}" y="{baseline:.1f}" font-size="{font:.1f}"'
         out.append(
             f'<g class="car" data-space={quoteattr(str(space))}>'
             f"<title>{escape(tip)}</title>"
