@@ -58,7 +58,7 @@ def _street() -> Track:
 
 
 #: Text boards always checked (no file needed).
-ASCII_BOARDS = {"loop": _loop, "street": _street}
+ASCII_BOARDS = {"ascii-loop": _loop, "ascii-street": _street}
 
 
 def shipped_tracks() -> list[Path]:
@@ -98,7 +98,11 @@ def counts(board: Board, position: dict) -> list[int]:
 
 
 def positions(track: Track, name: str) -> list[dict]:
-    """Fixed positions: one per gear, three cars just ahead; one pit entry if there is a pit."""
+    """Fixed positions: one per gear, three cars just ahead; one at the pit entry if any.
+
+    The pit position starts on the space of the ``pit_in`` step with the stops
+    of its corner made, so the car may turn into the pit lane (C-5, P-2).
+    """
     rng = random.Random(name)
     spaces = sorted(s for s in track if track.space(s)["kind"] == "track")
     lap = track.lap_length or 1.0
@@ -117,13 +121,13 @@ def positions(track: Track, name: str) -> list[dict]:
     boxes = track.boxes()
     entries = [u for u, _, kind in track.graph.edges(data="kind") if kind == "pit_in"]
     if boxes and entries:
-        before = [u for u in track.graph.predecessors(entries[0])] or [entries[0]]
+        corner = track.space(entries[0])["corner"]
         result.append(
             {
-                "start": before[0],
+                "start": entries[0],
                 "occupied": [],
                 "roll": 12,
-                "stops_made": 0,
+                "stops_made": 0 if corner is None else track.corners[corner]["stops"],
                 "pit_allowed": True,
                 "own_box": boxes[-1],
             }
@@ -180,9 +184,12 @@ def test_every_shipped_track_has_counts(path):
 
 def test_positions_are_reproducible():
     """The positions are drawn from a generator seeded by the board name."""
-    track = ASCII_BOARDS["street"]()
-    assert positions(track, "street") == positions(track, "street")
-    assert recorded()["street"]["positions"][0]["start"] == positions(track, "street")[0]["start"]
+    track = ASCII_BOARDS["ascii-street"]()
+    assert positions(track, "ascii-street") == positions(track, "ascii-street")
+    assert (
+        recorded()["ascii-street"]["positions"][0]["start"]
+        == positions(track, "ascii-street")[0]["start"]
+    )
 
 
 if __name__ == "__main__":
