@@ -276,3 +276,19 @@ def test_track_and_rules_do_not_import_bokeh():
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
+
+
+SHIPPED = sorted((REPO / "tracks").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_boards_draw_every_space_and_corner(path):
+    from fdlab.track.io import load_track
+
+    board = load_track(path)
+    root = ET.fromstring(track_svg(board, cars={board.grid_spots()[0]: "Pole"}))
+    assert len(root.findall(f".//{SVG}polygon[@class='space']")) == len(board)
+    assert len(root.findall(f".//{SVG}g[@class='flag']")) == len(board.corners)
+    assert len(root.findall(f".//{SVG}line[@class='finish']")) >= 2
+    data = board_data(board)
+    assert all(len(xs) >= 3 for xs in data["xs"]), "every space has an outline"
