@@ -378,6 +378,15 @@ def _turn(path: LapPath, start: float, end: float) -> float:
     return float(path.curvature[inside].sum() * (path.length / len(path.s)))
 
 
+def _turn_between(path: LapPath, start: float, end: float) -> float:
+    """Total turn (radians) between two arc lengths that may wrap past the lap end."""
+    lap = path.length
+    start, end = start % lap, end % lap
+    if start <= end:
+        return _turn(path, start, end)
+    return _turn(path, start, lap) + _turn(path, 0.0, end)
+
+
 def _lap_stretches(
     spec: BuildSpec,
     corners: list[tuple[float, float, int, str | None]],
@@ -401,9 +410,22 @@ def _lap_stretches(
             bounds[index + 1] = (0.5 * (start + end), *bounds[index + 1][1:])
             continue
         merged.append([start, end, corner])
+    # lane counts change on straights where the designer's stretches begin and end
+    edges = sorted(
+        {x * lap for stretch, _ in spec.lane_counts for x in (stretch.start, stretch.end)}
+    )
+    pieces: list[list[Any]] = []
+    for start, end, corner in merged:
+        inside = (
+            []
+            if corner is not None
+            else [x for x in edges if start + 0.5 * space_length < x < end - 0.5 * space_length]
+        )
+        for low, high in zip([start, *inside], [*inside, end], strict=True):
+            pieces.append([low, high, corner])
     stretches = []
     progress = 0.0
-    for start, end, corner in merged:
+    for start, end, corner in pieces:
         middle = 0.5 * (start + end) / lap
         lanes = next((n for s, n in spec.lane_counts if s.contains(middle)), spec.lanes)
         columns = max(1, int(round((end - start) / space_length)))
@@ -614,7 +636,7 @@ def _pit_lane(
         # the finish straight, lengthened into its neighbours until the boxes fit
         after, before = 0, len(stretches) - 1
         columns = stretches[after].columns + stretches[before].columns
-        while columns < math.ceil(pit.boxes / 2) + 4 and after + 1 < before - 1:
+        while columns < math.ceil(pit.boxes / 2) + 3 and after + 1 < before - 1:
             if (after + before) % 2:
                 after += 1
                 columns += stretches[after].columns
@@ -631,27 +653,30 @@ def _pit_lane(
     edge = max(abs(d) for d in offsets) + width / 2
     pit_offset = sign * (edge + 0.35 * width + width / 2)
     box_offset = sign * (edge + 2.0 * width)
-    column_cuts = sorted(
-        {round(c.start, 6) for c in cells if c.lane == edge_lane}
-        | {round(c.end, 6) for c in cells if c.lane == edge_lane}
-    )
-    cuts: list[float] = []
-    for x in sorted(x if x >= start - _EPS else x + lap for x in column_cuts):
-        if start - _EPS <= x <= end + _EPS and (not cuts or x - cuts[-1] > 1e-3):
-            cuts.append(x)
-    if len(cuts) < 4:
+    space_length = lap / lap_length
+    if end - start < 3 * space_length:
         raise BuildError(
             f"pit: the stretch from {start / lap:.3f} to {(end % lap) / lap:.3f} holds fewer than 3 spaces"
         )
-    # keep one track space before the entry and after the exit
+    # cut at the finish line too, so that one pit step crosses it
+    pieces = [(start, min(end, lap)), (lap, end)] if start < lap < end else [(start, end)]
     pit_cells: list[_Cell] = []
-    spans = list(zip(cuts[1:-2], cuts[2:-1], strict=True))
-    for a, b in spans:
-        beside = _at(lanes[edge_lane], 0.5 * (a + b), lap)
-        progress = beside.progress if beside is not None else 0.0
-        cell = _Cell(0, a, b, pit_offset, progress, kind="pit")
-        _shape(path, cell, width)
-        pit_cells.append(cell)
+    for low, high in pieces:
+        if high - low < 0.5 * space_length:
+            continue
+        # equal lengths along the pit lane itself (longer than the centreline outside a bend)
+        shift = lap if low >= lap - _EPS else 0.0
+        arc = path.offset_arc(pit_offset)
+        s_closed = np.concatenate([path.s, [lap]])
+        a_low, a_high = np.interp([low - shift, high - shift], s_closed, arc)
+        count = max(1, int(round((a_high - a_low) / space_length)))
+        cuts = np.interp(np.linspace(a_low, a_high, count + 1), arc, s_closed) + shift
+        cuts[0], cuts[-1] = low, high
+        for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+            progress = _progress_at(stretches, 0.5 * (a + b) % lap, lap) - 0.5
+            cell = _Cell(0, float(a), float(b), pit_offset, progress, kind="pit")
+            _shape(path, cell, width)
+            pit_cells.append(cell)
     steps: list[tuple[_Cell, _Cell, str]] = []
     before = _at(lanes[edge_lane], pit_cells[0].start - 0.01, lap)
     after = _at(lanes[edge_lane], pit_cells[-1].end + 0.01, lap)
@@ -664,10 +689,15 @@ def _pit_lane(
     holders = pit_cells[1:-1]
     if not holders:
         raise BuildError("pit: the pit lane needs at least 3 spaces for a box")
-    per_column = math.ceil(pit.boxes / len(holders))
+    per_column = max(2, math.ceil(pit.boxes / len(holders)))
+    used = math.ceil(pit.boxes / per_column)
+    # the boxes go side by side beside the straightest part of the pit lane
+    bend = [abs(_turn_between(path, h.start - space_length, h.end + space_length)) for h in holders]
+    best = min(range(len(holders) - used + 1), key=lambda i: (round(sum(bend[i : i + used]), 6), i))
     boxes: list[_Cell] = []
     slot = 0
-    for index, holder in enumerate(holders, start=1):
+    for index in range(best + 1, best + used + 1):
+        holder = pit_cells[index]
         for k in range(per_column):
             if slot == pit.boxes:
                 break
@@ -689,6 +719,15 @@ def _pit_lane(
     for cell in pit_cells + boxes:
         cell.start, cell.end = cell.start % lap, (cell.end - 1e-9) % lap + 1e-9
     return pit_cells + boxes, steps
+
+
+def _progress_at(stretches: list[_Stretch], position: float, lap: float) -> float:
+    """Progress (in spaces from the finish line) of an arc length on the centreline."""
+    for stretch in stretches:
+        if stretch.start - _EPS <= position <= stretch.end + _EPS:
+            share = (position - stretch.start) / (stretch.end - stretch.start)
+            return stretch.progress + stretch.columns * share
+    return float(sum(s.columns for s in stretches))
 
 
 def _signed_area(path: LapPath) -> float:

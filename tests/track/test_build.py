@@ -1,0 +1,223 @@
+"""The board builder: centrelines to boards (issue 2)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fdlab.track.build import BuildError, build_track, rebuild
+from fdlab.track.build_spec import BuildSpec, CornerSpec, PitSpec, Stretch, StreetSpec
+from fdlab.track.centreline import Centreline, CentrelineError, centreline_from_geojson
+from fdlab.track.corner_finder import suggest_stops
+from fdlab.track.io import load_track, save_track
+from fdlab.track.validate import validate
+
+CIRCUITS = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
+
+
+def drawn(layout, step=4.0):
+    """A centreline from straights ``(length,)`` and turns ``(degrees, radius)``."""
+    x = y = heading = 0.0
+    points = [(x, y)]
+    for piece in layout:
+        if len(piece) == 1:
+            x += piece[0] * math.cos(heading)
+            y += piece[0] * math.sin(heading)
+            points.append((x, y))
+            continue
+        angle, radius = math.radians(piece[0]), piece[1]
+        count = max(2, round(abs(angle) * radius / step))
+        for _ in range(count):
+            chord = 2 * radius * math.sin(abs(angle / count) / 2)
+            heading += angle / count / 2
+            x, y = x + chord * math.cos(heading), y + chord * math.sin(heading)
+            heading += angle / count / 2
+            points.append((x, y))
+    return points[:-1]
+
+
+# A stadium: two straights and two hairpins, finish line in the first straight.
+STADIUM = drawn([(150,), (180, 35), (300,), (180, 35), (150,)])
+# A stadium with a kink (45 degrees each way) on each straight.
+KINKED = drawn([(100,), (45, 20), (60,), (-45, 20), (100,), (180, 40)] * 2)
+
+
+def lap_steps_ok(track):
+    """Progress rises along every step except the ones crossing the finish line."""
+    for u, v, data in track.graph.edges(data=True):
+        pu, pv = track.space(u)["progress"], track.space(v)["progress"]
+        if "finish" in data["lines"]:
+            assert pv < pu, (u, v)
+        else:
+            assert pv > pu, (u, v, data)
+
+
+def test_stadium_builds_a_valid_board_with_two_hairpins_of_three_stops():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0)
+    assert validate(track).ok, validate(track)
+    assert [c["stops"] for c in track.corners.values()] == [3, 3]
+    lap_steps_ok(track)
+
+
+def test_a_gentle_kink_gets_one_stop():
+    track = build_track(KINKED, name="Kinks", space_length=16.0)
+    assert validate(track).ok, validate(track)
+    stops = [c["stops"] for c in track.corners.values()]
+    assert 3 in stops and 1 in stops
+    assert suggest_stops(20, 3.0) == 1 and suggest_stops(180, 1.5) == 3
+
+
+def test_outer_lanes_of_a_corner_get_more_spaces_than_inner_ones():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, lanes=3)
+    for corner in track.corners:
+        per_lane = [len(track.spaces(corner=corner, lane=lane)) for lane in range(3)]
+        # the stadium turns left: lane 0 is the inside
+        assert per_lane[0] < per_lane[1] < per_lane[2], per_lane
+        info = track.corners[corner]
+        assert info["long"] > info["short"] >= 1
+
+
+def test_stop_overrides_apply_and_a_wrong_count_is_named():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, stops=[1, 2])
+    assert [c["stops"] for c in track.corners.values()] == [1, 2]
+    with pytest.raises(BuildError, match="stops lists 3 stop counts but the lap has 2 corners"):
+        build_track(STADIUM, name="Stadium", space_length=16.0, stops=[1, 2, 3])
+
+
+def test_explicit_corners_replace_the_detected_ones():
+    corners = [CornerSpec(0.2, 0.3, stops=2, name="Left"), (0.67, 0.83)]  # 2nd: a hairpin
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, corners=corners)
+    assert [c["name"] for c in track.corners.values()] == ["Left", "Corner 2"]
+    assert track.corners[1]["stops"] == 2
+    assert track.corners[2]["stops"] >= 2  # suggested from the drawn stretch
+    assert validate(track).ok
+
+
+def test_building_twice_gives_equal_tracks_and_the_spec_rebuilds_it():
+    options = dict(name="Stadium", space_length=16.0, pit=True, grid=8)
+    first = build_track(STADIUM, **options)
+    assert build_track(STADIUM, **options) == first
+    assert rebuild(first) == first
+    spec = json.loads(json.dumps(first.graph.graph["build"]))
+    assert BuildSpec.from_json(spec).to_json() == first.graph.graph["build"]
+
+
+def test_grid_spots_lie_behind_the_finish_line_pole_nearest():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, grid=10)
+    spots = track.grid_spots()
+    assert len(spots) == 10
+    progress = [track.space(s)["progress"] for s in spots]
+    assert progress == sorted(progress, reverse=True)
+    assert progress[0] == track.lap_length - 1
+    assert len({track.space(s)["lane"] for s in spots}) == 2
+
+
+def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(boxes=8))
+    kinds = [d["kind"] for _, _, d in track.graph.edges(data=True)]
+    assert kinds.count("pit_in") == kinds.count("pit_out") == 1
+    assert [track.space(b)["box"] for b in track.boxes()] == list(range(1, 9))
+    pit = track.spaces(kind="pit")
+    assert any(
+        "finish" in d["lines"] for u, v, d in track.graph.edges(data=True) if u in pit and v in pit
+    )
+    # the stadium runs anticlockwise: the pit lane is on the outside, to the right
+    assert all(track.space(s)["y"] < -10 for s in pit)
+    assert validate(track).ok, validate(track)
+
+
+def test_street_features_tunnel_hazards_and_police_line():
+    street = StreetSpec(
+        shooting=[Stretch(0.25, 0.3)], danger=[Stretch(0.75, 0.8)], police=0.4, tunnels=[(0.55, 0.6)]
+    )
+    plain = build_track(STADIUM, name="Stadium", space_length=16.0)
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, street=street)
+    pairs = track.tunnel_pairs()
+    assert len(pairs) == 3 and all(len(p) == 2 for p in pairs.values())
+    tunnel_steps = [(u, v) for u, v, d in track.graph.edges(data=True) if d["kind"] == "tunnel"]
+    assert len(tunnel_steps) == 3
+    assert len(track) < len(plain)
+    assert track.spaces(hazard="shooting") and track.spaces(hazard="danger")
+    assert len(track.edges_crossing("police")) >= 3
+    assert validate(track).ok, validate(track)
+    lap_steps_ok(track)
+
+
+def test_a_tunnel_may_not_swallow_a_corner():
+    with pytest.raises(BuildError, match="swallows all of corner"):
+        build_track(STADIUM, name="S", space_length=16.0, street=StreetSpec(tunnels=[(0.1, 0.5)]))
+
+
+def test_lane_counts_change_per_stretch():
+    track = build_track(
+        STADIUM, name="Stadium", space_length=16.0, lanes=3, lane_counts=[((0.55, 0.7), 2)]
+    )
+    lanes_by_progress = {}
+    for s in track:
+        lanes_by_progress.setdefault(round(track.space(s)["progress"]), set()).add(track.space(s)["lane"])
+    assert any(lanes == {0, 1} for lanes in lanes_by_progress.values())
+    assert validate(track).ok, validate(track)
+
+
+def test_bad_options_raise_clear_errors():
+    with pytest.raises(BuildError, match="lanes: lane count must be 2-4, got 5"):
+        build_track(STADIUM, name="S", lanes=5)
+    with pytest.raises(CentrelineError, match="at least 3 distinct points"):
+        build_track([(0, 0), (1, 1)], name="S")
+    with pytest.raises(CentrelineError, match="type must be FeatureCollection"):
+        centreline_from_geojson({"type": "Point", "coordinates": [0, 0]})
+
+
+def test_built_board_survives_save_and_load(tmp_path):
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, pit=True)
+    save_track(track, tmp_path / "stadium.json")
+    assert load_track(tmp_path / "stadium.json") == track
+
+
+@st.composite
+def wobbly_ellipses(draw):
+    a = draw(st.floats(400, 700))
+    b = draw(st.floats(200, 350))
+    harmonics = [
+        (k, draw(st.floats(-0.06, 0.06)), draw(st.floats(0, 2 * math.pi))) for k in (2, 3, 4)
+    ]
+    points = []
+    for i in range(120):
+        t = 2 * math.pi * i / 120
+        scale = 1 + sum(amp * math.cos(k * t + phase) for k, amp, phase in harmonics)
+        points.append((a * scale * math.sin(t), -b * scale * math.cos(t)))
+    return points
+
+
+@settings(max_examples=12, deadline=None)
+@given(wobbly_ellipses(), st.integers(2, 4), st.integers(50, 90))
+def test_random_smooth_centrelines_build_valid_boards(points, lanes, spaces):
+    track = build_track(points, name="Random", lanes=lanes, spaces_per_lap=spaces, pit=True)
+    report = validate(track)
+    assert report.ok, report
+    lap_steps_ok(track)
+
+
+CIRCUIT_FILES = sorted(CIRCUITS.glob("*.geojson")) if CIRCUITS.is_dir() else []
+
+
+@pytest.mark.skipif(not CIRCUIT_FILES, reason="shared circuits folder not present")
+@pytest.mark.parametrize("path", CIRCUIT_FILES, ids=lambda p: p.stem)
+def test_every_real_circuit_builds_a_valid_board(path):
+    track = build_track(path, spaces_per_lap=90, pit=True)
+    report = validate(track)
+    assert report.ok, report
+    if path.stem == "jp-1962":  # Suzuka crosses itself: one branch goes over a bridge
+        assert track.spaces(level=1)
+    else:
+        assert not track.spaces(level=1)
+
+
+def test_centreline_round_trips_through_json():
+    line = Centreline([(0, 0), (10, 0), (10, 10)], {"name": "x"})
+    assert Centreline.from_json(json.loads(json.dumps(line.to_json()))) == line
