@@ -6,6 +6,7 @@ everything below it) stays free of Bokeh until a figure is asked for.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Iterable
@@ -281,16 +282,31 @@ def _flags(
 
 
 def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float) -> None:
-    """Car markers, at least 16 x 9 pixels however big the board."""
+    """Car markers, at least 16 x 9 pixels however big the board.
+
+    A label too long for its car is shown as a tag just above it.
+    """
     from bokeh.models import ColumnDataSource
 
-    source = ColumnDataSource(cars)
+    rows = dict(cars)
     small = bool(cars["width"]) and cars["width"][0] * scale < 16
     size = (
         {"width": 16, "height": 9, "width_units": "screen", "height_units": "screen"}
         if small
         else {"width": "width", "height": "height"}
     )
+    rows["label_dy"], rows["label_color"] = [], []
+    for i, label in enumerate(cars["label"]):
+        length = 16.0 if small else cars["width"][i] * scale
+        tall = 9.0 if small else cars["height"][i] * scale
+        turn = cars["angle"][i]
+        across = length * abs(math.cos(turn)) + tall * abs(math.sin(turn))
+        upright = length * abs(math.sin(turn)) + tall * abs(math.cos(turn))
+        fits = 6.2 * len(label) <= 0.95 * across
+        rows["label_dy"].append(0.0 if fits else -(upright / 2 + 8.0))
+        rows["label_color"].append(cars["text_color"][i] if fits else colors.LABEL_DARK)
+    rows["label_backdrop"] = [0.0 if dy == 0 else 0.8 for dy in rows["label_dy"]]
+    source = ColumnDataSource(rows)
     fig.rect(
         "x",
         "y",
@@ -307,11 +323,15 @@ def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float) -> None:
         "y",
         text="label",
         source=source,
-        text_color="text_color",
+        y_offset="label_dy",
+        text_color="label_color",
         text_font_size="10px",
         text_font_style="bold",
         text_align="center",
         text_baseline="middle",
+        background_fill_color="#ffffff",
+        background_fill_alpha="label_backdrop",
+        name="car_labels",
     )
 
 
