@@ -73,7 +73,7 @@ class Command:
 COMMANDS: dict[str, Command] = {}
 
 #: Modules imported by :func:`main` so that they can register their subcommands.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["fdlab.analysis.cli"]
 
 
 def register_command(name: str, *, help: str, arguments: Arguments) -> Callable[[Runner], Runner]:

@@ -1,0 +1,107 @@
+"""``fdlab playtest``: race bots on a track file headless and write the circuit report.
+
+Registered in :data:`fdlab.cli.COMMAND_MODULES`::
+
+    fdlab playtest tracks/monaco.json --races 1000 -o monaco-report.html
+    fdlab playtest my.json --bots heuristic,lookahead:reckless,solo --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from fdlab.analysis.playtest import playtest
+from fdlab.analysis.report import circuit_report
+from fdlab.cli import register_command
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("track", metavar="TRACK.json", help="the track file to playtest")
+    parser.add_argument(
+        "--races", type=_positive, default=1000, metavar="N", help="races to play (default 1000)"
+    )
+    parser.add_argument(
+        "--bots",
+        default=None,
+        metavar="SPECS",
+        help="comma-separated bots, one per car: heuristic, lookahead, random, solo, each "
+        "optionally with a style (heuristic:reckless, lookahead:0.2); or a number of "
+        "heuristic bots (default: 6, fewer if the grid is smaller)",
+    )
+    parser.add_argument(
+        "--preset", default="basic", help="rules: basic, street or advanced (default basic)"
+    )
+    parser.add_argument("--laps", type=_positive, default=None, help="race length in laps")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--workers", type=_positive, default=None, help="processes (default: every core)"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        metavar="REPORT.html",
+        help="where to write the report (default: TRACK-report.html beside the track)",
+    )
+    parser.add_argument("--no-par", action="store_true", help="do not solve the solo par")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _bots(text: str | None) -> list[str] | int | None:
+    if text is None:
+        return None
+    if text.strip().isdigit():
+        return int(text)
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@register_command(
+    "playtest", help="race bots on a board and write the circuit report", arguments=_arguments
+)
+def run_playtest(args: argparse.Namespace) -> int:
+    """Race bots on a track many times and write a standalone HTML circuit report.
+
+    Prints the report's sentences; the page adds the damage heatmap on the
+    board, race lengths, win rate by grid spot and the corner table.
+    """
+    from fdlab.rules.presets import get_preset
+
+    track_path = Path(args.track)
+    began = time.perf_counter()
+    try:
+        get_preset(args.preset)
+    except KeyError as error:
+        raise ValueError(error.args[0]) from None
+    result = playtest(
+        track_path,
+        _bots(args.bots),
+        races=args.races,
+        preset=args.preset,
+        seed=args.seed,
+        laps=args.laps,
+        workers=args.workers,
+        progress=not args.quiet,
+    )
+    report = circuit_report(result, par=not args.no_par)
+    output = (
+        Path(args.output) if args.output else track_path.with_name(f"{track_path.stem}-report.html")
+    )
+    report.save_html(output)
+    for line in report.sentences():
+        print(line)
+    seconds = time.perf_counter() - began
+    print(f"report written to {output} ({len(result)} races in {seconds:.1f} s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,47 @@
+"""The ``fdlab playtest`` subcommand (fdlab.analysis.cli)."""
+
+from __future__ import annotations
+
+from fdlab.cli import main
+from fdlab.track import from_ascii, save_track
+
+
+def test_fdlab_playtest_writes_a_standalone_report(tmp_path, capsys):
+    row = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    track = from_ascii(
+        "\n".join([row] * 2), corners={1: 2, 2: 1, 3: 3}, closed=True, grid=[64, 65], ring=True
+    )
+    path = tmp_path / "ring.json"
+    save_track(track, path)
+    out = tmp_path / "ring.html"
+    status = main(
+        [
+            "playtest",
+            str(path),
+            "--races",
+            "4",
+            "--workers",
+            "1",
+            "--quiet",
+            "--no-par",
+            "-o",
+            str(out),
+        ]
+    )
+    assert status == 0
+    assert "Most dangerous" in capsys.readouterr().out
+    assert "Circuit report" in out.read_text(encoding="utf-8")
+
+
+def test_fdlab_playtest_refuses_an_unknown_preset_in_one_line(tmp_path, capsys):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". . . .", grid=[0], finish=2), path)
+    assert main(["playtest", str(path), "--races", "1", "--preset", "fast", "--quiet"]) == 2
+    assert "no rules preset 'fast'" in capsys.readouterr().err
+
+
+def test_fdlab_playtest_refuses_an_unknown_bot(tmp_path, capsys):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". . . .", grid=[0], finish=2), path)
+    assert main(["playtest", str(path), "--races", "1", "--bots", "zoom", "--quiet"]) == 2
+    assert "unknown bot 'zoom'" in capsys.readouterr().err
