@@ -87,6 +87,13 @@ def action_from_json(data: dict[str, Any]) -> Action:
     ------
     ValueError
         For a dict that is no known action.
+
+    Examples
+    --------
+    >>> action_from_json({"move": 12, "path": [10, 12]})
+    ChooseMove(destination=12, path=(10, 12), moved=None)
+    >>> action_from_json({"grid": True})
+    RollGrid()
     """
     if "grid" in data:
         return RollGrid()

@@ -52,7 +52,19 @@ class MoveCost:
 
 
 def in_pit_zone(board: Board, index: int) -> bool:
-    """The space is in the pit lane or a box (P-4: several rules do not apply there)."""
+    """The space is in the pit lane or a box (P-4: several rules do not apply there).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii('''
+    ...     . . . .
+    ...     x p p x
+    ... '''))
+    >>> in_pit_zone(board, board.index[0]), in_pit_zone(board, board.index[3])
+    (False, True)
+    """
     return index >= 0 and board.kind[index] != "track"
 
 

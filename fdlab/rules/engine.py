@@ -198,7 +198,20 @@ class Engine:
         return preset.pits and self.own_box[car_index] is not None and 1 <= car.lap < preset.laps
 
     def gear_error(self, state: RaceState, gear: int) -> str | None:
-        """Why ``gear`` may not be chosen now (with the clause id), or ``None``."""
+        """Why ``gear`` may not be chosen now (with the clause id), or ``None``.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> engine = Engine(compile_board(from_ascii(". . . .")), BASIC, ["A"])
+        >>> state = engine.position([{"space": 0, "gear": 2}])
+        >>> print(engine.gear_error(state, 4))
+        G-3: you can shift up only one gear per turn: from 2nd you may choose 1st-3rd, not 4th
+        >>> engine.legal_gears(state)
+        [1, 2, 3]
+        """
         preset = self.preset
         c = state.current
         if c is None:
@@ -302,7 +315,20 @@ class Engine:
         return options
 
     def legal_moves(self, state: RaceState) -> list[tuple[MoveOption, MoveCost]]:
-        """Options the rules allow, each with its certain cost (eliminating ones included, D-2)."""
+        """Options the rules allow, each with its certain cost (eliminating ones included, D-2).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> from fdlab.rules.dice import LoadedDice
+        >>> engine = Engine(compile_board(from_ascii(". . . . .")), BASIC, ["A"])
+        >>> state = engine.position([{"space": 0, "gear": 2, "pools": (2,)}])
+        >>> state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
+        >>> [(o.moved, cost.total, cost.eliminated) for o, cost in engine.legal_moves(state)]
+        [(3, 0, False), (2, 1, False), (1, 2, True), (0, 3, True)]
+        """
         if state.phase != "move":
             return []
         car = state.cars[state.current]

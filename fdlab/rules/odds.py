@@ -26,6 +26,18 @@ def target_corner(engine: Engine, state: RaceState, car_index: int):
     """The corner the car must stop in next: its own if stops are missing, else the next one.
 
     Returns ``None`` when no corner lies ahead.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> board = compile_board(from_ascii(". 1 1 . 2 .", corners={1: 2, 2: 1}))
+    >>> engine = Engine(board, BASIC, ["A"])
+    >>> target_corner(engine, engine.position([{"space": 1, "stops": 1}]), 0)
+    1
+    >>> target_corner(engine, engine.position([{"space": 2, "stops": 2}]), 0)
+    2
     """
     board = engine.board
     car = state.cars[car_index]

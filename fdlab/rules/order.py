@@ -20,6 +20,16 @@ def race_distance(board: Board, car: CarState) -> float:
 
     Never decreases along a race: progress rises along every step except the
     one crossing the finish line, which adds a lap.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". . . .", closed=True))
+    >>> race_distance(board, CarState(space=board.index[3], lap=0))
+    3.0
+    >>> race_distance(board, CarState(space=board.index[1], lap=1))
+    5.0
     """
     return car.lap * board.lap_length + board.progress[car.space]
 
@@ -120,6 +130,17 @@ def inside_ranks(board: Board) -> tuple:
     Lane 0 is the leftmost lane: inside for a left-hand corner; for a
     right-hand corner the highest lane is inside. A straight "corner" counts
     as left-hand (decision).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii('''
+    ...     . 1 .
+    ...     . 1 .
+    ... ''', corners={1: 1}))
+    >>> inside_ranks(board)[:2]  # lanes 0 and 1 of the first column
+    (0, 1)
     """
     turns = corner_turns(board)
     nxt = next_corners(board)

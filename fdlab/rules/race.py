@@ -223,7 +223,15 @@ class Race:
         return self.engine.nitro_available(self.state)
 
     def standings(self) -> list[dict[str, Any]]:
-        """One row per car in race order: place, name, status, lap, space, gear, pools."""
+        """One row per car in race order: place, name, status, lap, space, gear, pools.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> track = from_ascii(". . . . . .", grid=[1, 0], finish=5)
+        >>> Race(track, cars=["Blue", "Red"], seed=2).standings()[0]
+        {'place': 1, 'car': 'Blue', 'status': 'racing', 'lap': 1, 'space': 1, 'gear': 1, 'SP': 18}
+        """
         state = self.state
         board = self.board
         preset = self.preset
@@ -325,7 +333,17 @@ class Race:
         return events
 
     def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> list[Event]:
-        """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass."""
+        """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.bots import RandomBot
+        >>> race = Race(from_ascii(". . . . . . . .", grid=[0], finish=7), cars=1, seed=1)
+        >>> _ = race.play_bots([RandomBot(2)], rounds=1)
+        >>> race.state.round
+        2
+        """
         from fdlab.rules.simulate import bot_action
 
         start_round = self.state.round
@@ -337,6 +355,17 @@ class Race:
 
     def undo(self) -> Action:
         """Take back the last action (the dice rewind too); returns it.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
+        >>> before = race.state
+        >>> _ = race.play(1)
+        >>> race.undo()
+        ChooseGear(gear=1)
+        >>> race.state is before
+        True
 
         Raises
         ------
@@ -404,6 +433,17 @@ class Race:
 
         ``options`` are the other :class:`Race` parameters (cars, preset,
         laps...). Actions may be given in their JSON form.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.bots import HeuristicBot
+        >>> track = from_ascii(". . . . . . . .", grid=[1, 0], finish=7)
+        >>> race = Race(track, cars=2, seed=9)
+        >>> _ = race.play_bots([HeuristicBot(), HeuristicBot()])
+        >>> again = Race.replay(track, 9, [a.to_json() for a in race.actions], cars=2)
+        >>> again.state == race.state
+        True
         """
         from fdlab.rules.actions import action_from_json
 

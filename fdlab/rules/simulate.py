@@ -90,7 +90,19 @@ class RaceResult:
 
 
 def bot_action(policy: Any, view: RaceView) -> Action:
-    """The action a policy takes in ``view`` (gear, nitro, or move)."""
+    """The action a policy takes in ``view`` (gear, nitro, or move).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.bots import HeuristicBot
+    >>> engine = Engine(compile_board(from_ascii(" ".join(["."] * 30))), BASIC, ["A"])
+    >>> state = engine.position([{"space": 0, "gear": 1}])
+    >>> bot_action(HeuristicBot(), RaceView(engine, state, 0))
+    ChooseGear(gear=2)
+    """
     state = view.state
     if state.phase == "grid":
         return RollGrid()
