@@ -8,6 +8,7 @@ lane.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -519,7 +520,9 @@ def test_explain_names_the_clause():
 # -- brute force reference ---------------------------------------------------------------------
 
 
-def brute_force(track, start, roll, occupied, stops_made, pit_allowed, own_box, avoid, max_lc):
+def brute_force(
+    track, start, roll, occupied, stops_made, pit_allowed, own_box, avoid, max_lc, beside=None
+):
     """Every walk from ``start``, checked clause by clause; obviously right, exponentially slow.
 
     Returns ``{(dest, moved, overshoots, n_danger, boxed): fewest lane changes}``, ids
@@ -527,7 +530,7 @@ def brute_force(track, start, roll, occupied, stops_made, pit_allowed, own_box, 
     """
     found = {}
     for path in walks(track, start, roll, pit_allowed, own_box):
-        judged = judge(track, start, path, occupied, stops_made, avoid, max_lc)
+        judged = judge(track, start, path, occupied, stops_made, avoid, max_lc, beside)
         if judged is not None:
             key, lane_changes, _, _ = judged
             found[key] = min(found.get(key, max_lc + 1), lane_changes)
@@ -559,9 +562,11 @@ def walks(track, start, roll, pit_allowed, own_box):
     return result
 
 
-def judge(track, start, path, occupied, stops_made, avoid, max_lc):
+def judge(track, start, path, occupied, stops_made, avoid, max_lc, beside=None):
     """Check one walk against M-2..M-6 and C-3/C-5 directly.
 
+    ``beside(s, o)`` says whether a car on ``s`` is side by side with space ``o``
+    (M-4 overtaking); by default, on text boards, when they share a column.
     Returns None for an illegal walk, else ``(key, lane changes, danger spaces, lines)``
     with the key of :func:`brute_force`.
     """
@@ -588,7 +593,9 @@ def judge(track, start, path, occupied, stops_made, avoid, max_lc):
             if o != start and straight_track(o) and node[o]["lane"] == lane
         ]
         return any(
-            straight_track(s) and node[s]["x"] == node[o]["x"] for s in spaces for o in blockers
+            straight_track(s) and (beside(s, o) if beside else node[s]["x"] == node[o]["x"])
+            for s in spaces
+            for o in blockers
         )
 
     overshoots = []
@@ -631,11 +638,13 @@ def judge(track, start, path, occupied, stops_made, avoid, max_lc):
     return key, sum(straight), danger, lines
 
 
-def check_representatives(track, board, start, options, occupied, stops, avoid, max_lc):
+def check_representatives(
+    track, board, start, options, occupied, stops, avoid, max_lc, beside=None
+):
     """Each option's path is a legal walk with exactly the option's attributes."""
     for option in options:
         path = [board.ids[i] for i in option.path]
-        judged = judge(track, start, path, occupied, stops, avoid, max_lc)
+        judged = judge(track, start, path, occupied, stops, avoid, max_lc, beside)
         assert judged is not None, option
         key, lane_changes, danger, lines = judged
         assert key == option_key(board, option)
@@ -787,3 +796,65 @@ def test_explain_illegal_agrees_with_move_options(track, data):
             assert reason is None
         else:
             assert re.search(r"\((M|C|P)-\d", reason), reason
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "tracks").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def shipped_boards():
+    from fdlab.track.io import load_track
+
+    return {path.stem: compile_board(load_track(path)) for path in SHIPPED}
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped boards in tracks/")
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_shipped_boards_match_brute_force(shipped_boards, data):
+    """M-1..M-6, C-3, C-5, P-2, X-3 on the real boards (staggered lanes, arrows, tunnels, pits).
+
+    Short rolls keep the plain DFS fast; side by side (M-4) is taken from
+    ``Board.abreast`` since real boards have no columns.
+    """
+    board = shipped_boards[data.draw(st.sampled_from(sorted(shipped_boards)))]
+    track = board.track
+    ids = board.ids
+    entries = {i for i, t in enumerate(board.tunnel_exit) if t >= 0}
+    start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
+    ahead = [i for i in range(len(board)) if i != start]
+    occupied = frozenset(data.draw(st.lists(st.sampled_from(ahead), max_size=5)))
+    roll = data.draw(st.integers(0, 6))
+    stops = data.draw(st.integers(0, 2))
+    pit_allowed = data.draw(st.booleans())
+    boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
+    own_box = data.draw(st.sampled_from([None, *boxes]))
+    danger = frozenset(i for i, bad in enumerate(board.danger_space) if bad)
+    avoid = danger if data.draw(st.booleans()) else frozenset()
+    # let some positions sit next to a car: occupy spaces just ahead of the start too
+    near = sorted({j for j, _, _ in board.steps[start]})
+    occupied |= frozenset(data.draw(st.lists(st.sampled_from(near), max_size=1)) if near else [])
+
+    def beside(s, o):
+        return board.index[o] in board.abreast[board.index[s]]
+
+    occupied_ids = {ids[i] for i in occupied}
+    avoid_ids = {ids[i] for i in avoid}
+    box_id = None if own_box is None else ids[own_box]
+    expected = brute_force(
+        track, ids[start], roll, occupied_ids, stops, pit_allowed, box_id, avoid_ids, 2, beside
+    )
+    options = move_options(
+        board,
+        start,
+        roll,
+        occupied=occupied,
+        stops_made=stops,
+        pit_allowed=pit_allowed,
+        own_box=own_box,
+        avoid=avoid,
+    )
+    assert {option_key(board, o): o.lane_changes for o in options} == expected
+    check_representatives(
+        track, board, ids[start], options, occupied_ids, stops, avoid_ids, 2, beside
+    )
