@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fdlab.track import Track
 from fdlab.track.build import build_track
-from fdlab.track.build_spec import PitSpec, Stretch, StreetSpec
+from fdlab.track.build_spec import PitSpec, StreetSpec, Stretch
 from fdlab.track.io import save_track
 
 TRACKS = Path(__file__).resolve().parent
@@ -27,7 +27,9 @@ TRAINING_LAYOUT: tuple[tuple[float, ...], ...] = (
 )  # fmt: skip
 
 
-def drawn_centreline(layout: tuple[tuple[float, ...], ...], step: float = 5.0) -> list[tuple[float, float]]:
+def drawn_centreline(
+    layout: tuple[tuple[float, ...], ...], step: float = 5.0
+) -> list[tuple[float, float]]:
     """Points of a centreline drawn as straights ``(length,)`` and turns ``(angle, radius)``."""
     x, y, heading = 0.0, 0.0, 0.0
     points = [(x, y)]

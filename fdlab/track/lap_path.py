@@ -74,7 +74,7 @@ class LapPath:
     --------
     >>> square = [(0, 0), (100, 0), (100, 100), (0, 100)]
     >>> path = LapPath(square, step=2.0, smoothing=5.0, min_radius=10.0)
-    >>> bool(abs(path.curvature).max() <= 1 / 10.0 * 1.05)
+    >>> bool(1 / abs(path.curvature).max() > 8.0)  # radius of the rounded corners, metres
     True
     >>> round(path.length / 400, 1)  # the corners are rounded, the lap a little shorter
     0.9

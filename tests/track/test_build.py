@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fdlab.track.build import BuildError, build_track, rebuild
-from fdlab.track.build_spec import BuildSpec, CornerSpec, PitSpec, Stretch, StreetSpec
+from fdlab.track.build_spec import BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
 from fdlab.track.centreline import Centreline, CentrelineError, centreline_from_geojson
 from fdlab.track.corner_finder import suggest_stops
 from fdlab.track.io import load_track, save_track
@@ -133,7 +133,10 @@ def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
 
 def test_street_features_tunnel_hazards_and_police_line():
     street = StreetSpec(
-        shooting=[Stretch(0.25, 0.3)], danger=[Stretch(0.75, 0.8)], police=0.4, tunnels=[(0.55, 0.6)]
+        shooting=[Stretch(0.25, 0.3)],
+        danger=[Stretch(0.75, 0.8)],
+        police=0.4,
+        tunnels=[(0.55, 0.6)],
     )
     plain = build_track(STADIUM, name="Stadium", space_length=16.0)
     track = build_track(STADIUM, name="Stadium", space_length=16.0, street=street)
@@ -159,7 +162,9 @@ def test_lane_counts_change_per_stretch():
     )
     lanes_by_progress = {}
     for s in track:
-        lanes_by_progress.setdefault(round(track.space(s)["progress"]), set()).add(track.space(s)["lane"])
+        lanes_by_progress.setdefault(round(track.space(s)["progress"]), set()).add(
+            track.space(s)["lane"]
+        )
     assert any(lanes == {0, 1} for lanes in lanes_by_progress.values())
     assert validate(track).ok, validate(track)
 

@@ -1,0 +1,58 @@
+"""Time the board builder: a 500-space board, and every shared circuit.
+
+Run: python benchmarks/build_track.py
+Prints the median build time of a 500-space board (goal: well under a
+second) and the time to build each circuit in ../shared/circuits.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from pathlib import Path
+
+from fdlab.track.build import build_track
+from fdlab.track.build_spec import PitSpec
+
+CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"
+
+
+def ellipse(points: int = 200) -> list[tuple[float, float]]:
+    """A wobbly oval of about 4 km, finish line on the bottom straight."""
+    result = []
+    for i in range(points):
+        t = 2 * math.pi * i / points
+        scale = 1 + 0.05 * math.cos(3 * t + 0.4)
+        result.append((1100 * scale * math.sin(t), -450 * scale * math.cos(t)))
+    return result
+
+
+def timed(build, repeats: int = 5) -> tuple[float, object]:
+    times = []
+    track = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        track = build()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), track
+
+
+def main() -> None:
+    seconds, track = timed(
+        lambda: build_track(ellipse(), name="Bench", lanes=3, spaces_per_lap=122, pit=PitSpec())
+    )
+    print(
+        f"500-space board: {len(track)} spaces, {track.graph.number_of_edges()} steps, "
+        f"median build {seconds * 1000:.0f} ms over 5 builds"
+    )
+    if CIRCUITS.is_dir():
+        for path in sorted(CIRCUITS.glob("*.geojson")):
+            seconds, track = timed(
+                lambda p=path: build_track(p, spaces_per_lap=90, pit=True), repeats=3
+            )
+            print(f"{path.stem:10s} {len(track):4d} spaces  {seconds * 1000:6.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

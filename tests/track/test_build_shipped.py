@@ -1,0 +1,74 @@
+"""The boards shipped in tracks/: valid, described, and equal to a fresh build."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from fdlab.track.io import load_track
+from fdlab.track.validate import validate
+
+REPO = Path(__file__).resolve().parents[2]
+TRACKS = REPO / "tracks"
+CIRCUITS = REPO.parent / "shared" / "circuits"
+SHIPPED = ["training", "monaco", "zandvoort", "street"]
+
+
+def build_script():
+    spec = importlib.util.spec_from_file_location("build_shipped", TRACKS / "build_shipped.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_board_is_valid_and_described(name):
+    track = load_track(TRACKS / f"{name}.json")
+    report = validate(track)
+    assert report.ok, report
+    assert len(track.description) > 40
+    assert len(track.grid_spots()) >= 10
+    assert track.graph.graph["build"]["name"] == track.name
+
+
+@pytest.mark.skipif(not CIRCUITS.is_dir(), reason="shared circuits folder not present")
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_board_is_up_to_date_with_a_fresh_build(name):
+    fresh = build_script().BOARDS[name]()
+    assert load_track(TRACKS / f"{name}.json") == fresh, (
+        f"tracks/{name}.json is stale: run python tracks/build_shipped.py {name}"
+    )
+
+
+def test_training_ring_is_small_with_corners_of_one_two_and_three_stops():
+    track = load_track(TRACKS / "training.json")
+    assert 100 <= len(track.spaces(kind="track")) <= 150
+    assert {c["stops"] for c in track.corners.values()} == {1, 2, 3}
+
+
+def test_monaco_has_the_stop_counts_of_the_printed_board_and_a_pit_lane():
+    track = load_track(TRACKS / "monaco.json")
+    assert [track.corners[c]["stops"] for c in sorted(track.corners)] == [
+        1,
+        1,
+        1,
+        1,
+        3,
+        1,
+        1,
+        2,
+        2,
+        1,
+    ]
+    assert 60 <= track.lap_length <= 100
+    assert len(track.boxes()) == 10 and track.spaces(kind="pit")
+
+
+def test_street_board_has_every_street_feature():
+    track = load_track(TRACKS / "street.json")
+    assert (
+        track.tunnel_pairs() and track.spaces(hazard="shooting") and track.spaces(hazard="danger")
+    )
+    assert track.edges_crossing("police")
