@@ -292,3 +292,8 @@ def test_shipped_boards_draw_every_space_and_corner(path):
     assert len(root.findall(f".//{SVG}line[@class='finish']")) >= 2
     data = board_data(board)
     assert all(len(xs) >= 3 for xs in data["xs"]), "every space has an outline"
+
+
+def test_finish_line_of_a_wrapping_text_board_is_drawn_before_the_first_column():
+    ring = from_ascii(". . . .\n. . . .", closed=True)  # the step 3 -> 0 wraps around
+    assert annotation_data(ring)["finish"]["xs"] == [[0.0, 0.0], [0.0, 0.0]]

@@ -132,6 +132,9 @@ def line_across(track: Track, into: Any, came_from: Any, size: float) -> Segment
 
     It is the side of ``into`` facing ``came_from`` (the finish line on the
     space just after the finish, a corner's red line on its entry space).
+    When ``came_from`` is far away (a step that wraps around a text board),
+    the side facing away from ``into``'s near neighbour on the other side is
+    used instead.
 
     Examples
     --------
@@ -139,7 +142,36 @@ def line_across(track: Track, into: Any, came_from: Any, size: float) -> Segment
     >>> track = from_ascii(". . .")
     >>> line_across(track, 1, 0, 1.0)
     ((1.0, 0.0), (1.0, -1.0))
+    >>> ring = from_ascii(". . . .", closed=True)
+    >>> line_across(ring, 0, 3, 1.0)  # the finish: the left side of space 0
+    ((0.0, 0.0), (0.0, -1.0))
     """
     nodes = track.graph.nodes
-    xs, ys = outline(nodes[into], size)
-    return facing_edge(xs, ys, (nodes[came_from]["x"], nodes[came_from]["y"]))
+    here = nodes[into]
+    xs, ys = outline(here, size)
+    toward = (nodes[came_from]["x"], nodes[came_from]["y"])
+    if math.dist(toward, (here["x"], here["y"])) > 2.5 * size:
+        graph = track.graph
+        forward = came_from in graph.pred[into]
+        others = graph.adj[into] if forward else graph.pred[into]
+        near = [
+            (graph.adj[into][o] if forward else graph.adj[o][into]).get("kind") != "ahead"
+            for o in others
+        ]
+        candidates = sorted(
+            (
+                (
+                    not_ahead,
+                    math.dist((nodes[o]["x"], nodes[o]["y"]), (here["x"], here["y"])),
+                    str(o),
+                    o,
+                )
+                for not_ahead, o in zip(near, others, strict=True)
+            ),
+            key=lambda item: item[:3],
+        )
+        for _, distance, _, other in candidates:
+            if distance <= 2.5 * size:
+                toward = (2 * here["x"] - nodes[other]["x"], 2 * here["y"] - nodes[other]["y"])
+                break
+    return facing_edge(xs, ys, toward)

@@ -21,6 +21,8 @@ from fdlab.track.model import Track
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 _TITLE_BAND = 34.0
 _MARGIN = 46.0
+#: Spaces are drawn at most this many pixels wide.
+_LARGEST_SPACE = 64.0
 #: Labels that would be smaller than this (pixels) are left out.
 _SMALLEST_LABEL = 5.0
 
@@ -28,13 +30,16 @@ _SMALLEST_LABEL = 5.0
 class _Frame:
     """Maps track coordinates (y up) to picture pixels (y down)."""
 
-    def __init__(self, bounds: tuple[float, float, float, float], width: float) -> None:
+    def __init__(
+        self, bounds: tuple[float, float, float, float], width: float, space: float
+    ) -> None:
         minx, miny, maxx, maxy = bounds
         span_x = max(maxx - minx, 1e-9)
         span_y = max(maxy - miny, 1e-9)
         inner = width - 2 * _MARGIN
-        # a tall board is drawn no taller than the picture is wide
-        self.scale = min(inner / span_x, inner / span_y)
+        # a tall board is drawn no taller than the picture is wide, and a
+        # small one with spaces no bigger than _LARGEST_SPACE pixels
+        self.scale = min(inner / span_x, inner / span_y, _LARGEST_SPACE / max(space, 1e-9))
         self.width = width
         self.height = span_y * self.scale + 2 * _MARGIN + _TITLE_BAND
         self.left = (width - span_x * self.scale) / 2 - minx * self.scale
@@ -90,7 +95,7 @@ def track_svg(
     data = board_data(track, highlight=highlight, cars=cars)
     notes = annotation_data(track)
     size = space_size(track)
-    frame = _Frame(_bounds(data), float(width))
+    frame = _Frame(_bounds(data), float(width), size)
     size_px = size * frame.scale
     thin = min(1.0, size_px / 14.0)
     parts = [
