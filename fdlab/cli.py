@@ -116,7 +116,13 @@ def register_command(name: str, *, help: str, arguments: Arguments) -> Callable[
 def build_parser() -> argparse.ArgumentParser:
     """The ``fdlab`` argument parser with every registered subcommand."""
     for module in COMMAND_MODULES:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except Exception as error:  # a broken extra command must not take the others down
+            print(
+                f"fdlab: the commands of {module} are unavailable ({type(error).__name__}: {error})",
+                file=sys.stderr,
+            )
     parser = argparse.ArgumentParser(
         prog="fdlab",
         description="Design, check and draw Formula D boards from the command line.",
@@ -363,7 +369,7 @@ def run_show(args: argparse.Namespace) -> int:
     if output.suffix.lower() not in _PICTURE_SUFFIXES:
         raise ValueError(f"{output}: the picture must end in .html or .svg")
     from fdlab.plot import board_figure, save_html, track_svg
-    from fdlab.track.io import load_track
+    from fdlab.track.io import atomic_write, load_track
 
     track = load_track(args.track)
     highlight: frozenset = frozenset()
@@ -372,9 +378,8 @@ def run_show(args: argparse.Namespace) -> int:
 
         highlight = validate(track, cars=args.cars).spaces
     if output.suffix.lower() == ".svg":
-        output.write_text(
-            track_svg(track, highlight=highlight, show_steps=args.steps), encoding="utf-8"
-        )
+        svg = track_svg(track, highlight=highlight, show_steps=args.steps)
+        atomic_write(output, svg.encode("utf-8"))
     else:
         figure = board_figure(track, highlight=highlight, show_steps=args.steps)
         save_html(figure, output, title=track.name)

@@ -101,6 +101,23 @@ def test_show_writes_svg(board_file, tmp_path, capsys):
     assert capsys.readouterr().out == f"wrote {picture}\n"
 
 
+def test_show_failing_write_keeps_the_old_picture(board_file, tmp_path, monkeypatch, capsys):
+    from fdlab.track import io as track_io
+
+    picture = tmp_path / "board.svg"
+    picture.write_text("<svg>old</svg>")
+
+    def disk_full(stream, data):
+        stream.write(data[:10])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(track_io, "_write_all", disk_full)
+    assert main(["show", str(board_file), "-o", str(picture)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert picture.read_text() == "<svg>old</svg>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.svg", "ring.json"]
+
+
 def test_show_writes_offline_html(board_file, tmp_path):
     page = tmp_path / "board.html"
     assert main(["show", str(board_file), "-o", str(page), "--steps"]) == 0
@@ -126,8 +143,8 @@ def test_another_module_can_add_a_subcommand(monkeypatch, tmp_path, capsys):
                 parser.add_argument("track")
                 parser.add_argument("--races", type=int, default=3)
 
-            @register_command("playtest", help="race bots on a board", arguments=_arguments)
-            def playtest(args):
+            @register_command("fakeplay", help="race fake bots on a board", arguments=_arguments)
+            def fakeplay(args):
                 """Race bots on a board."""
                 print(f"{args.races} races on {args.track}")
                 return 0
@@ -137,10 +154,21 @@ def test_another_module_can_add_a_subcommand(monkeypatch, tmp_path, capsys):
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
     monkeypatch.setattr(cli, "COMMAND_MODULES", ["fdlab_fake_playtest"])
-    assert main(["playtest", "ring.json", "--races", "5"]) == 0
+    assert main(["fakeplay", "ring.json", "--races", "5"]) == 0
     assert capsys.readouterr().out == "5 races on ring.json\n"
     assert main(["--help"]) == 0
-    assert "race bots on a board" in capsys.readouterr().out
+    assert "race fake bots on a board" in capsys.readouterr().out
+
+
+def test_a_broken_extra_command_module_does_not_stop_the_others(monkeypatch, board_file, capsys):
+    monkeypatch.setattr(cli, "COMMAND_MODULES", ["fdlab_no_such_commands"])
+    assert main(["validate", str(board_file), "--cars", "4"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "Track 'Ring': no problems found\n"
+    assert captured.err == (
+        "fdlab: the commands of fdlab_no_such_commands are unavailable "
+        "(ModuleNotFoundError: No module named 'fdlab_no_such_commands')\n"
+    )
 
 
 def test_registering_a_name_twice_is_refused(monkeypatch):

@@ -48,6 +48,7 @@ from fdlab.track.model import (
 
 __all__ = [
     "MIGRATIONS",
+    "atomic_write",
     "TrackFileError",
     "dumps",
     "load_track",
@@ -265,7 +266,31 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
         if isinstance(exc, TrackFileError):
             raise
         raise TrackFileError(source, "", f"cannot be written: {exc}") from exc
-    data = text.encode("utf-8")
+    try:
+        atomic_write(target, text.encode("utf-8"))
+    except OSError as exc:
+        raise TrackFileError(
+            source, "", f"could not save ({exc}); the old file is unchanged"
+        ) from exc
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file at ``path`` by ``data`` all at once, or not at all.
+
+    ``data`` goes to a temporary file in the same folder, is flushed to
+    disk and renamed over ``path``; an existing file keeps its permissions.
+    If anything fails, ``path`` is left as it was, the temporary file is
+    removed and the ``OSError`` propagates.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> page = pathlib.Path(tempfile.mkdtemp()) / "board.svg"
+    >>> atomic_write(page, b"<svg/>")
+    >>> page.read_bytes()
+    b'<svg/>'
+    """
+    target = Path(path)
     folder = target.parent
     temp_name = None
     try:
@@ -279,10 +304,6 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
         os.replace(temp_name, target)
         temp_name = None
         _fsync_folder(folder)
-    except OSError as exc:
-        raise TrackFileError(
-            source, "", f"could not save ({exc}); the old file is unchanged"
-        ) from exc
     finally:
         if temp_name is not None:
             with contextlib.suppress(OSError):
