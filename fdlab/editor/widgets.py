@@ -256,7 +256,8 @@ class TrackEditor:
 
     def _build_controls(self) -> None:
         def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
-            control = w.Button(description=text, tooltip=tip or text, layout=w.Layout(width="auto"))
+            layout = w.Layout(width="auto", flex="0 0 auto")
+            control = w.Button(description=text, tooltip=tip or text, layout=layout)
             control.add_class(css)
             control.on_click(lambda _: handler())
             return control
