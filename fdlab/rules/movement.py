@@ -379,7 +379,12 @@ def _search(
     if start_corner is not None and stops_made >= required[start_corner]:
         corners_left = (start_corner,)
     options = []
+    shots: dict[tuple, tuple[Overshoot, ...]] = {(): ()}  # options share their overshoots
     for moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed in items:
+        overshoots = shots.get(overs and (overs, moved))
+        if overshoots is None:
+            overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
+            shots[(overs, moved)] = overshoots
         options.append(
             MoveOption(
                 destination=v,
@@ -388,11 +393,7 @@ def _search(
                 braked=0 if boxed else roll - moved,
                 blocked=not (full or boxed),
                 lane_changes=lc,
-                overshoots=tuple(
-                    Overshoot(c, made, need, moved - at) for c, made, need, at in overs
-                )
-                if overs
-                else (),
+                overshoots=overshoots,
                 corners_left=corners_left if left else (),
                 stop_counts=not (overs and corner[v] is not None),
                 lines=lines,
@@ -409,7 +410,7 @@ _NO_LINES: frozenset[str] = frozenset()
 def _order(item: tuple) -> tuple:
     """Sort key of a found state: moved (descending), destination, danger, overshoots."""
     moved, (v, _, overs, danger), _, _ = item
-    return (-moved, v, danger, [(str(c), -at) for c, _, _, at in overs])
+    return (-moved, v, danger, overs)
 
 
 def _insert(entries: list, entry: tuple) -> None:
