@@ -113,16 +113,17 @@ def register_command(name: str, *, help: str, arguments: Arguments) -> Callable[
     return register
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``fdlab`` argument parser with every registered subcommand."""
-    for module in COMMAND_MODULES:
-        try:
-            importlib.import_module(module)
-        except Exception as error:  # a broken extra command must not take the others down
-            print(
-                f"fdlab: the commands of {module} are unavailable ({type(error).__name__}: {error})",
-                file=sys.stderr,
-            )
+def build_parser(*, extra_commands: bool = True) -> argparse.ArgumentParser:
+    """The ``fdlab`` argument parser with every registered subcommand.
+
+    Parameters
+    ----------
+    extra_commands : bool
+        Import the :data:`COMMAND_MODULES` first, so that their subcommands
+        are included.
+    """
+    if extra_commands:
+        _import_command_modules()
     parser = argparse.ArgumentParser(
         prog="fdlab",
         description="Design, check and draw Formula D boards from the command line.",
@@ -143,15 +144,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _import_command_modules() -> None:
+    for module in COMMAND_MODULES:
+        try:
+            importlib.import_module(module)
+        except Exception as error:  # a broken extra command must not take the others down
+            print(
+                f"fdlab: the commands of {module} are unavailable ({type(error).__name__}: {error})",
+                file=sys.stderr,
+            )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``fdlab`` command; returns the exit status.
+
+    The extra command modules are only imported when the subcommand is not
+    one already registered, so ``fdlab validate`` starts fast however heavy
+    the others are.
 
     Examples
     --------
     >>> main(["validate", "no/such/board.json"])
     2
     """
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(extra_commands=not (words and words[0] in COMMANDS))
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version or a usage error (already printed)
