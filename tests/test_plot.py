@@ -180,6 +180,8 @@ def test_svg_is_well_formed_with_one_shape_per_space(track):
     assert [f.get("data-corner") for f in flags] == ["1", "2"]
     highlighted = [p for p in spaces if p.get("stroke") == colors.HIGHLIGHT]
     assert [p.get("data-id") for p in highlighted] == ["6"]
+    on_top = root.findall(f".//{SVG}polygon[@class='highlight']")
+    assert [p.get("points") for p in on_top] == [highlighted[0].get("points")]
 
 
 @pytest.mark.parametrize("width", [320, 800])
@@ -242,10 +244,16 @@ def test_svg_without_polygons_draws_squares():
 
 @pytest.mark.filterwarnings("error")
 def test_board_figure_carries_the_board_data(track):
+    from bokeh.models import HoverTool
+
     fig = board_figure(track, cars={5: "Red"}, highlight=[6], show_steps=True, title="T")
     spaces = fig.select_one({"name": "spaces"})
     assert spaces.data_source.data["id"] == board_data(track)["id"]
     assert spaces.data_source.data["highlight"].count(True) == 1
+    on_top = fig.select_one({"name": "highlights"}).data_source.data
+    assert len(on_top["xs"]) == 1
+    hover = fig.select_one(HoverTool)
+    assert hover.renderers == [spaces]
     cars = fig.select_one({"name": "cars"})
     assert cars.data_source.data["space"] == [5]
     assert fig.title.text == "T"

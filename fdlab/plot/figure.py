@@ -111,6 +111,16 @@ def board_figure(
         name="spaces",
     )
     fig.add_tools(HoverTool(renderers=[spaces], tooltips=TOOLTIPS))
+    marked = [i for i, flag in enumerate(data["highlight"]) if flag]
+    fig.patches(
+        [data["xs"][i] for i in marked],
+        [data["ys"][i] for i in marked],
+        fill_alpha=0,
+        line_color=colors.HIGHLIGHT,
+        line_width=3,
+        line_join="round",
+        name="highlights",
+    )
 
     if show_steps:
         steps = ColumnDataSource(step_data(track))

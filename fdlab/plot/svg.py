@@ -163,6 +163,18 @@ def _spaces(data: dict[str, list[Any]], frame: _Frame, thin: float) -> list[str]
             f'stroke-width="{width:.2f}"><title>{escape(hover)}</title></polygon>'
         )
     out.append("</g>")
+    # highlighted outlines again on top, so that no neighbour hides them
+    marked = [i for i, flag in enumerate(data["highlight"]) if flag]
+    if marked:
+        out.append(
+            f'<g class="highlights" fill="none" stroke="{colors.HIGHLIGHT}" stroke-width="3" '
+            'stroke-linejoin="round">'
+        )
+        for i in marked:
+            out.append(
+                f'<polygon class="highlight" points="{_points(frame, data["xs"][i], data["ys"][i])}"/>'
+            )
+        out.append("</g>")
     return out
 
 
