@@ -74,7 +74,6 @@ def board_figure(
     >>> fig.select_one({"name": "spaces"}).data_source.data["id"]
     [0, 1, 2, 3]
     """
-    from bokeh.models import Arrow, ColumnDataSource, HoverTool, VeeHead
     from bokeh.plotting import figure
 
     data = board_data(track, highlight=highlight, cars=cars)
@@ -100,6 +99,21 @@ def board_figure(
         axis_range.range_padding = 70.0 / scale
         axis_range.range_padding_units = "absolute"
 
+    _spaces(fig, data)
+    if show_steps:
+        _steps(fig, track)
+    notes = annotation_data(track)
+    _lines(fig, notes)
+    _labels(fig, notes, scale)
+    _flags(fig, notes["flags"], data, scale, space_size(track))
+    _cars(fig, car_data(track, cars), scale)
+    return fig
+
+
+def _spaces(fig: Figure, data: dict[str, list[Any]]) -> None:
+    """Space patches with their hover tool, highlighted outlines on top."""
+    from bokeh.models import ColumnDataSource, HoverTool
+
     spaces = fig.patches(
         "xs",
         "ys",
@@ -122,23 +136,30 @@ def board_figure(
         name="highlights",
     )
 
-    if show_steps:
-        steps = ColumnDataSource(step_data(track))
-        fig.add_layout(
-            Arrow(
-                source=steps,
-                x_start="x0",
-                y_start="y0",
-                x_end="x1",
-                y_end="y1",
-                line_color="color",
-                line_width=1.2,
-                end=VeeHead(size=6, fill_color="color", line_color="color"),
-                name="steps",
-            )
-        )
 
-    notes = annotation_data(track)
+def _steps(fig: Figure, track: Track) -> None:
+    """One arrow per step, coloured by its kind."""
+    from bokeh.models import Arrow, ColumnDataSource, VeeHead
+
+    fig.add_layout(
+        Arrow(
+            source=ColumnDataSource(step_data(track)),
+            x_start="x0",
+            y_start="y0",
+            x_end="x1",
+            y_end="y1",
+            line_color="color",
+            line_width=1.2,
+            end=VeeHead(size=6, fill_color="color", line_color="color"),
+            name="steps",
+        )
+    )
+
+
+def _lines(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
+    """Red corner lines, the chequered finish line and the dashed police line."""
+    from bokeh.models import ColumnDataSource
+
     fig.multi_line(
         "xs",
         "ys",
@@ -161,10 +182,6 @@ def board_figure(
         line_dash="dashed",
         name="police",
     )
-    _labels(fig, notes, scale)
-    _flags(fig, notes["flags"], data, scale, space_size(track))
-    _cars(fig, car_data(track, cars), scale)
-    return fig
 
 
 def _fitting_height(data: dict[str, list[Any]], width: int) -> int:
