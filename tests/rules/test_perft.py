@@ -11,12 +11,14 @@ the counts again with::
 Counts per position: ``[options, options using the full roll, options with
 an overshoot, total spaces moved over all options]``. Each board also keeps a
 fingerprint (spaces, steps, corners): if a shipped board was rebuilt since the
-counts were recorded, its counts are skipped (they guard the engine, not the
-board file) until recorded again.
+counts were recorded (a hash of its spaces, steps, corners and contacts), its
+counts are skipped (they guard the engine, not the board file) until
+recorded again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
@@ -73,8 +75,22 @@ def load(name: str) -> Track:
     return load_track(REPO / "tracks" / f"{name}.json")
 
 
-def fingerprint(track: Track) -> list[int]:
-    return [len(track), track.graph.number_of_edges(), len(track.corners)]
+def fingerprint(track: Track) -> str:
+    """A short hash of everything movement reads: spaces, steps, corners, beside contacts."""
+    keys = ("lane", "kind", "corner", "hazard", "tunnel", "box", "progress")
+    spaces = sorted((repr(s), [repr(track.space(s)[k]) for k in keys]) for s in track.graph.nodes)
+    steps = sorted(
+        (repr(u), repr(v), d["kind"], sorted(d["lines"]))
+        for u, v, d in track.graph.edges(data=True)
+    )
+    beside = sorted(
+        sorted((repr(a), repr(b)))
+        for a, b, d in track.contacts.edges(data=True)
+        if d.get("kind") == "beside"
+    )
+    stops = sorted((repr(c), info["stops"]) for c, info in track.corners.items())
+    text = json.dumps([spaces, steps, beside, stops])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def counts(board: Board, position: dict) -> list[int]:
