@@ -104,12 +104,12 @@ def track_svg(
         f"<title>{escape(track.name)}</title>",
         f'<rect width="100%" height="100%" fill="{colors.GRASS}"/>',
     ]
-    parts += _title(track, frame)
+    parts += _title(track)
     parts += _spaces(data, frame, thin)
     if show_steps:
         parts += _steps(track, frame, size_px)
     parts += _lines(notes, frame, size_px)
-    parts += _labels(notes, frame, size_px)
+    parts += _labels(notes, frame)
     parts += _flags(notes, data, frame, size_px)
     parts += _cars(car_data(track, cars), frame, size_px)
     parts.append("</svg>")
@@ -128,7 +128,7 @@ def _points(frame: _Frame, xs: list[float], ys: list[float]) -> str:
     )
 
 
-def _title(track: Track, frame: _Frame) -> list[str]:
+def _title(track: Track) -> list[str]:
     corners = len(track.corners)
     laps = track.laps
     facts = (
@@ -245,7 +245,7 @@ def _lines(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float
     return out
 
 
-def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
+def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame) -> list[str]:
     """Grid, box and tunnel numbers, each sized to its space; too small ones are left out."""
     out = ['<g class="labels" font-weight="bold" text-anchor="middle">']
     for css in ("grid", "boxes", "tunnels"):
