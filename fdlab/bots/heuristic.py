@@ -169,7 +169,7 @@ class HeuristicBot:
         for gear in safe:
             die = preset.gear_dice[gear - 1]
             score = 0.0
-            for value, p in die.chance_outcomes():
+            for value, p in die.float_outcomes():
                 if limit is None:
                     gain = float(value)
                 elif value <= limit:
@@ -182,7 +182,7 @@ class HeuristicBot:
                 else:
                     excess = value - limit
                     gain = limit - (weight * excess if excess <= budget else ELIMINATION)
-                score += float(p) * gain
+                score += p * gain
             score -= weight * sum(engine.downshift_cost(car, gear).values())
             score += 0.05 * gear  # keep momentum: upshifts are one gear a turn (G-3)
             if score > best_score:
@@ -224,15 +224,17 @@ class HeuristicBot:
                 continue
             cost = sum(preset.downshift_costs.get(drop, {}).values()) if drop >= 2 else 0
             expected = 0.0
-            for value, p in preset.gear_dice[nxt - 1].chance_outcomes():
+            for value, p in preset.gear_dice[nxt - 1].float_outcomes():
                 excess = value - max(room, 0)
                 if excess > 0:
-                    expected += float(p) * (excess if excess <= budget else ELIMINATION / weight)
+                    expected += p * (excess if excess <= budget else ELIMINATION / weight)
             best = min(best, weight * (cost + expected))
         self._slowing_cache[key] = best
         return best
 
-    def _random_damage(self, view: RaceView, option: MoveOption) -> float:
+    def _random_damage(
+        self, view: RaceView, option: MoveOption, occupied: frozenset[int] | None = None
+    ) -> float:
         """Expected loss from collisions, danger and shooting at the destination."""
         board = view.board
         preset = view.preset
@@ -240,7 +242,8 @@ class HeuristicBot:
         faces = len(preset.black_faces)
         expected = 0.0
         if not in_pit_zone(board, dest) and board.tunnel[dest] is None:
-            occupied = view.state.occupied(skip=view.car_index)
+            if occupied is None:
+                occupied = view.state.occupied(skip=view.car_index)
             touched = sum(1 for s in board.touching[dest] if s in occupied)
             if touched:
                 hit = preset.collision_fail / faces
@@ -305,6 +308,7 @@ class HeuristicBot:
         weight = self._weight(view)
         board = view.board
         corner = board.corner
+        occupied = view.state.occupied(skip=view.car_index)
         future = {id(o): self._future_braking(view, o) for o, _ in safe}
         least: dict = {}
         for option, _ in safe:
@@ -314,7 +318,7 @@ class HeuristicBot:
 
         def key(item: tuple[MoveOption, MoveCost]) -> tuple:
             option, cost = item
-            value = option.moved - weight * 5 * self._random_damage(view, option)
+            value = option.moved - weight * 5 * self._random_damage(view, option, occupied)
             if option.boxed:
                 value -= 2  # a pit stop costs time; only worth it when hurt
             c = corner[option.destination]

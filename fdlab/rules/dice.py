@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -38,16 +38,35 @@ class Die:
 
     name: str
     faces: tuple[int, ...]
+    _outcomes: tuple[tuple[int, Fraction], ...] = field(
+        init=False, repr=False, compare=False, default=()
+    )
+    _floats: tuple[tuple[int, float], ...] = field(
+        init=False, repr=False, compare=False, default=()
+    )
 
     def __post_init__(self) -> None:
         if not self.faces:
             raise DiceError(f"die {self.name!r} has no faces")
+        counts = Counter(self.faces)
+        total = len(self.faces)
+        outcomes = tuple((value, Fraction(n, total)) for value, n in sorted(counts.items()))
+        object.__setattr__(self, "_outcomes", outcomes)
+        object.__setattr__(self, "_floats", tuple((v, float(p)) for v, p in outcomes))
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
         """Distinct values with their exact probabilities, smallest value first."""
-        counts = Counter(self.faces)
-        total = len(self.faces)
-        return [(value, Fraction(n, total)) for value, n in sorted(counts.items())]
+        return list(self._outcomes)
+
+    def float_outcomes(self) -> tuple[tuple[int, float], ...]:
+        """:meth:`chance_outcomes` with float probabilities, for fast estimates (bots).
+
+        Examples
+        --------
+        >>> Die("coin", (1, 2)).float_outcomes()
+        ((1, 0.5), (2, 0.5))
+        """
+        return self._floats
 
     def probability(self, predicate: Any) -> Fraction:
         """Exact probability that a roll satisfies ``predicate(value)``."""
