@@ -276,11 +276,12 @@ def solve_par(
     for component in reversed(list(nx.topological_sort(condensed))):
         members = sorted(condensed.nodes[component]["members"])
         loops = len(members) > 1 or graph.has_edge(members[0], members[0])
+        prepared = {p: _prepare(model, tables, tables.rows[p]) for p in members}
         for _ in range(10_000):
             iterations += 1
             change = 0.0
             for p in members:
-                q_value, gear_choice, _, _, _ = _bellman(model, tables, p, value, penalty)
+                q_value, gear_choice, _, _ = _bellman(model, tables, p, prepared[p], value, penalty)
                 change = max(change, float(np.max(np.abs(q_value - value[p]))))
                 value[p] = q_value
                 policy[p] = gear_choice
@@ -289,7 +290,9 @@ def solve_par(
         for _ in range(10_000):
             change = 0.0
             for p in members:
-                f, a = _evaluate(model, tables, p, value, policy, finish, turns, penalty)
+                f, a = _evaluate(
+                    model, tables, p, prepared[p], value, policy, finish, turns, penalty
+                )
                 change = max(change, float(np.max(np.abs(f - finish[p]))))
                 change = max(change, float(np.max(np.abs(a - turns[p]))))
                 finish[p], turns[p] = f, a
@@ -340,47 +343,86 @@ def _tables(model: SoloModel) -> _Tables:
     )
 
 
-def _row_outcomes(
-    model: SoloModel, rows: OptionRows, gears: np.ndarray, arrays: list[np.ndarray]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
-    """Where each row leaves the car, for every pool value 0..max.
+@dataclass
+class _Prepared:
+    """Where each option row of one position lands, for every pool value (computed once).
 
-    Returns the elimination mask, whether the row finishes, the engine-check
-    mask, and for each array the value at the landing state and one point
-    lower (for an engine check).
+    ``flat`` indexes a flattened ``(positions, gears + 1, pool + 1)`` array
+    at the landing state; ``checked`` lists the rows followed by an engine
+    check (D-6) and ``flat_below`` their landing state one point lower.
     """
+
+    rows: OptionRows
+    dead: np.ndarray
+    done: np.ndarray
+    flat: np.ndarray
+    checked: np.ndarray
+    flat_below: np.ndarray
+    below_dead: np.ndarray
+
+
+def _prepare(
+    model: SoloModel, tables: _Tables, rows: OptionRows, gear: int | None = None
+) -> _Prepared:
+    """Landing states of every row (``gear`` overrides the gear of the rows' groups)."""
     top = model.pool_max
+    width = model.preset.gears + 1
     pools = np.arange(top + 1)
     left = pools[None, :] - rows.loss[:, None]
     left = np.where(rows.restore[:, None], top, left)
-    dead = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    dead |= rows.doomed[:, None] | (pools[None, :] == 0)
-    done = (rows.target == FINISHED)[:, None] & ~dead
-    target = np.where(rows.target == FINISHED, 0, rows.target)
-    safe = np.clip(left, 0, top)
-    lower = np.clip(left - 1, 0, top)
-    at = [a[target[:, None], gears[:, None], safe] for a in arrays]
-    below = [a[target[:, None], gears[:, None], lower] for a in arrays]
-    lower_dead = (left - 1 <= 0) if model.pool_dies_at_zero else (left - 1 < 0)
-    return dead, done, lower_dead, at, below
+    dies = model.pool_dies_at_zero
+    dead = (left <= 0) if dies else (left < 0)
+    dead |= rows.doomed[:, None]
+    dead[:, 0] = True
+    finished = rows.target == FINISHED
+    done = finished[:, None] & ~dead
+    target = np.where(finished, 0, rows.target)
+    gears = tables.gear_of_group[rows.group] if gear is None else np.full(len(rows.group), gear)
+    base = ((target * width + gears) * (top + 1))[:, None]
+    flat = (base + np.clip(left, 0, top)).astype(np.int64)
+    if gear is None:
+        check = tables.trigger[rows.group] & ~rows.exempt & ~finished
+    else:
+        check = np.zeros(len(rows.group), dtype=bool)
+    checked = np.nonzero(check)[0]
+    lower = left[checked] - 1
+    below_dead = (lower <= 0) if dies else (lower < 0)
+    flat_below = base[checked] + np.clip(lower, 0, top)
+    return _Prepared(rows, dead, done, flat, checked, flat_below, below_dead)
+
+
+def _landing(
+    model: SoloModel, prep: _Prepared, array: np.ndarray, fail: float, finish: float, dead: float
+) -> np.ndarray:
+    """Per row and pool value: ``array`` at the landing state (engine check averaged in)."""
+    flat = array.reshape(-1)
+    out = flat[prep.flat]
+    if len(prep.checked):
+        hit = model.engine_hit()
+        below = np.where(prep.below_dead, fail, flat[prep.flat_below])
+        out[prep.checked] = (1 - hit) * out[prep.checked] + hit * below
+    out = np.where(prep.done, finish, out)
+    return np.where(prep.dead, dead, out)
 
 
 def _bellman(
-    model: SoloModel, tables: _Tables, p: int, value: np.ndarray, penalty: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One Bellman update of position ``p`` for every previous gear and pool value."""
-    rows = tables.rows[p]
-    gears = tables.gear_of_group[rows.group]
-    dead, done, lower_dead, (at,), (below,) = _row_outcomes(model, rows, gears, [value])
-    hit = model.engine_hit()
-    checked = (tables.trigger[rows.group] & ~rows.exempt & (rows.target != FINISHED))[:, None]
-    worse = np.where(lower_dead, penalty, below)
-    cont = np.where(checked, (1 - hit) * at + hit * worse, at)
-    w = np.where(dead, penalty, np.where(done, 0.0, cont))
-    best = np.minimum.reduceat(w, rows.starts, axis=0)  # (groups, pool)
+    model: SoloModel,
+    tables: _Tables,
+    p: int,
+    prep: _Prepared,
+    value: np.ndarray,
+    penalty: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One Bellman update of position ``p`` for every previous gear and pool value.
+
+    Returns the new values, the gear choices, the row values and each
+    gear's expected value after its roll.
+    """
+    w = _landing(model, prep, value, penalty, 0.0, penalty)
+    best = np.minimum.reduceat(w, prep.rows.starts, axis=0)  # (groups, pool)
     expected = np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
     q_value, choice = _gear_choice(model, tables, p, expected, penalty)
-    return q_value, choice, w, best, expected
+    return q_value, choice, w, expected
 
 
 def _gear_choice(
@@ -405,10 +447,27 @@ def _gear_choice(
     return q_value, gear
 
 
+def _chosen_finish(
+    model: SoloModel,
+    tables: _Tables,
+    prep: _Prepared,
+    w: np.ndarray,
+    finish: np.ndarray,
+    turns: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per face group and pool: finish probability and E[turns * 1{finish}] of the chosen row."""
+    f_row = _landing(model, prep, finish, 0.0, 1.0, 0.0)
+    a_row = _landing(model, prep, turns, 0.0, 0.0, 0.0)
+    chosen = _first_argmin(w, prep.rows.starts)  # (groups, pool) row indices
+    pools = np.arange(model.pool_max + 1)[None, :]
+    return f_row[chosen, pools], a_row[chosen, pools]
+
+
 def _evaluate(
     model: SoloModel,
     tables: _Tables,
     p: int,
+    prep: _Prepared,
     value: np.ndarray,
     policy: np.ndarray,
     finish: np.ndarray,
@@ -416,24 +475,10 @@ def _evaluate(
     penalty: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Finish probability and E[turns * 1{finish}] of position ``p`` under the policy."""
-    rows = tables.rows[p]
-    gears = tables.gear_of_group[rows.group]
-    _, _, w, _, _ = _bellman(model, tables, p, value, penalty)
-    dead, done, lower_dead, (f_at, a_at), (f_below, a_below) = _row_outcomes(
-        model, rows, gears, [finish, turns]
-    )
-    hit = model.engine_hit()
-    checked = (tables.trigger[rows.group] & ~rows.exempt & (rows.target != FINISHED))[:, None]
-    f_cont = np.where(checked, (1 - hit) * f_at + hit * np.where(lower_dead, 0.0, f_below), f_at)
-    a_cont = np.where(checked, (1 - hit) * a_at + hit * np.where(lower_dead, 0.0, a_below), a_at)
-    f_row = np.where(dead, 0.0, np.where(done, 1.0, f_cont))
-    a_row = np.where(dead | done, 0.0, a_cont)
-    chosen = _first_argmin(w, rows.starts)  # (groups, pool) row indices
-    pools = np.arange(model.pool_max + 1)[None, :]
-    f_group = tables.prob[:, None] * f_row[chosen, pools]
-    a_group = tables.prob[:, None] * a_row[chosen, pools]
-    f_gear = np.add.reduceat(f_group, tables.gear_starts, axis=0)
-    a_gear = np.add.reduceat(a_group, tables.gear_starts, axis=0)
+    _, _, w, _ = _bellman(model, tables, p, prep, value, penalty)
+    f_group, a_group = _chosen_finish(model, tables, prep, w, finish, turns)
+    f_gear = np.add.reduceat(tables.prob[:, None] * f_group, tables.gear_starts, axis=0)
+    a_gear = np.add.reduceat(tables.prob[:, None] * a_group, tables.gear_starts, axis=0)
     return _through_gear(model, tables, p, policy[p], f_gear, a_gear)
 
 
@@ -492,22 +537,21 @@ def _start_values(
     flying = sum(1 for f in faces if f >= preset.start_flying_min) / n
     normal = 1.0 - stall - flying
 
-    _, _, _, _, expected = _bellman(model, tables, p, value, penalty)
-    rows = tables.rows[p]
-    # normal start: 1st gear, the die's faces (groups of gear 1)
-    normal_value = expected[0, top]
-    # the same finish values under the chosen options
-    f_norm, a_norm = _group_finish(model, tables, rows, p, value, finish, turns, penalty, gear=1)
-    fly = model.start_rows(p)
-    fly_gears = np.ones(len(fly.group), dtype=np.int64)
-    dead, done, _, (v_at, f_at, a_at), _ = _row_outcomes(
-        model, fly, fly_gears, [value, finish, turns]
-    )
-    fly_w = np.where(dead, penalty, np.where(done, 0.0, v_at))[:, top]
-    k = int(np.argmin(fly_w))
-    fly_value = float(fly_w[k])
-    fly_f = 0.0 if dead[k, top] else (1.0 if done[k, top] else float(f_at[k, top]))
-    fly_a = 0.0 if dead[k, top] or done[k, top] else float(a_at[k, top])
+    # normal start: the 1st-gear die from pole, healthy
+    prep = _prepare(model, tables, tables.rows[p])
+    _, _, w, expected = _bellman(model, tables, p, prep, value, penalty)
+    f_group, a_group = _chosen_finish(model, tables, prep, w, finish, turns)
+    first = slice(tables.gear_starts[0], tables.gear_starts[1])
+    normal_value = float(expected[0, top])
+    f_norm = float(np.sum(tables.prob[first] * f_group[first, top]))
+    a_norm = float(np.sum(tables.prob[first] * a_group[first, top]))
+    # flying start: a fixed roll in 1st gear, no engine check
+    fly = _prepare(model, tables, model.start_rows(p), gear=1)
+    fly_w = _landing(model, fly, value, penalty, 0.0, penalty)
+    k = int(np.argmin(fly_w[:, top]))
+    fly_value = float(fly_w[k, top])
+    fly_f = float(_landing(model, fly, finish, 0.0, 1.0, 0.0)[k, top])
+    fly_a = float(_landing(model, fly, turns, 0.0, 0.0, 0.0)[k, top])
 
     objective = 1.0 + stall * value[p, 0, top] + normal * normal_value + flying * fly_value
     fin = stall * finish[p, 0, top] + normal * f_norm + flying * fly_f
@@ -515,35 +559,3 @@ def _start_values(
     # expected turns of every race: the objective without the penalty part
     expected_turns = objective - penalty * (1.0 - fin)
     return float(objective), float(fin), float(expected_turns), float(tot)
-
-
-def _group_finish(
-    model: SoloModel,
-    tables: _Tables,
-    rows: OptionRows,
-    p: int,
-    value: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
-    penalty: float,
-    gear: int,
-) -> tuple[float, float]:
-    """Finish probability and E[turns * 1{finish}] after rolling ``gear``'s die, healthy."""
-    _, _, w, _, _ = _bellman(model, tables, p, value, penalty)
-    gears = tables.gear_of_group[rows.group]
-    dead, done, lower_dead, (f_at, a_at), (f_below, a_below) = _row_outcomes(
-        model, rows, gears, [finish, turns]
-    )
-    hit = model.engine_hit()
-    checked = (tables.trigger[rows.group] & ~rows.exempt & (rows.target != FINISHED))[:, None]
-    f_cont = np.where(checked, (1 - hit) * f_at + hit * np.where(lower_dead, 0.0, f_below), f_at)
-    a_cont = np.where(checked, (1 - hit) * a_at + hit * np.where(lower_dead, 0.0, a_below), a_at)
-    f_row = np.where(dead, 0.0, np.where(done, 1.0, f_cont))
-    a_row = np.where(dead | done, 0.0, a_cont)
-    chosen = _first_argmin(w, rows.starts)
-    top = model.pool_max
-    lo = tables.gear_starts[gear - 1]
-    hi = tables.gear_starts[gear] if gear < len(tables.gear_starts) else len(tables.prob)
-    f = sum(tables.prob[k] * f_row[chosen[k, top], top] for k in range(lo, hi))
-    a = sum(tables.prob[k] * a_row[chosen[k, top], top] for k in range(lo, hi))
-    return float(f), float(a)

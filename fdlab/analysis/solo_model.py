@@ -220,6 +220,11 @@ class SoloModel:
         ]
         self.start: Position = self.grid_positions[0]
         self._costs: dict[tuple, MoveCost] = {}
+        self._classes: dict[tuple, int] = {}
+        empty = (0, self.max_roll + 1, 2)
+        self._loss = np.zeros(empty, dtype=np.int64)
+        self._doom = np.zeros(empty, dtype=bool)
+        self._known = np.zeros(empty, dtype=bool)
         self._full_car = CarState(space=0, pools=preset.pool_max, started=True)
         self.positions: list[Position] = []
         self.index: dict[Position, int] = {}
@@ -307,38 +312,71 @@ class SoloModel:
             self._costs[key] = cost
         return cost
 
+    def _cost_class(self, space: int, option: MoveOption) -> int:
+        """A small integer naming what ``move_cost`` reads of an option besides braking."""
+        board = self.board
+        key = (option.overshoots, in_pit_zone(board, space), in_pit_zone(board, option.destination))
+        k = self._classes.get(key)
+        if k is None:
+            k = len(self._classes)
+            self._classes[key] = k
+            if k >= self._loss.shape[0]:
+                grow = max(64, k + 1)
+                shape = (grow, self.max_roll + 1, 2)
+                self._loss = np.concatenate([self._loss, np.zeros(shape, dtype=np.int64)])
+                self._doom = np.concatenate([self._doom, np.zeros(shape, dtype=bool)])
+                self._known = np.concatenate([self._known, np.zeros(shape, dtype=bool)])
+        return k
+
     def rows(self, p: int) -> OptionRows:
-        """The option rows of position ``p`` (an index into :attr:`positions`)."""
+        """The option rows of position ``p`` (an index into :attr:`positions`).
+
+        Costs are looked up in a table per (cost class, braked, blocked),
+        filled by :func:`~fdlab.rules.costs.move_cost` the first time a
+        combination appears.
+        """
         position = self.positions[p]
         space = position[0]
         base = self._base[p]
+        board = self.board
         targets = []
         for option in base:
             nxt = self.successor(position, option)
             targets.append(FINISHED if nxt == FINISHED else self.index[nxt])
-        pit = [in_pit_zone(self.board, o.destination) for o in base]
-        group, target, loss, doomed, restore, exempt, starts = [], [], [], [], [], [], []
+        moved = np.asarray([o.moved for o in base], dtype=np.int64)
+        boxed = np.asarray([o.boxed for o in base], dtype=bool)
+        target = np.asarray(targets, dtype=np.int64)
+        pit = np.asarray([in_pit_zone(board, o.destination) for o in base], dtype=bool)
+        classes = np.asarray([self._cost_class(space, o) for o in base], dtype=np.int64)
+        parts: list[tuple] = []
+        starts = []
+        count = 0
         for k, (_, roll, _) in enumerate(self.groups):
-            starts.append(len(group))
-            full = any(o.moved == roll or o.boxed for o in base if o.moved <= roll)
-            for o, t, in_pit in zip(base, targets, pit, strict=True):
-                if o.moved > roll:
-                    continue
-                braked = 0 if o.boxed else roll - o.moved
-                cost = self._priced(space, o, braked, not (full or o.boxed))
-                group.append(k)
-                target.append(t)
-                loss.append(cost.total)
-                doomed.append(cost.eliminated or not cost.allowed)
-                restore.append(o.boxed and self.restores)
-                exempt.append(in_pit)
+            idx = np.nonzero(moved <= roll)[0]
+            full = bool(np.any((moved[idx] == roll) | boxed[idx]))
+            braked = np.where(boxed[idx], 0, roll - moved[idx])
+            blocked = (~(full | boxed[idx])).astype(np.int64)
+            cls = classes[idx]
+            missing = np.nonzero(~self._known[cls, braked, blocked])[0]
+            for m in missing:
+                i = int(idx[m])
+                cost = self._priced(space, base[i], int(braked[m]), bool(blocked[m]))
+                c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
+                self._loss[c, b, x] = cost.total
+                self._doom[c, b, x] = cost.eliminated or not cost.allowed
+                self._known[c, b, x] = True
+            starts.append(count)
+            count += len(idx)
+            parts.append(
+                (idx, self._loss[cls, braked, blocked], self._doom[cls, braked, blocked], k)
+            )
         return OptionRows(
-            group=np.asarray(group, dtype=np.int32),
-            target=np.asarray(target, dtype=np.int64),
-            loss=np.asarray(loss, dtype=np.int64),
-            doomed=np.asarray(doomed, dtype=bool),
-            restore=np.asarray(restore, dtype=bool),
-            exempt=np.asarray(exempt, dtype=bool),
+            group=np.concatenate([np.full(len(i), k, dtype=np.int32) for i, _, _, k in parts]),
+            target=np.concatenate([target[i] for i, _, _, _ in parts]),
+            loss=np.concatenate([loss for _, loss, _, _ in parts]),
+            doomed=np.concatenate([doom for _, _, doom, _ in parts]),
+            restore=np.concatenate([boxed[i] & self.restores for i, _, _, _ in parts]),
+            exempt=np.concatenate([pit[i] for i, _, _, _ in parts]),
             starts=np.asarray(starts, dtype=np.int64),
         )
 
