@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fdlab.track import Track
 from fdlab.track.build import build_track
-from fdlab.track.build_spec import PitSpec, StreetSpec, Stretch
+from fdlab.track.build_spec import CornerSpec, PitSpec, StreetSpec, Stretch
 from fdlab.track.io import save_track
 
 TRACKS = Path(__file__).resolve().parent
@@ -69,12 +69,30 @@ def training() -> Track:
     )
 
 
+#: Monaco's corners as lap fractions from the finish line (the GeoJSON line
+#: starts at Casino square; the finish line is 0.715 of its lap further on).
+MONACO_CORNERS = (
+    CornerSpec(0.079, 0.098, name="Sainte-Dévote"),
+    CornerSpec(0.250, 0.292, name="Massenet"),
+    CornerSpec(0.299, 0.325, name="Casino"),
+    CornerSpec(0.362, 0.385, name="Mirabeau"),
+    CornerSpec(0.387, 0.410, name="Hairpin"),
+    CornerSpec(0.412, 0.444, name="Portier"),
+    CornerSpec(0.628, 0.662, name="Harbour chicane"),
+    CornerSpec(0.723, 0.746, name="Tabac"),
+    CornerSpec(0.770, 0.852, name="Piscine"),
+    CornerSpec(0.880, 0.923, name="Rascasse"),
+)
+
+
 def monaco() -> Track:
-    """Monaco with the stop counts of the printed board."""
+    """Monaco with the corners and stop counts of the printed board."""
     return build_track(
         CIRCUITS / "mc-1929.geojson",
         name="Monaco",
         spaces_per_lap=100,
+        finish=0.715,
+        corners=MONACO_CORNERS,
         stops=(1, 1, 1, 1, 3, 1, 1, 2, 2, 1),
         pit=PitSpec(),
         laps=2,

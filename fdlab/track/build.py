@@ -93,6 +93,7 @@ def build_track(
     grid: int = 10,
     laps: int = 1,
     description: str = "",
+    finish: float = 0.0,
 ) -> Track:
     """Build a Formula D board from a closed centreline.
 
@@ -130,6 +131,10 @@ def build_track(
         Default race length.
     description : str
         One or two sentences for someone choosing a board.
+    finish : float
+        Where the finish line goes, as a fraction of the centreline's lap
+        from its first point. All other lap fractions count from the finish
+        line.
 
     Returns
     -------
@@ -169,6 +174,7 @@ def build_track(
         grid=grid,
         laps=laps,
         description=description,
+        finish=finish,
     )
     return build_from_spec(spec)
 
@@ -238,8 +244,10 @@ def build_from_spec(spec: BuildSpec) -> Track:
     most_lanes = max([spec.lanes, *(n for _, n in spec.lane_counts)])
     offsets = [((spec.lanes - 1) / 2 - j) * width for j in range(most_lanes)]
     half_road = max(abs(d) for d in offsets) + width / 2
+    if not 0.0 <= spec.finish < 1.0:
+        raise BuildError(f"finish must be a lap fraction in [0, 1), got {spec.finish}")
     path = LapPath(
-        spec.centreline.points,
+        spec.centreline.starting_at(spec.finish).points,
         step=space_length / 8,
         smoothing=space_length / 4,
         min_radius=1.15 * half_road,
@@ -283,7 +291,7 @@ def build_from_spec(spec: BuildSpec) -> Track:
             y=round(cell.centre[1], 2),
             polygon=cell.polygon,
             lane=cell.lane,
-            progress=round(cell.progress, 4),
+            progress=round(float(cell.progress), 4),
             kind=cell.kind,
             corner=cell.corner,
             hazard=cell.hazard,
@@ -576,30 +584,50 @@ def _number(cells: list[_Cell]) -> None:
 
 # -- grid, pit lane, street features, bridges ------------------------------------------
 def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:
+    """Grid spots behind the finish line, pole nearest it on the inside of the first corner.
+
+    Two staggered lanes when the straight behind the line holds them all,
+    otherwise one spot per lane and row, so the grid stays out of corners
+    where it can.
+    """
     if spots == 0:
         return
     lanes = _lanes(cells)
-    last = [c for c in cells if c.kind == "track" and c.end > lap - _EPS]
-    lane_count = len(last)
-    first_corner_left = corners and _first_turn_left(cells, corners)
-    inside = sorted(lanes, reverse=not first_corner_left)
-    pattern = inside[:2] if lane_count >= 2 else inside[:1]
-    chosen: list[_Cell] = []
+    at_line = sorted(c.lane for c in cells if c.kind == "track" and c.end > lap - _EPS)
+    inside = at_line if corners and _first_turn_left(cells, corners) else at_line[::-1]
+    straight = 0
+    for cell in reversed(lanes[inside[0]]):
+        if cell.corner is not None or cell.tunnel is not None:
+            break
+        straight += 1
+    if len(inside) >= 3 and straight < spots:
+        _grid_by_rows(lanes, inside, spots)
+        return
+    pattern = inside[:2]
     limit = math.inf
-    taken: set[int] = set()
     for spot in range(spots):
         lane = pattern[spot % len(pattern)]
-        candidates = [c for c in reversed(lanes[lane]) if c.progress < limit and id(c) not in taken]
-        candidates = [c for c in candidates if c.tunnel is None]
+        candidates = [c for c in reversed(lanes[lane]) if c.progress < limit and c.tunnel is None]
         if not candidates:
             raise BuildError(
                 f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
             )
-        cell = candidates[0]
-        cell.grid = spot + 1
-        taken.add(id(cell))
-        chosen.append(cell)
-        limit = cell.progress - 1e-6 if len(pattern) > 1 else cell.progress - 1e-6
+        candidates[0].grid = spot + 1
+        limit = candidates[0].progress - 1e-6
+
+
+def _grid_by_rows(lanes: dict[int, list[_Cell]], inside: list[int], spots: int) -> None:
+    spot = 0
+    for row in range(1, min(len(lanes[lane]) for lane in inside) + 1):
+        for lane in inside:
+            cell = lanes[lane][-row]
+            if cell.tunnel is None and spot < spots:
+                spot += 1
+                cell.grid = spot
+    if spot < spots:
+        raise BuildError(
+            f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
+        )
 
 
 def _first_turn_left(cells: list[_Cell], corners: list) -> bool:

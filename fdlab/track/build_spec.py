@@ -161,6 +161,7 @@ class BuildSpec:
     grid: int = 10
     laps: int = 1
     description: str = ""
+    finish: float = 0.0
     properties: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

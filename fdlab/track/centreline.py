@@ -73,6 +73,35 @@ class Centreline:
         pts = self.points
         return float(sum(math.dist(pts[i - 1], pts[i]) for i in range(len(pts))))
 
+    def starting_at(self, fraction: float) -> Centreline:
+        """The same lap starting ``fraction`` of a lap further on (where the finish line goes).
+
+        Examples
+        --------
+        >>> square = Centreline([(0, 0), (100, 0), (100, 100), (0, 100)])
+        >>> square.starting_at(0.125).points[:2]
+        ((50.0, 0.0), (100.0, 0.0))
+        """
+        fraction = float(fraction) % 1.0
+        if fraction == 0.0:
+            return self
+        pts = self.points
+        target = fraction * self.length
+        travelled = 0.0
+        for i in range(len(pts)):
+            a, b = pts[i], pts[(i + 1) % len(pts)]
+            segment = math.dist(a, b)
+            if travelled + segment > target:
+                share = (target - travelled) / segment
+                point = (
+                    round(a[0] + share * (b[0] - a[0]), 2),
+                    round(a[1] + share * (b[1] - a[1]), 2),
+                )
+                rest = pts[i + 1 :] + pts[: i + 1]
+                return Centreline((point, *rest), self.properties)
+            travelled += segment
+        return self
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (lists and dicts) that :meth:`from_json` reads back."""
         return {"points": [[x, y] for x, y in self.points], "properties": dict(self.properties)}

@@ -226,3 +226,22 @@ def test_every_real_circuit_builds_a_valid_board(path):
 def test_centreline_round_trips_through_json():
     line = Centreline([(0, 0), (10, 0), (10, 10)], {"name": "x"})
     assert Centreline.from_json(json.loads(json.dumps(line.to_json()))) == line
+
+
+def test_finish_option_moves_the_finish_line_along_the_centreline():
+    # a quarter lap on, the finish line lies on the far straight (y about 70)
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, finish=0.5)
+    crossing = track.edges_crossing("finish")
+    assert crossing and all(track.space(v)["y"] > 40 for _, v in crossing)
+    assert validate(track).ok, validate(track)
+
+
+def test_grid_fills_rows_across_the_lanes_when_the_straight_is_short():
+    short = drawn([(220,), (180, 35), (300,), (180, 35), (80,)])  # 5 spaces behind the line
+    track = build_track(short, name="Short", space_length=16.0, lanes=3, finish=0.0)
+    spots = track.grid_spots()
+    assert len(spots) == 10
+    rows = [track.space(s)["progress"] for s in spots]
+    assert rows[:3] == [rows[0]] * 3  # pole row: one spot per lane
+    assert all(track.space(s)["corner"] is None for s in spots)
+    assert validate(track).ok, validate(track)
