@@ -218,7 +218,19 @@ def dumps(track: Track) -> str:
     >>> loads(text) == from_ascii(". .")
     True
     """
-    return _format_document(track_to_dict(track))
+    return _checked_text(track, _STRING)
+
+
+def _checked_text(track: Track, source: str) -> str:
+    """The file text of ``track``, read back once so that what is written can be loaded."""
+    text = _format_document(track_to_dict(track, source=source))
+    try:
+        track_from_dict(json.loads(text), source=source)
+    except TrackFileError as error:
+        raise TrackFileError(
+            source, error.field, f"{error.detail}; the track was not written"
+        ) from None
+    return text
 
 
 def _format_document(doc: dict[str, Any]) -> str:
@@ -239,9 +251,10 @@ def _format_document(doc: dict[str, Any]) -> str:
 def save_track(track: Track, path: str | os.PathLike[str]) -> None:
     """Write a track file atomically.
 
-    The text is written to a temporary file in the same folder, flushed to
-    disk and renamed over ``path``; if anything fails the old file is left
-    as it was and no temporary file remains.
+    The text is first read back (so a file that could not be loaded is never
+    written), then written to a temporary file in the same folder, flushed
+    to disk and renamed over ``path``; if anything fails the old file is
+    left as it was and no temporary file remains.
 
     Raises
     ------
@@ -260,12 +273,7 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
     """
     target = Path(path)
     source = str(path)
-    try:
-        text = _format_document(track_to_dict(track, source=source))
-    except ValueError as exc:  # allow_nan=False or a TrackFileError from the document
-        if isinstance(exc, TrackFileError):
-            raise
-        raise TrackFileError(source, "", f"cannot be written: {exc}") from exc
+    text = _checked_text(track, source)
     try:
         atomic_write(target, text.encode("utf-8"))
     except OSError as exc:

@@ -217,6 +217,24 @@ def test_values_that_would_not_read_back_equal_are_refused(tmp_path, change, fie
     assert not path.exists() and list(tmp_path.iterdir()) == []
 
 
+def test_a_track_that_would_not_load_back_is_not_written(tmp_path):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". . ."), path)
+    old = path.read_bytes()
+    track = from_ascii(". . .")
+    track.contacts.add_edge(0, 99, kind="beside")  # a contact with a space that is gone
+    with pytest.raises(TrackFileError) as info:
+        save_track(track, path)
+    assert str(info.value) == (
+        f"{path}: contacts[1].b: space 99 is not in spaces; the track was not written"
+    )
+    assert path.read_bytes() == old
+    track = from_ascii(". . .")
+    track.contacts.edges[0, 1]["rear"] = 2
+    with pytest.raises(TrackFileError, match=r"contacts\[0\]\.rear: .*was not written"):
+        dumps(track)
+
+
 def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
     path = tmp_path / "ring.json"
     save_track(from_ascii(". . ."), path)
