@@ -14,7 +14,7 @@ from typing import Any
 
 from fdlab.plot import colors
 from fdlab.plot.errors import CarPlacementError, UnknownSpaceError
-from fdlab.plot.geometry import heading, line_across, outline, space_size
+from fdlab.plot.geometry import heading, line_across, outlines, space_size
 from fdlab.track.corners import corner_entries, corner_exits
 from fdlab.track.model import Track
 
@@ -106,9 +106,9 @@ def board_data(track: Track, *, highlight: Iterable[Any] = (), cars: Cars = None
     order += [n for n, d in nodes(data=True) if d["level"]]
 
     data: Columns = {name: [] for name in BOARD_COLUMNS}
-    for n in order:
+    shapes = outlines([nodes[n] for n in order], size)
+    for n, (xs, ys) in zip(order, shapes, strict=True):
         d = nodes[n]
-        xs, ys = outline(d, size)
         corner = d["corner"]
         info = corners.get(corner, {}) if corner is not None else {}
         is_marked = n in marked

@@ -11,6 +11,9 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+import shapely
+
 from fdlab.track.model import Track
 
 Point = tuple[float, float]
@@ -36,8 +39,37 @@ def outline(space: dict[str, Any], size: float) -> tuple[list[float], list[float
         half = 0.45 * size
         x, y = float(space["x"]), float(space["y"])
         return [x - half, x + half, x + half, x - half], [y - half, y - half, y + half, y + half]
-    xs, ys = polygon.exterior.coords.xy
-    return xs.tolist()[:-1], ys.tolist()[:-1]
+    coords = shapely.get_coordinates(polygon.exterior)[:-1]
+    return coords[:, 0].tolist(), coords[:, 1].tolist()
+
+
+def outlines(
+    spaces: Sequence[dict[str, Any]], size: float
+) -> list[tuple[list[float], list[float]]]:
+    """:func:`outline` of many spaces at once (one vectorised pass over the polygons).
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> outlines([{"polygon": box(0, 0, 1, 1)}, {"polygon": None, "x": 5.0, "y": 5.0}], 1.0)
+    [([1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0]), ([4.55, 5.45, 5.45, 4.55], [4.55, 4.55, 5.45, 5.45])]
+    """
+    drawn = [
+        i
+        for i, space in enumerate(spaces)
+        if space.get("polygon") is not None and not space["polygon"].is_empty
+    ]
+    result: list[tuple[list[float], list[float]] | None] = [None] * len(spaces)
+    if drawn:
+        rings = shapely.get_exterior_ring(np.array([spaces[i]["polygon"] for i in drawn]))
+        coords, index = shapely.get_coordinates(rings, return_index=True)
+        starts = np.flatnonzero(np.diff(index)) + 1
+        for i, ring in zip(drawn, np.split(coords, starts), strict=True):
+            result[i] = (ring[:-1, 0].tolist(), ring[:-1, 1].tolist())
+    return [
+        found if found is not None else outline(space, size)
+        for found, space in zip(result, spaces, strict=True)
+    ]
 
 
 def space_size(track: Track) -> float:
