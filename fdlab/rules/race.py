@@ -36,6 +36,20 @@ from fdlab.rules.state import RaceState
 from fdlab.rules.view import RaceView
 from fdlab.track.model import Track
 
+#: Colours of the default car names (CAR_NAMES), for the board picture.
+NAMED_COLOURS = {
+    "blue": "#1f6fe0",
+    "red": "#e4262c",
+    "green": "#1fa64a",
+    "yellow": "#f5c800",
+    "black": "#222222",
+    "white": "#ffffff",
+    "orange": "#f07c16",
+    "purple": "#8d3fd1",
+    "grey": "#8a8a8a",
+    "pink": "#f06aa9",
+}
+
 
 @dataclass(frozen=True)
 class LegalMove:
@@ -458,13 +472,16 @@ class Race:
         return f"<Race on {self.track.name!r}, {self.preset.name} rules, {len(self.names)} cars: {where}>"
 
     def _car_marks(self) -> dict:
+        """Space id -> (name, colour); a car named after a colour is drawn in it."""
         from fdlab.plot.colors import car_color
 
-        return {
-            self.board.ids[car.space]: (self.names[c], car_color(c))
-            for c, car in enumerate(self.state.cars)
-            if car.space >= 0
-        }
+        marks = {}
+        for c, car in enumerate(self.state.cars):
+            if car.space >= 0:
+                name = self.names[c]
+                colour = NAMED_COLOURS.get(name.lower(), car_color(c))
+                marks[self.board.ids[car.space]] = (name, colour)
+        return marks
 
     def _repr_html_(self) -> str:
         rows = self.standings()

@@ -132,6 +132,7 @@ def test_html_shows_standings_and_the_board():
     race = Race(LOOP, cars=["Blue", "Red"], seed=4)
     page = race._repr_html_()
     assert "Blue" in page and "Red" in page and "<svg" in page and "SP" in page
+    assert sorted(race._car_marks().values()) == [("Blue", "#1f6fe0"), ("Red", "#e4262c")]
 
 
 def test_from_position_and_string_cars():
