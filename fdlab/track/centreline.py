@@ -37,6 +37,8 @@ class Centreline:
     (4, 400.0)
     >>> Centreline.from_json(square.to_json()) == square
     True
+    >>> square._repr_svg_().startswith("<svg")
+    True
     """
 
     points: tuple[tuple[float, float], ...]
@@ -101,6 +103,26 @@ class Centreline:
                 return Centreline((point, *rest), self.properties)
             travelled += segment
         return self
+
+    def _repr_svg_(self) -> str:
+        """The lap as a line, with a dot on its first point (the finish line)."""
+        xs = [x for x, _ in self.points]
+        ys = [y for _, y in self.points]
+        span = max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
+        scale = 300.0 / span
+        width = (max(xs) - min(xs)) * scale + 20
+        height = (max(ys) - min(ys)) * scale + 20
+
+        def screen(x: float, y: float) -> str:
+            return f"{(x - min(xs)) * scale + 10:.1f},{(max(ys) - y) * scale + 10:.1f}"
+
+        line = " ".join(screen(x, y) for x, y in (*self.points, self.points[0]))
+        start = screen(*self.points[0]).split(",")
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}">'
+            f'<polyline points="{line}" fill="none" stroke="#444" stroke-width="2"/>'
+            f'<circle cx="{start[0]}" cy="{start[1]}" r="4" fill="#d62728"/></svg>'
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (lists and dicts) that :meth:`from_json` reads back."""
