@@ -394,8 +394,12 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         "boxes": {"x": [], "y": [], "text": [], "space": [], "room": []},
         "tunnels": {"x": [], "y": [], "text": [], "space": [], "room": []},
     }
+    members_of: dict[Any, list[Any]] = {}
+    for space, attrs in nodes(data=True):
+        if attrs["corner"] is not None:
+            members_of.setdefault(attrs["corner"], []).append(space)
     for corner, info in sorted(track.corners.items(), key=lambda item: str(item[0])):
-        members = track.corner_spaces(corner)
+        members = members_of.get(corner, [])
         if not members:
             continue
         flag, point = _flag_position(track, members, size)

@@ -254,7 +254,7 @@ def _flags(
     positions = place_flags(
         anchors,
         [(dx, -dy) for dx, dy in zip(flags["dx"], flags["dy"], strict=True)],
-        [(x * scale, -y * scale) for x, y in track_points(data)],
+        track_points(data) * [scale, -scale],
         start=max(1.6 * size * scale, 0.5 * size * scale + 22.0),
     )
     offsets = [(fx - ax, fy - ay) for (ax, ay), (fx, fy) in zip(anchors, positions, strict=True)]

@@ -20,7 +20,7 @@ _TURNS = (0.0, 0.45, -0.45, 0.9, -0.9, 1.35, -1.35, math.pi)
 class _Points:
     """Screen points in two arrays, to count those inside a box quickly."""
 
-    def __init__(self, points: Sequence[ScreenPoint]) -> None:
+    def __init__(self, points: Sequence[ScreenPoint] | np.ndarray) -> None:
         array = np.asarray(points, dtype=float).reshape(-1, 2)
         self.xs = array[:, 0]
         self.ys = array[:, 1]
@@ -30,28 +30,31 @@ class _Points:
         return int(np.count_nonzero(inside))
 
 
-def track_points(data: dict[str, list[Any]]) -> list[tuple[float, float]]:
-    """Centres and corners of every space of :func:`fdlab.plot.board_data`.
+def track_points(data: dict[str, list[Any]]) -> np.ndarray:
+    """Centres and outline corners of every space of :func:`fdlab.plot.board_data`.
 
     The points a flag must not cover: with the corners, a flag cannot hide
     between the centres of big spaces.
 
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, 2)``: the centres first, then every outline point.
+
     Examples
     --------
-    >>> track_points({"x": [0.5], "y": [0.5], "xs": [[0, 1, 1, 0]], "ys": [[0, 0, 1, 1]]})
-    [(0.5, 0.5), (0, 0), (1, 0), (1, 1), (0, 1)]
+    >>> track_points({"x": [0.5], "y": [0.5], "xs": [[0, 1, 1, 0]], "ys": [[0, 0, 1, 1]]}).tolist()
+    [[0.5, 0.5], [0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
     """
-    points = []
-    for x, y, xs, ys in zip(data["x"], data["y"], data["xs"], data["ys"], strict=True):
-        points.append((x, y))
-        points.extend(zip(xs, ys, strict=True))
-    return points
+    xs = np.concatenate([np.asarray(data["x"], dtype=float), *map(np.asarray, data["xs"])])
+    ys = np.concatenate([np.asarray(data["y"], dtype=float), *map(np.asarray, data["ys"])])
+    return np.column_stack([xs, ys]) if len(xs) else np.zeros((0, 2))
 
 
 def place_flags(
     anchors: Sequence[ScreenPoint],
     directions: Sequence[ScreenPoint],
-    obstacles: Sequence[ScreenPoint],
+    obstacles: Sequence[ScreenPoint] | np.ndarray,
     *,
     start: float,
     step: float = 12.0,
@@ -70,7 +73,7 @@ def place_flags(
     ----------
     anchors, directions : sequences of (x, y)
         Screen points of the corners and unit vectors pointing off the track.
-    obstacles : sequence of (x, y)
+    obstacles : sequence of (x, y) or array of shape (n, 2)
         Screen points a flag should not cover.
     start, step : float
         First distance from the anchor and the distance added per try, in pixels.

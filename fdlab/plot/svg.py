@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+import numpy as np
+
 from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.geometry import space_size
@@ -47,6 +49,12 @@ class _Frame:
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         return self.left + x * self.scale, self.top - y * self.scale
+
+    def points(self, xy: np.ndarray) -> np.ndarray:
+        """Many track points (an ``(n, 2)`` array) as picture pixels."""
+        return np.column_stack(
+            [self.left + xy[:, 0] * self.scale, self.top - xy[:, 1] * self.scale]
+        )
 
     def inside(self, px: float, py: float, dx: float, dy: float) -> tuple[float, float]:
         """The pixel point moved inside the picture, ``dx``/``dy`` away from its edges."""
@@ -291,7 +299,7 @@ def _flags(
     positions = place_flags(
         anchors,
         directions,
-        [frame.point(x, y) for x, y in track_points(centres)],
+        frame.points(track_points(centres)),
         start=max(1.6 * size_px, 0.5 * size_px + 22.0),
         clamp=lambda x, y: frame.inside(x, y, 22.0, 20.0),
     )
