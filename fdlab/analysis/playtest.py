@@ -305,11 +305,29 @@ def playtest(
     return _tables(track, rules, labels, seed, logs, workers=workers, dask=client is not None)
 
 
+_PAYLOAD: dict[str, Any] = {}
+
+
+def _init_worker(payload: dict[str, Any]) -> None:
+    """Keep the playtest's payload in the worker process (sent once, not with every task)."""
+    _PAYLOAD.clear()
+    _PAYLOAD.update(payload)
+
+
+def _run_in_worker(numbers: Sequence[int], seeds: Sequence[tuple[int, int]]) -> list[RaceLog]:
+    return run_races(_PAYLOAD, numbers, seeds)
+
+
 def _on_processes(payload: dict[str, Any], chunks: list, workers: int, bar: Any) -> list[RaceLog]:
     logs: list[RaceLog] = []
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
-        futures = [pool.submit(run_races, payload, n, s) for n, s in chunks]
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(chunks)),
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(payload,),
+    ) as pool:
+        futures = [pool.submit(_run_in_worker, n, s) for n, s in chunks]
         for future in as_completed(futures):
             part = future.result()
             logs.extend(part)

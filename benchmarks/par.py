@@ -1,0 +1,88 @@
+"""Benchmark the exact solo par: solve time on Monaco and on a 500-space board, and agreement.
+
+Usage::
+
+    python benchmarks/par.py                  # Monaco (tracks/monaco.json) and a 500-space loop
+    python benchmarks/par.py --check 2000     # also simulate 2000 solo races of the optimal bot
+
+Prints, for each board, the solve time (one core), the number of positions
+and option rows, the par and the finish probability. With ``--check N`` it
+plays N solo races with :class:`fdlab.bots.solo.SoloOptimalBot` and prints
+their mean number of turns, its standard error and the gap to par in percent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from fdlab.analysis import solve_par
+from fdlab.bots.solo import SoloOptimalBot
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.simulate import simulate
+from fdlab.track import Track, from_ascii, load_track
+
+REPO = Path(__file__).resolve().parents[1]
+MONACO = REPO / "tracks" / "monaco.json"
+
+
+def loop_500() -> Track:
+    """A closed 3-lane loop of 167 columns (501 spaces) with five corners of 1-3 stops."""
+    columns = 167
+    corners = {1: (12, 4, 2), 2: (40, 3, 1), 3: (70, 6, 3), 4: (100, 2, 1), 5: (130, 5, 2)}
+    cell = ["."] * columns
+    for cid, (first, width, _) in corners.items():
+        for c in range(first, first + width):
+            cell[c] = str(cid)
+    row = " ".join(cell)
+    last = 3 * (columns - 1)
+    return from_ascii(
+        "\n".join([row] * 3),
+        corners={cid: stops for cid, (_, _, stops) in corners.items()},
+        closed=True,
+        grid=[last, last + 1, last + 2],
+        name="500-space loop",
+    )
+
+
+def check(board: Board, solution, races: int) -> None:
+    bot = SoloOptimalBot(solution)
+    began = time.perf_counter()
+    turns = [r.rounds for r in (simulate(board, [bot], seed=s) for s in range(races)) if r.finished]
+    seconds = time.perf_counter() - began
+    mean = statistics.mean(turns)
+    error = statistics.stdev(turns) / len(turns) ** 0.5
+    gap = 100 * (mean - solution.par) / solution.par
+    print(
+        f"  {races} solo races of the optimal bot: {len(turns)} finish, mean {mean:.3f} "
+        f"+- {error:.3f} turns (par {solution.par:.3f}, gap {gap:+.2f}%), {seconds:.1f} s"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--track", type=Path, action="append", help="track file(s) to solve")
+    parser.add_argument("--check", type=int, default=0, metavar="N", help="simulate N solo races")
+    args = parser.parse_args(argv)
+    boards = [(str(p), load_track(p)) for p in args.track or []]
+    if not boards:
+        if MONACO.exists():
+            boards.append(("tracks/monaco.json", load_track(MONACO)))
+        boards.append(("text loop", loop_500()))
+    for source, track in boards:
+        board = compile_board(track)
+        solution = solve_par(board)
+        print(
+            f"{track.name} ({source}): {len(board)} spaces, {len(board.stops)} corners; "
+            f"solve {solution.seconds:.2f} s, {solution.stats['positions']} positions, "
+            f"{solution.stats['rows']} option rows; par {solution.par:.3f} turns, "
+            f"finish {solution.finish_probability:.5f}"
+        )
+        if args.check:
+            check(board, solution, args.check)
+
+
+if __name__ == "__main__":
+    main()
