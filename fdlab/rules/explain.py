@@ -145,8 +145,15 @@ def _unreachable(board: Board, start: int, roll: int, destination: int) -> str:
     here, there = repr(ids[start]), repr(ids[destination])
     distance = _distance(board, start, destination)
     ahead = board.progress[destination] - board.progress[start]
+    behind = -ahead
     if board.lap_length > 0:
         ahead %= board.lap_length
+        behind %= board.lap_length
+    if 0 < behind < ahead:
+        return (
+            f"space {there} is behind space {here}: cars move forward along the track and "
+            f"never reverse (M-1)"
+        )
     near = 0 < ahead <= roll
     corner = board.corner[destination]
     if near and (distance is None or distance > roll) and corner is not None:

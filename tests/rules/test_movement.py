@@ -504,6 +504,7 @@ def test_explain_names_the_clause():
     assert "(M-2)" in explain(two, 0, 2, at(1, 0, rows), occupied=[at(1, 0, rows)])
     assert "(M-2)" in explain(two, 0, 2, at(2, 0, rows), occupied=[at(1, 0, rows), at(1, 1, rows)])
     assert "(M-1)" in explain(two, 0, 2, at(4, 0, rows))
+    assert "behind space 4" in explain(two, at(2, 0, rows), 2, 0)
     assert "(M-1)" in explain(two, at(2, 0, rows), 2, 0)
     assert "(M-3)" in explain(from_ascii(FOUR_LANES), 0, 4, at(4, 3, 4))
     assert "(M-4)" in explain(from_ascii(ZIGZAG), 0, 2, at(2, 0, rows))
