@@ -195,21 +195,38 @@ def _fitting_height(data: dict[str, list[Any]], width: int) -> int:
 
 
 def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]], scale: float) -> None:
-    """Grid and box numbers sized to their space at the first zoom; tunnel badges."""
+    """Grid, box and tunnel numbers sized to their space at the first zoom.
+
+    Tunnel portals are purple discs; a number too small to read is left out
+    (the hover still names the space).
+    """
     from bokeh.models import ColumnDataSource
 
-    for key in ("grid", "boxes"):
+    for key in ("tunnels", "grid", "boxes"):
         table = dict(notes[key])
         sizes = [
             min(12.0, 0.62 * room * scale, 1.45 * room * scale / max(1, len(text)))
             for room, text in zip(table["room"], table["text"], strict=True)
         ]
         table["font_size"] = [f"{size:.0f}px" if size >= 5 else "0px" for size in sizes]
+        if key == "tunnels":
+            table["disc"] = [max(8.0, 0.8 * room * scale) for room in table["room"]]
+        source = ColumnDataSource(table)
+        if key == "tunnels":
+            fig.scatter(
+                "x",
+                "y",
+                size="disc",
+                source=source,
+                fill_color=colors.TUNNEL_PURPLE,
+                line_color="#ffffff",
+                name="tunnel_portals",
+            )
         fig.text(
             "x",
             "y",
             text="text",
-            source=ColumnDataSource(table),
+            source=source,
             text_color=colors.LABEL_LIGHT,
             text_font_style="bold",
             text_align="center",
@@ -217,22 +234,6 @@ def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]], scale: float) -
             text_font_size="font_size",
             name=key,
         )
-    fig.text(
-        "x",
-        "y",
-        text="text",
-        source=ColumnDataSource(notes["tunnels"]),
-        text_color=colors.LABEL_LIGHT,
-        text_font_style="bold",
-        text_align="center",
-        text_baseline="middle",
-        text_font_size="11px",
-        background_fill_color=colors.TUNNEL_PURPLE,
-        border_line_color="#ffffff",
-        border_radius=8,
-        padding=3,
-        name="tunnels",
-    )
 
 
 def _screen_scale(data: dict[str, list[Any]], width: int, height: int) -> float:
