@@ -672,6 +672,10 @@ def _pit_lane(
                 before -= 1
                 columns += stretches[before].columns
         start, end = stretches[before].start, stretches[after].end
+        # no longer than the boxes need: a few spaces before the line, fewer after it
+        space = lap / lap_length
+        start = max(start, lap - (math.ceil(pit.boxes / 2) + 4) * space)
+        end = min(end, 4 * space)
     if end <= start:
         end += lap
     side = pit.side or ("right" if _signed_area(path) > 0 else "left")

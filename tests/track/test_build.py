@@ -245,3 +245,18 @@ def test_grid_fills_rows_across_the_lanes_when_the_straight_is_short():
     assert rows[:3] == [rows[0]] * 3  # pole row: one spot per lane
     assert all(track.space(s)["corner"] is None for s in spots)
     assert validate(track).ok, validate(track)
+
+
+def test_a_figure_eight_builds_a_bridge_not_a_wrong_connection():
+    eight = [
+        (600 * math.sin(2 * math.pi * i / 200), 250 * math.sin(4 * math.pi * i / 200))
+        for i in range(25, 225)
+    ]
+    track = build_track(eight, name="Eight", spaces_per_lap=70, pit=True)
+    assert validate(track).ok, validate(track)
+    raised = track.spaces(level=1)
+    assert raised
+    # the bridge spaces lie on one branch: a stretch of at most a few spaces of progress
+    progress = sorted(track.space(s)["progress"] for s in raised)
+    assert progress[-1] - progress[0] < 8
+    lap_steps_ok(track)
