@@ -22,7 +22,7 @@ from fdlab.rules import (
     compile_board,
     simulate,
 )
-from fdlab.rules.actions import RollGrid
+from fdlab.rules.actions import ChooseMove, RollGrid
 from fdlab.rules.order import race_distance
 from fdlab.rules.presets import get_preset
 from fdlab.rules.simulate import bot_action
@@ -105,17 +105,42 @@ def check(engine, before, after):
     assert RaceState.from_json(json.loads(json.dumps(after.to_json()))) == after
 
 
+class StopCounter:
+    """An independent count of stops: consecutive move ends in the same corner (C-2, C-6)."""
+
+    def __init__(self, board, n):
+        self.board = board
+        self.streak = [(None, 0)] * n
+
+    def after_move(self, c, car, events):
+        corner = self.board.corner[car.space] if car.space >= 0 else None
+        last, count = self.streak[c]
+        count = count + 1 if corner is not None and corner == last else (1 if corner else 0)
+        self.streak[c] = (corner, count)
+        if not car.racing or corner is None:
+            return
+        texts = " ".join(e.text for e in events if e.car == c)
+        if "overshoot" in texts or "spin" in texts:
+            # C-5: after an overshoot the stop in a new corner does not count
+            assert car.stops <= count
+            self.streak[c] = (corner, car.stops)
+        else:
+            assert car.stops == count, (car, count, texts)
+
+
 def checked_race(board, preset, bots, seed):
     engine = Engine(board, preset, [f"car{i}" for i in range(len(bots))])
     dice = SeededDice(seed)
     state, _ = engine.step(engine.initial_state(), RollGrid(), dice)
-    steps = 0
+    stops = StopCounter(board, len(bots))
     while not state.over:
-        action = bot_action(bots[state.current], RaceView(engine, state, state.current))
-        new, _ = engine.step(state, action, dice)
+        c = state.current
+        action = bot_action(bots[c], RaceView(engine, state, c))
+        new, events = engine.step(state, action, dice)
         check(engine, state, new)
+        if isinstance(action, ChooseMove):
+            stops.after_move(c, new.cars[c], events)
         state = new
-        steps += 1
     assert len(state.finished) + len(state.eliminated) == len(bots)
     return state
 
