@@ -271,7 +271,7 @@ def build_from_spec(spec: BuildSpec) -> Track:
         graph.graph["corners"][number] = {"stops": stops, "name": corner_name or f"Corner {number}"}
 
     tunnel_pairs = _apply_tunnels(spec.street, cells, lap)
-    steps = _track_steps(cells, lap)
+    steps = _track_steps(cells, lap, tunnel_pairs)
     for entry, exit_ in tunnel_pairs:
         steps.append((entry, exit_, "tunnel"))
     _mark_grid(cells, spec.grid, corner_stretches, lap)
@@ -517,11 +517,15 @@ def _at(row: list[_Cell], position: float, lap: float) -> _Cell | None:
 
 
 # -- steps -------------------------------------------------------------------------------
-def _track_steps(cells: list[_Cell], lap: float) -> list[tuple[_Cell, _Cell, str]]:
+def _track_steps(
+    cells: list[_Cell], lap: float, tunnels: list[tuple[_Cell, _Cell]]
+) -> list[tuple[_Cell, _Cell, str]]:
+    """``ahead`` steps along each lane and diagonal ``lane_change`` steps to the next space
+    of a neighbouring lane; tunnel portals only lead into / come out of their tunnel."""
     steps: list[tuple[_Cell, _Cell, str]] = []
     lanes = _lanes(cells)
-    tunnel_entries = {id(c) for c in cells if c.tunnel is not None and c.tunnel.endswith("in")}
-    tunnel_exits = {id(c) for c in cells if c.tunnel is not None and c.tunnel.endswith("out")}
+    tunnel_entries = {id(entry) for entry, _ in tunnels}
+    tunnel_exits = {id(exit_) for _, exit_ in tunnels}
     for lane, row in lanes.items():
         for cell in row:
             if id(cell) in tunnel_entries:
@@ -789,7 +793,7 @@ def _apply_tunnels(
                     f"street tunnels[{number - 1}]: lane {lane} has no space to open a portal"
                 )
             label = f"T{number}.{lane}"
-            entry.tunnel, exit_.tunnel = f"{label} in", f"{label} out"
+            entry.tunnel = exit_.tunnel = label
             pairs.append((entry, exit_))
         cells[:] = [c for c in cells if id(c) not in doomed_ids]
         emptied = {c.corner for c in doomed} - {c.corner for c in cells} - {None}
@@ -802,9 +806,6 @@ def _apply_tunnels(
 
 
 def _apply_hazards(street: StreetSpec | None, cells: list[_Cell], lap: float) -> None:
-    for cell in cells:
-        if cell.tunnel is not None:
-            cell.tunnel = cell.tunnel.rsplit(" ", 1)[0]
     if street is None:
         return
     by_id = {c.ident: c for c in cells}
@@ -832,6 +833,8 @@ def _police_position(
     for s in stretches:
         if s.corner is None:
             edges.extend(np.linspace(s.start, s.end, s.columns + 1))
+    if not edges:
+        return wanted
     edge = min(edges, key=lambda e: abs(e - wanted))
     return float(edge) - 1e-6 if edge > 0 else lap - 1e-6
 
