@@ -32,6 +32,7 @@ from fdlab.editor.operations import (
     SetCorner,
     SetSpaceAttributes,
     SetStepLines,
+    SetTrackInfo,
     set_same,
 )
 from fdlab.track.corners import update_corner_counts
@@ -162,6 +163,30 @@ class EditorController:
         self.revalidate()
         for listener in self._listeners:
             listener(self, what)
+
+    # -- the board ----------------------------------------------------------------
+    def set_info(
+        self, *, name: str | None = None, description: str | None = None, laps: int | None = None
+    ) -> None:
+        """Rename the board, describe it or change its default race length.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.set_info(name="Stadium", laps=2)
+        >>> editor.track.name, editor.track.laps
+        ('Stadium', 2)
+        """
+        changes = {
+            key: value
+            for key, value in (("name", name), ("description", description), ("laps", laps))
+            if value is not None
+        }
+        if not changes:
+            raise EditError("set info: give a name, a description or laps")
+        text = ", ".join(f"{key}={value!r}" for key, value in changes.items())
+        self.apply(SetTrackInfo(changes, label=f"set {text}"))
 
     # -- spaces -----------------------------------------------------------------
     def set_spaces(self, spaces: Iterable[Any], **attrs: Any) -> None:

@@ -236,6 +236,31 @@ class SetCorner(Operation):
 
 
 @dataclass
+class SetTrackInfo(Operation):
+    """Set the board's ``name``, ``description`` or ``laps`` (graph attributes)."""
+
+    changes: Mapping[str, Any]
+    label: str = "set track info"
+    _old: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def apply(self, track: Track) -> None:
+        for key, value in self.changes.items():
+            if key in ("name", "description") and not isinstance(value, str):
+                raise EditError(f"track {key} must be text, not {value!r}")
+            if key == "name" and not value.strip():
+                raise EditError("track name must not be empty")
+            if key == "laps" and (not isinstance(value, int) or value < 1):
+                raise EditError(f"track laps must be a whole number from 1 (P-1), not {value!r}")
+            if key not in ("name", "description", "laps"):
+                raise EditError(f"{key!r} is not editable track info; use name, description, laps")
+        self._old = {key: track.graph.graph[key] for key in self.changes}
+        track.graph.graph.update(self.changes)
+
+    def revert(self, track: Track) -> None:
+        track.graph.graph.update(self._old)
+
+
+@dataclass
 class AddSpaces(Operation):
     """Add new spaces with their steps and contacts (a pit lane, boxes...).
 

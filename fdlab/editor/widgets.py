@@ -135,7 +135,7 @@ class TrackEditor:
         self._build_controls()
         self.controller.observe(self._on_model_change)
         self.redraw()
-        self._set_centreline(track_centreline(self.track))
+        self.set_centreline(track_centreline(self.track))
         self._sync_controls()
 
     @classmethod
@@ -268,6 +268,7 @@ class TrackEditor:
             return control
 
         self.status = labelled(w.HTML(), "fdlab-status")
+        self.centreline_info = labelled(w.HTML(), "fdlab-centreline")
         self.selection = labelled(w.HTML(), "fdlab-selection")
         self.errors = w.Output(layout=w.Layout(max_height="8em", overflow="auto"))
         self.errors.add_class("fdlab-errors")
@@ -341,7 +342,7 @@ class TrackEditor:
         )
         self.lanes = labelled(
             w.BoundedIntText(
-                description="Lanes", value=2, min=1, max=4, layout=w.Layout(width="8em")
+                description="Lanes", value=2, min=2, max=4, layout=w.Layout(width="8em")
             ),
             "fdlab-lanes",
         )
@@ -355,7 +356,18 @@ class TrackEditor:
             ),
             "fdlab-space-length",
         )
-        build_row = w.HBox(
+        self.lane_counts = labelled(
+            w.Text(
+                description="Lanes per stretch",
+                placeholder="0.2-0.4:3, 0.7-0.8:2",
+                layout=w.Layout(width="20em"),
+            ),
+            "fdlab-lane-counts",
+        )
+        self.with_pit = labelled(
+            w.Checkbox(description="with pit lane", indent=False), "fdlab-with-pit"
+        )
+        pit_row = w.HBox(
             [
                 self.pit_boxes,
                 button(
@@ -364,9 +376,16 @@ class TrackEditor:
                     self.add_pit_lane,
                     "pit lane beside the selected spaces",
                 ),
+            ]
+        )
+        build_row = w.HBox(
+            [
                 self.lanes,
                 self.space_length,
+                self.lane_counts,
+                self.with_pit,
                 button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
+                self.centreline_info,
             ]
         )
         self.path = labelled(
@@ -404,6 +423,7 @@ class TrackEditor:
                 corner_row,
                 space_row,
                 step_row,
+                pit_row,
                 build_row,
                 file_row,
                 self.problem_list,
@@ -413,11 +433,14 @@ class TrackEditor:
         self.widget.add_class("fdlab-editor")
         self.path.value = str(self.controller.path) if self.controller.path else ""
         lanes = {d["lane"] for _, d in self.track.graph.nodes(data=True) if d["kind"] == "track"}
-        self.lanes.value = min(max(len(lanes), 1), 4)
+        self.lanes.value = min(max(len(lanes), 2), 4)  # the builder makes 2-4 lanes
         self.space_length.value = float(self.track.graph.graph.get("space_length") or 1.0)
 
     # -- display ----------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # A BokehModel renders a new view from the document as it was when the
+        # widget was made; edits made since then reached no view. Refresh it.
+        self.plot.update_from_model(self.figure)
         return self.widget._repr_mimebundle_(**kwargs)
 
     def __repr__(self) -> str:
@@ -639,11 +662,16 @@ class TrackEditor:
         points = self.centreline_points()
         if len(points) < 3:
             raise EditError("rebuild: draw a centreline of at least 3 points first (draw tool)")
-        self.controller.rebuild(
-            points, lanes=self.lanes.value, space_length=self.space_length.value
-        )
+        options: dict[str, Any] = {
+            "lanes": self.lanes.value,
+            "space_length": self.space_length.value,
+            "lane_counts": parse_lane_counts(self.lane_counts.value),
+        }
+        if self.with_pit.value:
+            options["pit"] = True
+        self.controller.rebuild(points, **options)
         self.selected = []
-        self._set_centreline(track_centreline(self.track))
+        self.set_centreline(track_centreline(self.track))
 
     @_reported
     def undo(self) -> None:
@@ -674,7 +702,7 @@ class TrackEditor:
         self.selected = []
         self.highlighted = []
         self.redraw()
-        self._set_centreline(track_centreline(self.track))
+        self.set_centreline(track_centreline(self.track))
 
     @_reported
     def _on_problem(self, change: dict[str, Any]) -> None:
@@ -699,18 +727,21 @@ class TrackEditor:
         xs, ys = data["xs"][-1], data["ys"][-1]
         return [(float(x), float(y)) for x, y in zip(xs, ys, strict=True)]
 
-    def _set_centreline(self, points: Sequence[tuple[float, float]]) -> None:
+    def set_centreline(self, points: Sequence[tuple[float, float]]) -> None:
+        """Show ``points`` as the centreline, as if drawn with the draw tool."""
         xs = [x for x, _ in points]
         ys = [y for _, y in points]
         self.centreline_source.data = {"xs": [xs] if points else [], "ys": [ys] if points else []}
 
     @_reported
     def _on_centreline(self, attr: str, old: Any, new: Any) -> None:
-        xs, ys = (new["xs"][-1], new["ys"][-1]) if len(new["xs"]) else ([], [])
-        vertices = {"x": [float(x) for x in xs], "y": [float(y) for y in ys]}
-        current = self.vertex_source.data
-        if [list(current["x"]), list(current["y"])] != [vertices["x"], vertices["y"]]:
-            self.vertex_source.data = vertices  # idempotent: the second delivery changes nothing
+        # Idempotent: the second delivery writes the same text again.
+        count = len(self.centreline_points())
+        self.centreline_info.value = (
+            f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
+            if count
+            else "No centreline: draw one with the Poly Draw tool, double-click to end it"
+        )
 
     # -- errors -----------------------------------------------------------------
     def _show_error(self, message: str, details: str = "") -> None:
@@ -751,6 +782,33 @@ def refill(source: ColumnDataSource, table: dict[str, list[Any]]) -> None:
             patches[name] = changed
     if patches:
         source.patch(patches)
+
+
+def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:
+    """Read lane counts per stretch typed as ``start-end:lanes`` lap fractions.
+
+    Examples
+    --------
+    >>> parse_lane_counts("0.2-0.4:3, 0.9-0.1:2")
+    [((0.2, 0.4), 3), ((0.9, 0.1), 2)]
+    >>> parse_lane_counts("")
+    []
+    >>> parse_lane_counts("half:3")
+    Traceback (most recent call last):
+    ...
+    fdlab.editor.errors.EditError: lanes per stretch: 'half:3' is not start-end:lanes (e.g. 0.2-0.4:3)
+    """
+    counts = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        try:
+            span, lanes = part.split(":")
+            start, end = span.split("-")
+            counts.append(((float(start), float(end)), int(lanes)))
+        except ValueError:
+            raise EditError(
+                f"lanes per stretch: {part!r} is not start-end:lanes (e.g. 0.2-0.4:3)"
+            ) from None
+    return counts
 
 
 def _parse_space(text: str, track: Track) -> Any:

@@ -449,6 +449,7 @@ EDITS = st.sampled_from(
         lambda e: e.add_pit_lane([9, 11, 13], boxes=1),
         lambda e: e.delete_corner(1),
         lambda e: e.replace_board(from_ascii(". . .", closed=True)),
+        lambda e: e.set_info(name="Renamed", laps=2),
     ]
 )
 
@@ -468,3 +469,36 @@ def test_undo_all_restores_the_board_and_redo_all_replays_it(edits):
     while editor.can_redo:
         editor.redo()
     assert editor.track == after
+
+
+def test_rebuild_from_a_centreline_keeps_name_and_undoes_in_one_step(editor):
+    square = [(0, 0), (160, 0), (160, 160), (0, 160)]
+    before = editor.track.copy()
+    editor.rebuild(square, lanes=2, space_length=16.0)
+    assert editor.track.name == "ascii board" and len(editor.track) > 40
+    assert editor.history == ["rebuild from a centreline of 4 points"]
+    editor.undo()
+    assert editor.track == before
+
+
+def test_rebuild_errors_are_edit_errors(editor):
+    with pytest.raises(EditError, match="rebuild from the centreline failed"):
+        editor.rebuild([(0, 0), (1, 1)], lanes=2)
+    assert not editor.can_undo
+
+
+def test_track_info(editor):
+    editor.set_info(name="Stadium", description="Two hairpins.", laps=3)
+    assert (editor.track.name, editor.track.description, editor.track.laps) == (
+        "Stadium",
+        "Two hairpins.",
+        3,
+    )
+    editor.undo()
+    assert editor.track.name == "ascii board" and editor.track.laps == 1
+    with pytest.raises(EditError, match=r"laps must be a whole number from 1 \(P-1\), not 0"):
+        editor.set_info(laps=0)
+    with pytest.raises(EditError, match="name must not be empty"):
+        editor.set_info(name=" ")
+    with pytest.raises(EditError, match="give a name"):
+        editor.set_info()

@@ -199,12 +199,14 @@ def test_a_failed_save_says_why(editor, tmp_path):
     assert "failed" in editor.last_error and "No such file or directory" in editor.last_error
 
 
-def test_drawing_a_centreline_in_the_browser_updates_its_vertices(editor):
+def test_drawing_a_centreline_in_the_browser_is_read_back(editor):
     xs = np.array([0.0, 10.0, 10.0, 0.0])
     ys = np.array([0.0, 0.0, 8.0, 8.0])
     browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
     assert editor.centreline_points() == [(0.0, 0.0), (10.0, 0.0), (10.0, 8.0), (0.0, 8.0)]
-    assert list(editor.vertex_source.data["x"]) == [0.0, 10.0, 10.0, 0.0]
+    assert editor.centreline_info.value.startswith("Centreline: 4 points")
+    browser_change(editor, editor.centreline_source, "data", {"xs": [], "ys": []})
+    assert editor.centreline_info.value.startswith("No centreline")
 
 
 def test_rebuild_needs_a_centreline(editor):
@@ -233,3 +235,81 @@ def _walk(widget):
     yield widget
     for child in getattr(widget, "children", ()):
         yield from _walk(child)
+
+
+def _stadium(straight: float = 200.0, radius: float = 30.0, step: float = 5.0):
+    """A closed stadium-shaped centreline in metres, anticlockwise."""
+    import math
+
+    count = int(straight // step)
+    bend = int(math.pi * radius // step)
+    points = [(i * straight / count, 0.0) for i in range(count)]
+    for i in range(bend):
+        angle = -math.pi / 2 + math.pi * i / bend
+        points.append((straight + radius * math.cos(angle), radius + radius * math.sin(angle)))
+    points += [(straight - i * straight / count, 2 * radius) for i in range(count)]
+    for i in range(bend):
+        angle = math.pi / 2 + math.pi * i / bend
+        points.append((radius * math.cos(angle), radius + radius * math.sin(angle)))
+    return points
+
+
+def test_draw_a_centreline_in_the_browser_and_rebuild():
+    editor = TrackEditor()
+    points = _stadium()
+    xs = np.array([x for x, _ in points])
+    ys = np.array([y for _, y in points])
+    browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
+    editor.lanes.value = 3
+    editor.space_length.value = 16.0
+    editor.lane_counts.value = "0.5-0.7:2"
+    editor.with_pit.value = True
+    _click(editor, "fdlab-rebuild")
+    assert editor.last_error is None
+    track = editor.track
+    assert track.name == "new circuit" and len(track) > 50
+    assert {d["lane"] for _, d in track.graph.nodes(data=True) if d["kind"] == "track"} == {0, 1, 2}
+    assert track.spaces(kind="pit") and track.corners
+    assert len(editor.board_source.data["id"]) == len(track)
+    assert len(editor.centreline_points()) > 10  # the new board's centreline is shown
+    _click(editor, "fdlab-undo")
+    assert len(editor.track) == 0 and len(editor.board_source.data["id"]) == 0
+
+
+def test_bad_lane_counts_are_explained(editor):
+    editor.set_centreline(_stadium())
+    editor.lane_counts.value = "most:3"
+    _click(editor, "fdlab-rebuild")
+    assert "'most:3' is not start-end:lanes" in editor.last_error
+    editor.lane_counts.value = "0.1-0.2:7"
+    _click(editor, "fdlab-rebuild")
+    assert editor.last_error.startswith("rebuild from the centreline failed")
+    assert len(editor.track) == 18  # nothing changed
+
+
+def test_a_board_built_before_display_is_what_the_browser_draws():
+    editor = TrackEditor()
+    editor.set_centreline(_stadium())
+    editor.space_length.value = 16.0
+    editor.rebuild()
+    assert editor.last_error is None
+    editor._repr_mimebundle_()  # displaying the editor in a cell
+    drawn = _find_model(editor.plot.render_bundle["docs_json"], editor.board_source.id)
+    columns = dict(drawn["attributes"]["data"]["entries"])
+    assert len(columns["id"]) == len(editor.track) > 0
+
+
+def _find_model(node, model_id):
+    if isinstance(node, dict):
+        if node.get("id") == model_id and "attributes" in node:
+            return node
+        children = node.values()
+    elif isinstance(node, list):
+        children = node
+    else:
+        return None
+    for child in children:
+        found = _find_model(child, model_id)
+        if found is not None:
+            return found
+    return None
