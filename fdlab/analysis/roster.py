@@ -19,9 +19,7 @@ from typing import Any
 
 from fdlab.analysis.par import ParSolution, solve_par
 from fdlab.bots.heuristic import HeuristicBot
-from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.random_bot import RandomBot
-from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import damage_weight, style_name, style_value
 from fdlab.rules.board import Board
 from fdlab.rules.presets import Preset
@@ -121,7 +119,11 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
             caution=round(damage_weight(style), 6), pit_below=0.4 + 0.4 * (1 - style)
         )
     if name == "lookahead":
+        from fdlab.bots.lookahead import LookaheadBot  # it imports fdlab.analysis
+
         return LookaheadBot(style)
     if name == "random":
         return RandomBot(seed)
+    from fdlab.bots.solo import SoloOptimalBot  # it imports fdlab.analysis
+
     return SoloOptimalBot(solo_solution(board, preset))

@@ -1,0 +1,185 @@
+"""Two versions of a circuit side by side: which differences are more than luck?
+
+:func:`compare_playtests` takes the playtests of a board before and after an
+edit and tests each headline number: race length and damage per car
+(Welch's t-test), finishing rate and pole win rate (Fisher's exact test),
+and per corner (matched by id) overshoot and elimination rates (Fisher) and
+damage blamed on the corner per car (Welch). p-values are adjusted for the
+number of tests (Holm); a difference is flagged when the adjusted p-value is
+below ``alpha``.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scistats
+
+from fdlab.analysis.playtest import PlaytestResult
+from fdlab.analysis.stats import blame
+
+
+@dataclass
+class Comparison:
+    """The differences between two playtests, with their tests.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per metric: ``before``, ``after``, ``change``, ``test``,
+        ``p_value``, ``p_adjusted`` (Holm) and ``significant``.
+    alpha : float
+    names : tuple of str
+        Labels of the two versions.
+    """
+
+    table: pd.DataFrame
+    alpha: float
+    names: tuple[str, str]
+
+    def significant(self) -> pd.DataFrame:
+        """Only the rows whose difference is statistically meaningful."""
+        return self.table[self.table["significant"]]
+
+    def sentences(self) -> list[str]:
+        """The meaningful differences in plain words."""
+        rows = self.significant()
+        if rows.empty:
+            return [f"No difference is significant at {self.alpha:.0%} (Holm-adjusted)."]
+        return [
+            f"{metric}: {row['before']:.3g} -> {row['after']:.3g} "
+            f"(p = {row['p_adjusted']:.2g}, {row['test']})"
+            for metric, row in rows.iterrows()
+        ]
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
+        body = self.table.to_html(float_format=lambda v: f"{v:.3g}", border=0, na_rep="")
+        return (
+            f"<div><b>{html.escape(self.names[0])} vs {html.escape(self.names[1])}</b>"
+            f"<ul>{items}</ul>{body}</div>"
+        )
+
+
+def _welch(a: np.ndarray, b: np.ndarray) -> float:
+    if len(a) < 2 or len(b) < 2:
+        return 1.0
+    if np.var(a) == 0 and np.var(b) == 0:  # no spread: equal or certainly different
+        return 1.0 if np.mean(a) == np.mean(b) else 0.0
+    return float(scistats.ttest_ind(a, b, equal_var=False).pvalue)
+
+
+def _fisher(hits_a: int, total_a: int, hits_b: int, total_b: int) -> float:
+    if total_a == 0 or total_b == 0:
+        return 1.0
+    table = [[hits_a, total_a - hits_a], [hits_b, total_b - hits_b]]
+    return float(scistats.fisher_exact(table).pvalue)
+
+
+def _holm(p_values: list[float]) -> list[float]:
+    """Holm step-down adjusted p-values.
+
+    Examples
+    --------
+    >>> [round(p, 3) for p in _holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def _corner_counts(result: PlaytestResult, corner) -> tuple[int, int, int]:
+    turns = result.turns
+    overshoots = int((turns["overshot"] == corner).sum())
+    passages = overshoots + int((turns["left_corner"] == corner).sum())
+    eliminated = int((turns["eliminated"] & (blame(turns) == corner)).sum())
+    return overshoots, passages, eliminated
+
+
+def _corner_damage(result: PlaytestResult, corner) -> np.ndarray:
+    turns = result.turns
+    mine = turns[blame(turns) == corner].groupby(["race", "car"])["damage"].sum()
+    every = result.cars.set_index(["race", "car"]).index
+    return mine.reindex(every, fill_value=0).to_numpy(dtype=float)
+
+
+def compare_playtests(
+    before: PlaytestResult,
+    after: PlaytestResult,
+    *,
+    alpha: float = 0.05,
+    names: tuple[str, str] = ("before", "after"),
+) -> Comparison:
+    """Compare the playtests of two versions of a circuit.
+
+    Parameters
+    ----------
+    before, after : PlaytestResult
+        Playtests of the two versions (same bots and preset, ideally).
+    alpha : float
+        Significance level after the Holm adjustment.
+    names : tuple of str
+        Labels of the versions.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> def board(stops):
+    ...     return from_ascii('''
+    ...         . . . 1 1 . . . . . . 2 2 . . . . .
+    ...         . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     ''', corners={1: 1, 2: stops}, closed=True, grid=[34, 35])
+    >>> a = playtest(board(1), 2, races=20, workers=1, progress=False)
+    >>> b = playtest(board(3), 2, races=20, workers=1, progress=False)
+    >>> "race length (rounds)" in compare_playtests(a, b).table.index
+    True
+    """
+    rows = []
+
+    def add(metric: str, x: float, y: float, test: str, p: float) -> None:
+        rows.append({"metric": metric, "before": x, "after": y, "test": test, "p_value": p})
+
+    ra, rb = before.races["rounds"].to_numpy(float), after.races["rounds"].to_numpy(float)
+    add("race length (rounds)", ra.mean(), rb.mean(), "Welch t", _welch(ra, rb))
+    da, db = before.cars["damage"].to_numpy(float), after.cars["damage"].to_numpy(float)
+    add("damage per car", da.mean(), db.mean(), "Welch t", _welch(da, db))
+    fa = int((before.cars["status"] == "finished").sum())
+    fb = int((after.cars["status"] == "finished").sum())
+    na, nb = len(before.cars), len(after.cars)
+    add("finishing rate", fa / na, fb / nb, "Fisher", _fisher(fa, na, fb, nb))
+    pa = before.cars[before.cars["grid"] == 1]
+    pb = after.cars[after.cars["grid"] == 1]
+    wa, wb = int((pa["place"] == 1).sum()), int((pb["place"] == 1).sum())
+    if len(pa) and len(pb):
+        add(
+            "pole win rate", wa / len(pa), wb / len(pb), "Fisher", _fisher(wa, len(pa), wb, len(pb))
+        )
+    common = [c for c in before.track.corners if c in after.track.corners]
+    for corner in common:
+        name = before.track.corners[corner].get("name", f"Corner {corner}")
+        oa, sa, ea = _corner_counts(before, corner)
+        ob, sb, eb = _corner_counts(after, corner)
+        if sa and sb:
+            add(f"{name}: overshoot rate", oa / sa, ob / sb, "Fisher", _fisher(oa, sa, ob, sb))
+            add(f"{name}: elimination rate", ea / sa, eb / sb, "Fisher", _fisher(ea, sa, eb, sb))
+        xa, xb = _corner_damage(before, corner), _corner_damage(after, corner)
+        add(f"{name}: damage per car", xa.mean(), xb.mean(), "Welch t", _welch(xa, xb))
+    table = pd.DataFrame(rows).set_index("metric")
+    table.insert(2, "change", table["after"] - table["before"])
+    table["p_adjusted"] = _holm(list(table["p_value"]))
+    table["significant"] = table["p_adjusted"] < alpha
+    return Comparison(table=table, alpha=alpha, names=names)
