@@ -244,8 +244,6 @@ def build_from_spec(spec: BuildSpec) -> Track:
     most_lanes = max([spec.lanes, *(n for _, n in spec.lane_counts)])
     offsets = [((spec.lanes - 1) / 2 - j) * width for j in range(most_lanes)]
     half_road = max(abs(d) for d in offsets) + width / 2
-    if not 0.0 <= spec.finish < 1.0:
-        raise BuildError(f"finish must be a lap fraction in [0, 1), got {spec.finish}")
     path = LapPath(
         spec.centreline.starting_at(spec.finish).points,
         step=space_length / 8,
@@ -325,6 +323,8 @@ def _check_spec(spec: BuildSpec) -> None:
         raise BuildError(f"grid must be 0 or more spots, got {spec.grid}")
     if spec.laps < 1:
         raise BuildError(f"laps must be at least 1, got {spec.laps}")
+    if not 0.0 <= spec.finish < 1.0:
+        raise BuildError(f"finish must be a lap fraction in [0, 1), got {spec.finish}")
 
 
 def _corner_stretches(

@@ -149,6 +149,18 @@ def test_street_features_tunnel_hazards_and_police_line():
     assert len(track.edges_crossing("police")) >= 3
     assert validate(track).ok, validate(track)
     lap_steps_ok(track)
+    assert rebuild(track) == track  # the street spec survives its JSON form
+
+
+def test_rebuild_with_a_dragged_centreline():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, stops=[2, 3])
+    wider = [(x * 1.2, y) for x, y in STADIUM]
+    moved = rebuild(track, centreline=wider)
+    assert moved.lap_length > track.lap_length
+    assert [c["stops"] for c in moved.corners.values()] == [2, 3]
+    assert moved.graph.graph["build"]["centreline"]["points"][1][0] == pytest.approx(
+        STADIUM[1][0] * 1.2
+    )
 
 
 def test_a_tunnel_may_not_swallow_a_corner():
