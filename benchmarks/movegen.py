@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from fdlab.rules.board import Board, compile_board
-from fdlab.rules.movement import move_options
+from fdlab.rules.movement import move_options, move_options_for_rolls
 from fdlab.track import Track, from_ascii
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,6 +73,23 @@ def measure(board: Board, starts, roll: int, repeat: int) -> tuple[list[float], 
     return times, counts
 
 
+def measure_faces(board: Board, starts, faces: range, repeat: int) -> tuple[float, float]:
+    """Median seconds for every face of a die: one call per face, and one call for all."""
+    each: list[float] = []
+    together: list[float] = []
+    for start, occupied in starts:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            for roll in faces:
+                move_options(board, start, roll, occupied=occupied, stops_made=0)
+            t1 = time.perf_counter()
+            move_options_for_rolls(board, start, faces, occupied=occupied, stops_made=0)
+            t2 = time.perf_counter()
+            each.append(t1 - t0)
+            together.append(t2 - t1)
+    return statistics.median(each), statistics.median(together)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--track", type=Path, help="a track JSON file (default tracks/monaco.json)")
@@ -119,6 +136,12 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"options per call: median {statistics.median(counts):g}, "
         f"min {min(counts)}, max {max(counts)}"
+    )
+    faces = range(21, 31)
+    each, together = measure_faces(board, starts, faces, max(1, args.repeat // 10))
+    print(
+        f"all faces 21-30 of the 6th-gear die: {each * 1e3:.3f} ms with one call per face, "
+        f"{together * 1e3:.3f} ms with move_options_for_rolls (medians)"
     )
 
 

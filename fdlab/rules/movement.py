@@ -32,6 +32,7 @@ Rules, in the words of ``rules.md``:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from fdlab.rules.board import (
@@ -234,7 +235,81 @@ def move_options(
     )
 
 
+def move_options_for_rolls(
+    board: Board,
+    start: int,
+    rolls: Iterable[int],
+    *,
+    occupied: frozenset[int],
+    stops_made: int,
+    pit_allowed: bool = False,
+    own_box: int | None = None,
+    avoid: frozenset[int] = frozenset(),
+    max_lane_changes: int = 2,
+) -> dict[int, list[MoveOption]]:
+    """:func:`move_options` for several rolls at once, with one search.
+
+    The search does not depend on the roll until it stops, so the states
+    found for the largest roll give the options of every smaller one: useful
+    for odds over a die's faces and for bots that weigh each face.
+
+    Parameters
+    ----------
+    rolls : iterable of int
+        The rolls wanted (e.g. the faces of a gear's die).
+    board, start, occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
+        As for :func:`move_options`.
+
+    Returns
+    -------
+    dict
+        Roll -> the list :func:`move_options` returns for it.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". . . . . ."))
+    >>> by_roll = move_options_for_rolls(board, 0, [1, 2], occupied=frozenset({3}), stops_made=0)
+    >>> {roll: [(o.moved, o.blocked) for o in options] for roll, options in by_roll.items()}
+    {1: [(1, False), (0, False)], 2: [(2, False), (1, False), (0, False)]}
+    >>> by_roll = move_options_for_rolls(board, 0, [4], occupied=frozenset({3}), stops_made=0)
+    >>> [(o.moved, o.braked, o.blocked) for o in by_roll[4]]
+    [(2, 2, True), (1, 3, True), (0, 4, True)]
+    """
+    wanted = sorted(set(rolls))
+    if not wanted:
+        return {}
+    if wanted[0] < 0:
+        raise MovementError(f"roll {wanted[0]} is negative; a move is 0 or more spaces")
+    found = _explore(
+        board,
+        start,
+        wanted[-1],
+        occupied=occupied,
+        stops_made=stops_made,
+        pit_allowed=pit_allowed,
+        own_box=own_box,
+        avoid=avoid,
+        max_lane_changes=max_lane_changes,
+    )
+    return {roll: _options(board, start, roll, stops_made, found) for roll in wanted}
+
+
 def _search(
+    board: Board,
+    start: int,
+    roll: int,
+    *,
+    stops_made: int,
+    **rules: object,
+) -> list[MoveOption]:
+    """The search behind :func:`move_options`; ``rules`` as for :func:`_explore`."""
+    found = _explore(board, start, roll, stops_made=stops_made, **rules)
+    return _options(board, start, roll, stops_made, found)
+
+
+def _explore(
     board: Board,
     start: int,
     roll: int,
@@ -248,8 +323,14 @@ def _search(
     cars_block: bool = True,
     no_zigzag: bool = True,
     lane_lock: bool = True,
-) -> list[MoveOption]:
-    """The search behind :func:`move_options`; the extra flags relax rules for explanations."""
+) -> list[tuple]:
+    """Search every state reachable in at most ``roll`` spaces, layer by layer.
+
+    Returns the found states as ``(moved, key, best entry, boxed)``; the
+    states with ``moved <= r`` are the options for any roll ``r <= roll``.
+    ``cars_block``, ``no_zigzag`` and ``lane_lock`` switch rules off for
+    :mod:`fdlab.rules.explain`.
+    """
     n = len(board.ids)
     if not isinstance(start, int) or not 0 <= start < n:
         raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
@@ -366,51 +447,59 @@ def _search(
         layer = following
         if not layer:
             break
+    return found
 
-    full = any(item[0] == roll or item[3] for item in found)
+
+def _options(board: Board, start: int, roll: int, stops_made: int, found: list) -> list[MoveOption]:
+    """The options for ``roll`` from the states found by :func:`_explore`."""
+    corner = board.corner
+    start_corner = corner[start]
+    corners_left: tuple = ()
+    if start_corner is not None and stops_made >= board.stops[start_corner]:
+        corners_left = (start_corner,)
+    full = False
+    # One option per (destination, moved, overshoots, danger count); the key
+    # is also the sort order: moved descending, destination, danger, overshoots.
     chosen: dict[tuple, tuple] = {}
     for item in found:
         moved, (v, _, overs, danger), entry, boxed = item
-        key = (v, moved, overs, danger, boxed)
-        if key not in chosen or entry[0] < chosen[key][2][0]:
+        if moved > roll:
+            continue
+        if moved == roll or boxed:
+            full = True
+        key = (-moved, v, danger, overs, boxed)
+        other = chosen.get(key)
+        if other is None or entry[0] < other[2][0]:
             chosen[key] = item
-    items = sorted(chosen.values(), key=_order)
-    corners_left: tuple = ()
-    if start_corner is not None and stops_made >= required[start_corner]:
-        corners_left = (start_corner,)
+    blocked = not full
     options = []
     shots: dict[tuple, tuple[Overshoot, ...]] = {(): ()}  # options share their overshoots
-    for moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed in items:
+    for key in sorted(chosen):
+        moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed = chosen[key]
         overshoots = shots.get(overs and (overs, moved))
         if overshoots is None:
             overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
             shots[(overs, moved)] = overshoots
         options.append(
             MoveOption(
-                destination=v,
-                path=path,
-                moved=moved,
-                braked=0 if boxed else roll - moved,
-                blocked=not (full or boxed),
-                lane_changes=lc,
-                overshoots=overshoots,
-                corners_left=corners_left if left else (),
-                stop_counts=not (overs and corner[v] is not None),
-                lines=lines,
-                danger=danger,
-                boxed=boxed,
+                v,  # destination
+                path,
+                moved,
+                0 if boxed else roll - moved,  # braked
+                blocked and not boxed,
+                lc,  # lane_changes
+                overshoots,
+                corners_left if left else (),
+                not (overs and corner[v] is not None),  # stop_counts
+                lines,
+                danger,
+                boxed,
             )
         )
     return options
 
 
 _NO_LINES: frozenset[str] = frozenset()
-
-
-def _order(item: tuple) -> tuple:
-    """Sort key of a found state: moved (descending), destination, danger, overshoots."""
-    moved, (v, _, overs, danger), _, _ = item
-    return (-moved, v, danger, overs)
 
 
 def _insert(entries: list, entry: tuple) -> None:

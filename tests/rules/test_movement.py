@@ -16,7 +16,13 @@ from hypothesis import strategies as st
 
 from fdlab.rules.board import compile_board
 from fdlab.rules.explain import explain_illegal
-from fdlab.rules.movement import MovementError, MoveOption, Overshoot, move_options
+from fdlab.rules.movement import (
+    MovementError,
+    MoveOption,
+    Overshoot,
+    move_options,
+    move_options_for_rolls,
+)
 from fdlab.track import from_ascii
 
 
@@ -859,3 +865,26 @@ def test_shipped_boards_match_brute_force(shipped_boards, data):
     check_representatives(
         track, board, ids[start], options, occupied_ids, stops, avoid_ids, 2, beside
     )
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(track=boards(), data=st.data())
+def test_options_for_several_rolls_equal_one_call_per_roll(track, data):
+    """M-7 / D-3: one search for the largest roll gives every smaller roll's options."""
+    board = compile_board(track)
+    entries = {i for i, t in enumerate(board.tunnel_exit) if t >= 0}
+    start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
+    occupied = frozenset(data.draw(st.lists(st.integers(0, len(board) - 1), max_size=4)))
+    rolls = data.draw(st.lists(st.integers(0, 8), min_size=1, max_size=4))
+    rules = {"occupied": occupied - {start}, "stops_made": data.draw(st.integers(0, 2))}
+    by_roll = move_options_for_rolls(board, start, rolls, **rules)
+    assert sorted(by_roll) == sorted(set(rolls))
+    for roll, options in by_roll.items():
+        assert options == move_options(board, start, roll, **rules)
+
+
+def test_options_for_rolls_refuses_a_negative_roll():
+    board = compile_board(from_ascii(". . ."))
+    with pytest.raises(MovementError, match="negative"):
+        move_options_for_rolls(board, 0, [2, -1], occupied=frozenset(), stops_made=0)
+    assert move_options_for_rolls(board, 0, [], occupied=frozenset(), stops_made=0) == {}
