@@ -234,7 +234,18 @@ def rebuild(track: Track, **changes: Any) -> Track:
 
 
 def build_from_spec(spec: BuildSpec) -> Track:
-    """Build the board described by a :class:`BuildSpec` (see :func:`build_track`)."""
+    """Build the board described by a :class:`BuildSpec` (see :func:`build_track`).
+
+    Examples
+    --------
+    >>> from fdlab.track.build_spec import BuildSpec
+    >>> from fdlab.track.centreline import Centreline
+    >>> box = Centreline([(250, 0), (500, 0), (500, 250), (0, 250), (0, 0)])  # finish mid-straight
+    >>> spec = BuildSpec(box, name="Box")
+    >>> track = build_from_spec(spec)
+    >>> track.name, len(track.corners), track.graph.graph["build"] == spec.to_json()
+    ('Box', 4, True)
+    """
     _check_spec(spec)
     nominal_lap = spec.centreline.length
     space_length = float(

@@ -47,7 +47,13 @@ class Stretch:
 
 @dataclass(frozen=True)
 class CornerSpec:
-    """A corner drawn by the designer: a stretch and, optionally, its stop count and name."""
+    """A corner drawn by the designer: a stretch and, optionally, its stop count and name.
+
+    Examples
+    --------
+    >>> CornerSpec(0.2, 0.25, stops=3, name="Hairpin").stops
+    3
+    """
 
     start: float
     end: float
@@ -75,6 +81,11 @@ class PitSpec:
         Side of the track; by default the outside of the circuit.
     boxes : int
         One box per car.
+
+    Examples
+    --------
+    >>> PitSpec(side="left", boxes=6)
+    PitSpec(start=None, end=None, side='left', boxes=6)
     """
 
     start: float | None = None
@@ -108,6 +119,12 @@ class StreetSpec:
         The spaces of each stretch are removed; in every lane the spaces
         just before and after become a pair of portals joined by a
         ``tunnel`` step.
+
+    Examples
+    --------
+    >>> street = StreetSpec(shooting=[(0.3, 0.35), 12], police=0.8, tunnels=[(0.5, 0.55)])
+    >>> street.shooting
+    (Stretch(start=0.3, end=0.35), 12)
     """
 
     shooting: tuple[Stretch | int, ...] = ()
@@ -145,6 +162,13 @@ class BuildSpec:
 
     ``to_json`` gives JSON-native data stored in ``track.graph.graph["build"]``;
     ``from_json`` reads it back, so an edited centreline can be rebuilt.
+
+    Examples
+    --------
+    >>> import json
+    >>> spec = BuildSpec(Centreline([(0, 0), (300, 0), (300, 200)]), name="T", pit=PitSpec())
+    >>> BuildSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
+    True
     """
 
     centreline: Centreline

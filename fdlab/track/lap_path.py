@@ -127,7 +127,15 @@ class LapPath:
         return raw / np.hypot(raw[:, 0], raw[:, 1])[:, None]
 
     def offset(self, s: np.ndarray, distance: float | np.ndarray) -> np.ndarray:
-        """Points at arc lengths ``s`` moved ``distance`` metres to the left."""
+        """Points at arc lengths ``s`` moved ``distance`` metres to the left.
+
+        Examples
+        --------
+        >>> path = LapPath([(0, 0), (400, 0), (400, 400), (0, 400)], step=4.0,
+        ...                smoothing=0.0, min_radius=0.0)
+        >>> [round(float(v)) for v in path.offset([200.0], 10.0)[0]]  # 10 m left of the bottom side
+        [200, 10]
+        """
         s = np.asarray(s, dtype=float)
         return self.position(s) + np.asarray(distance, dtype=float).reshape(-1, 1) * self.normal(s)
 
@@ -138,7 +146,15 @@ class LapPath:
         return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(closed, axis=0).T))])
 
     def samples_between(self, start: float, end: float) -> np.ndarray:
-        """Arc lengths from ``start`` to ``end`` (``end > start``, may pass the lap end), with samples between."""
+        """Arc lengths from ``start`` to ``end`` (``end > start``, may pass the lap end), with samples between.
+
+        Examples
+        --------
+        >>> path = LapPath([(0, 0), (40, 0), (40, 40), (0, 40)], step=4.0,
+        ...                smoothing=0.0, min_radius=0.0)
+        >>> [float(v) for v in path.samples_between(158.0, 166.0)]
+        [158.0, 160.0, 164.0, 166.0]
+        """
         first = int(np.searchsorted(self.s, start % self.length, side="right"))
         base = start - (start % self.length)
         inner = []
