@@ -27,6 +27,7 @@ from fdlab.editor.operations import (
     AddStep,
     Composite,
     Operation,
+    RemoveSpaces,
     RemoveStep,
     ReplaceBoard,
     SetCorner,
@@ -448,6 +449,27 @@ class EditorController:
             )
         )
         return plan.pit_spaces
+
+    def remove_spaces(self, spaces: Iterable[Any]) -> None:
+        """Delete spaces with their steps and contacts (e.g. a pit lane to lay again).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . ."))
+        >>> editor.remove_spaces([3])
+        >>> len(editor.track), editor.track.graph.has_edge(2, 3)
+        (3, False)
+        """
+        spaces = self._require_spaces(spaces, "remove spaces")
+        self.apply(RemoveSpaces(spaces, label=f"remove {_count(spaces)}"))
+
+    def remove_pit_lane(self) -> None:
+        """Delete every pit and box space, so a new pit lane can be laid."""
+        spaces = [s for s, d in self.track.graph.nodes(data=True) if d["kind"] in ("pit", "box")]
+        if not spaces:
+            raise EditError(f"remove pit lane: track {self.track.name!r} has no pit lane")
+        self.apply(RemoveSpaces(spaces, label=f"remove the pit lane ({len(spaces)} spaces)"))
 
     def replace_board(self, board: Track, label: str = "rebuild the board") -> None:
         """Replace the whole board (one undo step), e.g. by a rebuilt one."""

@@ -301,6 +301,42 @@ class AddSpaces(Operation):
 
 
 @dataclass
+class RemoveSpaces(Operation):
+    """Remove spaces with every step and contact that touches them."""
+
+    spaces: Sequence[Any]
+    label: str = "remove spaces"
+    _nodes: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _steps: list[tuple[Any, Any, dict[str, Any]]] = field(default_factory=list, repr=False)
+    _contacts: list[tuple[Any, Any, dict[str, Any]]] = field(default_factory=list, repr=False)
+
+    def apply(self, track: Track) -> None:
+        for space in self.spaces:
+            _check_space(track, space, self.label)
+        graph, doomed = track.graph, set(self.spaces)
+        self._nodes = {s: dict(graph.nodes[s]) for s in self.spaces}
+        self._steps = [
+            (u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in doomed or v in doomed
+        ]
+        self._contacts = [
+            (a, b, dict(d))
+            for a, b, d in track.contacts.edges(data=True)
+            if a in doomed or b in doomed
+        ]
+        graph.remove_nodes_from(self.spaces)
+        track.contacts.remove_nodes_from(self.spaces)
+
+    def revert(self, track: Track) -> None:
+        for space, attrs in self._nodes.items():
+            track.graph.add_node(space, **attrs)
+            track.contacts.add_node(space)
+        for u, v, attrs in self._steps:
+            track.graph.add_edge(u, v, **attrs)
+        for a, b, attrs in self._contacts:
+            track.contacts.add_edge(a, b, **attrs)
+
+
+@dataclass
 class ReplaceBoard(Operation):
     """Swap the whole board (graph and contacts) for another one, e.g. a rebuild.
 

@@ -369,6 +369,8 @@ class TrackEditor:
         )
         pit_row = w.HBox(
             [
+                button("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
+                button("Remove pit lane", "fdlab-remove-pit", self.remove_pit_lane),
                 self.pit_boxes,
                 button(
                     "Add pit lane",
@@ -655,6 +657,17 @@ class TrackEditor:
         """Add a pit lane beside the selected run of spaces of one lane."""
         chosen = self._require_selection("add pit lane")
         self.controller.add_pit_lane(chosen, boxes=self.pit_boxes.value)
+
+    @_reported
+    def delete_spaces(self) -> None:
+        """Delete the selected spaces with their steps."""
+        self.controller.remove_spaces(self._require_selection("delete spaces"))
+        self.selected = []
+
+    @_reported
+    def remove_pit_lane(self) -> None:
+        """Delete the pit lane and its boxes."""
+        self.controller.remove_pit_lane()
 
     @_reported
     def rebuild(self) -> None:

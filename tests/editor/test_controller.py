@@ -450,6 +450,8 @@ EDITS = st.sampled_from(
         lambda e: e.delete_corner(1),
         lambda e: e.replace_board(from_ascii(". . .", closed=True)),
         lambda e: e.set_info(name="Renamed", laps=2),
+        lambda e: e.remove_spaces([8, 9]),
+        lambda e: e.remove_pit_lane(),
     ]
 )
 
@@ -502,3 +504,22 @@ def test_track_info(editor):
         editor.set_info(name=" ")
     with pytest.raises(EditError, match="give a name"):
         editor.set_info()
+
+
+def test_remove_spaces_takes_their_steps_and_contacts_and_undo_restores(editor):
+    before = editor.track.copy()
+    editor.remove_spaces([8, 9])
+    track = editor.track
+    assert 8 not in track and not track.graph.has_edge(6, 8) and 8 not in track.contacts
+    assert any(p.code == "dead_end" for p in editor.problems)
+    editor.undo()
+    assert track == before
+
+
+def test_remove_pit_lane(editor):
+    pits = editor.add_pit_lane([3, 5, 7, 9], boxes=1)
+    editor.remove_pit_lane()
+    assert not editor.track.spaces(kind="pit") and not editor.track.boxes()
+    assert all(p not in editor.track for p in pits)
+    with pytest.raises(EditError, match="has no pit lane"):
+        editor.remove_pit_lane()

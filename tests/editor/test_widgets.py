@@ -313,3 +313,15 @@ def _find_model(node, model_id):
         if found is not None:
             return found
     return None
+
+
+def test_delete_spaces_and_the_pit_lane_with_buttons(editor):
+    browser_select(editor, [11, 13, 15])
+    _click(editor, "fdlab-pit")
+    assert len(editor.track.spaces(kind="pit")) == 3
+    _click(editor, "fdlab-remove-pit")
+    assert editor.track.spaces(kind="pit") == [] and len(editor.board_source.data["id"]) == 18
+    browser_select(editor, [0])
+    _click(editor, "fdlab-delete-spaces")
+    assert 0 not in editor.track and editor.selected == []
+    assert 0 not in editor.board_source.data["id"]
