@@ -15,6 +15,18 @@ from typing import Any
 
 from fdlab.track.model import Track
 
+__all__ = [
+    "Board",
+    "BoardError",
+    "STEP_AHEAD",
+    "STEP_BOX_IN",
+    "STEP_CORNER_LANE_CHANGE",
+    "STEP_PIT_IN",
+    "STEP_STRAIGHT_LANE_CHANGE",
+    "STEP_TUNNEL",
+    "compile_board",
+]
+
 #: Step codes of :attr:`Board.moves`, the search's view of an edge kind.
 STEP_AHEAD = 0  # ahead, pit_out, box_out: costs one space, no lane rule
 STEP_STRAIGHT_LANE_CHANGE = 1  # lane_change between two non-corner spaces (M-3, M-4)

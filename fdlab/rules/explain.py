@@ -14,6 +14,8 @@ from collections import deque
 from fdlab.rules.board import STEP_TUNNEL, Board
 from fdlab.rules.movement import MovementError, _search
 
+__all__ = ["explain_illegal"]
+
 
 def explain_illegal(
     board: Board,

@@ -44,6 +44,8 @@ from fdlab.rules.board import (
     Board,
 )
 
+__all__ = ["MoveOption", "MovementError", "Overshoot", "move_options", "move_options_for_rolls"]
+
 #: Steps that take the car out of its lane: refused during and after an overshoot (C-5).
 _LEAVES_LANE = frozenset({STEP_STRAIGHT_LANE_CHANGE, STEP_CORNER_LANE_CHANGE, STEP_PIT_IN})
 
