@@ -8,7 +8,7 @@ space length changed. A stretch may wrap past the finish (``start > end``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from fdlab.track.centreline import Centreline
@@ -186,7 +186,6 @@ class BuildSpec:
     laps: int = 1
     description: str = ""
     finish: float = 0.0
-    properties: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-native data (dicts, lists, numbers, strings, None)."""
@@ -202,7 +201,6 @@ class BuildSpec:
                 "police": self.street.police,
                 "tunnels": [asdict(t) for t in self.street.tunnels],
             }
-        data["properties"] = dict(self.properties)
         return data
 
     @classmethod

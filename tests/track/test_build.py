@@ -163,6 +163,18 @@ def test_rebuild_with_a_dragged_centreline():
     )
 
 
+def test_hazards_by_space_id_and_a_missing_id_is_named():
+    plain = build_track(STADIUM, name="Stadium", space_length=16.0)
+    track = build_track(
+        STADIUM, name="Stadium", space_length=16.0, street=StreetSpec(danger=[5, 6], shooting=[40])
+    )
+    assert track.spaces(hazard="danger") == [5, 6] and track.spaces(hazard="shooting") == [40]
+    with pytest.raises(
+        BuildError, match=f"street shooting: space {len(plain)} is not a track space"
+    ):
+        build_track(STADIUM, name="S", space_length=16.0, street=StreetSpec(shooting=[len(plain)]))
+
+
 def test_a_tunnel_may_not_swallow_a_corner():
     with pytest.raises(BuildError, match="swallows all of corner"):
         build_track(STADIUM, name="S", space_length=16.0, street=StreetSpec(tunnels=[(0.1, 0.5)]))
