@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from numbers import Integral
 
 from fdlab.rules.board import (
     STEP_BOX_IN,
@@ -334,8 +335,9 @@ def _explore(
     :mod:`fdlab.rules.explain`.
     """
     n = len(board.ids)
-    if not isinstance(start, int) or not 0 <= start < n:
+    if not isinstance(start, Integral) or not 0 <= start < n:
         raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
+    start = int(start)
     if roll < 0:
         raise MovementError(f"roll {roll} is negative; a move is 0 or more spaces")
 
