@@ -10,6 +10,7 @@ everything here runs, and is tested, without a browser.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -569,6 +570,18 @@ class EditorController:
         self._redo.clear()
         self._saved_depth = 0
         self._after_change(what)
+
+    def _repr_html_(self) -> str:
+        state = "<b>unsaved changes</b>" if self.dirty else "saved"
+        where = f" to <code>{html.escape(str(self.path))}</code>" if self.path else ""
+        recent = "".join(f"<li>{html.escape(label)}</li>" for label in self.history[-5:])
+        report = getattr(self.report, "_repr_html_", None)
+        return (
+            f"<p>Editing <b>{html.escape(self.track.name)}</b>: {len(self.track)} spaces, "
+            f"{len(self.track.corners)} corners; {len(self.history)} edit(s), {state}{where}.</p>"
+            + (f"<p>Last edits:</p><ul>{recent}</ul>" if recent else "")
+            + (report() if report else "")
+        )
 
     def __repr__(self) -> str:
         state = "unsaved" if self.dirty else "saved"

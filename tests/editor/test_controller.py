@@ -523,3 +523,12 @@ def test_remove_pit_lane(editor):
     assert all(p not in editor.track for p in pits)
     with pytest.raises(EditError, match="has no pit lane"):
         editor.remove_pit_lane()
+
+
+def test_the_controller_shows_itself_in_a_notebook(editor, tmp_path):
+    editor.set_corner_stops(1, 2)
+    page = editor._repr_html_()
+    assert "<b>ascii board</b>: 18 spaces, 2 corners; 1 edit(s), <b>unsaved changes</b>" in page
+    assert "<li>set stops of corner 1 to 2</li>" in page
+    editor.save(tmp_path / "a.json")
+    assert "saved to <code>" in editor._repr_html_()
