@@ -268,6 +268,11 @@ def playtest(
     if races < 1:
         raise PlaytestError(f"races must be at least 1, not {races}")
     labels = [bot_label(s) for s in specs]
+    if any(label == "solo" for label in labels) and (len(rules.pools) != 1 or rules.street):
+        raise PlaytestError(
+            f"the 'solo' bot replays the exact solo par, which is solved for one-pool rules "
+            f"without street rules; preset {rules.name!r} is not (use 'lookahead' instead)"
+        )
     seeds = race_seeds(seed, races)
     numbers = list(range(races))
     track_dict = track_to_dict(track)

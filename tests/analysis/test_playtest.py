@@ -101,3 +101,17 @@ def test_styles_change_the_bots():
     cautious = make_bot("heuristic:cautious", board=board, preset=BASIC, seed=0)
     reckless = make_bot("heuristic:reckless", board=board, preset=BASIC, seed=0)
     assert cautious.caution > reckless.caution
+
+
+def test_solo_bot_under_advanced_rules_is_refused_before_racing():
+    with pytest.raises(PlaytestError, match="'solo' bot"):
+        playtest(ring(), ["solo", "heuristic"], races=2, preset="advanced", workers=2)
+
+
+def test_advanced_and_street_presets_play(tmp_path):
+    """R-3, R-4: the playtest runs under every preset (pools summed in the damage columns)."""
+    for preset in ("advanced", "street"):
+        result = playtest(
+            ring(), ["lookahead", "heuristic"], races=3, preset=preset, workers=1, progress=False
+        )
+        assert len(result.cars) == 6 and (result.cars["damage"] >= 0).all()
