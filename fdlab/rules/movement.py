@@ -28,6 +28,10 @@ Rules, in the words of ``rules.md``:
   corner in") and a stop in a later corner does not count;
 * P-2 / P-5 / P-7 the pit lane only when ``pit_allowed``, one lane, and the
   car's own box ends the move.
+
+:func:`move_options_for_rolls` answers several rolls (a die's faces) with one
+search; :func:`fdlab.rules.explain.explain_illegal` says in words why a
+destination is not among the options.
 """
 
 from __future__ import annotations
