@@ -26,6 +26,9 @@ HORIZON = 40
 #: What being eliminated is worth, in spaces, when weighing a risk.
 ELIMINATION = 30.0
 
+#: How far ahead (in progress) a hurt car starts moving to the pit-entry lane.
+PIT_LOOKAHEAD = 25.0
+
 #: A point of a pool with ``n`` points left weighs ``SCARCITY / n`` points (at least 1).
 SCARCITY = 18.0
 
@@ -96,6 +99,7 @@ class HeuristicBot:
         self.pit_below = pit_below
         self._windows: dict[tuple[int, int, object], tuple[int, int] | None] = {}
         self._slowing_cache: dict[tuple, float] = {}
+        self._entries: tuple = (None, ())
         self._board: Board | None = None
 
     def _window(self, board: Board, start: int, corner) -> tuple[int, int] | None:
@@ -309,6 +313,7 @@ class HeuristicBot:
         board = view.board
         corner = board.corner
         occupied = view.state.occupied(skip=view.car_index)
+        pit_lane = self._pit_lane_ahead(view)
         future = {id(o): self._future_braking(view, o) for o, _ in safe}
         least: dict = {}
         for option, _ in safe:
@@ -324,12 +329,40 @@ class HeuristicBot:
             c = corner[option.destination]
             if c is not None and option.stop_counts:
                 value += 0.5  # a counted stop is worth having
+            if pit_lane is not None and board.lane[option.destination] == pit_lane:
+                value += 3  # hurt: get into the lane of the pit entry (P-2)
             later = future[id(option)] - least[c] if c is not None else 0.0
             if option.braked and not option.blocked and in_pit_zone(board, option.destination):
                 later += option.braked  # braking is free in the pit lane (P-4), time is not
             return (round(cost.total + later, 3), -value, option.lane_changes)
 
         return min(safe, key=key)[0]
+
+    def _pit_lane_ahead(self, view: RaceView) -> int | None:
+        """The lane of the pit entry when the car is hurt, may pit, and it is near ahead."""
+        board = view.board
+        car = view.car
+        if (
+            self._health(view) >= self.pit_below
+            or board.kind[car.space] != "track"
+            or not view.engine.pit_allowed(view.car_index, car)
+        ):
+            return None
+        here = board.progress[car.space]
+        for i in self._pit_entries(board):
+            ahead = (board.progress[i] - here) % board.lap_length
+            if ahead <= PIT_LOOKAHEAD:
+                return board.lane[i]
+        return None
+
+    def _pit_entries(self, board: Board) -> tuple[int, ...]:
+        """Board indices of the track spaces with a ``pit_in`` step."""
+        if self._entries[0] is not board:
+            found = tuple(
+                i for i, steps in enumerate(board.steps) if any(k == "pit_in" for _, k, _ in steps)
+            )
+            self._entries = (board, found)
+        return self._entries[1]
 
     def use_nitro(self, view: RaceView) -> bool:
         """Use nitro when the extra spaces still stop short of the corner's far end."""

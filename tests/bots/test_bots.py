@@ -144,3 +144,26 @@ def test_heuristic_does_not_idle_in_the_pit_lane_when_the_exit_leads_into_a_corn
     view = view_at(engine, [{"space": 54, "gear": 1, "lap": 2}], gear=1, roll=2)
     choice = HeuristicBot().choose_move(view, view.legal_moves())
     assert choice.moved > 0
+
+
+def test_heuristic_moves_to_the_pit_entry_lane_when_hurt():
+    """P-2: a hurt car that may pit steers into the lane the pit lane leaves from."""
+    track = from_ascii(
+        """
+        . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . .
+        x x x x x x x x x x p p p p p x
+        x x x x x x x x x x x B B x x x
+        """,
+        closed=True,
+        finish=13,
+        grid=[48, 49, 44, 45],
+    )
+    board = compile_board(track)
+    engine = Engine(board, BASIC.with_laps(2), ["A"])
+    hurt = view_at(engine, [{"space": 12, "gear": 2, "lap": 1, "pools": (5,)}], gear=2, roll=3)
+    choice = HeuristicBot().choose_move(hurt, hurt.legal_moves())
+    assert board.lane[choice.destination] == 1  # the pit entry (37 -> 42) leaves from lane 1
+    healthy = view_at(engine, [{"space": 12, "gear": 2, "lap": 1}], gear=2, roll=3)
+    choice = HeuristicBot().choose_move(healthy, healthy.legal_moves())
+    assert board.lane[choice.destination] == 0  # no reason to change lane
