@@ -144,11 +144,29 @@ class EditorController:
 
     # -- listeners and validation -----------------------------------------------
     def observe(self, listener: Listener) -> None:
-        """Call ``listener(controller, what)`` after every change of the track."""
+        """Call ``listener(controller, what)`` after every change of the track.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.observe(lambda controller, what: print(what))
+        >>> editor.set_hazard([1], "danger")
+        set hazard='danger' on space 1
+        """
         self._listeners.append(listener)
 
     def revalidate(self) -> Any:
-        """Recompute corner path counts and the validator's report."""
+        """Recompute corner path counts and the validator's report.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 2}))
+        >>> editor.track.corners[1]["long"] = 99  # changed behind the editor's back
+        >>> editor.revalidate().problems == editor.report.problems, editor.track.corners[1]["long"]
+        (True, 2)
+        """
         update_corner_counts(self.track.graph)
         validator = self._validator
         if validator is None:
@@ -207,11 +225,29 @@ class EditorController:
         self.apply(set_same(spaces, label=f"set {names} on {_count(spaces)}", **attrs))
 
     def set_hazard(self, spaces: Iterable[Any], hazard: str | None) -> None:
-        """Mark spaces as ``"shooting"`` or ``"danger"`` (street rules), or clear them."""
+        """Mark spaces as ``"shooting"`` or ``"danger"`` (street rules), or clear them.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.set_hazard([0, 2], "shooting")
+        >>> editor.track.spaces(hazard="shooting")
+        [0, 2]
+        """
         self.set_spaces(spaces, hazard=hazard)
 
     def set_grid_spot(self, space: Any, number: int | None) -> None:
-        """Make ``space`` grid spot ``number`` (1 = pole); a space already on it loses it."""
+        """Make ``space`` grid spot ``number`` (1 = pole); a space already on it loses it.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . .", grid=[2, 1]))
+        >>> editor.set_grid_spot(0, 1)
+        >>> editor.track.grid_spots()
+        [0, 1]
+        """
         changes: dict[Any, dict[str, Any]] = {}
         if number is not None:
             for other in self.track.spaces(grid=number):
@@ -222,13 +258,32 @@ class EditorController:
         self.apply(SetSpaceAttributes(changes, label=label))
 
     def set_box(self, space: Any, slot: int | None) -> None:
-        """Make ``space`` the pit box of car ``slot``, or a pit space again (``None``)."""
+        """Make ``space`` the pit box of car ``slot``, or a pit space again (``None``).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . .\\np p p p"))
+        >>> editor.set_box(5, 3)
+        >>> editor.track.space(5)["kind"], editor.track.boxes()
+        ('box', [5])
+        """
         attrs = {"kind": "box", "box": slot} if slot is not None else {"kind": "pit", "box": None}
         label = f"make space {space} the box of car {slot}" if slot else f"clear box {space}"
         self.apply(SetSpaceAttributes({space: attrs}, label=label))
 
     def pair_tunnel(self, entry: Any, exit_: Any, label: str | None = None) -> str:
-        """Join two spaces as a tunnel pair (M-6, X-5) with a ``tunnel`` step; returns the label."""
+        """Join two spaces as a tunnel pair (M-6, X-5) with a ``tunnel`` step; returns the label.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . . ."))
+        >>> editor.pair_tunnel(1, 3)
+        '1'
+        >>> editor.track.tunnel_pairs(), editor.track.graph.edges[1, 3]["kind"]
+        ({'1': [1, 3]}, 'tunnel')
+        """
         if entry == exit_:
             raise EditError(f"tunnel: entry and exit are the same space {entry!r}")
         if label is None:
@@ -244,7 +299,16 @@ class EditorController:
         return label
 
     def clear_tunnel(self, label: str) -> None:
-        """Remove a tunnel pair and its tunnel steps."""
+        """Remove a tunnel pair and its tunnel steps.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . . .", tunnels={"A": (1, 3)}))
+        >>> editor.clear_tunnel("A")
+        >>> editor.track.tunnel_pairs(), editor.track.graph.has_edge(1, 3)
+        ({}, False)
+        """
         members = self.track.tunnel_pairs().get(label)
         if not members:
             raise EditError(f"tunnel {label!r} does not exist on track {self.track.name!r}")
@@ -277,20 +341,47 @@ class EditorController:
         return corner
 
     def set_corner(self, spaces: Iterable[Any], corner: Any) -> None:
-        """Put spaces into an existing corner, or take them out of any (``None``)."""
+        """Put spaces into an existing corner, or take them out of any (``None``).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
+        >>> editor.set_corner([3], 1)
+        >>> editor.track.corner_spaces(1)
+        [1, 2, 3]
+        """
         spaces = _as_list(spaces, "set corner")
         what = f"corner {corner}" if corner is not None else "no corner"
         self.apply(set_same(spaces, label=f"put {_count(spaces)} in {what}", corner=corner))
 
     def set_corner_stops(self, corner: Any, stops: int) -> None:
-        """Change the number of stops (1-3) a corner requires (C-1)."""
+        """Change the number of stops (1-3) a corner requires (C-1).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
+        >>> editor.set_corner_stops(1, 2)
+        >>> editor.track.corners[1]["stops"]
+        2
+        """
         self._require_corner(corner)
         self.apply(
             SetCorner(corner, {"stops": stops}, label=f"set stops of corner {corner} to {stops}")
         )
 
     def rename_corner(self, corner: Any, name: str) -> None:
-        """Change the printed name of a corner."""
+        """Change the printed name of a corner.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
+        >>> editor.rename_corner(1, "Hairpin")
+        >>> editor.track.corners[1]["name"]
+        'Hairpin'
+        """
         self._require_corner(corner)
         self.apply(SetCorner(corner, {"name": name}, label=f"rename corner {corner} to {name!r}"))
 
@@ -314,7 +405,17 @@ class EditorController:
         self.apply(Composite(parts, label=f"merge corner {other} into {keep}"))
 
     def split_corner(self, corner: Any, spaces: Iterable[Any]) -> int:
-        """Move some spaces of ``corner`` into a new corner with the same stops; returns its id."""
+        """Move some spaces of ``corner`` into a new corner with the same stops; returns its id.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 1 1 1 .", corners={1: 2}))
+        >>> editor.split_corner(1, [3, 4])
+        2
+        >>> editor.track.corner_spaces(1), editor.track.corner_spaces(2), editor.track.corners[2]["stops"]
+        ([1, 2], [3, 4], 2)
+        """
         self._require_corner(corner)
         spaces = self._require_spaces(spaces, "split corner")
         strangers = [s for s in spaces if self.track.space(s)["corner"] != corner]
@@ -329,7 +430,16 @@ class EditorController:
         return new
 
     def delete_corner(self, corner: Any) -> None:
-        """Delete a corner; its spaces become plain track."""
+        """Delete a corner; its spaces become plain track.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
+        >>> editor.delete_corner(1)
+        >>> editor.track.corners, editor.track.spaces(corner=1)
+        ({}, [])
+        """
         self._require_corner(corner)
         parts = [set_same(self.track.corner_spaces(corner), corner=None), SetCorner(corner, None)]
         self.apply(Composite(parts, label=f"delete corner {corner}"))
@@ -350,11 +460,29 @@ class EditorController:
 
     # -- steps and lines --------------------------------------------------------
     def add_step(self, u: Any, v: Any, kind: str = "ahead") -> None:
-        """Add an arrow ``u -> v`` where the builder missed one."""
+        """Add an arrow ``u -> v`` where the builder missed one.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . ."))
+        >>> editor.add_step(0, 2, "ahead")
+        >>> sorted(editor.track.graph.successors(0))
+        [1, 2]
+        """
         self.apply(AddStep(u, v, kind, label=f"add {kind} step {u} -> {v}"))
 
     def remove_step(self, u: Any, v: Any) -> None:
-        """Remove the arrow ``u -> v``."""
+        """Remove the arrow ``u -> v``.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . ."))
+        >>> editor.remove_step(2, 3)
+        >>> [p.code for p in editor.problems][:1]
+        ['dead_end']
+        """
         self.apply(RemoveStep(u, v, label=f"remove step {u} -> {v}"))
 
     def set_line(self, line: str, steps: Iterable[tuple[Any, Any]]) -> None:
@@ -466,14 +594,32 @@ class EditorController:
         self.apply(RemoveSpaces(spaces, label=f"remove {_count(spaces)}"))
 
     def remove_pit_lane(self) -> None:
-        """Delete every pit and box space, so a new pit lane can be laid."""
+        """Delete every pit and box space, so a new pit lane can be laid.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . .\\nx p p x"))
+        >>> editor.remove_pit_lane()
+        >>> editor.track.spaces(kind="pit")
+        []
+        """
         spaces = [s for s, d in self.track.graph.nodes(data=True) if d["kind"] in ("pit", "box")]
         if not spaces:
             raise EditError(f"remove pit lane: track {self.track.name!r} has no pit lane")
         self.apply(RemoveSpaces(spaces, label=f"remove the pit lane ({len(spaces)} spaces)"))
 
     def replace_board(self, board: Track, label: str = "rebuild the board") -> None:
-        """Replace the whole board (one undo step), e.g. by a rebuilt one."""
+        """Replace the whole board (one undo step), e.g. by a rebuilt one.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.replace_board(from_ascii(". . . . ."))
+        >>> len(editor.track), editor.undo(), len(editor.track)
+        (5, 'rebuild the board', 3)
+        """
         self.apply(ReplaceBoard(board, label=label))
 
     def rebuild(self, centreline: Any, **options: Any) -> None:
@@ -550,7 +696,15 @@ class EditorController:
         self._reset(track, Path(path), f"loaded {path}")
 
     def new(self, name: str = "new circuit", *, discard_unsaved: bool = False) -> None:
-        """Start a blank track (no spaces); the history starts afresh."""
+        """Start a blank track (no spaces); the history starts afresh.
+
+        Examples
+        --------
+        >>> editor = EditorController()
+        >>> editor.new("Sketch")
+        >>> editor.track.name, len(editor.track), editor.dirty
+        ('Sketch', 0, False)
+        """
         self._check_discard(f"start a new track {name!r}", discard_unsaved)
         self._reset(Track(new_graph(name)), None, f"new track {name!r}")
 

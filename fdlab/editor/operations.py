@@ -216,8 +216,12 @@ class SetCorner(Operation):
                 raise EditError(f"{where} still has spaces {members}; clear them first")
         else:
             stops = self.info.get("stops")
-            if not isinstance(stops, int) or not 1 <= stops <= 3:
+            needs_stops = "stops" in self.info or self.corner not in track.corners
+            if needs_stops and (not isinstance(stops, int) or not 1 <= stops <= 3):
                 raise EditError(f"{where}: stops must be 1, 2 or 3 (C-1), not {stops!r}")
+            name = self.info.get("name", "")
+            if not isinstance(name, str):
+                raise EditError(f"{where}: a corner name is text, not {name!r}")
         old = track.corners.get(self.corner, _MISSING)
         self._old = dict(old) if old is not _MISSING else _MISSING
         if self.info is None:

@@ -532,3 +532,12 @@ def test_the_controller_shows_itself_in_a_notebook(editor, tmp_path):
     assert "<li>set stops of corner 1 to 2</li>" in page
     editor.save(tmp_path / "a.json")
     assert "saved to <code>" in editor._repr_html_()
+
+
+def test_rename_corner_keeps_its_stops(editor):
+    editor.rename_corner(2, "Hairpin")
+    assert editor.track.corners[2]["name"] == "Hairpin" and editor.track.corners[2]["stops"] == 2
+    editor.undo()
+    assert editor.track.corners[2]["name"] == "Corner 2"
+    with pytest.raises(EditError, match="a corner name is text"):
+        editor.rename_corner(2, 7)
