@@ -40,7 +40,7 @@ def timed(build, repeats: int = 5) -> tuple[float, object]:
 
 def main() -> None:
     seconds, track = timed(
-        lambda: build_track(ellipse(), name="Bench", lanes=3, spaces_per_lap=122, pit=PitSpec())
+        lambda: build_track(ellipse(), name="Bench", lanes=3, spaces_per_lap=162, pit=PitSpec())
     )
     print(
         f"500-space board: {len(track)} spaces, {track.graph.number_of_edges()} steps, "
