@@ -1,9 +1,6 @@
 """The track model: spaces, steps, corners and contacts of a Formula D board."""
 
 from fdlab.track.ascii import AsciiBoardError, from_ascii
-from fdlab.track.build import BuildError, build_from_spec, build_track, rebuild
-from fdlab.track.build_spec import BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
-from fdlab.track.centreline import Centreline, CentrelineError, centreline_from_geojson
 from fdlab.track.corners import corner_entries, corner_exits, corner_path_counts
 from fdlab.track.io import TrackFileError, load_track, save_track, track_from_dict, track_to_dict
 from fdlab.track.model import (
@@ -53,3 +50,34 @@ __all__ = [
     "track_to_dict",
     "validate",
 ]
+
+# The board builder needs scipy and pyproj: it is imported on first use, so
+# that ``import fdlab.rules`` (which imports the model) stays fast.
+_BUILDER_EXPORTS = {
+    "BuildError": "fdlab.track.build_spec",
+    "BuildSpec": "fdlab.track.build_spec",
+    "CornerSpec": "fdlab.track.build_spec",
+    "PitSpec": "fdlab.track.build_spec",
+    "Stretch": "fdlab.track.build_spec",
+    "StreetSpec": "fdlab.track.build_spec",
+    "Centreline": "fdlab.track.centreline",
+    "CentrelineError": "fdlab.track.centreline",
+    "centreline_from_geojson": "fdlab.track.centreline",
+    "build_from_spec": "fdlab.track.build",
+    "build_track": "fdlab.track.build",
+    "rebuild": "fdlab.track.build",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _BUILDER_EXPORTS:
+        from importlib import import_module
+
+        value = getattr(import_module(_BUILDER_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'fdlab.track' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_BUILDER_EXPORTS})
