@@ -168,3 +168,24 @@ def test_preset_with_five_pools_is_refused_with_the_reason():
 def test_board_without_grid_is_refused():
     with pytest.raises(SoloModelError, match="no grid spot"):
         solve_par(from_ascii(". . . ."))
+
+
+def test_two_lap_par_with_a_pit_lane_agrees_with_simulation():
+    """P-2..P-5: with the pits open the solver may restore SP in the box; the engine agrees."""
+    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    pit = "x " * 27 + "p p p p p x"
+    box = "x " * 28 + "B x x x x"
+    track = from_ascii(
+        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
+    )
+    board = compile_board(track)
+    solution = solve_par(board, laps=2)
+    assert solution.model.positions and any(
+        board.kind[s] == "box" for s, _, _ in solution.model.positions
+    )
+    bot = SoloOptimalBot(solution)
+    results = [simulate(board, [bot], laps=2, seed=seed) for seed in range(300)]
+    turns = [r.rounds for r in results if r.finished]
+    assert len(turns) == 300
+    error = statistics.stdev(turns) / len(turns) ** 0.5
+    assert abs(statistics.mean(turns) - solution.par) < 3 * error
