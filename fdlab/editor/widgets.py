@@ -50,6 +50,10 @@ def load_bokehjs() -> None:
     """Put BokehJS on the notebook page from the installed package (no CDN).
 
     Does nothing outside an IPython kernel or when already done.
+
+    Examples
+    --------
+    >>> load_bokehjs()  # in a plain Python session there is no page to load it on
     """
     global _bokeh_loaded
     if _bokeh_loaded:
@@ -127,6 +131,7 @@ class TrackEditor:
         self.controller = EditorController(track, path=path)
         self.selected: list[Any] = []
         self.highlighted: list[Any] = []
+        self._problem_shown: tuple[Any, ...] | None = None
         self.last_error: str | None = None
         self._syncing = False
         self._row_of: dict[Any, int] = {}
@@ -473,6 +478,10 @@ class TrackEditor:
         self._select_rows([self._row_of[s] for s in kept])
 
     def _on_model_change(self, controller: EditorController, what: str) -> None:
+        # A highlighted problem stays highlighted only while the board still has it.
+        if self._problem_shown is not None and self._problem_shown not in _problem_keys(controller):
+            self._problem_shown = None
+            self.highlighted = []
         self.redraw()
         self._sync_controls(what)
 
@@ -490,7 +499,9 @@ class TrackEditor:
         try:
             if list(self.problem_list.options) != options:
                 self.problem_list.options = options
-            self.problem_list.value = None
+            keys = _problem_keys(controller)
+            shown = self._problem_shown
+            self.problem_list.value = keys.index(shown) if shown in keys else None
             if controller.path is not None:
                 self.path.value = str(controller.path)
         finally:
@@ -714,6 +725,7 @@ class TrackEditor:
         self.discard.value = False
         self.selected = []
         self.highlighted = []
+        self._problem_shown = None
         self.redraw()
         self.set_centreline(track_centreline(self.track))
 
@@ -723,11 +735,11 @@ class TrackEditor:
             return
         index = change["new"]
         problems = self.controller.problems
-        spaces = (
-            list(problems[index].spaces) if index is not None and 0 <= index < len(problems) else []
-        )
+        chosen = problems[index] if index is not None and 0 <= index < len(problems) else None
+        spaces = list(chosen.spaces) if chosen is not None else []
+        self._problem_shown = _problem_keys(self.controller)[index] if chosen is not None else None
         if spaces == self.highlighted:
-            return
+            return  # idempotent
         self.highlighted = spaces
         self.redraw()
 
@@ -822,6 +834,10 @@ def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:
                 f"lanes per stretch: {part!r} is not start-end:lanes (e.g. 0.2-0.4:3)"
             ) from None
     return counts
+
+
+def _problem_keys(controller: EditorController) -> list[tuple[Any, ...]]:
+    return [(p.code, p.message, tuple(p.spaces)) for p in controller.problems]
 
 
 def _parse_space(text: str, track: Track) -> Any:

@@ -325,3 +325,19 @@ def test_delete_spaces_and_the_pit_lane_with_buttons(editor):
     _click(editor, "fdlab-delete-spaces")
     assert 0 not in editor.track and editor.selected == []
     assert 0 not in editor.board_source.data["id"]
+
+
+def test_a_highlighted_problem_goes_away_when_it_is_fixed(editor):
+    editor.controller.remove_step(16, 0)
+    editor.controller.remove_step(16, 1)
+    labels = [label for label, _ in editor.problem_list.options]
+    editor.problem_list.value = next(
+        i for i, text in enumerate(labels) if text.startswith("dead_end")
+    )
+    assert editor.highlighted == [16]
+    editor.controller.set_hazard([4], "danger")  # an unrelated edit keeps it
+    assert editor.highlighted == [16] and editor.problem_list.value is not None
+    editor.controller.undo()
+    editor.controller.undo()  # the arrow is back: no more dead end
+    assert editor.highlighted == [] and editor.problem_list.value is None
+    assert not any(editor.board_source.data["highlight"])
