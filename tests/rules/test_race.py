@@ -142,3 +142,24 @@ def test_from_position_and_string_cars():
     assert race.names == ("Blue", "Red") and race.phase == "gear"
     assert race.legal_gears() == [1, 2, 3, 4]
     assert "test loop" in repr(race)
+
+
+def test_replay_from_a_set_up_position():
+    race = Race.from_position(
+        LOOP, {"Blue": {"space": 8, "gear": 3}, "Red": {"space": 9, "gear": 2}}, seed=6
+    )
+    race.play_bots([HeuristicBot(), HeuristicBot()], rounds=4)
+    again = Race.replay(
+        LOOP, 6, [a.to_json() for a in race.actions], cars=["Blue", "Red"], start=race.start
+    )
+    assert again.state == race.state
+
+
+def test_odds_with_a_damage_allowance():
+    """Braking one space (1 SP) turns more rolls into a stop in the corner."""
+    track = from_ascii(". . . . 1 1 . . . .", corners={1: 1}, grid=[0], finish=9)
+    race = Race.from_position(track, {"Blue": {"space": 0, "gear": 2}}, seed=1)
+    strict = race.odds(gear=3).odds[3]
+    lenient = race.odds(gear=3, max_damage=1).odds[3]
+    assert strict == Fraction(1, 8) + Fraction(1, 8)  # a 4 or a 5 ends in columns 4-5
+    assert lenient == strict + Fraction(1, 4)  # a 6, braked by one
