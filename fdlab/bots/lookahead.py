@@ -65,6 +65,8 @@ class LookaheadBot:
         self._next: tuple = ()
         self._windows: dict = {}
         self._overshoot: dict = {}
+        self._ahead: dict = {}
+        self._occupied: frozenset[int] = frozenset()
 
     # -- board tables --------------------------------------------------------------
     def _prepare(self, board: Board) -> None:
@@ -73,6 +75,7 @@ class LookaheadBot:
             self._next = next_corners(board)
             self._windows = {}
             self._overshoot = {}
+            self._ahead = {}
 
     def _target(self, board: Board, space: int, stops: int):
         corner = board.corner[space]
@@ -116,6 +119,12 @@ class LookaheadBot:
 
     def _next_turn(self, view: RaceView, dest: int, stops: int, gear: int) -> float:
         """Spaces of braking or overshoot to expect next turn, best gear from ``gear``."""
+        key = (dest, stops, gear)
+        if key not in self._ahead:
+            self._ahead[key] = self._next_turn_uncached(view, dest, stops, gear)
+        return self._ahead[key]
+
+    def _next_turn_uncached(self, view: RaceView, dest: int, stops: int, gear: int) -> float:
         board = view.board
         if board.kind[dest] != "track":
             return 0.0
@@ -139,7 +148,9 @@ class LookaheadBot:
         board = view.board
         if in_pit_zone(board, dest) or board.tunnel[dest] is not None:
             return 0.0
-        occupied = view.state.occupied(skip=view.car_index)
+        occupied = self._occupied
+        if not occupied:
+            return 0.0
         touched = sum(1 for s in board.touching[dest] if s in occupied)
         preset = view.preset
         return touched * 2 * preset.collision_fail / len(preset.black_faces)
@@ -176,6 +187,7 @@ class LookaheadBot:
         if len(safe) == 1:
             return safe[0]
         self._prepare(view.board)
+        self._occupied = view.state.occupied(skip=view.car_index)
         engine = view.engine
         board = view.board
         preset = view.preset
@@ -186,7 +198,7 @@ class LookaheadBot:
             board,
             car.space,
             top,
-            occupied=view.state.occupied(skip=view.car_index),
+            occupied=self._occupied,
             stops_made=car.stops,
             pit_allowed=engine.pit_allowed(view.car_index, car),
             own_box=engine.own_box[view.car_index],
@@ -211,6 +223,7 @@ class LookaheadBot:
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
         """The legal move with the best score (never an eliminating one unless forced)."""
         self._prepare(view.board)
+        self._occupied = view.state.occupied(skip=view.car_index)
         care = self._care(view)
         gear = view.car.gear
         return max(moves, key=lambda oc: self._score(view, gear, oc[0], oc[1], care))[0]
