@@ -11,6 +11,26 @@ For many fast races between bots: :func:`simulate`. The pieces underneath:
 round trip), :mod:`~fdlab.rules.actions`, :mod:`~fdlab.rules.dice`,
 :mod:`~fdlab.rules.presets`, and the movement interface
 (:func:`compile_board`, :func:`move_options`).
+
+Decisions where ``rules.md`` is silent (each is documented where it is applied):
+
+* laps: a car starts on lap 0 when its grid spot is in the second half of the
+  lap (just behind the line) and on lap 1 otherwise (open test boards), and
+  finishes on reaching lap ``laps + 1`` (:meth:`Engine._grid`, S-4);
+* a move ending in the corner it started in counts a stop even if the car
+  moved 0 spaces (:meth:`Engine._move`, C-2);
+* leaving two corners short in one move pays each overshoot on its own and
+  checks C-4 for each (:func:`move_cost`, C-3);
+* blocked (D-4 / A-6): every option of a blocked roll pays the blocked cost on
+  the spaces not moved; advanced braking beyond the brake WP left is not
+  allowed (:func:`move_cost`, A-5);
+* pit zone (P-4): braking is free when the move starts or ends in the pit lane
+  or a box; no collision there nor on tunnel portals (X-5);
+* finished and eliminated cars leave the board at once;
+* a stalled car sits in "gear 0": 1st is its only choice next turn (S-2);
+* advanced pools grow by half their one-lap value per extra lap
+  (:meth:`Preset.with_laps`, A-1);
+* a flying start's police speed is the spaces moved x 10 (X-4).
 """
 
 from fdlab.rules.actions import ChooseGear, ChooseMove, RollGrid, UseNitro, action_from_json
