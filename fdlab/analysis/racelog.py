@@ -155,7 +155,6 @@ def play_logged_race(
     turns = [0] * n
     damage = [0] * n
     lost_at: list[Any] = [None] * n
-    pool_total = sum
 
     while state.phase != "over":
         c = state.current
@@ -181,7 +180,9 @@ def play_logged_race(
             moves = view.legal_moves()
             rolled = state.roll
             option = policy.choose_move(view, moves)
-            cost = next(k for o, k in moves if o is option)
+            cost = next((k for o, k in moves if o is option), None)
+            if cost is None:  # a policy may return an equal copy of an option
+                cost = next(k for o, k in moves if o == option)
             distance_before = {
                 k: race_distance(board, car)
                 for k, car in enumerate(state.cars)
@@ -195,7 +196,7 @@ def play_logged_race(
             new_events.extend(events)
         after = state.cars[c]
         turns[c] += 1
-        lost = pool_total(before.pools) - pool_total(after.pools)
+        lost = sum(before.pools) - sum(after.pools)
         bonus = sum(e.amount for e in new_events if e.kind == "bonus" and e.car == c)
         lost += bonus
         damage[c] += max(0, lost)
