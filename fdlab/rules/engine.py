@@ -536,6 +536,8 @@ class Engine(IncidentRules):
                 ) from None
             same = [o for o in candidates if o.path == wanted]
             if not same and candidates:
+                same = self._equivalent(state, wanted, candidates)
+            if not same and candidates:
                 raise IllegalMoveError(
                     f"M-7: space {action.destination!r} is reachable but not along that path; "
                     f"legal path: {[board.ids[i] for i in candidates[0].path]}"
@@ -551,6 +553,30 @@ class Engine(IncidentRules):
             key=lambda ok: (ok[1].eliminated, ok[1].total, len(ok[0].danger), -ok[0].moved)
         )
         return allowed[0]
+
+    def _equivalent(
+        self, state: RaceState, path: tuple[int, ...], candidates: list[MoveOption]
+    ) -> list[MoveOption]:
+        """Options with the same effect as a walk the player gave that is not the listed path.
+
+        The move generator lists one representative path per destination,
+        spaces moved, overshoots and danger count (M-7). A walk along the
+        board's steps, through no car, with the same spaces moved and danger
+        spaces as a listed option has the same costs and checks, so it is
+        played as that option (decision); the log shows the listed path.
+        """
+        board = self.board
+        occupied = state.occupied(skip=state.current)
+        here = state.cars[state.current].space
+        moved = 0
+        for i in path:
+            kinds = [k for j, k, _ in board.steps[here] if j == i]
+            if not kinds or i in occupied:
+                return []
+            moved += 0 if kinds[0] == "tunnel" else 1
+            here = i
+        danger = sum(1 for i in path if i in self.danger)
+        return [o for o in candidates if o.moved == moved and len(o.danger) == danger]
 
     def _unreachable(self, state: RaceState, target: int, name: str) -> str:
         board = self.board

@@ -163,3 +163,29 @@ def test_odds_with_a_damage_allowance():
     lenient = race.odds(gear=3, max_damage=1).odds[3]
     assert strict == Fraction(1, 8) + Fraction(1, 8)  # a 4 or a 5 ends in columns 4-5
     assert lenient == strict + Fraction(1, 4)  # a 6, braked by one
+
+
+def test_a_walk_other_than_the_listed_path_plays_as_that_option():
+    """M-7: another walk to the same space with the same cost is accepted; a walk through a car is not."""
+    board_track = from_ascii(
+        """
+        . . . . . .
+        . . . . . .
+        """,
+        finish=5,
+    )
+    race = Race.from_position(board_track, {"Blue": {"space": 0, "gear": 2}}, dice=LoadedDice([2]))
+    race.play(2)
+    listed = [m.path for m in race.legal_moves() if m.destination == 5]
+    other = (3, 5) if listed[0] != (3, 5) else (2, 5)
+    race.play(to=5, path=other)
+    assert race.state.cars[0].space == race.board.index[5]
+    blocked = Race.from_position(
+        board_track,
+        {"Blue": {"space": 0, "gear": 2}, "Red": {"space": 3, "gear": 1}},
+        order=["Blue", "Red"],
+        dice=LoadedDice([2, 20, 20]),
+    )
+    blocked.play(2)
+    with pytest.raises(IllegalMoveError, match="M-7"):
+        blocked.play(to=5, path=(3, 5))
