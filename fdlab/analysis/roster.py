@@ -3,8 +3,10 @@
 A *bot spec* is a name, optionally with a style after a colon, or a policy
 object:
 
-* ``"heuristic"``, ``"lookahead"``, ``"random"``, ``"solo"`` (the solo-optimal
-  policy, solved once per process and board);
+* ``"heuristic"`` (the engine's :class:`~fdlab.bots.heuristic.HeuristicBot`
+  with a tuned caution, :data:`HEURISTIC_CAUTION`), ``"lookahead"``,
+  ``"random"``, ``"solo"`` (the solo-optimal policy, solved once per process
+  and board);
 * ``"heuristic:reckless"``, ``"lookahead:0.2"``: the same with a driving style
   (:mod:`fdlab.bots.style`);
 * any policy object: each race gets a deep copy of it, so races never share
@@ -26,6 +28,12 @@ from fdlab.rules.presets import Preset
 
 #: The bot names a spec may use.
 BOT_NAMES = ("heuristic", "lookahead", "random", "solo")
+
+#: Heuristic bot's caution per unit of :func:`~fdlab.bots.style.damage_weight`.
+#: Tuned on solo races on the shipped boards (150 per value): a caution of 0.75
+#: still finishes every race and needs 0.5 (training) to 1 (Monaco) turn less
+#: than the bot's own default of 1.5; below 0.5 cars start to be eliminated.
+HEURISTIC_CAUTION = 0.5
 
 _SOLUTIONS: dict[tuple[int, str, int], ParSolution] = {}
 
@@ -107,7 +115,7 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
     >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii(". . . .", grid=[0], finish=2))
     >>> make_bot("heuristic:cautious", board=board, preset=BASIC, seed=1)
-    HeuristicBot(caution=3.0, pit_below=0.8)
+    HeuristicBot(caution=1.5, pit_below=0.8)
     """
     if not isinstance(spec, str):
         return copy.deepcopy(spec)
@@ -116,7 +124,8 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
     style = _style(style_text, spec) if style_text else 0.5
     if name == "heuristic":
         return HeuristicBot(
-            caution=round(damage_weight(style), 6), pit_below=0.4 + 0.4 * (1 - style)
+            caution=round(HEURISTIC_CAUTION * damage_weight(style), 6),
+            pit_below=round(0.4 + 0.4 * (1 - style), 6),
         )
     if name == "lookahead":
         from fdlab.bots.lookahead import LookaheadBot  # it imports fdlab.analysis
