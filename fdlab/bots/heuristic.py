@@ -29,6 +29,9 @@ ELIMINATION = 30.0
 #: How far ahead (in progress) a hurt car starts moving to the pit-entry lane.
 PIT_LOOKAHEAD = 25.0
 
+#: Spaces before the finish line from which nitro is used in any gear (use it or lose it).
+NITRO_LAST_CALL = 12.0
+
 #: A point of a pool with ``n`` points left weighs ``SCARCITY / n`` points (at least 1).
 SCARCITY = 18.0
 
@@ -299,7 +302,7 @@ class HeuristicBot:
         still in the pit lane) look better than going on.
         """
         safe = [(o, k) for o, k in moves if not k.eliminated] or moves
-        if self._health(view) < self.pit_below:
+        if self._pit_health(view) < self.pit_below:
             boxed = [(o, k) for o, k in safe if o.boxed]
             if boxed:
                 return min(boxed, key=lambda ok: ok[1].total)[0]
@@ -343,7 +346,7 @@ class HeuristicBot:
         board = view.board
         car = view.car
         if (
-            self._health(view) >= self.pit_below
+            self._pit_health(view) >= self.pit_below
             or board.kind[car.space] != "track"
             or not view.engine.pit_allowed(view.car_index, car)
         ):
@@ -364,13 +367,33 @@ class HeuristicBot:
             self._entries = (board, found)
         return self._entries[1]
 
+    def _pit_health(self, view: RaceView) -> float:
+        """Health counting the street checkpoint's bonus still to come this lap (X-6)."""
+        health = self._health(view)
+        preset = view.preset
+        if preset.street and preset.laps >= 2 and view.car.lap == 1:
+            index = preset.pool_index[preset.street_pool]
+            health += preset.checkpoint_bonus / preset.pool_max[index]
+        return min(1.0, health)
+
     def use_nitro(self, view: RaceView) -> bool:
-        """Use nitro when the extra spaces still stop short of the corner's far end."""
+        """Use nitro (X-1) when it is worth it and safe.
+
+        Worth it: the bonus equals the gear, so keep it for 3rd gear or more,
+        unless the lap (and the nitro of this lap) ends within
+        :data:`NITRO_LAST_CALL` spaces. Safe: the extra spaces still stop
+        short of the far end of the corner the car must stop in.
+        """
+        board = view.board
+        car = view.car
+        to_line = (board.lap_length - board.progress[car.space]) % board.lap_length
+        if car.gear < 3 and to_line > NITRO_LAST_CALL:
+            return False
         corner = target_corner(view.engine, view.state, view.car_index)
         if corner is None:
             return True
-        window = self._window(view.board, view.car.space, corner)
-        return window is None or view.roll + view.car.gear <= window[1]
+        window = self._window(board, car.space, corner)
+        return window is None or view.roll + car.gear <= window[1]
 
     def __repr__(self) -> str:
         return f"HeuristicBot(caution={self.caution}, pit_below={self.pit_below})"

@@ -337,11 +337,11 @@ class Engine(IncidentRules):
         return result
 
     def nitro_available(self, state: RaceState) -> bool:
-        """X-1: street rules, after the roll, once per lap."""
+        """X-1: street rules, after the roll, once per lap (the grid belongs to lap 1)."""
         if not self.preset.street or state.phase != "move" or state.nitro:
             return False
         car = state.cars[state.current]
-        return car.nitro_lap != car.lap and state.die_roll > 0
+        return car.nitro_lap != max(car.lap, 1) and state.die_roll > 0
 
     # -- the step function ---------------------------------------------------------
     def step(
@@ -505,7 +505,7 @@ class Engine(IncidentRules):
         car = state.cars[c]
         bonus = car.gear
         cars = list(state.cars)
-        cars[c] = replace(car, nitro_lap=car.lap)
+        cars[c] = replace(car, nitro_lap=max(car.lap, 1))  # the grid belongs to lap 1
         events.append(
             Event(
                 "nitro",

@@ -246,6 +246,10 @@ class IncidentRules:
                         after - before,
                     )
                 )
+            elif amount < 0:
+                events.append(
+                    Event("bonus", c, f"{self.names[c]} already has full {pool} ({reason})", pool)
+                )
         return replace(car, pools=tuple(pools)), out
 
     def _hurt(

@@ -167,3 +167,14 @@ def test_heuristic_moves_to_the_pit_entry_lane_when_hurt():
     healthy = view_at(engine, [{"space": 12, "gear": 2, "lap": 1}], gear=2, roll=3)
     choice = HeuristicBot().choose_move(healthy, healthy.legal_moves())
     assert board.lane[choice.destination] == 0  # no reason to change lane
+
+
+def test_heuristic_keeps_nitro_for_high_gears_and_uses_it_when_safe():
+    """X-1: the bonus is the gear number, so 1st-gear nitro is wasted far from the line."""
+    engine = Engine(LONG, get_preset("street"), ["A"])
+    low = view_at(engine, [{"space": 0, "gear": 1, "lap": 1}], gear=1, roll=2)
+    assert low.nitro_available() and not HeuristicBot().use_nitro(low)
+    high = view_at(engine, [{"space": 0, "gear": 4, "lap": 1}], gear=4, roll=8)
+    assert HeuristicBot().use_nitro(high)  # 12 spaces still stop before the corner at 40
+    risky = view_at(engine, [{"space": 30, "gear": 4, "lap": 1}], gear=4, roll=10)
+    assert not HeuristicBot().use_nitro(risky)  # 14 would pass the far end of the corner

@@ -147,3 +147,25 @@ def test_X6_checkpoint_gives_10_sp_at_the_end_of_lap_1(before, after):
     state, _ = one_lap.step(state, ChooseGear(2), LoadedDice([3]))
     state, _ = one_lap.step(state, ChooseMove(1), LoadedDice([]))
     assert state.cars[0].pools == (5,)
+
+
+def test_X1_the_grid_belongs_to_lap_1_for_nitro():
+    """X-1: nitro used before the first crossing of the line counts for lap 1."""
+    board = compile_board(from_ascii(" ".join(["."] * 12), closed=True, finish=0))
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 9, "gear": 2, "lap": 0}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([2]))
+    state, _ = engine.step(state, UseNitro(), LoadedDice([]))
+    state, _ = engine.step(state, ChooseMove(1), LoadedDice([]))  # crosses the line: lap 1
+    assert state.cars[0].lap == 1
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([2]))
+    assert not engine.nitro_available(state)
+
+
+def test_X6_a_full_car_is_told_the_checkpoint_gives_nothing():
+    board = compile_board(from_ascii(" ".join(["."] * 12), closed=True, finish=0))
+    engine = Engine(board, STREET.with_laps(2), ["A"])
+    state = engine.position([{"space": 10, "gear": 2, "lap": 1}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
+    state, events = engine.step(state, ChooseMove(1), LoadedDice([]))
+    assert "A already has full SP (X-6 checkpoint)" in [str(e) for e in events]
