@@ -51,6 +51,17 @@ class MoveCost:
         return "; ".join(self.reasons) if self.reasons else "no damage"
 
 
+def spaces(n: int) -> str:
+    """``1 space``, ``2 spaces``.
+
+    Examples
+    --------
+    >>> spaces(1), spaces(3)
+    ('1 space', '3 spaces')
+    """
+    return f"{n} space" if n == 1 else f"{n} spaces"
+
+
 def in_pit_zone(board: Board, index: int) -> bool:
     """The space is in the pit lane or a box (P-4: several rules do not apply there).
 
@@ -113,14 +124,14 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
             if braked > max(table):
                 eliminated = True
                 reasons.append(
-                    f"A-6 blocked {braked} spaces short: more than {max(table)} eliminates"
+                    f"A-6 blocked {spaces(braked)} short: more than {max(table)} eliminates"
                 )
             else:
                 parts = []
                 for pool, amount in table[braked].items():
                     loss[index[pool]] += amount
                     parts.append(f"-{amount} {pool}")
-                reasons.append(f"A-6 blocked {braked} spaces short: " + ", ".join(parts))
+                reasons.append(f"A-6 blocked {spaces(braked)} short: " + ", ".join(parts))
         else:
             pool = preset.brake_pool
             clause = "D-4 blocked" if option.blocked else "D-3 braking"
@@ -132,12 +143,12 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
                         tuple(loss),
                         allowed=False,
                         reasons=(
-                            f"A-5: braking {braked} spaces needs {braked} brake WP; "
+                            f"A-5: braking {spaces(braked)} needs {braked} brake WP; "
                             f"the car has {have}",
                         ),
                     )
             loss[index[pool]] += braked
-            reasons.append(f"{clause} {braked} spaces: -{braked} {pool}")
+            reasons.append(f"{clause} {spaces(braked)}: -{braked} {pool}")
 
     overshoot_spaces = 0
     for over in option.overshoots:

@@ -24,7 +24,7 @@ from typing import Any
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.board import Board, compile_board
-from fdlab.rules.costs import MoveCost
+from fdlab.rules.costs import MoveCost, spaces
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import WrongPhaseError
@@ -81,7 +81,7 @@ class LegalMove:
         return self.cost.eliminated
 
     def __str__(self) -> str:
-        text = f"to {self.destination!r} ({self.moved} spaces"
+        text = f"to {self.destination!r} ({spaces(self.moved)}"
         if self.braked:
             text += f", braking {self.braked}"
         if self.boxed:
