@@ -226,6 +226,32 @@ class Preset:
     def __repr__(self) -> str:
         return f"<Preset {self.name!r}: {self.model} rules, {self.laps} lap(s)>"
 
+    def _repr_html_(self) -> str:
+        """A table of the dice and pools for a notebook.
+
+        Examples
+        --------
+        >>> "<table>" in BASIC._repr_html_()
+        True
+        """
+        import html
+
+        dice = "".join(
+            f"<tr><td>{ordinal(g)}</td><td>{html.escape(', '.join(map(str, faces)))}</td></tr>"
+            for g, faces in enumerate(self.gear_faces, 1)
+        )
+        pools = ", ".join(f"{html.escape(n)} {v}" for n, v in self.pools)
+        extras = []
+        if self.street:
+            extras.append("street rules (X)")
+        if self.pits:
+            extras.append("pits (P)")
+        return (
+            f"<div><b>{html.escape(self.name)}</b>: {self.model} rules, {self.laps} lap(s)"
+            f"{'; ' + ', '.join(extras) if extras else ''}; pools: {pools}"
+            f"<table><tr><th>gear</th><th>die faces</th></tr>{dice}</table></div>"
+        )
+
 
 def _one_lap_value(value: int, laps: int) -> int:
     """Invert the pool scaling of :meth:`Preset.with_laps` for ``laps`` laps."""
