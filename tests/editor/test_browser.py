@@ -38,6 +38,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
 ]
 SERVER_START_TIMEOUT = 60.0
 STEP_TIMEOUT_MS = 60_000
@@ -148,6 +149,14 @@ _KERNEL_READY = """
 }
 """
 
+# ... and has every code cell run (a number in each prompt, none still "[*]")?
+_ALL_CELLS_RUN = """
+() => {
+  const prompts = [...document.querySelectorAll(".jp-CodeCell .jp-InputArea-prompt")];
+  return prompts.length > 0 && prompts.every((p) => /\\[\\d+\\]/.test(p.textContent));
+}
+"""
+
 # The Bokeh view of the editor's figure, the first
 # space of a corner in its data source, and that space's centre in page pixels
 # computed from the plot's ranges and its frame.
@@ -175,6 +184,8 @@ def test_edit_a_corner_in_jupyterlab_and_save(lab: tuple[str, Path]) -> None:
     """Click a corner space, set 3 stops with the dropdown, save, read the file."""
     from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=STEP_TIMEOUT_MS)
+
     url, root = lab
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
@@ -186,6 +197,8 @@ def test_edit_a_corner_in_jupyterlab_and_save(lab: tuple[str, Path]) -> None:
             page.wait_for_function(_KERNEL_READY)
             # not awaited: the command's promise settles only when every cell has run
             page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            page.wait_for_function(_ALL_CELLS_RUN)
+            page.wait_for_function(_KERNEL_READY)
             plot = page.locator(".fdlab-plot").last
             plot.scroll_into_view_if_needed()
             page.wait_for_function(_FIND_CORNER_SPACE)
