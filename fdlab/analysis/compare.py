@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,8 @@ class Comparison:
     table: pd.DataFrame
     alpha: float
     names: tuple[str, str]
+    before: PlaytestResult | None = None
+    after: PlaytestResult | None = None
 
     def significant(self) -> pd.DataFrame:
         """Only the rows whose difference is statistically meaningful."""
@@ -54,6 +57,36 @@ class Comparison:
             f"(p = {row['p_adjusted']:.2g}, {row['test']})"
             for metric, row in rows.iterrows()
         ]
+
+    def layout(self, width: int = 1000) -> Any:
+        """Both boards side by side, coloured by damage per race, with the flagged differences."""
+        from bokeh.layouts import column, row
+        from bokeh.models import Div
+
+        from fdlab.analysis.report import circuit_report
+
+        if self.before is None or self.after is None:
+            raise ValueError(
+                "this Comparison was built without its playtests; use compare_playtests"
+            )
+        half = width // 2
+        pictures = []
+        for name, result in zip(self.names, (self.before, self.after), strict=True):
+            fig = circuit_report(result, par=False).heatmap(half)
+            fig.title.text = f"{name}: {fig.title.text}"
+            pictures.append(fig)
+        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
+        head = Div(text=f"<h3>{html.escape(self.names[0])} vs {html.escape(self.names[1])}</h3>"
+                   f"<ul>{items}</ul>", width=width)  # fmt: skip
+        return column(head, row(*pictures))
+
+    def show(self) -> None:
+        """Draw :meth:`layout` in a notebook (BokehJS inlined)."""
+        from bokeh.io import output_notebook, show
+        from bokeh.resources import INLINE
+
+        output_notebook(INLINE, hide_banner=True)
+        show(self.layout())
 
     def _repr_html_(self) -> str:
         items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
@@ -182,4 +215,4 @@ def compare_playtests(
     table.insert(2, "change", table["after"] - table["before"])
     table["p_adjusted"] = _holm(list(table["p_value"]))
     table["significant"] = table["p_adjusted"] < alpha
-    return Comparison(table=table, alpha=alpha, names=names)
+    return Comparison(table=table, alpha=alpha, names=names, before=before, after=after)

@@ -43,3 +43,14 @@ def test_a_board_compared_with_itself_flags_nothing():
 def test_holm_adjustment_is_monotone_and_capped():
     adjusted = _holm([0.001, 0.5, 0.02, 0.04])
     assert adjusted == pytest.approx([0.004, 0.5, 0.06, 0.08])
+
+
+def test_side_by_side_pictures_of_both_versions(versions):
+    comparison = compare_playtests(*versions, names=("3 stops", "1 stop"))
+    layout = comparison.layout()
+    from bokeh.plotting import figure
+
+    titles = [fig.title.text for fig in layout.select({"type": figure})]
+    assert any(t.startswith("3 stops") for t in titles) and any(
+        t.startswith("1 stop") for t in titles
+    )
