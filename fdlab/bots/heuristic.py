@@ -14,11 +14,17 @@ its pools turns into its box when it can (P-2).
 
 from __future__ import annotations
 
+import weakref
+
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import target_corner
 from fdlab.rules.view import RaceView
+
+#: Corner windows per board, shared by all heuristic bots (boards are immutable).
+_WINDOWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MISSING = object()
 
 #: Farthest look-ahead, in spaces, when measuring the way to a corner.
 HORIZON = 40
@@ -106,13 +112,15 @@ class HeuristicBot:
         self._board: Board | None = None
 
     def _window(self, board: Board, start: int, corner) -> tuple[int, int] | None:
+        """:func:`corner_window`, cached per board and shared by every bot."""
         if board is not self._board:
             self._board = board
-            self._windows = {}
+            self._windows = _WINDOWS.setdefault(board, {})
         key = (start, corner)
-        if key not in self._windows:
-            self._windows[key] = corner_window(board, start, corner)
-        return self._windows[key]
+        window = self._windows.get(key, _MISSING)
+        if window is _MISSING:
+            window = self._windows[key] = corner_window(board, start, corner)
+        return window
 
     def _health(self, view: RaceView) -> float:
         """Share of the pools left that pay for braking and overshooting, 0..1."""

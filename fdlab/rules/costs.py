@@ -51,6 +51,17 @@ class MoveCost:
         return "; ".join(self.reasons) if self.reasons else "no damage"
 
 
+_NO_COST: dict[int, MoveCost] = {}
+
+
+def _no_cost(pools: int) -> MoveCost:
+    """The shared cost of an option with no braking and no overshoot."""
+    cost = _NO_COST.get(pools)
+    if cost is None:
+        cost = _NO_COST[pools] = MoveCost((0,) * pools)
+    return cost
+
+
 def spaces(n: int) -> str:
     """``1 space``, ``2 spaces``.
 
@@ -110,6 +121,8 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
     'D-3 braking 2 spaces: -2 SP'
     """
     names = preset.pool_names
+    if not option.overshoots and (not option.braked or option.boxed):
+        return _no_cost(len(names))
     index = preset.pool_index
     loss = [0] * len(names)
     reasons: list[str] = []
