@@ -145,7 +145,19 @@ class TrackEditor:
 
     @classmethod
     def open(cls, path: str | Path, **options: Any) -> TrackEditor:
-        """An editor on the board saved in ``path``."""
+        """An editor on the board saved in ``path``.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.track.io import save_track
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "ring.json"
+        >>> save_track(from_ascii(". . . .", closed=True, name="Ring"), path)
+        >>> editor = TrackEditor.open(path)
+        >>> editor.track.name, editor.path.value == str(path)
+        ('Ring', True)
+        """
         from fdlab.track.io import load_track
 
         return cls(load_track(path), path=path, **options)
@@ -406,10 +418,16 @@ class TrackEditor:
         )
         self.undo_button = button("Undo", "fdlab-undo", self.undo)
         self.redo_button = button("Redo", "fdlab-redo", self.redo)
+        self.name_box = labelled(
+            w.Text(description="Name", continuous_update=False, layout=w.Layout(width="16em")),
+            "fdlab-name",
+        )
+        self.name_box.observe(self._on_name, names="value")
         file_row = w.HBox(
             [
                 self.undo_button,
                 self.redo_button,
+                self.name_box,
                 self.path,
                 button("Save", "fdlab-save", self.save),
                 self.overwrite,
@@ -504,6 +522,7 @@ class TrackEditor:
             self.problem_list.value = keys.index(shown) if shown in keys else None
             if controller.path is not None:
                 self.path.value = str(controller.path)
+            self.name_box.value = controller.track.name
         finally:
             self._syncing = False
 
@@ -579,6 +598,16 @@ class TrackEditor:
         if corner is None or self.track.corners[corner]["stops"] == change["new"]:
             return  # idempotent: the second delivery of a change finds nothing to do
         self.controller.set_corner_stops(corner, change["new"])
+
+    @_reported
+    def _on_name(self, change: dict[str, Any]) -> None:
+        if self._syncing or change["new"] == self.track.name:
+            return  # idempotent
+        try:
+            self.controller.set_info(name=change["new"])
+        except EditError:
+            self._sync_controls()  # show the name the board still has
+            raise
 
     @_reported
     def make_corner(self) -> None:

@@ -341,3 +341,15 @@ def test_a_highlighted_problem_goes_away_when_it_is_fixed(editor):
     editor.controller.undo()  # the arrow is back: no more dead end
     assert editor.highlighted == [] and editor.problem_list.value is None
     assert not any(editor.board_source.data["highlight"])
+
+
+def test_renaming_the_board_in_the_name_box(editor):
+    assert editor.name_box.value == "ascii board"
+    editor.name_box.value = "Oval"
+    editor.name_box.value = "Oval"  # a repeated delivery changes nothing more
+    assert editor.track.name == "Oval" and editor.controller.history == ["set name='Oval'"]
+    _click(editor, "fdlab-undo")
+    assert editor.name_box.value == "ascii board"
+    editor.name_box.value = ""
+    assert editor.last_error == "track name must not be empty"
+    assert editor.name_box.value == "ascii board"
