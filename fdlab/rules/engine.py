@@ -648,6 +648,8 @@ class Engine(IncidentRules):
             state = self._eliminate(state, c, "; ".join(cost.reasons), events)
             if option.blocked and preset.blocked_costs is not None:
                 state = self._rammed(state, c, dest, events)
+            if preset.engine_triggers.get(car.gear) == state.die_roll:
+                state = self._engine_check(state, c, dice, events)  # D-6: the others still roll
             return self._end_turn(state, events)
 
         # position, stops (C-2, C-6)

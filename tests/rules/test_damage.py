@@ -131,3 +131,17 @@ def test_D6_no_engine_check_below_the_top_face():
     state, _ = engine.step(state, ChooseGear(5), LoadedDice([19]))
     state, events = engine.step(state, ChooseMove(19), LoadedDice([]))
     assert not any("engine" in str(e) for e in events)
+
+
+def test_D6_the_engine_check_happens_even_if_the_roller_is_eliminated():
+    """D-6: a 20 that also eliminates the roller (overshoot) still makes the others roll."""
+    board = compile_board(
+        from_ascii(" ".join(["."] * 5 + ["1", "1"] + ["."] * 40), corners={1: 2}, finish=46)
+    )
+    engine = Engine(board, BASIC, ["A", "B"])
+    state = engine.position([{"space": 0, "gear": 5}, {"space": 40, "gear": 5}], order=(0, 1))
+    state, _ = engine.step(state, ChooseGear(5), LoadedDice([20]))
+    dice = LoadedDice([3])  # only B rolls: A is out (C-4, 2-stop corner passed)
+    state, events = engine.step(state, ChooseMove(20), dice)
+    assert state.cars[0].status == "eliminated"
+    assert dice.remaining == 0 and state.cars[1].pools == (17,)
