@@ -4,6 +4,8 @@ import json
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fdlab.bots import HeuristicBot, RandomBot
 from fdlab.rules import (
@@ -189,3 +191,27 @@ def test_a_walk_other_than_the_listed_path_plays_as_that_option():
     blocked.play(2)
     with pytest.raises(IllegalMoveError, match="M-7"):
         blocked.play(to=5, path=(3, 5))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 1000), steps=st.integers(1, 40), back=st.integers(1, 40))
+def test_undo_then_the_same_actions_give_the_same_race(seed, steps, back):
+    """Undo rewinds state and dice: replaying the undone actions gives the same state."""
+    race = Race(LOOP, cars=3, preset="street", seed=seed)
+    bots = [HeuristicBot(), HeuristicBot(), HeuristicBot()]
+    for _ in range(steps):
+        if race.over:
+            break
+        race.play(_bot_action(race, bots))
+    state, log = race.state, list(race.log)
+    undone = [race.undo() for _ in range(min(back, len(race.actions) - 1))]
+    for action in reversed(undone):
+        race.play(action)
+    assert race.state == state and race.log == log
+
+
+def _bot_action(race, bots):
+    from fdlab.rules.simulate import bot_action
+
+    view = race.view()
+    return bot_action(bots[view.car_index], view)
