@@ -136,13 +136,16 @@ class CircuitReport:
         from fdlab.plot import board_figure
 
         track = self.result.track
+        per_race = self.heat["damage_per_race"]
+        top = float(per_race.max()) if len(per_race) else 0.0
         fig = board_figure(
-            track, title=f"{track.name}: damage per race (eliminations as crosses)", width=width
+            track,
+            title=f"{track.name}: damage per race, pale yellow to dark red = up to {top:.2g} "
+            "(eliminations as crosses)",
+            width=width,
         )
         spaces = fig.select_one({"name": "spaces"})
         data = dict(spaces.data_source.data)
-        per_race = self.heat["damage_per_race"]
-        top = float(per_race.max()) if len(per_race) else 0.0
         fills, notes = [], []
         for sid, fill, hover in zip(data["id"], data["fill_color"], data["hover"], strict=True):
             value = float(per_race.get(sid, 0.0))
