@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import stat
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -377,16 +375,16 @@ def test_a_failed_save_says_why_and_keeps_changes_unsaved(editor, tmp_path):
     assert editor.dirty and editor.path is None
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_a_read_only_folder_fails_with_the_reason(editor, tmp_path):
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        with pytest.raises(SaveError, match="Permission denied"):
-            editor.save(folder / "x.json")
-    finally:
-        folder.chmod(stat.S_IRWXU)
+def test_a_save_the_disk_refuses_keeps_the_old_file_and_says_why(editor, tmp_path):
+    # A folder where the file should go: the rename fails even for root.
+    (tmp_path / "x.json").mkdir()
+    (tmp_path / "x.json" / "keep.txt").write_text("still here")
+    editor.set_hazard([0], "danger")
+    with pytest.raises(SaveError, match=r"x\.json.*failed: .*old file is unchanged"):
+        editor.save(tmp_path / "x.json", overwrite=True)
+    assert (tmp_path / "x.json" / "keep.txt").read_text() == "still here"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]  # no temporary file left
+    assert editor.dirty and editor.path is None
 
 
 def test_dirty_follows_undo_past_the_save(editor, tmp_path):
