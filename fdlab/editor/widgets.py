@@ -408,7 +408,12 @@ class TrackEditor:
             ]
         )
         self.path = labelled(
-            w.Text(description="File", layout=w.Layout(width="22em")), "fdlab-path"
+            w.Text(
+                description="File",
+                placeholder="tracks/my-circuit.json",
+                layout=w.Layout(width="22em"),
+            ),
+            "fdlab-path",
         )
         self.overwrite = labelled(
             w.Checkbox(description="overwrite", indent=False), "fdlab-overwrite"
