@@ -136,7 +136,8 @@ class Race:
     dice : DiceSource, optional
         Injected dice, e.g. ``LoadedDice([...])``.
     laps : int, optional
-        Race length (default: the preset's).
+        Race length (default: the preset's, one lap for ``basic`` as R-1
+        says; pass ``laps=track.laps`` for the board's own default length).
     roll_grid : bool
         Roll for the grid at once (S-1); it is recorded as the first action.
     max_rounds : int, optional
