@@ -628,6 +628,13 @@ class EditorController:
         ``options`` go to :func:`fdlab.track.build.build_track` (``lanes``,
         ``space_length``, ``pit``...). The name, description and laps of the
         current track are kept. One undo step brings the old board back.
+
+        Examples
+        --------
+        >>> editor = EditorController()
+        >>> editor.rebuild([(0, 0), (160, 0), (160, 160), (0, 160)], lanes=2, space_length=16.0)
+        >>> len(editor.track) > 40, editor.track.name, editor.history
+        (True, 'new circuit', ['rebuild from a centreline of 4 points'])
         """
         from fdlab.track.build import build_track
 
@@ -637,7 +644,9 @@ class EditorController:
             raise EditError(f"rebuild from the centreline failed: {error}") from error
         for key in ("name", "description", "laps"):
             board.graph.graph[key] = self.track.graph.graph[key]
-        self.replace_board(board, label=f"rebuild from a centreline of {len(centreline)} points")
+        points = getattr(centreline, "points", centreline)
+        size = f" of {len(points)} points" if isinstance(points, Sequence) else ""
+        self.replace_board(board, label=f"rebuild from a centreline{size}")
 
     # -- files ------------------------------------------------------------------
     def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:

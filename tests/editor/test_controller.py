@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -539,3 +540,16 @@ def test_rename_corner_keeps_its_stops(editor):
     assert editor.track.corners[2]["name"] == "Corner 2"
     with pytest.raises(EditError, match="a corner name is text"):
         editor.rename_corner(2, 7)
+
+
+def test_rebuild_from_a_centreline_object_or_geojson_file(editor):
+    from fdlab.track.centreline import Centreline
+
+    editor.rebuild(Centreline([(0, 0), (160, 0), (160, 160), (0, 160)]), lanes=2, space_length=16.0)
+    assert editor.history[-1] == "rebuild from a centreline of 4 points"
+    circuits = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
+    if not circuits.is_dir():
+        pytest.skip("the shared circuits folder is absent")
+    editor.rebuild(circuits / "nl-1948.geojson", lanes=3, spaces_per_lap=90)
+    assert editor.history[-1] == "rebuild from a centreline" and len(editor.track) > 200
+    assert editor.track.name == "ascii board"  # the board keeps its name
