@@ -77,20 +77,31 @@ def main(argv: list[str] | None = None) -> None:
         f"6 {args.bots} bots, logged for playtests: median {statistics.median(logged) * 1e3:.1f} ms per race"
     )
 
-    one = _timed(track, args, workers=1)
-    two = _timed(track, args, workers=2)
+    one, cpu_one = _timed(track, args, workers=1)
+    two, cpu_two = _timed(track, args, workers=2)
     print(
-        f"playtest, {args.races} races, 1 worker: {one:.1f} s = {args.races / one:.1f} races/s per core"
+        f"playtest, {args.races} races, 1 worker: {one:.1f} s = {args.races / one:.1f} races/s; "
+        f"{args.races / cpu_one:.1f} races per CPU second"
     )
     print(
-        f"playtest, {args.races} races, 2 workers: {two:.1f} s = {args.races / two:.1f} races/s, speed-up x{one / two:.2f}"
+        f"playtest, {args.races} races, 2 workers: {two:.1f} s = {args.races / two:.1f} races/s, "
+        f"speed-up x{one / two:.2f}; {args.races / cpu_two:.1f} races per CPU second "
+        "(a busy machine shows in the wall-clock speed-up, not here)"
     )
 
 
-def _timed(track, args, workers: int) -> float:
-    began = time.perf_counter()
+def _timed(track, args, workers: int) -> tuple[float, float]:
+    """Wall-clock seconds and CPU seconds (this process and its finished workers)."""
+    import resource
+
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    began, cpu_began = time.perf_counter(), cpu()
     playtest(track, [args.bots] * 6, races=args.races, workers=workers, progress=False)
-    return time.perf_counter() - began
+    return time.perf_counter() - began, cpu() - cpu_began
 
 
 if __name__ == "__main__":
