@@ -404,7 +404,6 @@ class TrackEditor:
                 self.lane_counts,
                 self.with_pit,
                 button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
-                self.centreline_info,
             ]
         )
         self.path = labelled(
@@ -454,6 +453,7 @@ class TrackEditor:
                 space_row,
                 step_row,
                 pit_row,
+                self.centreline_info,
                 build_row,
                 file_row,
                 self.problem_list,
