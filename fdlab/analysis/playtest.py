@@ -157,6 +157,19 @@ def run_races(
 
     ``payload`` holds the track (as a JSON dict, with a ``token`` naming it),
     the preset, the bot specs and ``keep_events``.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii, track_to_dict
+    >>> from fdlab.rules.presets import BASIC
+    >>> track = from_ascii('''
+    ...     . . . 1 1 . . . . . . .
+    ...     . . . 1 1 . . . . . . .
+    ... ''', corners={1: 1}, closed=True, grid=[22, 23])
+    >>> payload = {"token": "doc", "track": track_to_dict(track), "preset": BASIC,
+    ...            "bots": ["heuristic", "random"], "keep_events": False}
+    >>> [log.race[0] for log in run_races(payload, [7, 8], race_seeds(0, 2))]
+    [7, 8]
     """
     board, zones = _board_for(payload)
     preset = payload["preset"]

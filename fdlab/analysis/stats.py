@@ -38,6 +38,19 @@ def space_heat(result: PlaytestResult) -> pd.DataFrame:
 
     Damage is counted where the move that cost it ended (for a car
     eliminated by a move, where it would have ended).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> heat = space_heat(result)
+    >>> int(heat["damage"].sum()) == int(result.cars["damage"].sum())
+    True
     """
     turns = result.turns
     races = max(1, len(result.races))
@@ -60,6 +73,19 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     overtake in the races, made into this corner) and ``danger`` (damage
     per passage plus :data:`ELIMINATION_WEIGHT` times the elimination
     rate). Sorted most dangerous first.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> table = corner_table(result)
+    >>> sorted(table.index), bool(table["passages"].min() > 0)
+    ([1, 2], True)
     """
     turns = result.turns
     corners = result.track.corners
@@ -101,18 +127,57 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
 
 
 def most_dangerous_corner(result: PlaytestResult) -> Any:
-    """The id of the corner with the highest danger index, ``None`` without corners."""
+    """The id of the corner with the highest danger index, ``None`` without corners.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> most_dangerous_corner(result) in (1, 2)
+    True
+    """
     table = corner_table(result)
     return None if table.empty else table.index[0]
 
 
 def race_lengths(result: PlaytestResult) -> pd.Series:
-    """Number of races of each length in rounds."""
+    """Number of races of each length in rounds.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> int(race_lengths(result).sum())
+    4
+    """
     return result.races["rounds"].value_counts().sort_index()
 
 
 def finishing_rate(result: PlaytestResult) -> float:
-    """Share of cars that finished."""
+    """Share of cars that finished.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> 0.0 <= finishing_rate(result) <= 1.0
+    True
+    """
     return float((result.cars["status"] == "finished").mean())
 
 
@@ -140,6 +205,19 @@ def grid_wins(result: PlaytestResult) -> pd.DataFrame:
 
     ``fair`` is one over the number of cars; ``p_value`` tests whether the
     spot wins more or less often than that; ``flag`` marks p < 0.05.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> table = grid_wins(result)
+    >>> list(table.index), int(table["starts"].sum())
+    ([1, 2], 8)
     """
     cars = result.cars
     n_cars = max(1, len(result.bots))
@@ -167,7 +245,20 @@ def grid_wins(result: PlaytestResult) -> pd.DataFrame:
 
 
 def bot_table(result: PlaytestResult, par: float | None = None) -> pd.DataFrame:
-    """Per bot: cars, wins, finishing rate, mean turns of finishers, damage, turns over par."""
+    """Per bot: cars, wins, finishing rate, mean turns of finishers, damage, turns over par.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.analysis.playtest import playtest
+    >>> result = playtest(from_ascii('''
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ...     . . . 1 1 . . . . . . 2 2 . . . . .
+    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
+    ...     progress=False)
+    >>> list(bot_table(result, par=10.0).columns)
+    ['cars', 'wins', 'finish_rate', 'mean_turns', 'mean_damage', 'over_par']
+    """
     cars = result.cars
     rows = []
     for bot, group in cars.groupby("bot", sort=False):
