@@ -481,9 +481,9 @@ class TrackEditor:
         notes = annotation_data(self.track)
         flags = notes["flags"]
         flags["text"] = [
-            f"{stops}\u2691 {long}/{short}"
-            for stops, long, short in zip(
-                flags["stops"], flags["long"], flags["short"], strict=True
+            f"#{corner} {stops}\u2691 {long}/{short}"
+            for corner, stops, long, short in zip(
+                flags["corner"], flags["stops"], flags["long"], flags["short"], strict=True
             )
         ]
         return notes

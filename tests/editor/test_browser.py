@@ -1,9 +1,11 @@
 """The editor in a real browser: JupyterLab in Debian's chromium, driven by Playwright.
 
-Opens ``notebooks/design-a-circuit.ipynb`` in a fresh JupyterLab, runs it,
-clicks a corner space on the Bokeh canvas, changes the corner's stop count
-with the *Stops* dropdown, presses *Save* and reads the saved file. A
-screenshot is kept in ``test-artifacts/``.
+Opens ``notebooks/design-a-circuit.ipynb`` in a fresh JupyterLab serving a
+temporary copy of the notebook and of ``tracks/``, runs it, and in its last
+editor (a shipped board opened from ``../tracks/``) clicks a corner space on
+the Bokeh canvas, changes the corner's stop count with the *Stops*
+dropdown, presses *Save* and reads the saved file. A screenshot is kept in
+``test-artifacts/``.
 
 Needs ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run`` does
 it). Without it the test skips, or fails when the ``CI`` variable is set.
@@ -162,8 +164,10 @@ _ALL_CELLS_RUN = """
 # computed from the plot's ranges and its frame.
 _FIND_CORNER_SPACE = """
 () => {
-  const views = window.Bokeh ? window.Bokeh.index.roots : [];
-  const view = views.filter((v) => v.model.name === "fdlab-board").pop();  // the last one shown
+  const plots = document.querySelectorAll(".fdlab-plot");
+  const last = plots[plots.length - 1];  // the last editor of the notebook
+  const views = window.Bokeh && last ? window.Bokeh.index.roots : [];
+  const view = views.find((v) => v.model.name === "fdlab-board" && last.contains(v.el));
   if (!view) return null;
   const spaces = view.model.renderers.find((r) => r.name === "spaces");
   const data = spaces.data_source.data;

@@ -51,7 +51,7 @@ def test_editor_displays_as_a_widget(editor):
 def test_board_and_arrows_are_drawn_from_the_model(editor):
     assert editor.board_source.data["id"] == list(editor.track.graph)
     assert len(editor.step_source.data["from"]) == editor.track.graph.number_of_edges()
-    assert editor.note_sources["flags"].data["text"] == ["1\u2691 2/2", "2\u2691 2/2"]
+    assert editor.note_sources["flags"].data["text"] == ["#1 1\u2691 2/2", "#2 2\u2691 2/2"]
 
 
 def test_a_click_in_the_browser_selects_a_space_and_shows_its_corner(editor):
@@ -66,7 +66,7 @@ def test_changing_stops_in_the_dropdown_edits_the_corner(editor):
     editor.stops.value = 3
     assert editor.track.corners[1]["stops"] == 3
     assert editor.controller.history == ["set stops of corner 1 to 3"]
-    assert editor.note_sources["flags"].data["text"][0].startswith("3")
+    assert editor.note_sources["flags"].data["text"][0].startswith("#1 3")
     assert "unsaved changes" in editor.status.value
 
 
