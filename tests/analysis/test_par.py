@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -187,5 +188,20 @@ def test_two_lap_par_with_a_pit_lane_agrees_with_simulation():
     results = [simulate(board, [bot], laps=2, seed=seed) for seed in range(300)]
     turns = [r.rounds for r in results if r.finished]
     assert len(turns) == 300
+    error = statistics.stdev(turns) / len(turns) ** 0.5
+    assert abs(statistics.mean(turns) - solution.par) < 3 * error
+
+
+TRACKS = Path(__file__).resolve().parents[2] / "tracks"
+
+
+@pytest.mark.skipif(not (TRACKS / "training.json").exists(), reason="tracks/ not built")
+def test_par_of_the_shipped_training_ring_agrees_with_simulation():
+    from fdlab.track import load_track
+
+    board = compile_board(load_track(TRACKS / "training.json"))
+    solution = solve_par(board)
+    bot = SoloOptimalBot(solution)
+    turns = [simulate(board, [bot], seed=seed).rounds for seed in range(300)]
     error = statistics.stdev(turns) / len(turns) ** 0.5
     assert abs(statistics.mean(turns) - solution.par) < 3 * error
