@@ -9,7 +9,7 @@ engine, street hazards) happens after the move and lives in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fdlab.rules.board import Board
 from fdlab.rules.movement import MoveOption
@@ -107,6 +107,9 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
       is not allowed; blocking (A-6) is paid from the table instead.
     * A pool that cannot pay its loss eliminates the car (D-2, A-2, A-6),
       except A-4: a car with 0 tires overshooting by one space spins again.
+    * Finish (S-4): a move that crosses the finish line on the last lap ends
+      the car's race at the line. Braking is free and only corners whose exit
+      line comes before the finish line cost anything, counted up to the line.
 
     Examples
     --------
@@ -123,6 +126,10 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
     names = preset.pool_names
     if not option.overshoots and (not option.braked or option.boxed):
         return _no_cost(len(names))
+    if "finish" in option.lines and car.lap >= preset.laps:
+        option = _cut_at_finish(board, car.space, option)
+        if not option.overshoots and not option.braked:
+            return _no_cost(len(names))
     index = preset.pool_index
     loss = [0] * len(names)
     reasons: list[str] = []
@@ -205,3 +212,33 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
             clause = "D-2" if preset.model == "basic" else "A-6"
             reasons.append(f"{clause} {name} {have} - {amount} reaches 0: eliminated")
     return MoveCost(tuple(loss), eliminated=eliminated, spin=spin, reasons=tuple(reasons))
+
+
+def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
+    """``option`` as if the move stopped at the finish line (S-4 on the last lap).
+
+    Braking is dropped, overshoots of corners left after the line are dropped,
+    and the spaces beyond an earlier exit line are counted up to the line.
+    """
+    walk = (start, *option.path)
+    finish_at = next(
+        (
+            j
+            for j in range(1, len(walk))
+            if "finish" in board.step_lines.get((walk[j - 1], walk[j]), ())
+        ),
+        len(walk),
+    )
+    kept = []
+    for over in option.overshoots:
+        exit_at = next(
+            (
+                j
+                for j in range(1, len(walk))
+                if board.corner[walk[j - 1]] == over.corner and board.corner[walk[j]] != over.corner
+            ),
+            None,
+        )
+        if exit_at is not None and exit_at <= finish_at:
+            kept.append(replace(over, beyond=min(over.beyond, finish_at - exit_at)))
+    return replace(option, overshoots=tuple(kept), braked=0, blocked=False)
