@@ -252,8 +252,7 @@ class TrackEditor:
                 ("space", "@id"),
                 ("lane", "@lane"),
                 ("progress", "@progress{0.0}"),
-                ("corner", "@corner_name"),
-                ("", "@hover"),
+                ("about", "@hover"),  # corner, stops, hazard, tunnel, grid, box, bridge
             ],
         )
         tap = TapTool(renderers=[spaces])

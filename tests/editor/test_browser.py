@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -207,6 +208,11 @@ def test_edit_a_corner_in_jupyterlab_and_save(lab: tuple[str, Path]) -> None:
             plot.scroll_into_view_if_needed()
             page.wait_for_function(_FIND_CORNER_SPACE)
             target = page.evaluate(_FIND_CORNER_SPACE)
+            page.mouse.move(target["px"] - 1, target["py"])
+            page.mouse.move(target["px"], target["py"])  # hovering shows what the space is
+            tooltip = page.locator(".bk-Tooltip").last
+            expect(tooltip).to_contain_text(re.compile(rf"space: {target['id']}\b"))
+            expect(tooltip).to_contain_text(f"corner {target['corner']}")
             page.mouse.click(target["px"], target["py"])
             selection = page.locator(".fdlab-selection").last
             expect(selection).to_contain_text(f"corner {target['corner']}")
