@@ -13,6 +13,7 @@ controller, which recomputes them after every apply and revert.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,18 +26,18 @@ from fdlab.track.model import EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_DEFAULTS, S
 _MISSING = object()
 
 
-class Operation:
+class Operation(ABC):
     """One undoable edit. Subclasses set ``label`` and implement the two methods."""
 
     label: str = "edit"
 
+    @abstractmethod
     def apply(self, track: Track) -> None:
         """Check the edit against ``track``, then make it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def revert(self, track: Track) -> None:
         """Undo the last :meth:`apply` on ``track``."""
-        raise NotImplementedError
 
     def __str__(self) -> str:
         return self.label
