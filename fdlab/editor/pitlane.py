@@ -57,7 +57,7 @@ def plan_pit_lane(
     -1.5
     """
     where = "add pit lane"
-    along = list(along)
+    along = _in_driving_order(track, list(along))
     if len(along) < 2:
         raise EditError(f"{where}: select at least two spaces of one lane along a straight")
     graph = track.graph
@@ -111,6 +111,21 @@ def plan_pit_lane(
         (plan.pit_spaces[-1], after, "pit_out", _lines(track, along[-1], after) | {"pit_exit"})
     )
     return plan
+
+
+def _in_driving_order(track: Track, spaces: list[Any]) -> list[Any]:
+    """``spaces`` as one chain of steps (a run across the finish line too), if they form one."""
+    graph, chosen = track.graph, set(spaces)
+    if not chosen <= set(graph):
+        return spaces  # the caller names the missing space
+    following = {s: [n for n in graph.successors(s) if n in chosen and n != s] for s in spaces}
+    firsts = [s for s in spaces if not any(s in nxt for nxt in following.values())]
+    if len(firsts) != 1:
+        return spaces
+    chain = firsts
+    while len(chain) < len(spaces) and len(following[chain[-1]]) == 1:
+        chain.append(following[chain[-1]][0])
+    return chain if len(chain) == len(spaces) else spaces
 
 
 def _neighbour_in_lane(track: Track, space: Any, *, forward: bool) -> Any:

@@ -553,3 +553,11 @@ def test_rebuild_from_a_centreline_object_or_geojson_file(editor):
     editor.rebuild(circuits / "nl-1948.geojson", lanes=3, spaces_per_lap=90)
     assert editor.history[-1] == "rebuild from a centreline" and len(editor.track) > 200
     assert editor.track.name == "ascii board"  # the board keeps its name
+
+
+def test_pit_lane_spaces_may_be_given_in_any_order_even_across_the_finish(editor):
+    pits = editor.add_pit_lane([1, 17, 15, 3])  # columns 0, 8, 7, 1: the run 15-17-1-3
+    track = editor.track
+    assert [track.space(p)["progress"] for p in pits] == [7.0, 8.0, 0.0, 1.0]
+    assert track.graph.edges[13, pits[0]]["kind"] == "pit_in"
+    assert "finish" in track.graph.edges[pits[1], pits[2]]["lines"]
