@@ -19,56 +19,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import ipywidgets as w
-from bokeh.models import Arrow as ArrowAnnotation
-from bokeh.models import (
-    BoxSelectTool,
-    ColumnDataSource,
-    HoverTool,
-    Patches,
-    PolyDrawTool,
-    PolyEditTool,
-    TapTool,
-    VeeHead,
-)
-from bokeh.plotting import figure
 from jupyter_bokeh import BokehModel
 
+from fdlab.editor.board_plot import EditorSources, editor_figure, load_bokehjs
 from fdlab.editor.centreline import track_centreline
 from fdlab.editor.controller import EditorController
 from fdlab.editor.errors import EditError, EditorError
-from fdlab.plot import colors
-from fdlab.plot.data import annotation_data, board_data, step_data
 from fdlab.track.model import EDGE_KINDS, Track
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
-
-_LABEL_TABLES = ("grid", "boxes", "tunnels")
-_bokeh_loaded = False
-
-
-def load_bokehjs() -> None:
-    """Put BokehJS on the notebook page from the installed package (no CDN).
-
-    Does nothing outside an IPython kernel or when already done.
-
-    Examples
-    --------
-    >>> load_bokehjs()  # in a plain Python session there is no page to load it on
-    """
-    global _bokeh_loaded
-    if _bokeh_loaded:
-        return
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
-        return
-    if get_ipython() is None:
-        return
-    from bokeh.io import output_notebook
-    from bokeh.resources import INLINE
-
-    output_notebook(INLINE, hide_banner=True)
-    _bokeh_loaded = True
 
 
 def _reported(method: Handler) -> Handler:
@@ -135,8 +94,17 @@ class TrackEditor:
         self.last_error: str | None = None
         self._syncing = False
         self._row_of: dict[Any, int] = {}
-        self._build_sources()
-        self._build_figure(width, height)
+        self.sources = EditorSources.of(self.track)
+        self.board_source = self.sources.board
+        self.step_source = self.sources.steps
+        self.note_sources = self.sources.notes
+        self.centreline_source = self.sources.centreline
+        self.figure = editor_figure(self.sources, width, height)
+        # Handlers go on before the figure is wrapped (design.md, Jupyter pitfalls).
+        self.board_source.selected.on_change("indices", self._on_indices)
+        self.centreline_source.on_change("data", self._on_centreline)
+        self.plot = BokehModel(self.figure)
+        self.plot.add_class("fdlab-plot")
         self._build_controls()
         self.controller.observe(self._on_model_change)
         self.redraw()
@@ -168,108 +136,6 @@ class TrackEditor:
         return self.controller.track
 
     # -- building the view ------------------------------------------------------
-    def _build_sources(self) -> None:
-        self.board_source = ColumnDataSource(board_data(self.track))
-        self.step_source = ColumnDataSource(step_data(self.track))
-        notes = self._annotation_tables()
-        self.note_sources = {name: ColumnDataSource(table) for name, table in notes.items()}
-        self.centreline_source = ColumnDataSource({"xs": [], "ys": []})
-        self.vertex_source = ColumnDataSource({"x": [], "y": []})
-
-    def _build_figure(self, width: int, height: int) -> None:
-        plot = figure(
-            width=width,
-            height=height,
-            match_aspect=True,
-            tools="pan,wheel_zoom,reset",
-            active_scroll="wheel_zoom",
-            toolbar_location="above",
-            background_fill_color=colors.GRASS,
-            name="fdlab-board",
-        )
-        plot.axis.visible = False
-        plot.grid.visible = False
-        spaces = plot.patches(
-            "xs",
-            "ys",
-            source=self.board_source,
-            fill_color="fill_color",
-            line_color="line_color",
-            line_width="line_width",
-            name="spaces",
-        )
-        spaces.selection_glyph = Patches(
-            fill_color="fill_color", line_color=colors.HIGHLIGHT, line_width=3
-        )
-        spaces.nonselection_glyph = Patches(
-            fill_color="fill_color",
-            fill_alpha=0.6,
-            line_color="line_color",
-            line_width="line_width",
-        )
-        centres = plot.scatter("x", "y", source=self.board_source, size=3, alpha=0.0)
-        plot.add_layout(
-            ArrowAnnotation(
-                source=self.step_source,
-                x_start="x0",
-                y_start="y0",
-                x_end="x1",
-                y_end="y1",
-                line_color="color",
-                line_width=1.5,
-                end=VeeHead(size=7, fill_color="color", line_color="color"),
-            )
-        )
-        notes = self.note_sources
-        plot.multi_line(
-            "xs", "ys", source=notes["corner_lines"], line_color=colors.KERB_RED, line_width=3
-        )
-        plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
-        plot.multi_line(
-            "xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4
-        )
-        plot.text(
-            "x", "y", text="text", source=notes["flags"], text_font_size="11px",
-            text_align="center", text_baseline="middle", background_fill_color=colors.FLAG_YELLOW,
-        )  # fmt: skip
-        for name in _LABEL_TABLES:
-            plot.text(
-                "x", "y", text="text", source=notes[name], text_font_size="10px",
-                text_color=colors.LABEL_LIGHT, text_align="center", text_baseline="middle",
-            )  # fmt: skip
-        line = plot.multi_line(
-            "xs",
-            "ys",
-            source=self.centreline_source,
-            line_color="#1b1d21",
-            line_dash="dashed",
-            line_width=2,
-        )
-        vertices = plot.scatter("x", "y", source=self.vertex_source, size=7, color="#1b1d21")
-        hover = HoverTool(
-            renderers=[spaces],
-            tooltips=[
-                ("space", "@id"),
-                ("lane", "@lane"),
-                ("progress", "@progress{0.0}"),
-                ("about", "@hover"),  # corner, stops, hazard, tunnel, grid, box, bridge
-            ],
-        )
-        tap = TapTool(renderers=[spaces])
-        plot.add_tools(
-            tap,
-            BoxSelectTool(renderers=[centres]),
-            hover,
-            PolyDrawTool(renderers=[line], num_objects=1),
-            PolyEditTool(renderers=[line], vertex_renderer=vertices),
-        )
-        plot.toolbar.active_tap = tap
-        self.board_source.selected.on_change("indices", self._on_indices)
-        self.centreline_source.on_change("data", self._on_centreline)
-        self.figure = plot
-        self.plot = BokehModel(plot)
-        self.plot.add_class("fdlab-plot")
-
     def _build_controls(self) -> None:
         def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
             layout = w.Layout(width="auto", flex="0 0 auto")
@@ -476,26 +342,10 @@ class TrackEditor:
         return f"<TrackEditor of {self.controller!r}>"
 
     # -- redrawing --------------------------------------------------------------
-    def _annotation_tables(self) -> dict[str, dict[str, list[Any]]]:
-        notes = annotation_data(self.track)
-        flags = notes["flags"]
-        flags["text"] = [
-            f"#{corner} {stops}\u2691 {long}/{short}"
-            for corner, stops, long, short in zip(
-                flags["corner"], flags["stops"], flags["long"], flags["short"], strict=True
-            )
-        ]
-        return notes
-
     def redraw(self) -> None:
         """Redraw every layer from the model, keeping the selection."""
         spaces = [s for s in self.highlighted if s in self.track.graph]
-        board = board_data(self.track, highlight=spaces)
-        self._row_of = {space: row for row, space in enumerate(board["id"])}
-        refill(self.board_source, board)
-        refill(self.step_source, step_data(self.track))
-        for name, table in self._annotation_tables().items():
-            refill(self.note_sources[name], table)
+        self._row_of = self.sources.refresh(self.track, spaces)
         kept = [s for s in self.selected if s in self._row_of]
         self._select_rows([self._row_of[s] for s in kept])
 
@@ -806,40 +656,6 @@ class TrackEditor:
         self.last_error = message
         self.status.value = f"<span style='color:#b00020'>\u26a0 {_escape(message)}</span>"
         self.errors.append_stdout(message + "\n" + (details + "\n" if details else ""))
-
-
-def refill(source: ColumnDataSource, table: dict[str, list[Any]]) -> None:
-    """Make ``source`` hold ``table``, sending only the changed cells when rows match.
-
-    A one-space edit of a 500-space board then reaches the browser as a
-    small patch instead of every polygon again.
-
-    Examples
-    --------
-    >>> source = ColumnDataSource({"id": [1, 2], "kind": ["track", "track"]})
-    >>> refill(source, {"id": [1, 2], "kind": ["track", "pit"]})
-    >>> source.data["kind"]
-    ['track', 'pit']
-    """
-    old = source.data
-    same_shape = list(old) == list(table) and all(
-        len(old[name]) == len(values) for name, values in table.items()
-    )
-    if not same_shape:
-        source.data = table
-        return
-    patches = {}
-    for name, values in table.items():
-        current = old[name]
-        changed = [
-            (row, new)
-            for row, (was, new) in enumerate(zip(current, values, strict=True))
-            if was != new
-        ]
-        if changed:
-            patches[name] = changed
-    if patches:
-        source.patch(patches)
 
 
 def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:

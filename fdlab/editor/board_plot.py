@@ -1,0 +1,264 @@
+"""The editor's Bokeh plot: data sources filled from the plot tables, glyphs and tools.
+
+The sources are edit buffers over the model: :func:`EditorSources.refresh`
+refills them from :mod:`fdlab.plot.data` after every edit, sending only the
+cells that changed, and the browser's selections and drawn centrelines come
+back through them. One set of sources per editor (Bokeh documents must not
+share a source).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bokeh.models import Arrow as ArrowAnnotation
+from bokeh.models import (
+    BoxSelectTool,
+    ColumnDataSource,
+    HoverTool,
+    Patches,
+    PolyDrawTool,
+    PolyEditTool,
+    TapTool,
+    VeeHead,
+)
+from bokeh.plotting import figure
+
+from fdlab.plot import colors
+from fdlab.plot.data import annotation_data, board_data, step_data
+from fdlab.track.model import Track
+
+Columns = dict[str, list[Any]]
+
+#: Label tables of :func:`fdlab.plot.data.annotation_data` drawn as text.
+LABEL_TABLES = ("grid", "boxes", "tunnels")
+_bokeh_loaded = False
+
+
+def load_bokehjs() -> None:
+    """Put BokehJS on the notebook page from the installed package (no CDN).
+
+    Does nothing outside an IPython kernel or when already done.
+
+    Examples
+    --------
+    >>> load_bokehjs()  # in a plain Python session there is no page to load it on
+    """
+    global _bokeh_loaded
+    if _bokeh_loaded:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
+        return
+    if get_ipython() is None:
+        return
+    from bokeh.io import output_notebook
+    from bokeh.resources import INLINE
+
+    output_notebook(INLINE, hide_banner=True)
+    _bokeh_loaded = True
+
+
+def annotation_tables(track: Track) -> dict[str, Columns]:
+    """:func:`~fdlab.plot.data.annotation_data` with a ``text`` column for the corner flags.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> annotation_tables(from_ascii(". 1 1 .", corners={1: 2}))["flags"]["text"]
+    ['#1 2\u2691 2/2']
+    """
+    notes = annotation_data(track)
+    flags = notes["flags"]
+    flags["text"] = [
+        f"#{corner} {stops}\u2691 {long}/{short}"
+        for corner, stops, long, short in zip(
+            flags["corner"], flags["stops"], flags["long"], flags["short"], strict=True
+        )
+    ]
+    return notes
+
+
+@dataclass
+class EditorSources:
+    """The Bokeh data sources of one editor plot."""
+
+    board: ColumnDataSource
+    steps: ColumnDataSource
+    notes: dict[str, ColumnDataSource]
+    centreline: ColumnDataSource
+    vertices: ColumnDataSource
+
+    @classmethod
+    def of(cls, track: Track) -> EditorSources:
+        """New sources showing ``track``.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> sources = EditorSources.of(from_ascii(". . ."))
+        >>> sources.board.data["id"], len(sources.steps.data["from"])
+        ([0, 1, 2], 2)
+        """
+        return cls(
+            board=ColumnDataSource(board_data(track)),
+            steps=ColumnDataSource(step_data(track)),
+            notes={name: ColumnDataSource(t) for name, t in annotation_tables(track).items()},
+            centreline=ColumnDataSource({"xs": [], "ys": []}),
+            vertices=ColumnDataSource({"x": [], "y": []}),
+        )
+
+    def refresh(self, track: Track, highlight: list[Any]) -> dict[Any, int]:
+        """Refill every layer from ``track``; returns space id -> row of the board source.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> track = from_ascii(". . .")
+        >>> sources = EditorSources.of(track)
+        >>> track.space(1)["hazard"] = "danger"
+        >>> sources.refresh(track, highlight=[2])
+        {0: 0, 1: 1, 2: 2}
+        >>> sources.board.data["highlight"]
+        [False, False, True]
+        """
+        board = board_data(track, highlight=highlight)
+        refill(self.board, board)
+        refill(self.steps, step_data(track))
+        for name, table in annotation_tables(track).items():
+            refill(self.notes[name], table)
+        return {space: row for row, space in enumerate(board["id"])}
+
+
+def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
+    """The editing plot: spaces (tap and box select, hover), arrows, marks, centreline tools.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 400, 300)
+    >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__
+    ('fdlab-board', 'Patches')
+    """
+    plot = figure(
+        width=width,
+        height=height,
+        match_aspect=True,
+        tools="pan,wheel_zoom,reset",
+        active_scroll="wheel_zoom",
+        toolbar_location="above",
+        background_fill_color=colors.GRASS,
+        name="fdlab-board",
+    )
+    plot.axis.visible = False
+    plot.grid.visible = False
+    spaces = plot.patches(
+        "xs",
+        "ys",
+        source=sources.board,
+        fill_color="fill_color",
+        line_color="line_color",
+        line_width="line_width",
+        name="spaces",
+    )
+    spaces.selection_glyph = Patches(
+        fill_color="fill_color", line_color=colors.HIGHLIGHT, line_width=3
+    )
+    spaces.nonselection_glyph = Patches(
+        fill_color="fill_color",
+        fill_alpha=0.6,
+        line_color="line_color",
+        line_width="line_width",
+    )
+    centres = plot.scatter("x", "y", source=sources.board, size=3, alpha=0.0)
+    plot.add_layout(
+        ArrowAnnotation(
+            source=sources.steps,
+            x_start="x0",
+            y_start="y0",
+            x_end="x1",
+            y_end="y1",
+            line_color="color",
+            line_width=1.5,
+            end=VeeHead(size=7, fill_color="color", line_color="color"),
+        )
+    )
+    notes = sources.notes
+    plot.multi_line(
+        "xs", "ys", source=notes["corner_lines"], line_color=colors.KERB_RED, line_width=3
+    )
+    plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
+    plot.multi_line("xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4)
+    plot.text(
+        "x", "y", text="text", source=notes["flags"], text_font_size="11px",
+        text_align="center", text_baseline="middle", background_fill_color=colors.FLAG_YELLOW,
+    )  # fmt: skip
+    for name in LABEL_TABLES:
+        plot.text(
+            "x", "y", text="text", source=notes[name], text_font_size="10px",
+            text_color=colors.LABEL_LIGHT, text_align="center", text_baseline="middle",
+        )  # fmt: skip
+    line = plot.multi_line(
+        "xs",
+        "ys",
+        source=sources.centreline,
+        line_color="#1b1d21",
+        line_dash="dashed",
+        line_width=2,
+    )
+    vertices = plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
+    hover = HoverTool(
+        renderers=[spaces],
+        tooltips=[
+            ("space", "@id"),
+            ("lane", "@lane"),
+            ("progress", "@progress{0.0}"),
+            ("about", "@hover"),  # corner, stops, hazard, tunnel, grid, box, bridge
+        ],
+    )
+    tap = TapTool(renderers=[spaces])
+    plot.add_tools(
+        tap,
+        BoxSelectTool(renderers=[centres]),
+        hover,
+        PolyDrawTool(renderers=[line], num_objects=1),
+        PolyEditTool(renderers=[line], vertex_renderer=vertices),
+    )
+    plot.toolbar.active_tap = tap
+    return plot
+
+
+def refill(source: ColumnDataSource, table: dict[str, list[Any]]) -> None:
+    """Make ``source`` hold ``table``, sending only the changed cells when rows match.
+
+    A one-space edit of a 500-space board then reaches the browser as a
+    small patch instead of every polygon again.
+
+    Examples
+    --------
+    >>> source = ColumnDataSource({"id": [1, 2], "kind": ["track", "track"]})
+    >>> refill(source, {"id": [1, 2], "kind": ["track", "pit"]})
+    >>> source.data["kind"]
+    ['track', 'pit']
+    """
+    old = source.data
+    same_shape = list(old) == list(table) and all(
+        len(old[name]) == len(values) for name, values in table.items()
+    )
+    if not same_shape:
+        source.data = table
+        return
+    patches = {}
+    for name, values in table.items():
+        current = old[name]
+        changed = [
+            (row, new)
+            for row, (was, new) in enumerate(zip(current, values, strict=True))
+            if was != new
+        ]
+        if changed:
+            patches[name] = changed
+    if patches:
+        source.patch(patches)
