@@ -101,6 +101,10 @@ def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--LabApp.news_url=None",
         "--LabApp.extension_manager=readonly",
+        # If pytest is killed before its teardown, the server still goes away.
+        "--MappingKernelManager.cull_idle_timeout=300",
+        "--MappingKernelManager.cull_interval=60",
+        "--ServerApp.shutdown_no_activity_timeout=300",
     ]  # fmt: skip
     log = (tmp_path / "jupyter.log").open("wb")
     server = subprocess.Popen(
