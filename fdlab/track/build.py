@@ -12,15 +12,22 @@ bridges (figure eights) are added.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from fdlab.track.build_corners import (
+    CornerExtent,
+    corner_cuts,
+    corner_lane_count,
+    fit_corners,
+)
 from fdlab.track.build_spec import (
     BuildError,
     BuildSpec,
@@ -31,7 +38,7 @@ from fdlab.track.build_spec import (
 )
 from fdlab.track.centreline import Centreline, centreline_from_geojson
 from fdlab.track.corner_finder import find_corners, suggest_stops
-from fdlab.track.corners import update_corner_counts
+from fdlab.track.corners import corner_path_counts, update_corner_counts
 from fdlab.track.lap_path import LapPath
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
@@ -40,6 +47,10 @@ DEFAULT_SPACES_PER_LAP = 80
 #: Lane width as a fraction of the space length (spaces are longer than wide).
 LANE_WIDTH_RATIO = 0.45
 _EPS = 1e-6
+#: Builds tried before giving up on lengthening corners whose shortest path is too short.
+_MAX_CORNER_ROUNDS = 4
+#: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
+_PIT_SPACES = 5
 
 
 @dataclass
@@ -263,10 +274,22 @@ def build_from_spec(spec: BuildSpec) -> Track:
         separation=2.3 * half_road,
     )
     lap = path.length
-    corner_stretches = _corner_stretches(spec, path, space_length)
-    stretches = _lap_stretches(spec, corner_stretches, lap, space_length)
-    cells = _cut_cells(path, stretches, offsets, width)
-    lap_length = float(sum(s.columns for s in stretches))
+    found = _corner_stretches(spec, path, space_length)
+    extra = [0] * len(found)
+    for _ in range(_MAX_CORNER_ROUNDS):
+        corner_stretches = _fit_corners(spec, path, found, offsets, space_length, extra)
+        if len(corner_stretches) < len(found):  # corners merged: go on from the merged ones
+            found, extra = corner_stretches, [0] * len(corner_stretches)
+        stretches = _lap_stretches(spec, corner_stretches, lap, space_length)
+        cells = _cut_cells(path, stretches, offsets, width)
+        lap_length = float(sum(s.columns for s in stretches))
+        tunnel_pairs = _apply_tunnels(spec.street, cells, lap)
+        steps = _track_steps(cells, lap, lap_length, tunnel_pairs)
+        too_short = _short_corners(cells, steps, corner_stretches)
+        if not too_short:
+            break
+        for number in too_short:
+            extra[number - 1] += 1
 
     graph = new_graph(
         spec.name,
@@ -279,8 +302,6 @@ def build_from_spec(spec: BuildSpec) -> Track:
     for number, (_, _, stops, corner_name) in enumerate(corner_stretches, start=1):
         graph.graph["corners"][number] = {"stops": stops, "name": corner_name or f"Corner {number}"}
 
-    tunnel_pairs = _apply_tunnels(spec.street, cells, lap)
-    steps = _track_steps(cells, lap, tunnel_pairs)
     for entry, exit_ in tunnel_pairs:
         steps.append((entry, exit_, "tunnel"))
     _mark_grid(cells, spec.grid, corner_stretches, lap)
@@ -392,6 +413,57 @@ def _corner_stretches(
     return result
 
 
+def _fit_corners(
+    spec: BuildSpec,
+    path: LapPath,
+    corners: list[tuple[float, float, int, str | None]],
+    offsets: list[float],
+    space_length: float,
+    extra: list[int],
+) -> list[tuple[float, float, int, str | None]]:
+    """Corners widened until every lane holds enough spaces for the stop count."""
+    lap = path.length
+    s_closed = np.concatenate([path.s, [lap]])
+    arcs = [path.offset_arc(d) for d in offsets]
+
+    def lane_counts(start: float, end: float) -> list[int]:
+        middle = 0.5 * (start + end) / lap
+        lanes = next((n for s, n in spec.lane_counts if s.contains(middle)), spec.lanes)
+        columns = max(1, int(round((end - start) / space_length)))
+        counts = []
+        for arc in arcs[:lanes]:
+            a, b = np.interp([start, end], s_closed, arc)
+            counts.append(corner_lane_count(float(b - a), end - start, columns))
+        return counts
+
+    fitted = fit_corners(
+        [CornerExtent(*c) for c in corners],
+        lane_counts,
+        low=space_length,
+        high=lap - space_length,
+        step=space_length / 4,
+        extra=extra,
+    )
+    return [(c.start, c.end, c.stops, c.name) for c in fitted]
+
+
+def _short_corners(
+    cells: list[_Cell],
+    steps: list[tuple[_Cell, _Cell, str]],
+    corners: list[tuple[float, float, int, str | None]],
+) -> list[int]:
+    """Corner numbers whose shortest path holds fewer spaces than their stop count."""
+    graph = nx.DiGraph()
+    for cell in cells:
+        graph.add_node(id(cell), corner=cell.corner)
+    graph.add_edges_from((id(a), id(b)) for a, b, _ in steps)
+    return [
+        number
+        for number, (_, _, stops, _) in enumerate(corners, start=1)
+        if corner_path_counts(graph, number)[1] < stops
+    ]
+
+
 def _turn(path: LapPath, start: float, end: float) -> float:
     inside = (path.s >= start) & (path.s < end)
     return float(path.curvature[inside].sum() * (path.length / len(path.s)))
@@ -468,9 +540,9 @@ def _cut_cells(
             else:
                 arc = arcs[lane]
                 a, b = np.interp([stretch.start, stretch.end], s_closed, arc)
-                count = max(1, int(round((b - a) / (span / stretch.columns))))
-                cuts = np.interp(np.linspace(a, b, count + 1), arc, s_closed)
-                cuts[0], cuts[-1] = stretch.start, stretch.end
+                count = corner_lane_count(b - a, span, stretch.columns)
+                by_length = np.interp(np.linspace(a, b, count + 1), arc, s_closed)
+                cuts = corner_cuts(by_length, stretch.columns)
             for start, end in zip(cuts[:-1], cuts[1:], strict=True):
                 middle = 0.5 * (start + end)
                 progress = (
@@ -528,13 +600,38 @@ def _at(row: list[_Cell], position: float, lap: float) -> _Cell | None:
 
 
 # -- steps -------------------------------------------------------------------------------
+#: A lane change gains at least this much progress (spaces): never a sideways step.
+MIN_DIAGONAL_GAIN = 0.5
+#: ... and at most this much, so that it never skips a space of the lane it joins.
+MAX_DIAGONAL_GAIN = 2.0
+
+
 def _track_steps(
-    cells: list[_Cell], lap: float, tunnels: list[tuple[_Cell, _Cell]]
+    cells: list[_Cell], lap: float, lap_length: float, tunnels: list[tuple[_Cell, _Cell]]
 ) -> list[tuple[_Cell, _Cell, str]]:
-    """``ahead`` steps along each lane and diagonal ``lane_change`` steps to the next space
-    of a neighbouring lane; tunnel portals only lead into / come out of their tunnel."""
+    """``ahead`` steps along each lane and diagonal ``lane_change`` steps forward to a
+    neighbouring lane; tunnel portals only lead into / come out of their tunnel.
+
+    A lane change goes to the neighbouring lane's space whose progress best matches
+    where the space's own ``ahead`` step lands (M-3: a diagonal step forward), gaining
+    between :data:`MIN_DIAGONAL_GAIN` and :data:`MAX_DIAGONAL_GAIN` spaces, and never to
+    a space side by side with it. One that enters or leaves a corner crosses its entry
+    or exit line: it leaves from the last space of a lane's run and lands on the first.
+    """
     steps: list[tuple[_Cell, _Cell, str]] = []
     lanes = _lanes(cells)
+    firsts, lasts = set(), set()
+    for row in lanes.values():
+        for index, cell in enumerate(row):
+            if row[index - 1].corner != cell.corner:
+                firsts.add(id(cell))
+            if row[(index + 1) % len(row)].corner != cell.corner:
+                lasts.add(id(cell))
+
+    def crosses_the_line(a: _Cell, b: _Cell) -> bool:
+        return a.corner == b.corner or (id(a) in lasts and id(b) in firsts)
+
+    by_progress = {lane: sorted(row, key=lambda c: c.progress) for lane, row in lanes.items()}
     tunnel_entries = {id(entry) for entry, _ in tunnels}
     tunnel_exits = {id(exit_) for _, exit_ in tunnels}
     for lane, row in lanes.items():
@@ -543,21 +640,62 @@ def _track_steps(
                 continue
             ahead_at = cell.end + 0.01 if cell.end < lap - _EPS else 0.01
             ahead = _at(row, ahead_at, lap)
-            if ahead is not None and ahead is not cell and id(ahead) not in tunnel_exits:
+            if ahead is cell or (ahead is not None and id(ahead) in tunnel_exits):
+                ahead = None
+            if ahead is not None:
                 steps.append((cell, ahead, "ahead"))
+                wanted = _gain(cell, ahead, lap_length)
+            else:  # the lane ends here (fewer lanes ahead): one space forward
+                wanted = 1.0
             for other in (lane - 1, lane + 1):
                 if other not in lanes:
                     continue
-                target = _at(lanes[other], ahead_at, lap)
-                if target is None or id(target) in tunnel_exits:
-                    continue
-                wraps = cell.end > lap - _EPS
-                if not wraps and target.progress <= cell.progress:
-                    target = _at(lanes[other], target.end + 0.01, lap)
-                    if target is None or id(target) in tunnel_exits or target.middle < cell.middle:
-                        continue
-                steps.append((cell, target, "lane_change"))
+                target = _diagonal_target(
+                    cell, by_progress[other], wanted, lap_length, crosses_the_line
+                )
+                if target is not None and id(target) not in tunnel_exits:
+                    steps.append((cell, target, "lane_change"))
     return steps
+
+
+def _gain(a: _Cell, b: _Cell, lap_length: float) -> float:
+    """Progress gained from ``a`` to ``b``, counted round the finish line."""
+    return (b.progress - a.progress) % lap_length
+
+
+def _diagonal_target(
+    cell: _Cell,
+    other_lane: list[_Cell],
+    wanted: float,
+    lap_length: float,
+    allowed: Callable[[_Cell, _Cell], bool],
+) -> _Cell | None:
+    """The space of ``other_lane`` (sorted by progress) a diagonal step from ``cell`` goes
+    to: the one gaining nearest ``wanted`` among those ``allowed``, or None."""
+    progress = [c.progress for c in other_lane]
+    goal = (cell.progress + wanted) % lap_length
+    index = int(np.searchsorted(progress, goal))
+    best: tuple[float, float, _Cell] | None = None
+    for offset in range(-2, 3):
+        candidate = other_lane[(index + offset) % len(other_lane)]
+        gain = _gain(cell, candidate, lap_length)
+        if (
+            not MIN_DIAGONAL_GAIN <= gain <= MAX_DIAGONAL_GAIN
+            or _side_by_side(cell, candidate)
+            or not allowed(cell, candidate)
+        ):
+            continue
+        key = (abs(gain - wanted), gain)
+        if best is None or key < best[:2]:
+            best = (*key, candidate)
+    return None if best is None else best[2]
+
+
+def _side_by_side(a: _Cell, b: _Cell) -> bool:
+    """Whether two cells of neighbouring lanes lie beside each other (a ``beside`` contact)."""
+    overlap = min(a.end, b.end) - max(a.start, b.start)
+    shorter = min(a.end - a.start, b.end - b.start)
+    return overlap > 0.3 * shorter
 
 
 def _lines_crossed(a: _Cell, b: _Cell, kind: str, police: float | None, lap: float) -> list[str]:
@@ -584,9 +722,7 @@ def _add_contacts(track: Track, cells: list[_Cell], steps: list[tuple[_Cell, _Ce
             continue
         for cell in row:
             for other in lanes[lane + 1]:
-                overlap = min(cell.end, other.end) - max(cell.start, other.start)
-                shorter = min(cell.end - cell.start, other.end - other.start)
-                if overlap > 0.3 * shorter:
+                if _side_by_side(cell, other):
                     track.add_contact(cell.ident, other.ident, "beside")
 
 
@@ -691,6 +827,7 @@ def _pit_lane(
         space = lap / lap_length
         start = max(start, lap - (math.ceil(pit.boxes / 2) + 4) * space)
         end = min(end, 4 * space)
+    start, end = _pit_ends_on_straights(stretches, start % lap, end % lap, lap)
     if end <= start:
         end += lap
     side = pit.side or ("right" if _signed_area(path) > 0 else "left")
@@ -716,8 +853,17 @@ def _pit_lane(
         arc = path.offset_arc(pit_offset)
         s_closed = np.concatenate([path.s, [lap]])
         a_low, a_high = np.interp([low - shift, high - shift], s_closed, arc)
-        count = max(1, int(round((a_high - a_low) / space_length)))
-        cuts = np.interp(np.linspace(a_low, a_high, count + 1), arc, s_closed) + shift
+        # ... but every pit space gains between half a space and 1.5 spaces of progress
+        # (beside a corner the pit lane is longer or shorter than the track)
+        table = np.linspace(low, high, 200)
+        table_progress = np.array([_progress_at(stretches, x % lap, lap) for x in table - shift])
+        table_progress[-1] = table_progress[0] + _progress_span(stretches, low, high, lap)
+        progress_span = float(table_progress[-1] - table_progress[0])
+        count = corner_lane_count(a_high - a_low, high - low, progress_span)
+        by_length = np.interp(np.linspace(a_low, a_high, count + 1), arc, s_closed) + shift
+        by_length[0], by_length[-1] = low, high
+        progress_cuts = corner_cuts(np.interp(by_length, table, table_progress), progress_span)
+        cuts = np.interp(progress_cuts, table_progress, table)
         cuts[0], cuts[-1] = low, high
         for a, b in zip(cuts[:-1], cuts[1:], strict=True):
             progress = _progress_at(stretches, 0.5 * (a + b) % lap, lap) - 0.5
@@ -768,6 +914,65 @@ def _pit_lane(
     return pit_cells + boxes, steps
 
 
+def _pit_ends_on_straights(
+    stretches: list[_Stretch], start: float, end: float, lap: float
+) -> tuple[float, float]:
+    """Pit entry and exit moved out of corners, so that ``pit_in`` and ``pit_out`` join
+    straight spaces.
+
+    The pit lane first shrinks: it starts one space after the corner it would have
+    started in and ends one space before the corner it would have ended in, then grows
+    along the straights at either end. If that leaves fewer than :data:`_PIT_SPACES`
+    spaces, it grows instead, running beside the corner: entry before it, exit after it.
+    """
+    space = lap / sum(s.columns for s in stretches)
+
+    def stretch_at(position: float) -> _Stretch:
+        position %= lap
+        return next(
+            (s for s in stretches if s.start - _EPS <= position < s.end - _EPS), stretches[-1]
+        )
+
+    def neighbour(stretch: _Stretch, offset: int) -> _Stretch:
+        return stretches[(stretches.index(stretch) + offset) % len(stretches)]
+
+    low, high = start, end
+    for _ in range(len(stretches)):
+        here = stretch_at(low - 0.01)
+        if here.corner is None:
+            break
+        after = neighbour(here, 1)
+        low = (after.start + (after.end - after.start) / after.columns) % lap
+    for _ in range(len(stretches)):
+        here = stretch_at(high + 0.01)
+        if here.corner is None:
+            break
+        before = neighbour(here, -1)
+        high = (before.end - (before.end - before.start) / before.columns) % lap
+    for _ in range(_PIT_SPACES):
+        if (high - low) % lap >= _PIT_SPACES * space:
+            return low, high
+        if stretch_at(low - space - 0.01).corner is None:
+            low = (low - space) % lap
+        elif stretch_at(high + space + 0.01).corner is None:
+            high = (high + space) % lap
+        else:
+            break
+    if (high - low) % lap >= _PIT_SPACES * space:
+        return low, high
+    for _ in range(len(stretches)):
+        here = stretch_at(start - 0.01)
+        if here.corner is None:
+            break
+        start = here.start
+    for _ in range(len(stretches)):
+        here = stretch_at(end + 0.01)
+        if here.corner is None:
+            break
+        end = here.end % lap
+    return start, end
+
+
 def _progress_at(stretches: list[_Stretch], position: float, lap: float) -> float:
     """Progress (in spaces from the finish line) of an arc length on the centreline."""
     for stretch in stretches:
@@ -775,6 +980,13 @@ def _progress_at(stretches: list[_Stretch], position: float, lap: float) -> floa
             share = (position - stretch.start) / (stretch.end - stretch.start)
             return stretch.progress + stretch.columns * share
     return float(sum(s.columns for s in stretches))
+
+
+def _progress_span(stretches: list[_Stretch], low: float, high: float, lap: float) -> float:
+    """Progress (spaces) from arc length ``low`` on to ``high``, less than a lap later."""
+    lap_length = float(sum(s.columns for s in stretches))
+    rise = _progress_at(stretches, high % lap, lap) - _progress_at(stretches, low % lap, lap)
+    return rise % lap_length
 
 
 def _signed_area(path: LapPath) -> float:

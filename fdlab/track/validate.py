@@ -37,6 +37,7 @@ from fdlab.track.model import HAZARDS, SPACE_KINDS, Track
 __all__ = [
     "CHECKS",
     "LONG_STEP_FACTOR",
+    "MIN_STEP_GAIN",
     "OVERLAP_TOLERANCE",
     "Problem",
     "ValidationReport",
@@ -54,12 +55,14 @@ CHECKS: dict[str, str] = {
     "lap_not_closed": "no way round from the finish line back to it",
     "cannot_finish": "spaces from which a car can never reach the finish line",
     "progress": "progress does not increase along an ahead or lane-change step",
+    "sideways_step": "an ahead or lane-change step gaining less than half a space of progress",
     "corner_undefined": "spaces name a corner that has no stop count",
     "corner_stops": "a corner's stop count is missing or not 1, 2 or 3",
     "corner_empty": "a corner with no spaces",
     "corner_split": "a corner whose spaces form separate pieces",
     "corner_no_exit": "a corner, or some of its spaces, with no way out of the corner",
     "corner_counts": "a corner's long/short counts do not match its steps",
+    "short_corner": "a corner whose shortest path is shorter than its stop count",
     "finish_in_corner": "the finish line lies inside a corner",
     "pit_broken": "a pit lane in pieces, looped, or without entry or exit",
     "pit_branch": "a pit lane that forks or merges",
@@ -80,6 +83,9 @@ OVERLAP_TOLERANCE = 0.05
 
 #: A step longer than this many ``space_length`` between centres is reported.
 LONG_STEP_FACTOR = 2.5
+
+#: An ahead or lane-change step gaining less progress than this (in spaces) goes sideways.
+MIN_STEP_GAIN = 0.5
 
 #: Space kinds a step of each kind may join: ``(from, to)`` pairs.
 STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {
@@ -423,6 +429,8 @@ class _Validator:
                     f"({a['progress']:g} -> {b['progress']:g}): the step goes backwards or sideways",
                     [u, v],
                 )
+            if kind in ("ahead", "lane_change"):
+                self.check_step_gain(u, v, a, b, "finish" in data["lines"])
             if kind != "tunnel":
                 length = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
                 if length > limit:
@@ -432,6 +440,29 @@ class _Validator:
                         f"{LONG_STEP_FACTOR:g} space lengths ({limit:.3g})",
                         [u, v],
                     )
+
+    def check_step_gain(
+        self, u: Any, v: Any, a: dict[str, Any], b: dict[str, Any], crosses_finish: bool
+    ) -> None:
+        """A step forward gains at least :data:`MIN_STEP_GAIN` spaces (M-3: lane changes
+        are diagonal, never sideways). Steps that do not gain at all are ``progress``
+        problems; across the finish line the gain is counted round the lap."""
+        gain = b["progress"] - a["progress"]
+        lap_length = self.graph.graph.get("lap_length")
+        if crosses_finish:
+            if not _is_finite_number(lap_length) or lap_length <= 0:
+                return
+            gain %= lap_length
+        elif gain <= 0:
+            return
+        if gain < MIN_STEP_GAIN:
+            self.report(
+                "sideways_step",
+                f"step {u!r} -> {v!r} gains only {gain:.3g} spaces of progress "
+                f"({a['progress']:g} -> {b['progress']:g}): a step goes at least "
+                f"{MIN_STEP_GAIN:g} spaces forward (a lane change is diagonal, not sideways)",
+                [u, v],
+            )
 
     # -- corners -----------------------------------------------------------------------
     def check_corners(self) -> None:
@@ -527,6 +558,15 @@ class _Validator:
                 "corner_counts",
                 f"corner {corner!r} says long {stored[0]!r}, short {stored[1]!r} but its steps "
                 f"give long {computed[0]}, short {computed[1]} (run update_corner_counts)",
+                _sorted(spaces),
+            )
+        stops = info.get("stops")
+        if computed != (0, 0) and _is_int(stops) and computed[1] < stops:
+            self.report(
+                "short_corner",
+                f"corner {corner!r} has {stops} stops but its shortest path is {computed[1]} "
+                f"space{'s' if computed[1] != 1 else ''}: a car could not make its stops "
+                f"without braking to a standstill (C-2)",
                 _sorted(spaces),
             )
 

@@ -147,6 +147,39 @@ def test_progress_may_drop_across_the_finish_line_only():
     assert "progress" not in validate(track, cars=CARS).codes
 
 
+def test_sideways_step_gains_less_than_half_a_space():
+    track = sound_board()
+    track.space(32)["progress"] = 7.3  # beside 28 and 29 rather than ahead of them
+    found = problems(track, "sideways_step")
+    assert {p.spaces for p in found} == {(28, 32), (29, 32)}
+    assert "step 29 -> 32 gains only 0.3 spaces of progress (7 -> 7.3)" in found[1].message
+    assert "progress" not in validate(track, cars=CARS).codes
+
+
+def test_sideways_step_across_the_finish_line_counts_round_the_lap():
+    track = sound_board()
+    track.space(0)["progress"] = 17.2 - track.lap_length  # 0.2 on from 68 round the lap
+    found = problems(track, "sideways_step")
+    assert {p.spaces for p in found} == {(68, 0), (69, 0)}
+
+
+def test_a_step_that_does_not_advance_is_a_progress_problem_only():
+    track = sound_board()
+    track.space(32)["progress"] = 7.0
+    codes = validate(track, cars=CARS).codes
+    assert "progress" in codes and "sideways_step" not in codes
+
+
+def test_short_corner_below_its_stop_count():
+    track = sound_board()
+    track.corners[2]["stops"] = 3  # two spaces long
+    [problem] = problems(track, "short_corner")
+    assert problem.spaces == tuple(sorted(track.spaces(corner=2)))
+    assert "corner 2 has 3 stops but its shortest path is 2 spaces" in problem.message
+    track.corners[1]["stops"] = 3  # three spaces long: just enough
+    assert len(problems(track, "short_corner")) == 1
+
+
 def test_corner_without_stop_count():
     track = sound_board()
     track.space(40)["corner"] = 7
@@ -393,12 +426,14 @@ BREAKERS: dict[str, Callable[[], None]] = {
     "lap_not_closed": test_lap_not_closed_when_the_ring_is_cut,
     "cannot_finish": test_cannot_finish_from_a_loop_that_never_reaches_the_finish_line,
     "progress": test_progress_must_increase_along_steps,
+    "sideways_step": test_sideways_step_gains_less_than_half_a_space,
     "corner_undefined": test_corner_without_stop_count,
     "corner_stops": test_corner_with_no_stop_key,
     "corner_empty": test_corner_with_no_spaces,
     "corner_split": test_corner_split_in_two,
     "corner_no_exit": test_corner_with_no_way_out,
     "corner_counts": test_corner_counts_must_match_the_steps,
+    "short_corner": test_short_corner_below_its_stop_count,
     "finish_in_corner": test_finish_line_inside_a_corner,
     "pit_broken": test_pit_lane_broken_in_two,
     "pit_branch": test_pit_lane_that_forks,

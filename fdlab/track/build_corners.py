@@ -1,0 +1,298 @@
+"""Corner extents for the board builder: long enough for their stop counts.
+
+A corner found from curvature covers only the tight part of a bend; on a
+hairpin its inner lane may hold a single space. The printed boards never
+have one-space corners, and a corner whose shortest path is shorter than
+its stop count cannot be driven without braking to a standstill (C-2).
+:func:`fit_corners` widens each corner along the lap, by equal amounts
+before and after it, until every lane holds at least
+:func:`spaces_needed` spaces, without running into its neighbours: a corner
+hemmed in takes room from a neighbouring corner that has more than it
+needs, and one that still lacks room is merged with its neighbour.
+
+Lane space counts follow :func:`corner_lane_count`, the rule the builder
+uses to cut a corner's lanes into spaces.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+#: A corner space of an inner lane covers at most this many spaces of progress.
+MAX_SPACE_PROGRESS = 1.5
+#: A corner space of an outer lane covers at least this many spaces of progress.
+MIN_SPACE_PROGRESS = 0.55
+#: Every lane of a corner holds at least this many spaces.
+MIN_CORNER_SPACES = 2
+
+
+@dataclass(frozen=True)
+class CornerExtent:
+    """A corner stretch of the lap while the board is built.
+
+    Attributes
+    ----------
+    start, end : float
+        Arc lengths (metres) of the corner's entry and exit lines, ``start < end``.
+    stops : int
+        Stop count, 1-3.
+    name : str or None
+        The designer's name for the corner.
+    """
+
+    start: float
+    end: float
+    stops: int
+    name: str | None = None
+
+    @property
+    def length(self) -> float:
+        """Length of the stretch in metres."""
+        return self.end - self.start
+
+
+def corner_lane_count(lane_arc: float, span: float, columns: float) -> int:
+    """Spaces in one lane of a corner.
+
+    Parameters
+    ----------
+    lane_arc : float
+        Length of the lane through the corner (longer outside, shorter inside).
+    span : float
+        Length of the corner along the centreline.
+    columns : float
+        Spaces of progress the corner covers (its centreline length in spaces).
+
+    Returns
+    -------
+    int
+        The lane's length in centreline spaces, rounded, but such that every
+        space covers between :data:`MIN_SPACE_PROGRESS` and
+        :data:`MAX_SPACE_PROGRESS` spaces of progress: steps along the lane
+        and diagonals into it then gain between half a space and two.
+
+    Examples
+    --------
+    >>> corner_lane_count(40.0, 120.0, 3)  # a hairpin's inside lane: 1 space by length
+    2
+    >>> corner_lane_count(200.0, 120.0, 3), corner_lane_count(400.0, 120.0, 3)
+    (5, 5)
+    """
+    natural = round(lane_arc / (span / columns)) if span > 0 else 1
+    fewest = math.ceil(columns / MAX_SPACE_PROGRESS - 1e-9)
+    most = max(fewest, math.floor(columns / MIN_SPACE_PROGRESS + 1e-9))
+    return max(1, fewest, min(most, int(natural)))
+
+
+def corner_cuts(by_length: np.ndarray, columns: float) -> np.ndarray:
+    """Where a corner lane's spaces begin and end, as centreline arc lengths.
+
+    Parameters
+    ----------
+    by_length : numpy.ndarray
+        Cuts at equal lengths along the lane itself, from the corner's start
+        to its end: spaces of equal length, as on the printed boards.
+    columns : float
+        Spaces of progress the corner covers.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``by_length`` when every space covers between half a space and
+        :data:`MAX_SPACE_PROGRESS` spaces of progress; otherwise blended
+        towards equal shares of the centreline (a lane hugging a bend that
+        tightens halfway would have spaces gaining almost no progress).
+
+    Examples
+    --------
+    >>> corner_cuts(np.array([0.0, 10.0, 20.0, 30.0]), 3)  # even already
+    array([ 0., 10., 20., 30.])
+    >>> corner_cuts(np.array([0.0, 2.0, 28.0, 30.0]), 3)  # 0.2 of a space: blended
+    array([ 0.,  8., 22., 30.])
+    """
+    start, end = float(by_length[0]), float(by_length[-1])
+    even = np.linspace(start, end, len(by_length))
+    for weight in (1.0, 0.75, 0.5, 0.25, 0.0):
+        cuts = weight * by_length + (1.0 - weight) * even
+        cuts[0], cuts[-1] = start, end
+        extents = np.diff(cuts) * columns / (end - start)
+        if extents.min() >= 0.5 and extents.max() <= MAX_SPACE_PROGRESS:
+            break
+    return cuts
+
+
+def spaces_needed(stops: int) -> int:
+    """Fewest spaces every lane of a corner with ``stops`` stops must hold.
+
+    Examples
+    --------
+    >>> [spaces_needed(stops) for stops in (1, 2, 3)]
+    [2, 2, 3]
+    """
+    return max(MIN_CORNER_SPACES, stops)
+
+
+def fit_corners(
+    corners: Sequence[CornerExtent],
+    lane_counts: Callable[[float, float], Sequence[int]],
+    *,
+    low: float,
+    high: float,
+    step: float,
+    extra: Sequence[int] = (),
+) -> list[CornerExtent]:
+    """Widen corners until every lane of each holds the spaces its stop count needs.
+
+    Parameters
+    ----------
+    corners : sequence of CornerExtent
+        In running order, not overlapping (they may touch).
+    lane_counts : callable
+        ``lane_counts(start, end)``: spaces per lane of a corner stretch.
+    low, high : float
+        The corners stay within these arc lengths (clear of the finish line).
+    step : float
+        Metres a corner grows by on each side per round (a fraction of a space).
+    extra : sequence of int
+        Spaces wanted beyond :func:`spaces_needed`, per corner (the builder asks
+        for more when a corner's shortest path came out too short).
+
+    Returns
+    -------
+    list of CornerExtent
+        The corners, widened where needed: by equal amounts before and after
+        (all on one side when the other is blocked), up to the neighbouring
+        corner or the limits; a corner hemmed in on both sides takes room from
+        a touching neighbour that keeps enough spaces without it. A corner
+        still too short is merged with the shorter of its touching neighbours
+        (:func:`merge_corners`, a chicane becomes one corner) and the two are
+        widened together. A corner that cannot get enough room even so (held
+        in by the limits) is returned as wide as it could get.
+
+    Examples
+    --------
+    >>> def by_length(start, end):  # two lanes, the inner one half as long
+    ...     columns = max(1, round((end - start) / 10.0))
+    ...     return [corner_lane_count(0.5 * (end - start), end - start, columns), columns]
+    >>> hairpin = CornerExtent(100.0, 110.0, stops=3)
+    >>> fitted = fit_corners([hairpin], by_length, low=10.0, high=300.0, step=2.5)
+    >>> fitted[0].start, fitted[0].end, list(by_length(fitted[0].start, fitted[0].end))
+    (87.5, 122.5, [3, 4])
+    """
+    fitted = list(corners)
+    wanted = [
+        spaces_needed(c.stops) + (extra[i] if i < len(extra) else 0) for i, c in enumerate(fitted)
+    ]
+    while True:
+        _grow(fitted, wanted, lane_counts, low, high, step)
+        stuck = next(
+            (
+                i
+                for i, c in enumerate(fitted)
+                if min(lane_counts(c.start, c.end)) < wanted[i] and _touching(fitted, i)
+            ),
+            None,
+        )
+        if stuck is None:
+            return fitted
+        other = min(_touching(fitted, stuck), key=lambda i: (fitted[i].length, i))
+        first, second = sorted((stuck, other))
+        fitted[first : second + 1] = [merge_corners(fitted[first], fitted[second])]
+        wanted[first : second + 1] = [max(wanted[first], wanted[second])]
+
+
+def merge_corners(first: CornerExtent, second: CornerExtent) -> CornerExtent:
+    """One corner from two that follow each other (a chicane): the larger stop count.
+
+    Examples
+    --------
+    >>> merge_corners(CornerExtent(0, 10, 1, "Mirabeau"), CornerExtent(10, 25, 3, "Hairpin"))
+    CornerExtent(start=0, end=25, stops=3, name='Mirabeau / Hairpin')
+    """
+    names = [c.name for c in (first, second) if c.name]
+    return CornerExtent(
+        first.start,
+        second.end,
+        max(first.stops, second.stops),
+        " / ".join(names) if names else None,
+    )
+
+
+def _touching(fitted: list[CornerExtent], index: int) -> list[int]:
+    """Neighbours of corner ``index`` that share a boundary with it."""
+    found = []
+    if index > 0 and abs(fitted[index - 1].end - fitted[index].start) < 1e-6:
+        found.append(index - 1)
+    if index + 1 < len(fitted) and abs(fitted[index + 1].start - fitted[index].end) < 1e-6:
+        found.append(index + 1)
+    return found
+
+
+def _grow(
+    fitted: list[CornerExtent],
+    wanted: list[int],
+    lane_counts: Callable[[float, float], Sequence[int]],
+    low: float,
+    high: float,
+    step: float,
+) -> None:
+    """Widen the short corners of ``fitted`` in place as far as there is room."""
+
+    def short(index: int, corner: CornerExtent) -> bool:
+        return min(lane_counts(corner.start, corner.end)) < wanted[index]
+
+    for _ in range(10_000):
+        moved = False
+        for index, corner in enumerate(fitted):
+            if not short(index, corner):
+                continue
+            floor = fitted[index - 1].end if index > 0 else low
+            ceiling = fitted[index + 1].start if index + 1 < len(fitted) else high
+            before, after = _growth(corner.start - floor, ceiling - corner.end, step)
+            if before + after > 1e-9:
+                fitted[index] = replace(corner, start=corner.start - before, end=corner.end + after)
+                moved = True
+            elif _take_room(fitted, index, step, short):
+                moved = True
+        if not moved:
+            return
+
+
+def _growth(room_before: float, room_after: float, step: float) -> tuple[float, float]:
+    """How far to grow each side: ``step`` each, or ``2 * step`` on the free side."""
+    before, after = min(step, room_before), min(step, room_after)
+    if before < step:
+        after = min(room_after, 2 * step - before)
+    if after < step:
+        before = min(room_before, 2 * step - after)
+    return max(0.0, before), max(0.0, after)
+
+
+def _take_room(
+    fitted: list[CornerExtent],
+    index: int,
+    step: float,
+    short: Callable[[int, CornerExtent], bool],
+) -> bool:
+    """Move the boundary with a touching neighbour that can spare ``step`` metres."""
+    corner = fitted[index]
+    for other in (index - 1, index + 1):
+        if not 0 <= other < len(fitted):
+            continue
+        neighbour = fitted[other]
+        if other < index and abs(neighbour.end - corner.start) < 1e-6:
+            smaller = replace(neighbour, end=neighbour.end - step)
+            grown = replace(corner, start=corner.start - step)
+        elif other > index and abs(neighbour.start - corner.end) < 1e-6:
+            smaller = replace(neighbour, start=neighbour.start + step)
+            grown = replace(corner, end=corner.end + step)
+        else:
+            continue
+        if smaller.length > step and not short(other, smaller):
+            fitted[other], fitted[index] = smaller, grown
+            return True
+    return False
