@@ -187,8 +187,9 @@ def fit_corners(
     wanted = [
         spaces_needed(c.stops) + (extra[i] if i < len(extra) else 0) for i, c in enumerate(fitted)
     ]
+    apexes = [0.5 * (c.start + c.end) for c in fitted]
     while True:
-        _grow(fitted, wanted, lane_counts, low, high, step)
+        _grow(fitted, wanted, apexes, lane_counts, low, high, step)
         stuck = next(
             (
                 i
@@ -203,6 +204,7 @@ def fit_corners(
         first, second = sorted((stuck, other))
         fitted[first : second + 1] = [merge_corners(fitted[first], fitted[second])]
         wanted[first : second + 1] = [max(wanted[first], wanted[second])]
+        apexes[first : second + 1] = [0.5 * (apexes[first] + apexes[second])]
 
 
 def merge_corners(first: CornerExtent, second: CornerExtent) -> CornerExtent:
@@ -235,12 +237,14 @@ def _touching(fitted: list[CornerExtent], index: int) -> list[int]:
 def _grow(
     fitted: list[CornerExtent],
     wanted: list[int],
+    apexes: list[float],
     lane_counts: Callable[[float, float], Sequence[int]],
     low: float,
     high: float,
     step: float,
 ) -> None:
-    """Widen the short corners of ``fitted`` in place as far as there is room."""
+    """Widen the short corners of ``fitted`` in place as far as there is room, keeping
+    each centred on its apex where it can."""
 
     def short(index: int, corner: CornerExtent) -> bool:
         return min(lane_counts(corner.start, corner.end)) < wanted[index]
@@ -256,7 +260,7 @@ def _grow(
             if before + after > 1e-9:
                 fitted[index] = replace(corner, start=corner.start - before, end=corner.end + after)
                 moved = True
-            elif _take_room(fitted, index, step, short):
+            elif _take_room(fitted, index, step, short, low, high, apexes[index]):
                 moved = True
         if not moved:
             return
@@ -277,22 +281,32 @@ def _take_room(
     index: int,
     step: float,
     short: Callable[[int, CornerExtent], bool],
+    low: float,
+    high: float,
+    apex: float,
 ) -> bool:
-    """Move the boundary with a touching neighbour that can spare ``step`` metres."""
+    """Move the boundary with a touching neighbour that can spare ``step`` metres: one
+    that keeps enough spaces without them, or has room to grow on its far side. The
+    side the corner has grown less on (from its apex) is tried first."""
     corner = fitted[index]
-    for other in (index - 1, index + 1):
+    sides = (index - 1, index + 1)
+    for other in sides if 0.5 * (corner.start + corner.end) >= apex else sides[::-1]:
         if not 0 <= other < len(fitted):
             continue
         neighbour = fitted[other]
         if other < index and abs(neighbour.end - corner.start) < 1e-6:
             smaller = replace(neighbour, end=neighbour.end - step)
             grown = replace(corner, start=corner.start - step)
+            far_room = neighbour.start - (fitted[other - 1].end if other > 0 else low)
         elif other > index and abs(neighbour.start - corner.end) < 1e-6:
             smaller = replace(neighbour, start=neighbour.start + step)
             grown = replace(corner, end=corner.end + step)
+            far_room = (
+                fitted[other + 1].start if other + 1 < len(fitted) else high
+            ) - neighbour.end
         else:
             continue
-        if smaller.length > step and not short(other, smaller):
+        if smaller.length > step and (far_room >= step or not short(other, smaller)):
             fitted[other], fitted[index] = smaller, grown
             return True
     return False

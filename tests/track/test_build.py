@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fdlab.track.build import BuildError, build_track, rebuild
+from fdlab.track.build_corners import CornerExtent, fit_corners
 from fdlab.track.build_spec import BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
 from fdlab.track.centreline import Centreline, CentrelineError, centreline_from_geojson
 from fdlab.track.corner_finder import suggest_stops
+from fdlab.track.corners import corner_entries, corner_exits
 from fdlab.track.io import load_track, save_track
 from fdlab.track.validate import validate
 
@@ -284,3 +286,117 @@ def test_a_figure_eight_builds_a_bridge_not_a_wrong_connection():
     progress = sorted(track.space(s)["progress"] for s in raised)
     assert progress[-1] - progress[0] < 8
     lap_steps_ok(track)
+
+
+# -- lane changes go diagonally forward, corners hold their stops (issue 2 follow-up) --
+@st.composite
+def bendy_laps(draw):
+    """Closed centrelines with corners from sweepers to hairpins."""
+    a = draw(st.floats(400, 700))
+    b = draw(st.floats(60, 350))
+    harmonics = [
+        (k, draw(st.floats(-0.12, 0.12)), draw(st.floats(0, 2 * math.pi))) for k in (2, 3, 4, 5)
+    ]
+    points = []
+    for i in range(160):
+        t = 2 * math.pi * i / 160
+        scale = 1 + sum(amp * math.cos(k * t + phase) for k, amp, phase in harmonics)
+        points.append((a * scale * math.sin(t), -b * scale * math.cos(t)))
+    return points
+
+
+def gains(track, kind):
+    lap = track.lap_length
+    return [
+        (u, v, (track.space(v)["progress"] - track.space(u)["progress"]) % lap)
+        for u, v, data in track.graph.edges(data=True)
+        if data["kind"] == kind
+    ]
+
+
+@settings(max_examples=15, deadline=None)
+@given(bendy_laps(), st.integers(2, 4), st.integers(50, 100))
+def test_lane_changes_go_forward_and_corners_hold_their_stops(points, lanes, spaces):
+    track = build_track(points, name="Bendy", lanes=lanes, spaces_per_lap=spaces, pit=True)
+    for u, v, gain in gains(track, "lane_change"):
+        assert 0.5 <= gain <= 2.0, (u, v, gain)
+        assert not track.contacts.has_edge(u, v), (u, v)  # never to the space beside
+    for u, v, gain in gains(track, "ahead"):
+        assert gain >= 0.5, (u, v, gain)
+    for corner, info in track.corners.items():
+        assert info["short"] >= info["stops"], (corner, info)
+        for lane in {track.space(s)["lane"] for s in track.spaces(corner=corner)}:
+            assert len(track.spaces(corner=corner, lane=lane)) >= 2, (corner, lane)
+    report = validate(track)
+    assert report.ok, report
+
+
+def test_a_lane_change_on_a_straight_lands_where_the_ahead_step_does():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, lanes=3)
+    graph = track.graph
+    checked = 0
+    for u, v, data in graph.edges(data=True):
+        if data["kind"] != "lane_change" or graph.nodes[u]["corner"] is not None:
+            continue
+        ahead = [w for w in graph.successors(u) if graph.edges[u, w]["kind"] == "ahead"]
+        if ahead and graph.nodes[ahead[0]]["corner"] is None and graph.nodes[v]["corner"] is None:
+            assert graph.nodes[v]["progress"] == graph.nodes[ahead[0]]["progress"], (u, v)
+            checked += 1
+    assert checked > 100
+
+
+def test_corners_are_entered_and_left_only_across_their_lines():
+    # the first and last space of each lane are a corner's only entries and exits
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, lanes=3)
+    for corner in track.corners:
+        firsts, lasts = set(), set()
+        for lane in range(3):
+            spaces = sorted(
+                track.spaces(corner=corner, lane=lane), key=lambda s: track.space(s)["progress"]
+            )
+            firsts.add(spaces[0])
+            lasts.add(spaces[-1])
+        assert set(corner_entries(track.graph, corner)) == firsts
+        assert set(corner_exits(track.graph, corner)) == lasts
+
+
+def test_a_hairpin_is_widened_until_its_inner_lane_holds_three_spaces():
+    tight = drawn([(200,), (180, 20), (300,), (180, 20), (100,)])
+    track = build_track(tight, name="Tight", space_length=20.0, lanes=3)
+    assert [c["stops"] for c in track.corners.values()] == [3, 3]
+    for corner, info in track.corners.items():
+        per_lane = [len(track.spaces(corner=corner, lane=lane)) for lane in range(3)]
+        assert min(per_lane) >= 3 and info["short"] >= 3, (per_lane, info)
+    assert validate(track).ok
+
+
+def test_crowded_corners_take_room_from_neighbours_or_merge():
+    def one_lane(start, end):  # a lane of one space per 10 metres
+        return [max(1, round((end - start) / 10))]
+
+    crowded = [
+        CornerExtent(100, 110, 1, "A"),
+        CornerExtent(110, 115, 3, "B"),
+        CornerExtent(115, 125, 1, "C"),
+    ]
+    roomy = fit_corners(crowded, one_lane, low=80, high=150, step=2.5)
+    assert [c.name for c in roomy] == ["A", "B", "C"]
+    assert [one_lane(c.start, c.end)[0] for c in roomy] == [2, 3, 2]
+    assert roomy[1].start < 110 and roomy[1].end > 115  # grown on both sides of its apex
+    [merged] = fit_corners(crowded, one_lane, low=95, high=135, step=2.5)
+    assert merged == CornerExtent(95, 135, 3, "A / B / C")
+
+
+def test_pit_entry_and_exit_move_out_of_corners():
+    # drawn to end inside the first hairpin (lap fractions 0.18-0.32)
+    track = build_track(
+        STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(start=0.85, end=0.25, boxes=6)
+    )
+    ends = [
+        (data["kind"], u if data["kind"] == "pit_in" else v)
+        for u, v, data in track.graph.edges(data=True)
+        if data["kind"] in ("pit_in", "pit_out")
+    ]
+    assert sorted(kind for kind, _ in ends) == ["pit_in", "pit_out"]
+    assert all(track.space(space)["corner"] is None for _, space in ends)
+    assert validate(track).ok

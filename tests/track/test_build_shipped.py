@@ -72,3 +72,35 @@ def test_street_board_has_every_street_feature():
         track.tunnel_pairs() and track.spaces(hazard="shooting") and track.spaces(hazard="danger")
     )
     assert track.edges_crossing("police")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_pit_lane_joins_the_track_on_straights(name):
+    track = load_track(TRACKS / f"{name}.json")
+    joins = [
+        u if data["kind"] == "pit_in" else v
+        for u, v, data in track.graph.edges(data=True)
+        if data["kind"] in ("pit_in", "pit_out")
+    ]
+    assert len(joins) == 2
+    assert [track.space(s)["corner"] for s in joins] == [None, None]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_corners_do_not_weave_and_hold_their_stops(name):
+    # diagonals go forward, so the longest path is the longest lane
+    track = load_track(TRACKS / f"{name}.json")
+    for corner, info in track.corners.items():
+        lanes = {track.space(s)["lane"] for s in track.spaces(corner=corner)}
+        longest_lane = max(len(track.spaces(corner=corner, lane=lane)) for lane in lanes)
+        assert info["long"] <= longest_lane, (corner, info)
+        assert info["short"] >= info["stops"], (corner, info)
+        assert all(len(track.spaces(corner=corner, lane=lane)) >= 2 for lane in lanes), corner
+
+
+def test_monaco_hairpin_is_its_three_stop_corner_and_piscine_does_not_weave():
+    track = load_track(TRACKS / "monaco.json")
+    by_name = {info["name"]: info for info in track.corners.values()}
+    assert [name for name, info in by_name.items() if info["stops"] == 3] == ["Hairpin"]
+    assert by_name["Hairpin"]["short"] >= 3
+    assert by_name["Piscine"]["long"] == by_name["Piscine"]["short"]  # seven spaces a lane
