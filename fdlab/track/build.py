@@ -47,6 +47,8 @@ DEFAULT_SPACES_PER_LAP = 80
 #: Lane width as a fraction of the space length (spaces are longer than wide).
 LANE_WIDTH_RATIO = 0.45
 _EPS = 1e-6
+#: Tunnel pair labels: tunnel number and lane letter (``1a``, ``1b``, ...).
+_LANE_LETTERS = "abcd"
 #: Builds tried before giving up on lengthening corners whose shortest path is too short.
 _MAX_CORNER_ROUNDS = 4
 #: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
@@ -1015,7 +1017,7 @@ def _apply_tunnels(
                 raise BuildError(
                     f"street tunnels[{number - 1}]: lane {lane} has no space to open a portal"
                 )
-            label = f"T{number}.{lane}"
+            label = f"{number}{_LANE_LETTERS[lane]}"  # printed boards: short labels
             entry.tunnel = exit_.tunnel = label
             pairs.append((entry, exit_))
         cells[:] = [c for c in cells if id(c) not in doomed_ids]
