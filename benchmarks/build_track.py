@@ -2,7 +2,9 @@
 
 Run: python benchmarks/build_track.py
 Prints the median build time of a 500-space board (goal: well under a
-second) and the time to build each circuit in ../shared/circuits.
+second) and the time to build each circuit in ../shared/circuits, with the
+progress gained by its lane changes (M-3: about one space, never below half)
+and its corners' shortest paths over their stop counts (at least 1).
 """
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ def timed(build, repeats: int = 5) -> tuple[float, object]:
     return statistics.median(times), track
 
 
+def lane_change_gains(track) -> list[float]:
+    """Progress gained by each lane change, counted round the finish line."""
+    nodes, lap = track.graph.nodes, track.lap_length
+    return [
+        (nodes[v]["progress"] - nodes[u]["progress"]) % lap
+        for u, v, kind in track.graph.edges(data="kind")
+        if kind == "lane_change"
+    ]
+
+
 def main() -> None:
     seconds, track = timed(
         lambda: build_track(ellipse(), name="Bench", lanes=3, spaces_per_lap=162, pit=PitSpec())
@@ -51,7 +63,14 @@ def main() -> None:
             seconds, track = timed(
                 lambda p=path: build_track(p, spaces_per_lap=90, pit=True), repeats=3
             )
-            print(f"{path.stem:10s} {len(track):4d} spaces  {seconds * 1000:6.0f} ms")
+            gains = lane_change_gains(track)
+            slack = min(c["short"] / c["stops"] for c in track.corners.values())
+            print(
+                f"{path.stem:10s} {len(track):4d} spaces  {seconds * 1000:6.0f} ms  "
+                f"lane change gain {min(gains):.2f}-{max(gains):.2f} "
+                f"(median {statistics.median(gains):.2f})  "
+                f"min short/stops {slack:.2f} over {len(track.corners)} corners"
+            )
 
 
 if __name__ == "__main__":
