@@ -2,11 +2,13 @@
 
 Pipeline: the centreline is resampled and smoothed (:class:`LapPath`, tight
 bends eased and cramped parts pushed apart so lanes fit); corners are found
-from curvature (:func:`find_corners`) or given; the lap is cut into
-stretches (straights and corners); every lane of a stretch is cut into
-spaces (aligned columns on straights, more spaces on the outside of
-corners); then steps, contacts, the grid, the pit lane, street features and
-bridges (figure eights) are added.
+from curvature (:func:`find_corners`) or given, then widened until every
+lane holds enough spaces for the stop count (:mod:`fdlab.track.build_corners`);
+the lap is cut into stretches (straights and corners); every lane of a
+stretch is cut into spaces (aligned columns on straights, more spaces on the
+outside of corners); then steps (lane changes diagonally forward, M-3),
+contacts, the grid, the pit lane (entry and exit on straights), street
+features and bridges (figure eights) are added.
 """
 
 from __future__ import annotations
@@ -160,6 +162,15 @@ def build_track(
     ------
     BuildError
         When the options cannot make a board (the message names the option).
+
+    Notes
+    -----
+    Every corner is widened along the lap, evenly around its apex, until each
+    lane holds at least two spaces and its shortest path at least its stop
+    count; two corners too close together for that become one corner (their
+    names joined, the larger stop count). Every ``lane_change`` step gains
+    half a space to two spaces of progress, about as much as the ``ahead``
+    step beside it.
 
     Examples
     --------
