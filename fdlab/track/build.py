@@ -689,7 +689,7 @@ def _diagonal_target(
     goal = (cell.progress + wanted) % lap_length
     index = int(np.searchsorted(progress, goal))
     best: tuple[float, float, _Cell] | None = None
-    for offset in range(-2, 3):
+    for offset in range(-4, 5):  # spaces cover 0.5+ of progress: all within reach
         candidate = other_lane[(index + offset) % len(other_lane)]
         gain = _gain(cell, candidate, lap_length)
         if (
