@@ -66,12 +66,14 @@ CHECKS: dict[str, str] = {
     "finish_in_corner": "the finish line lies inside a corner",
     "pit_broken": "a pit lane in pieces, looped, or without entry or exit",
     "pit_branch": "a pit lane that forks or merges",
+    "pit_misses_finish": "a way through the pit lane that does not cross the finish line",
     "box_unreachable": "a box no car can reach from the pit lane",
     "box_slot": "a box with no owner slot, or two boxes with the same slot",
     "tunnel_pair": "a tunnel label not shared by exactly two spaces",
     "tunnel_step": "a tunnel pair without a tunnel step, or a tunnel step between non-pairs",
     "grid_too_small": "fewer grid spots than cars in the race",
     "grid_numbering": "grid spots not numbered 1, 2, 3... without gaps or repeats",
+    "grid_ahead_of_finish": "grid spots just after the finish line instead of behind it",
     "step_kind": "a step whose kind does not fit the spaces it joins",
     "long_step": "a step far longer than a space",
     "polygon_invalid": "a space outline that is not a valid polygon",
@@ -304,6 +306,7 @@ class _Validator:
             self.check_pit,
             self.check_tunnels,
             self.check_grid,
+            self.check_grid_behind_finish,
             self.check_outlines,
         )
         for check in checks:
@@ -661,6 +664,44 @@ class _Validator:
         if not exits:
             ends = [n for n in pit if not pit_succ[n]]
             self.report("pit_broken", "the pit lane has no exit (no pit_out step)", ends)
+        self.check_pit_crosses_finish()
+
+    def check_pit_crosses_finish(self) -> None:
+        """Every way from a ``pit_in`` step to a ``pit_out`` step crosses the finish
+        line (schema: the pit lane crosses it too), or a lap driven through the pits
+        would not count."""
+        if not self.finish_steps:
+            return
+        nodes = self.nodes
+        lane = {n for n, d in nodes.items() if d["kind"] in ("pit", "box")}
+        edges = self.graph.edges
+
+        def open_step(u: Any, v: Any) -> bool:
+            return "finish" not in edges[u, v]["lines"]
+
+        entries = [
+            (u, v)
+            for u, v, k in edges(data="kind")
+            if k == "pit_in" and v in lane and open_step(u, v)
+        ]
+        lane_succ = {n: [m for m in self.succ[n] if m in lane and open_step(n, m)] for n in lane}
+        reached = self.reach((v for _, v in entries), lane_succ)
+        leaks = [
+            (u, v)
+            for u, v, k in edges(data="kind")
+            if k == "pit_out" and u in reached and open_step(u, v)
+        ]
+        if leaks:
+            entry = _sorted({u for u, _ in entries})[0]
+            exit_ = _sorted({v for _, v in leaks})[0]
+            spaces = _sorted(reached | {u for u, _ in entries} | {v for _, v in leaks})
+            self.report(
+                "pit_misses_finish",
+                f"a car can drive through the pit lane from space {entry!r} to space "
+                f"{exit_!r} without crossing the finish line: the finish line must cross "
+                "the pit lane too, or a lap through the pits does not count",
+                spaces,
+            )
 
     # -- tunnels and grid --------------------------------------------------------------
     def check_tunnels(self) -> None:
@@ -717,6 +758,53 @@ class _Validator:
                 "grid spots must be numbered 1, 2, 3... once each: " + "; ".join(parts),
                 [n for _, n in numbers],
             )
+
+    def check_grid_behind_finish(self) -> None:
+        """Grid spots lie behind the finish line: from each, the line is fewer steps
+        ahead than behind (schema: a car's first crossing starts lap 1)."""
+        finish_steps = self.finish_steps
+        grid = self.track.grid_spots()
+        if not finish_steps or not grid:
+            return
+        edges = self.graph.edges
+        succ = {
+            n: [m for m in nbrs if "finish" not in edges[n, m]["lines"]]
+            for n, nbrs in self.succ.items()
+        }
+        pred = {
+            n: [m for m in nbrs if "finish" not in edges[m, n]["lines"]]
+            for n, nbrs in self.pred.items()
+        }
+        to_line = self.distances((u for u, _ in finish_steps), pred)
+        from_line = self.distances((v for _, v in finish_steps), succ)
+        ahead = [n for n in grid if n in from_line and from_line[n] < to_line.get(n, math.inf)]
+        if ahead:
+            where = ", ".join(
+                f"{n!r} ({from_line[n] + 1} spaces past the line"
+                + (f", {to_line[n] + 1} before it)" if n in to_line else ")")
+                for n in ahead[:_SHOWN_SPACES]
+            )
+            more = f" and {len(ahead) - _SHOWN_SPACES} more" if len(ahead) > _SHOWN_SPACES else ""
+            self.report(
+                "grid_ahead_of_finish",
+                f"grid {'spot' if len(ahead) == 1 else 'spots'} {where}{more} "
+                f"{'is' if len(ahead) == 1 else 'are'} past the finish line: the grid must "
+                "lie just behind it, so that the first crossing starts lap 1 (move the grid "
+                "or the finish line)",
+                ahead,
+            )
+
+    def distances(self, sources: Iterable[Any], adjacency: Any) -> dict[Any, int]:
+        """Steps from the nearest source to every space reached through ``adjacency``."""
+        distance = {s: 0 for s in sources}
+        queue = deque(distance)
+        while queue:
+            n = queue.popleft()
+            for nxt in adjacency[n]:
+                if nxt not in distance:
+                    distance[nxt] = distance[n] + 1
+                    queue.append(nxt)
+        return distance
 
     # -- outlines ----------------------------------------------------------------------
     def check_outlines(self) -> None:

@@ -296,6 +296,44 @@ def test_pit_lane_that_forks():
     }
 
 
+def test_pit_lane_that_misses_the_finish_line():
+    track = sound_board()
+    track.graph.edges[70, 1]["lines"] = frozenset()  # the pit exit crossed the line
+    [problem] = problems(track, "pit_misses_finish")
+    assert "from space 57 to space 1 without crossing the finish line" in problem.message
+    assert {57, 62, 66, 67, 70, 1} <= set(problem.spaces)
+
+
+def test_pit_lane_crossing_the_finish_line_inside_is_sound():
+    track = sound_board()
+    track.graph.edges[70, 1]["lines"] = frozenset()
+    assert "pit_misses_finish" in validate(track, cars=CARS).codes
+    # The line across the pit lane between 66 and 70: the box route crosses it too.
+    for step in [(66, 70), (67, 70)]:
+        track.graph.edges[step]["lines"] = frozenset({"finish"})
+    assert "pit_misses_finish" not in validate(track, cars=CARS).codes
+    # ...but not when it crosses only the lane and a car can go round it through the box.
+    track.graph.edges[67, 70]["lines"] = frozenset()
+    [problem] = problems(track, "pit_misses_finish")
+    assert 67 in problem.spaces
+
+
+def test_grid_past_the_finish_line():
+    track = from_ascii(SOUND, corners={1: 2, 2: 1}, closed=True, grid=[8, 9, 4, 5], ring=True)
+    [problem] = problems(track, "grid_ahead_of_finish")
+    assert problem.spaces == (8, 9, 4, 5)
+    assert problem.message.startswith(
+        "grid spots 8 (3 spaces past the line, 16 before it), 9 (3 spaces past the line"
+    )
+
+
+def test_grid_just_behind_the_finish_line_after_moving_it():
+    track = from_ascii(
+        SOUND, corners={1: 2, 2: 1}, closed=True, finish=3, grid=[8, 9, 4, 5], ring=True
+    )
+    assert "grid_ahead_of_finish" not in validate(track, cars=CARS).codes
+
+
 def test_box_not_reachable_from_the_pit_lane():
     track = sound_board()
     track.graph.remove_edge(62, 67)
@@ -437,12 +475,14 @@ BREAKERS: dict[str, Callable[[], None]] = {
     "finish_in_corner": test_finish_line_inside_a_corner,
     "pit_broken": test_pit_lane_broken_in_two,
     "pit_branch": test_pit_lane_that_forks,
+    "pit_misses_finish": test_pit_lane_that_misses_the_finish_line,
     "box_unreachable": test_box_not_reachable_from_the_pit_lane,
     "box_slot": test_box_slot_missing_or_shared,
     "tunnel_pair": test_tunnel_label_must_mark_a_pair,
     "tunnel_step": test_tunnel_pair_needs_a_tunnel_step_and_tunnel_steps_need_a_pair,
     "grid_too_small": test_too_few_grid_spots_for_the_race,
     "grid_numbering": test_grid_numbering_with_gap_and_repeat,
+    "grid_ahead_of_finish": test_grid_past_the_finish_line,
     "step_kind": test_step_kind_must_fit_the_spaces,
     "long_step": test_step_far_longer_than_a_space,
     "polygon_invalid": test_invalid_polygon_outline,
