@@ -3,7 +3,7 @@
 Subcommands (each with ``--help``)::
 
     fdlab validate TRACK.json [TRACK.json ...] [--cars N]
-    fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] [--stops 1,2,...] [--pit] ...
+    fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] [--finish F] [--stops 1,2,...] [--pit] ...
     fdlab show TRACK.json -o board.html|board.svg
 
 Other modules add subcommands with :func:`register_command`; the modules
@@ -201,6 +201,20 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _lap_fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a lap fraction like 0.25, not {text!r}"
+        ) from None
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(
+            f"a lap fraction is at least 0 and below 1 (0.5 = half a lap on), not {text}"
+        )
+    return value
+
+
 def _stop_counts(text: str) -> list[int]:
     try:
         stops = [int(part) for part in text.split(",")]
@@ -288,6 +302,14 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         help="number of spaces along the centre of the lap (default 80)",
     )
     parser.add_argument(
+        "--finish",
+        type=_lap_fraction,
+        default=0.0,
+        metavar="F",
+        help="where the finish line goes, as a fraction of the lap from the GeoJSON line's "
+        "first point (default 0: the first point)",
+    )
+    parser.add_argument(
         "--stops",
         type=_stop_counts,
         metavar="1,2,3",
@@ -336,6 +358,7 @@ def run_build(args: argparse.Namespace) -> int:
         pit=True if args.pit else None,
         grid=args.grid,
         laps=args.laps,
+        finish=args.finish,
     )
     save_track(track, output)
     print(

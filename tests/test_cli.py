@@ -263,6 +263,34 @@ def test_build_options_reach_the_builder(monaco, tmp_path):
     assert [c["stops"] for c in load_track(out).corners.values()] == [3] * corners
 
 
+def test_build_finish_moves_the_finish_line_round_the_lap(monaco, tmp_path):
+    from fdlab.track import load_track
+    from fdlab.track.build import build_track
+    from fdlab.track.centreline import centreline_from_geojson
+
+    out = tmp_path / "monaco.json"
+    assert main(["build", str(monaco), "-o", str(out), "--pit", "--finish", "0.715"]) == 0
+    track = load_track(out)
+    assert track == build_track(centreline_from_geojson(monaco), pit=True, finish=0.715)
+    assert track.graph.graph["build"]["finish"] == 0.715
+    first = load_track(out)
+    assert main(["build", str(monaco), "-o", str(out), "--pit", "--force"]) == 0
+    # The line is elsewhere: the spaces just after it lie somewhere else on the lap.
+    after_line = {v for _, v in first.edges_crossing("finish")}
+    moved = load_track(out)
+    assert {first.space(v)["x"] for v in after_line} != {
+        moved.space(v)["x"] for _, v in moved.edges_crossing("finish")
+    }
+
+
+@pytest.mark.parametrize(
+    ("finish", "words"), [("1", "below 1"), ("-0.1", "at least 0"), ("a", "like 0.25")]
+)
+def test_build_bad_finish_is_a_usage_error(tmp_path, capsys, finish, words):
+    assert main(["build", "c.geojson", "-o", str(tmp_path / "x.json"), "--finish", finish]) == 2
+    assert words in capsys.readouterr().err
+
+
 def test_build_never_replaces_a_file_without_force(monaco, tmp_path, capsys):
     out = tmp_path / "edited.json"
     out.write_text("my edits")
