@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from numbers import Integral
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.board import Board
@@ -215,6 +216,8 @@ class Engine(IncidentRules):
             return None
         car = state.cars[c]
         top = preset.gears
+        if isinstance(gear, bool) or not isinstance(gear, Integral):
+            return f"G-1: a gear is a whole number from 1 to {top}, not {gear!r}"
         if not 1 <= gear <= top:
             return f"G-1: gears are 1st to {ordinal(top)}, there is no gear {gear}"
         if not car.started:

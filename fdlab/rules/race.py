@@ -119,6 +119,13 @@ def _legal_move(board: Board, option: MoveOption, cost: MoveCost) -> LegalMove:
     )
 
 
+def _gear_number(value: Any) -> Any:
+    """A gear typed as ``4`` or ``"4"`` as the number 4; anything else unchanged (G-1 refuses it)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return value
+
+
 class Race:
     """A Formula D race on a track, played action by action.
 
@@ -329,7 +336,7 @@ class Race:
                 )
         elif not isinstance(action, RollGrid | ChooseGear | UseNitro | ChooseMove):
             if self.phase == "gear":
-                action = ChooseGear(int(action))
+                action = ChooseGear(_gear_number(action))
             elif self.phase == "move":
                 action = ChooseMove(action, tuple(path) if path is not None else None)
             else:
