@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -267,6 +269,18 @@ def test_save_html_is_offline_and_holds_the_document(track, tmp_path):
     assert "Test ring" in html
     assert not re.search(r"<script[^>]*\bsrc=", html), "BokehJS must be inline, not fetched"
     assert [p.name for p in tmp_path.iterdir()] == ["board.html"]
+
+
+def test_save_html_gives_the_usual_permissions_and_keeps_a_replaced_files(track, tmp_path):
+    umask = os.umask(0o022)
+    try:
+        page = save_html(track, tmp_path / "board.html")
+        assert stat.S_IMODE(page.stat().st_mode) == 0o644  # others may read it (not mkstemp's 0600)
+        page.chmod(0o664)
+        save_html(track, page)
+        assert stat.S_IMODE(page.stat().st_mode) == 0o664
+    finally:
+        os.umask(umask)
 
 
 def test_save_html_refuses_other_objects(tmp_path):

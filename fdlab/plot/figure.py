@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_da
 from fdlab.plot.errors import PlotError
 from fdlab.plot.geometry import space_size
 from fdlab.plot.layout import place_flags, track_points
+from fdlab.track.io import atomic_write
 from fdlab.track.model import Track
 
 if TYPE_CHECKING:
@@ -367,8 +367,9 @@ def save_html(obj: Any, path: str | os.PathLike[str], *, title: str | None = Non
     """Write a board or any Bokeh layout as a standalone, offline HTML page.
 
     BokehJS is inlined in the page (no CDN), so it opens without a network.
-    The file is written next to its final place and renamed into it, so a
-    reader never sees half a page.
+    The file is written with :func:`fdlab.track.io.atomic_write` (next to its
+    final place, then renamed into it), so a reader never sees half a page;
+    a new file gets the usual permissions, a replaced one keeps its own.
 
     Parameters
     ----------
@@ -405,12 +406,5 @@ def save_html(obj: Any, path: str | os.PathLike[str], *, title: str | None = Non
         raise PlotError(f"save_html draws a Track or a Bokeh model, not {type(obj).__name__}")
     target = Path(path)
     html = file_html(obj, resources=INLINE, title=page_title)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(html)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    atomic_write(target, html.encode("utf-8"))
     return target
