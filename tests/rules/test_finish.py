@@ -1,7 +1,10 @@
 """S-4: a car that crosses the finish line on its last lap has finished there."""
 
+from fdlab.rules.actions import ChooseGear, ChooseMove
 from fdlab.rules.board import compile_board
 from fdlab.rules.costs import move_cost
+from fdlab.rules.dice import LoadedDice
+from fdlab.rules.engine import Engine
 from fdlab.rules.movement import move_options
 from fdlab.rules.presets import BASIC
 from fdlab.rules.state import CarState
@@ -49,3 +52,36 @@ def test_S4_braking_across_the_line_is_free():
     braked = next(o for o in options if o.moved == 5)
     last_lap = CarState(space=0, pools=(18,), lap=BASIC.laps)
     assert sum(move_cost(board, BASIC, last_lap, braked).loss) == 0
+
+
+def test_S4_the_engine_finishes_the_car_at_the_line_and_counts_laps_on_a_loop():
+    """S-4 through the engine: the line ends the race on the last lap only.
+
+    On a closed 2-lap loop, the same move across the line into a 3-stop
+    corner eliminates at the end of lap 1 (C-4) and finishes, undamaged, on
+    lap 2; the finished car leaves the board with its lap count at laps + 1.
+    """
+    row = ". . . . . . . . . . . . . . 1 1 . . . ."
+    track = from_ascii("\n".join([row] * 2), corners={1: 3}, closed=True, finish=13)
+    board = compile_board(track)
+    engine = Engine(board, BASIC.with_laps(2), ["A", "B"])
+    results = {}
+    for lap in (1, 2):
+        state = engine.position(
+            [{"space": 20, "gear": 3, "lap": lap}, {"space": 2, "gear": 1, "lap": 1}],
+            order=(0, 1),
+        )
+        state, _ = engine.step(state, ChooseGear(3), LoadedDice([8]))
+        full = [o for o, _ in engine.legal_moves(state) if o.moved == 8]
+        assert full and all("finish" in o.lines and o.overshoots for o in full)
+        state, events = engine.step(
+            state, ChooseMove(board.ids[full[0].destination]), LoadedDice([])
+        )
+        results[lap] = (state, [str(e) for e in events])
+    after_lap_1, log_1 = results[1]
+    assert after_lap_1.eliminated == (0,) and any("C-4" in line for line in log_1)
+    finished, log_2 = results[2]
+    car = finished.cars[0]
+    assert finished.finished == (0,) and car.status == "finished" and car.space == -1
+    assert car.pools == (18,) and car.lap == 3  # laps + 1: crossed the line on its last lap
+    assert log_2 == ["A moves 8 to space 36", "A crosses the finish line: 1st place (S-4)"]
