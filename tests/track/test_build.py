@@ -210,6 +210,22 @@ def test_built_board_survives_save_and_load(tmp_path):
     assert load_track(tmp_path / "stadium.json") == track
 
 
+def test_built_boards_hold_plain_python_numbers_not_numpy_scalars():
+    """``x == np.float64(x)``, so equality alone would not notice numpy scalars."""
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, pit=True)
+    types = {"x": float, "y": float, "progress": float, "lane": int, "level": int}
+    for n, data in track.graph.nodes(data=True):
+        assert type(n) is int
+        for key, kind in types.items():
+            assert type(data[key]) is kind, (n, key, type(data[key]))
+        for key in ("corner", "grid", "box"):
+            assert data[key] is None or type(data[key]) is int, (n, key, type(data[key]))
+    assert type(track.lap_length) is float
+    assert type(track.graph.graph["space_length"]) is float
+    for corner in track.corners.values():
+        assert {type(corner[key]) for key in ("stops", "long", "short")} == {int}
+
+
 @st.composite
 def wobbly_ellipses(draw):
     a = draw(st.floats(400, 700))
