@@ -208,12 +208,29 @@ def test_loaded_dice_drive_a_whole_race():
     assert result.winner == "Blue" and result.rounds == 4 and dice.remaining == 0
 
 
+def bot_counts(path, preset):
+    """Race sizes for one board and preset: 2, 10 and one size between.
+
+    The size between rotates over the (board, preset) pairs, so that together
+    they cover every size from 2 to 10; sizes the grid cannot take are dropped.
+    """
+    pair = SHIPPED.index(path) * len(PRESETS) + PRESETS.index(preset)
+    spots = sum(1 for g in BOARDS[path.stem].grid if g is not None)
+    return sorted({2, 3 + pair % 7, 10} & set(range(2, min(10, spots) + 1)))
+
+
+def test_shipped_races_cover_every_size_from_2_to_10():
+    sizes = {n for path in SHIPPED for preset in PRESETS for n in bot_counts(path, preset)}
+    if len(SHIPPED) * len(PRESETS) < 7:
+        pytest.skip("fewer than 7 board-preset pairs")
+    assert sizes == set(range(2, 11))
+
+
 @pytest.mark.skipif(not SHIPPED, reason="no shipped boards in tracks/ yet")
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_shipped_boards_race_to_the_end(path, preset):
-    """Every shipped board, every preset: races of 2 and of up to 10 bots end, invariants kept."""
+    """Every shipped board, every preset: races of 2, some n and 10 bots end, invariants kept."""
     board = BOARDS[path.stem]
-    spots = sum(1 for g in board.grid if g is not None)
-    for n in sorted({2, min(10, spots)}):
-        checked_race(board, preset_named(preset), bots_for(n, 5, 0b1010101010), seed=5)
+    for n in bot_counts(path, preset):
+        checked_race(board, preset_named(preset), bots_for(n, n, 0b1010101010), seed=5 + n)
