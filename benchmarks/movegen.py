@@ -8,7 +8,9 @@ Usage::
 
 For several start spaces, each with a few other cars placed ahead of it
 (seeded), it times ``move_options`` (every braking amount in one call) and
-prints the median and 90th percentile per call and the number of options.
+prints the median and 90th percentile per call and the number of options,
+then the same with every option priced (``move_cost``, as
+``Engine.legal_moves`` does) under the basic and advanced presets.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ import time
 from pathlib import Path
 
 from fdlab.rules.board import Board, compile_board
+from fdlab.rules.costs import move_cost
 from fdlab.rules.movement import move_options, move_options_for_rolls
+from fdlab.rules.presets import get_preset
+from fdlab.rules.state import CarState
 from fdlab.track import Track, from_ascii
 
 REPO = Path(__file__).resolve().parents[1]
@@ -71,6 +76,21 @@ def measure(board: Board, starts, roll: int, repeat: int) -> tuple[list[float], 
             times.append(time.perf_counter() - t0)
         counts.append(len(options))
     return times, counts
+
+
+def measure_priced(board: Board, starts, roll: int, repeat: int, preset_name: str) -> list[float]:
+    """Seconds per call of the option list with every option's cost (a 6th-gear car, full pools)."""
+    preset = get_preset(preset_name)
+    times: list[float] = []
+    for start, occupied in starts:
+        car = CarState(space=start, gear=6, pools=tuple(preset.pool_max), lap=1)
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            options = move_options(board, start, roll, occupied=occupied, stops_made=0)
+            for option in options:
+                move_cost(board, preset, car, option)
+            times.append(time.perf_counter() - t0)
+    return times
 
 
 def measure_faces(board: Board, starts, faces: range, repeat: int) -> tuple[float, float]:
@@ -137,6 +157,12 @@ def main(argv: list[str] | None = None) -> None:
         f"options per call: median {statistics.median(counts):g}, "
         f"min {min(counts)}, max {max(counts)}"
     )
+    for preset_name in ("basic", "advanced"):
+        priced = measure_priced(board, starts, args.roll, args.repeat, preset_name)
+        print(
+            f"with every option's cost ({preset_name} rules): "
+            f"median {statistics.median(priced) * 1e3:.3f} ms"
+        )
     faces = range(21, 31)
     each, together = measure_faces(board, starts, faces, max(1, args.repeat // 10))
     print(
