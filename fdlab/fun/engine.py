@@ -23,6 +23,25 @@ of the functions that apply them):
   clause the owner cannot pay in full is not paid; a special card's payment
   takes what the player has.
 - A circuit card may be played only when at least one car can race (FF-10).
+- Ties (FF-11) compare the hands as they are when the race is run, after the
+  circuit card has left its player's hand.
+- The hand limit (FF-13) counts every card. The seed says drivers, engines
+  and chassis "must be put on the market or kept by the player": fdlab reads
+  *kept* as kept within the five cards, so a player over the limit puts parts
+  on the market (they never go to the discard pile); likewise a circuit card
+  that may not be discarded is kept within the five. A legal way to end the
+  turn always exists: five circuit cards at most can be held (six are shown
+  and replaced), and every other card can be marketed, played or discarded.
+- No rule is added against droughts. Money enters only from the bank
+  (sponsors when signed and after races, driver clauses, special cards); if
+  every player has spent or forfeited it (failed payments, FF-6) while no
+  team is complete, nothing can be bought and no race run until a sponsor is
+  signed or a money special played. The seed has no reshuffle-, loan- or
+  free-auction rule for this, and none is needed: the discard pile is
+  reshuffled (FF-13), so sponsors and money specials come back and every such
+  game goes on. Random bots waste money this way and can take thousands of
+  turns (``benchmarks/fun_championships.py`` prints how many reach the
+  :attr:`~fdlab.fun.state.FunRules.max_turns` safeguard, which is not a rule).
 """
 
 from __future__ import annotations

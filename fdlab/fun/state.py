@@ -58,7 +58,11 @@ class FunRules:
         Longest championship special cards can make (FF-15).
     max_turns : int
         fdlab safeguard, not a rule: a championship that has not finished
-        after this many turns ends where it stands (so bot games always end).
+        after this many turns ends where it stands (so bot games always end),
+        with ``ended == "turn_limit"``. Sensible bots finish in under a
+        hundred turns; random bots, which throw money away on bids they
+        cannot pay, sometimes need thousands (see the engine's notes on
+        droughts), so their games may stop here.
 
     Examples
     --------

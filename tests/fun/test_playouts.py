@@ -179,3 +179,21 @@ def test_step_does_not_modify_the_state():
     assert s.to_dict() == snapshot
     with pytest.raises(TypeError):
         step(s, "draw 1")  # type: ignore[arg-type]
+
+
+def test_ff13_random_bot_games_stopped_by_the_safeguard_are_droughts_not_deadlocks():
+    """FF-13, FF-15: random bots can spend all the money with no team complete, so some
+    four-player games reach the 1,000-turn safeguard; the same games with a higher
+    safeguard go on (sponsors and money specials come back through the reshuffle) and
+    finish by racing: no rule is missing that would unblock them."""
+
+    def run(seed, max_turns):
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        return play_championship(bots, seed=seed, rules=FunRules(max_turns=max_turns))
+
+    stopped = [seed for seed in range(10) if run(seed, 1000).ended == "turn_limit"]
+    assert stopped, "no game of these seeds reaches the safeguard: pick others"
+    for seed in stopped:
+        final = run(seed, 20_000)
+        assert final.ended == "races" and final.turn_number > 1000, seed
+        assert len(final.races) == final.length
