@@ -123,7 +123,11 @@ class IncidentRules:
             roll = dice.roll(black)
             hit = roll <= preset.collision_fail
             events.append(
-                Event("check", k, f"{self.names[k]} rolls {roll}" + (f" ({clause})" if hit else ""))
+                Event(
+                    "check",
+                    k,
+                    f"{self.names[k]} rolls {roll}" + (f" ({clause})" if hit else ", safe"),
+                )
             )
             if hit:
                 state = self._hurt(state, k, {pool: 1}, clause, events)
@@ -157,7 +161,14 @@ class IncidentRules:
                 continue
             roll = dice.roll(preset.black_die)
             hit = roll <= preset.engine_fail
-            events.append(Event("check", k, f"engine check: {self.names[k]} rolls {roll}"))
+            events.append(
+                Event(
+                    "check",
+                    k,
+                    f"engine check: {self.names[k]} rolls {roll}"
+                    + (f" ({clause})" if hit else ", safe"),
+                )
+            )
             if hit:
                 state = self._hurt(state, k, {preset.engine_pool: 1}, clause, events)
         return state

@@ -117,9 +117,9 @@ def test_D6_engine_check_on_20_in_fifth():
     assert dice.remaining == 0
     checks = [str(e) for e in events if e.text.startswith("engine check")]
     assert checks == [
-        "engine check: A rolls 4",
-        "engine check: D rolls 1",
-        "engine check: B rolls 5",
+        "engine check: A rolls 4 (D-6 engine)",
+        "engine check: D rolls 1 (D-6 engine)",
+        "engine check: B rolls 5, safe",
     ]
     assert [car.pools[0] for car in state.cars] == [17, 18, 18, 17]
 
