@@ -2,7 +2,7 @@
 
 Run: python benchmarks/build_track.py
 Prints the median build time of a 500-space board (goal: well under a
-second) and the time to build each circuit in ../shared/circuits, with the
+second), whether its builds wrote identical track files (deterministic), and the time to build each circuit in ../shared/circuits, with the
 progress gained by its lane changes (M-3: about one space, never below half)
 and its corners' shortest paths over their stop counts (at least 1).
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from fdlab.track.build import build_track
 from fdlab.track.build_spec import PitSpec
+from fdlab.track.io import dumps
 
 CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"
 
@@ -30,14 +31,17 @@ def ellipse(points: int = 200) -> list[tuple[float, float]]:
     return result
 
 
-def timed(build, repeats: int = 5) -> tuple[float, object]:
+def timed(build, repeats: int = 5) -> tuple[float, object, bool]:
+    """Median build time, the last track, and whether every build wrote the same file."""
     times = []
+    files = set()
     track = None
     for _ in range(repeats):
         start = time.perf_counter()
         track = build()
         times.append(time.perf_counter() - start)
-    return statistics.median(times), track
+        files.add(dumps(track))
+    return statistics.median(times), track, len(files) == 1
 
 
 def lane_change_gains(track) -> list[float]:
@@ -51,16 +55,17 @@ def lane_change_gains(track) -> list[float]:
 
 
 def main() -> None:
-    seconds, track = timed(
+    seconds, track, same = timed(
         lambda: build_track(ellipse(), name="Bench", lanes=3, spaces_per_lap=162, pit=PitSpec())
     )
     print(
         f"500-space board: {len(track)} spaces, {track.graph.number_of_edges()} steps, "
-        f"median build {seconds * 1000:.0f} ms over 5 builds"
+        f"median build {seconds * 1000:.0f} ms over 5 builds; "
+        f"{'identical' if same else 'DIFFERENT'} track files"
     )
     if CIRCUITS.is_dir():
         for path in sorted(CIRCUITS.glob("*.geojson")):
-            seconds, track = timed(
+            seconds, track, same = timed(
                 lambda p=path: build_track(p, spaces_per_lap=90, pit=True), repeats=3
             )
             gains = lane_change_gains(track)
@@ -70,6 +75,7 @@ def main() -> None:
                 f"lane change gain {min(gains):.2f}-{max(gains):.2f} "
                 f"(median {statistics.median(gains):.2f})  "
                 f"min short/stops {slack:.2f} over {len(track.corners)} corners"
+                + ("" if same else "  DIFFERENT track files from the same input")
             )
 
 
