@@ -106,8 +106,13 @@ class _Checker:
 
     def __init__(self, source: str) -> None:
         self.source = source
+        #: The card entry being read (``driver 'Ada'``), named in messages so a
+        #: designer need not count entries to find ``cards[49]``.
+        self.card: str | None = None
 
     def fail(self, where: str, message: str) -> DeckError:
+        if self.card is not None and where.startswith("cards["):
+            message = f"{message} (in {self.card})"
         return DeckError(self.source, where, message)
 
     def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
@@ -119,7 +124,8 @@ class _Checker:
         unknown = sorted(set(obj) - allowed)
         if unknown:
             raise self.fail(
-                f"{where}.{unknown[0]}", f"unknown field (allowed: {', '.join(sorted(allowed))})"
+                f"{where}.{unknown[0]}",
+                f"unknown field; the fields are {', '.join(sorted(allowed))}",
             )
 
     def integer(
@@ -277,12 +283,16 @@ def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
         where = f"cards[{index}]"
         obj = ck.mapping(raw, where)
         kind = obj.get("kind")
+        card_name = obj.get("name")
+        named = isinstance(card_name, str) and bool(card_name.strip())
+        if named:
+            ck.card = f"card {card_name!r}"
         if kind not in KINDS:
             raise ck.fail(f"{where}.kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
-        ck.keys(obj, _KEYS[kind], where)
-        card_name = obj.get("name")
-        if not isinstance(card_name, str) or not card_name.strip():
+        if not named:
             raise ck.fail(f"{where}.name", "must be a non-empty string")
+        ck.card = f"{kind} {card_name!r}"
+        ck.keys(obj, _KEYS[kind], where)
         count = ck.integer(obj, "count", where, 1, 20, 1)
         fields: dict[str, Any] = {}
         if kind in CAR_PARTS:
@@ -311,6 +321,7 @@ def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
             )
         for _ in range(count):
             cards.append(Card(id=len(cards), kind=kind, name=card_name, **fields))
+        ck.card = None
     for kind in (*CAR_PARTS, "circuit"):
         if not any(c.kind == kind for c in cards):
             raise ck.fail("cards", f"the deck needs at least one {kind} card")
@@ -346,7 +357,7 @@ def load_deck(path: str | Path) -> Deck:
     ...         load_deck(p)
     ...     except Exception as err:
     ...         print(str(err).split(": ", 1)[1])
-    cards[0].value: must be an integer from 1 to 6, got 7
+    cards[0].value: must be an integer from 1 to 6, got 7 (in engine 'E')
     """
     p = Path(path)
     try:

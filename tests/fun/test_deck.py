@@ -95,6 +95,30 @@ def test_ff17_bad_deck_entries_name_the_field(entry, where):
     assert info.value.where == where
 
 
+def test_ff17_errors_name_the_card_so_a_designer_finds_it():
+    """FF-17: in a long deck file, ``cards[49]`` alone is hard to find: the card is named."""
+    data = json.loads(json.dumps(default_deck().source))
+    data["cards"].append(
+        {"kind": "driver", "name": "Ada", "value": 6, "clauses": [{"on": "lap", "money": 1}]}
+    )
+    data["cards"][3]["value"] = "4"
+    with pytest.raises(DeckError) as info:
+        deck_from_dict(data, source="house.json")
+    assert str(info.value) == (
+        "house.json: cards[3].value: must be an integer from 1 to 6, got '4' "
+        "(in driver 'Giulia Sprint')"
+    )
+    data["cards"][3]["value"] = 4
+    with pytest.raises(DeckError, match=r"cards\[49\]\.clauses\[0\]\.on: .* \(in driver 'Ada'\)$"):
+        deck_from_dict(data)
+    data["cards"][49] = {"kind": "circuit", "name": "Ring", "modifier": []}
+    with pytest.raises(DeckError, match=r"cards\[49\]\.modifier: unknown field; the fields are"):
+        deck_from_dict(data)
+    data["cards"][49] = {"kind": "rocket", "name": "Ring"}
+    with pytest.raises(DeckError, match=r"cards\[49\]\.kind: .*got 'rocket' \(in card 'Ring'\)$"):
+        deck_from_dict(data)
+
+
 def test_ff17_deck_needs_parts_and_circuits():
     with pytest.raises(DeckError, match="at least one circuit"):
         deck_from_dict(_doc(*BASIC[:4]))
