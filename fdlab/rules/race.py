@@ -18,6 +18,7 @@ plays the same race again, roll for roll.
 from __future__ import annotations
 
 import html
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -139,7 +140,9 @@ class Race:
     preset : str or Preset
         ``basic``, ``street``, ``advanced`` or a custom :class:`Preset`.
     seed : int, optional
-        Seed of the dice (ignored when ``dice`` is given).
+        Seed of the dice (ignored when ``dice`` is given). Without a seed or
+        dice a fresh seed is drawn and kept in ``race.seed``, so every race
+        can be replayed with :meth:`replay`.
     dice : DiceSource, optional
         Injected dice, e.g. ``LoadedDice([...])``.
     laps : int, optional
@@ -187,6 +190,8 @@ class Race:
         self.preset = get_preset(preset, laps)
         names = list(CAR_NAMES[:cars]) if isinstance(cars, int) else [str(n) for n in cars]
         self.engine = Engine(self.board, self.preset, names, max_rounds=max_rounds)
+        if seed is None and dice is None:
+            seed = secrets.randbelow(2**32)
         self.seed = seed
         self.dice = make_dice(seed, dice)
         if isinstance(start, dict):

@@ -95,6 +95,17 @@ def test_replay_from_seed_and_actions_is_exact():
     assert [action_from_json(a) for a in actions] == race.actions
 
 
+def test_a_race_without_a_seed_draws_one_and_replays_exactly():
+    """A notebook race started without a seed keeps the seed it drew, so replay works."""
+    race = Race(LOOP, cars=2)
+    assert isinstance(race.seed, int)
+    race.play_bots([HeuristicBot(), RandomBot(5)], rounds=6)
+    again = Race.replay(LOOP, race.seed, race.actions, cars=2)
+    assert again.state == race.state and again.log == race.log
+    loaded = Race(LOOP, cars=2, dice=LoadedDice([20, 1]))
+    assert loaded.seed is None  # injected dice: no seed to draw
+
+
 def test_state_json_round_trip_mid_race():
     race = Race(LOOP, cars=4, preset="advanced", seed=3)
     race.play_bots([HeuristicBot()] * 4, rounds=3)
