@@ -15,7 +15,16 @@ cars      points by position
 
 The same table and the :class:`Standings` helper can score a Formula D season
 over several fdlab circuits: feed each race's finishing order to
-:meth:`Standings.add_race`.
+:meth:`Standings.add_race`, e.g. the ranking of a simulated race::
+
+    from fdlab.rules.simulate import simulate
+
+    season = Standings.empty(names)
+    for track in tracks:
+        season = season.add_race(simulate(track, bots, names=names).ranking)
+    season.ranking()
+
+(``tests/fun/test_championship.py`` runs such a season over the shipped boards.)
 """
 
 from __future__ import annotations

@@ -63,3 +63,31 @@ def test_standings_ties_share_rank_and_reject_empty_race():
 def test_championship_module_doctests():
     result = doctest.testmod(fdlab.championship)
     assert result.attempted > 5 and result.failed == 0
+
+
+def test_ff12_formula_d_season_over_shipped_circuits_uses_the_same_table():
+    """FF-12: the table is shared: a Formula D season over several shipped fdlab circuits
+    (bot races on each) is scored by feeding each race's ranking to Standings."""
+    from pathlib import Path
+
+    from fdlab.bots import HeuristicBot
+    from fdlab.rules.simulate import simulate
+    from fdlab.track import load_track
+
+    tracks = Path(__file__).resolve().parents[2] / "tracks"
+    names = ("Ana", "Bo", "Cy")
+    season = Standings.empty(names)
+    expected = dict.fromkeys(names, 0)
+    circuits = ("training", "zandvoort", "monaco")
+    for number, circuit in enumerate(circuits):
+        track = load_track(tracks / f"{circuit}.json")
+        result = simulate(track, [HeuristicBot() for _ in names], "basic", seed=number, names=names)
+        assert sorted(result.ranking) == sorted(names)
+        season = season.add_race(result.ranking)
+        for position, name in enumerate(result.ranking, start=1):
+            expected[name] += points_table(len(names))[position - 1]
+    assert season.races == len(circuits)
+    assert season.points == expected
+    assert sum(season.points.values()) == len(circuits) * sum(points_table(3))
+    assert sum(season.wins.values()) == len(circuits)
+    assert [row[1] for row in season.ranking()][0] in season.leaders()
