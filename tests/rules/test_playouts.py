@@ -25,6 +25,7 @@ from fdlab.rules import (
 from fdlab.rules.actions import ChooseMove, RollGrid
 from fdlab.rules.order import race_distance
 from fdlab.rules.presets import get_preset
+from fdlab.rules.race import Race
 from fdlab.rules.simulate import bot_action
 from fdlab.rules.view import RaceView
 from fdlab.track import from_ascii
@@ -234,3 +235,17 @@ def test_shipped_boards_race_to_the_end(path, preset):
     board = BOARDS[path.stem]
     for n in bot_counts(path, preset):
         checked_race(board, preset_named(preset), bots_for(n, n, 0b1010101010), seed=5 + n)
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped boards in tracks/ yet")
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_board_race_replays_from_seed_and_json_actions(path):
+    """A whole bot race on each shipped board (presets rotated) replays roll for roll."""
+    preset = preset_named(PRESETS[SHIPPED.index(path) % len(PRESETS)])
+    board = BOARDS[path.stem]
+    race = Race(board, cars=4, preset=preset, seed=13)
+    race.play_bots(bots_for(4, 13, 0b0101))
+    assert race.over
+    actions = json.loads(json.dumps([a.to_json() for a in race.actions]))
+    again = Race.replay(board, 13, actions, cars=4, preset=preset)
+    assert again.state == race.state and again.log == race.log
