@@ -49,7 +49,7 @@ def _cards(state: GameState, ids: Sequence[int]) -> str:
 def state_html(
     state: GameState, names: Sequence[str] | None = None, show_hand: int | None = None
 ) -> str:
-    """Return an HTML summary: status line, standings with teams, market, one hand.
+    """Return an HTML summary: status, standings with teams, the last race, market, one hand.
 
     Parameters
     ----------
@@ -106,6 +106,18 @@ def state_html(
         f"{card_html(state.deck[c])}<small>&rarr;{escape(names[f])}</small>"
         for c, f in state.market
     )
+    last_race = ""
+    if state.races:
+        race = state.races[-1]
+        cars = ", ".join(
+            f"{pos}. {escape(names[car.player])} with {escape(state.deck[car.driver].name)} "
+            f"({car.value}): {car.points} pt{'s' if car.points != 1 else ''}"
+            for pos, car in enumerate(race.cars, start=1)
+        )
+        last_race = (
+            f"<p><b>Last race</b> ({race.number} of {state.length}, "
+            f"{escape(state.deck[race.circuit].name)}): {cars}</p>"
+        )
     hand = ""
     if show_hand is not None:
         hand = (
@@ -116,7 +128,7 @@ def state_html(
         f"<div><p>{status}</p>"
         "<table><thead><tr><th>Standings</th><th>Points</th><th>Money</th><th>Team</th>"
         f"<th>Sponsors</th><th>Hand</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"<p><b>Market:</b> {market or '<i>empty</i>'}</p>{hand}</div>"
+        f"{last_race}<p><b>Market:</b> {market or '<i>empty</i>'}</p>{hand}</div>"
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from fdlab.fun.actions import Action, Bid, StartAuction
 from fdlab.fun.bots import Bot, RandomBot, SensibleBot
+from fdlab.fun.events import Event
 from fdlab.fun.game import Game
 from fdlab.fun.html import describe_action, log_html, state_html
 
@@ -77,7 +78,8 @@ class TableController:
             elif isinstance(action, Bid):
                 if not bid_entry:
                     bid_entry = True
-                    entries.append(("Bid (amount)", ("bid", 0)))
+                    label = f"Bid the amount (at least {action.amount} M$)"
+                    entries.append((label, ("bid", 0)))
             else:
                 entries.append((describe_action(state, action), action))
         return entries
@@ -114,9 +116,37 @@ class TableController:
         """HTML of the table as the human sees it (only their own hand)."""
         return state_html(self.game.state, self.game.names, self.human)
 
+    def recent_events(self, last: int = 15) -> list[Event]:
+        """Every event since the human's previous decision, and at least the ``last`` ones.
+
+        Between two decisions of the human the bots may play whole turns and
+        run races; all of that is shown, not only the latest lines.
+
+        Examples
+        --------
+        >>> c = TableController(players=4, seed=3, human=0)
+        >>> for choice in ("Draw 1 card (free)", "Discard Caffè Turbo (sponsor 2 M$)",
+        ...                "End the turn"):
+        ...     c.act(dict(c.menu())[choice], amount=None)
+        >>> events = c.recent_events(last=1)  # from your end of turn to your next decision
+        >>> len(events), events[0].text, events[-1].text
+        (13, 'turn 2: P2 to play', 'P4 passes')
+        """
+        game = self.game
+        log = game.log
+        for index in range(len(game.actions) - 1, -1, -1):
+            if game.history[index].to_act == self.human:
+                since = sum(len(batch) for batch in game.event_batches[:index])
+                return log[min(since, max(len(log) - last, 0)) :]
+        return log[-last:]
+
     def log_html(self, last: int = 15) -> str:
-        """HTML of the latest events."""
-        return log_html(self.game.log, last=last)
+        """HTML of :meth:`recent_events`, in a box that scrolls when it is long."""
+        events = self.recent_events(last)
+        return (
+            '<div style="max-height:22em;overflow-y:auto">'
+            f"{log_html(events, last=len(events))}</div>"
+        )
 
 
 class FunTable:
@@ -161,7 +191,7 @@ class FunTable:
                 self.choices,
                 w.HBox([self.amount, self.play_button, self.undo_button]),
                 self.message,
-                w.HTML("<b>Latest events</b>"),
+                w.HTML("<b>Since your last move</b>"),
                 self.log,
                 self.errors,
             ]

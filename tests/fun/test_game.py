@@ -1,6 +1,7 @@
 """The Game object, action notation, HTML views, the widget controller and doctests."""
 
 import doctest
+import html
 import importlib
 import json
 import subprocess
@@ -189,3 +190,34 @@ MODULES = [
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_widget_shows_everything_the_bots_did_since_the_humans_move():
+    """The table's log holds every event since the human's last decision (bots may play
+    whole turns and races in between), and the board shows the last race's result."""
+    c = TableController(players=4, seed=3, human=0)
+    longest = 0
+    while not c.game.state.is_over and len(c.game.state.races) < 2:
+        before = len(c.game.log)
+        keys = [k for _, k in c.menu()]
+        c.act(EndTurn() if EndTurn() in keys else Pass() if Pass() in keys else keys[0], None)
+        new = c.game.log[before:]
+        shown = c.recent_events()
+        assert shown[-len(new) :] == new and len(shown) >= min(15, len(c.game.log))
+        longest = max(longest, len(new))
+        for event in new:
+            assert html.escape(event.text) in c.log_html()
+    assert longest > 15, "some bot rounds make more than 15 events"
+    race = c.game.state.races[-1]
+    assert f"Last race</b> ({race.number} of" in c.view_html()
+
+
+def test_widget_bid_entry_names_the_lowest_bid():
+    c = TableController(players=3, seed=2, human=0)
+    while c.game.state.phase != "auction" and not c.game.state.is_over:
+        keys = [k for _, k in c.menu()]
+        c.act(EndTurn() if EndTurn() in keys else keys[0], None)
+    labels = [label for label, _ in c.menu()]
+    low = c.game.state.auction.high_bid + 1
+    assert f"Bid the amount (at least {low} M$)" in labels
+    assert c.suggested_amount() == low
