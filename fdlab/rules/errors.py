@@ -38,6 +38,10 @@ class RaceOverError(RuleError):
     """An action after every car has finished or been eliminated (S-4)."""
 
 
+class PresetError(ValueError):
+    """A rules preset whose numbers do not fit together (R-5); the message names the field."""
+
+
 class DiceError(ValueError):
     """A dice source that cannot give the requested roll (exhausted, wrong face)."""
 

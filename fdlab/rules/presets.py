@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from fdlab.rules.dice import Die
+from fdlab.rules.errors import PresetError
 
 #: G-1: the faces of the six gear dice.
 GEAR_FACES: tuple[tuple[int, ...], ...] = (
@@ -164,6 +165,25 @@ class Preset:
     checkpoint_bonus: int = 10
     street_pool: str = "SP"
 
+    def __post_init__(self) -> None:
+        """Refuse a variant whose numbers do not fit together (R-5).
+
+        Raises
+        ------
+        PresetError
+            Naming the preset, the field and what is wrong.
+
+        Examples
+        --------
+        >>> import dataclasses
+        >>> dataclasses.replace(BASIC, name="house", brake_pool="brakes")
+        Traceback (most recent call last):
+        ...
+        fdlab.rules.errors.PresetError: preset 'house', field brake_pool: no pool named 'brakes' (its pools: SP) (R-5)
+        """
+        for field_name, problem in _preset_problems(self):
+            raise PresetError(f"preset {self.name!r}, field {field_name}: {problem} (R-5)")
+
     # -- derived values (cached on the frozen instance) -------------------------
     @cached_property
     def gear_dice(self) -> tuple[Die, ...]:
@@ -251,6 +271,84 @@ class Preset:
             f"{'; ' + ', '.join(extras) if extras else ''}; pools: {pools}"
             f"<table><tr><th>gear</th><th>die faces</th></tr>{dice}</table></div>"
         )
+
+
+def _is_count(value: object, least: int = 0) -> bool:
+    """A whole number (not a bool) of at least ``least``."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _preset_problems(preset: Preset) -> Iterator[tuple[str, str]]:
+    """Every (field, problem) of a preset, most basic first; none for a sound preset."""
+    if preset.model not in ("basic", "advanced"):
+        yield "model", f"{preset.model!r} is not 'basic' or 'advanced'"
+    if not _is_count(preset.laps, 1):
+        yield "laps", f"a race has at least one lap, not {preset.laps!r} (P-1)"
+    if not preset.gear_faces:
+        yield "gear_faces", "no gears: give the faces of at least one gear die (G-1)"
+    for gear, faces in enumerate(preset.gear_faces, 1):
+        if not faces or not all(_is_count(v, 1) for v in faces):
+            yield (
+                "gear_faces",
+                f"the {ordinal(gear)} gear die needs faces of 1 or more, not {faces!r}",
+            )
+    if not preset.black_faces or not all(_is_count(v, 1) for v in preset.black_faces):
+        yield "black_faces", f"the black die needs faces of 1 or more, not {preset.black_faces!r}"
+    names = [name for name, _ in preset.pools]
+    if not names:
+        yield "pools", "no damage pools (D-1, A-1)"
+    if len(set(names)) != len(names):
+        yield "pools", f"pool names repeat: {names}"
+    for name, value in preset.pools:
+        if not _is_count(value, 1):
+            yield "pools", f"pool {name!r} starts with {value!r}; a pool starts with 1 or more"
+    known = set(names)
+    listing = ", ".join(names)
+    referenced: list[tuple[str, object]] = [
+        ("brake_pool", preset.brake_pool),
+        ("overshoot_pool", preset.overshoot_pool),
+        ("collision_pool", preset.collision_pool),
+        ("engine_pool", preset.engine_pool),
+        *(("eliminate_at_zero", name) for name in preset.eliminate_at_zero),
+        *(("pit_restore", name) for name in preset.pit_restore),
+        *(("downshift_costs", n) for cost in preset.downshift_costs.values() for n in cost),
+        *(("blocked_costs", n) for cost in (preset.blocked_costs or {}).values() for n in cost),
+    ]
+    if preset.spin_pool is not None:
+        referenced.append(("spin_pool", preset.spin_pool))
+    if preset.street:
+        referenced.append(("street_pool", preset.street_pool))
+    for field_name, name in referenced:
+        if name not in known:
+            yield field_name, f"no pool named {name!r} (its pools: {listing})"
+    gears = len(preset.gear_faces)
+    if not _is_count(preset.max_downshift, 1) or preset.max_downshift >= max(gears, 2):
+        yield "max_downshift", f"{preset.max_downshift!r} is not between 1 and {gears - 1} (G-4)"
+    for dropped in preset.downshift_costs:
+        if not _is_count(dropped, 2) or dropped > preset.max_downshift:
+            yield (
+                "downshift_costs",
+                f"{dropped!r} gears dropped: costs are for 2 to {preset.max_downshift} gears (G-4)",
+            )
+    for gear, face in preset.engine_triggers.items():
+        if not _is_count(gear, 1) or gear > gears:
+            yield "engine_triggers", f"there is no gear {gear!r} (1 to {gears})"
+        elif face not in preset.gear_faces[gear - 1]:
+            yield (
+                "engine_triggers",
+                f"the {ordinal(gear)} gear die has no face {face!r}, so it never triggers (D-6)",
+            )
+    for gear in preset.engine_gears:
+        if not _is_count(gear, 1) or gear > gears:
+            yield "engine_gears", f"there is no gear {gear!r} (1 to {gears})"
+    if not _is_count(preset.pit_exit_max_gear, 1) or preset.pit_exit_max_gear > gears:
+        yield "pit_exit_max_gear", f"there is no gear {preset.pit_exit_max_gear!r} (P-3)"
+    if preset.grid_order not in ("high", "low"):
+        yield "grid_order", f"{preset.grid_order!r} is not 'high' or 'low' (S-1)"
+    if preset.tie_break not in ("inside", "previous"):
+        yield "tie_break", f"{preset.tie_break!r} is not 'inside' or 'previous' (T-3)"
+    if not _is_count(preset.max_lane_changes, 0):
+        yield "max_lane_changes", f"{preset.max_lane_changes!r} is not a count (M-3)"
 
 
 def _one_lap_value(value: int, laps: int) -> int:

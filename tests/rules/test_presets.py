@@ -8,7 +8,7 @@ from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import compile_board
 from fdlab.rules.dice import LoadedDice
 from fdlab.rules.engine import Engine
-from fdlab.rules.errors import DiceError
+from fdlab.rules.errors import DiceError, PresetError
 from fdlab.rules.presets import ADVANCED, BASIC, PRESETS, STREET, get_preset
 from fdlab.track import from_ascii
 
@@ -64,6 +64,44 @@ def test_R5_pools_and_costs_are_data():
     state = engine.position([{"space": 0, "gear": 5}])
     state, events = engine.step(state, ChooseGear(1), LoadedDice([1]))
     assert state.cars[0].pools == (30,)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"pools": (("SP", 0),)}, "field pools: pool 'SP' starts with 0"),
+        ({"pools": (("SP", 18), ("SP", 4))}, "field pools: pool names repeat"),
+        ({"brake_pool": "brakes"}, "field brake_pool: no pool named 'brakes' (its pools: SP)"),
+        ({"downshift_costs": {2: {"XP": 1}}}, "field downshift_costs: no pool named 'XP'"),
+        ({"downshift_costs": {5: {"SP": 4}}}, "5 gears dropped: costs are for 2 to 4 gears"),
+        ({"gear_faces": ((), *BASIC.gear_faces[1:])}, "the 1st gear die needs faces of 1 or more"),
+        ({"gear_faces": BASIC.gear_faces[:5]}, "field engine_triggers: there is no gear 6"),
+        (
+            {"gear_faces": (*BASIC.gear_faces[:5], (21, 22, 23, 24, 25))},
+            "the 6th gear die has no face 30, so it never triggers",
+        ),
+        ({"laps": 0}, "field laps: a race has at least one lap, not 0 (P-1)"),
+        ({"tie_break": "coin"}, "field tie_break: 'coin' is not 'inside' or 'previous'"),
+        ({"model": "sim"}, "field model: 'sim' is not 'basic' or 'advanced'"),
+    ],
+)
+def test_R5_a_house_rules_variant_that_does_not_fit_together_is_refused(changes, message):
+    """R-5: a designer's mistake in a copied preset names the field at once, not mid-race."""
+    with pytest.raises(PresetError) as refused:
+        dataclasses.replace(BASIC, name="house", **changes)
+    text = str(refused.value)
+    assert text.startswith("preset 'house', field ") and text.endswith("(R-5)")
+    assert message in text
+
+
+def test_R5_the_shipped_presets_and_their_longer_races_are_sound():
+    for preset in PRESETS.values():
+        for laps in (1, 2, 3):
+            assert preset.with_laps(laps).laps == laps
+    street_advanced = dataclasses.replace(ADVANCED, name="house")  # street_pool unused
+    assert street_advanced.pool_names == ADVANCED.pool_names
+    with pytest.raises(PresetError, match="field street_pool: no pool named 'SP'"):
+        dataclasses.replace(ADVANCED, name="house", street=True)
 
 
 def test_get_preset_names_the_choices():
