@@ -76,7 +76,10 @@ class PitSpec:
     ----------
     start, end : float, optional
         Lap fractions of the pit entry and exit. By default the pit lane runs
-        along the whole straight that holds the finish line.
+        along the whole straight that holds the finish line. The finish line
+        must lie between them (cars pit between laps, P-2; the validator
+        reports ``pit_misses_finish`` otherwise): to put the pits on another
+        straight, move the finish line there with ``build_track(finish=...)``.
     side : {"left", "right"}, optional
         Side of the track; by default the outside of the circuit.
     boxes : int

@@ -668,8 +668,8 @@ class _Validator:
 
     def check_pit_crosses_finish(self) -> None:
         """Every way from a ``pit_in`` step to a ``pit_out`` step crosses the finish
-        line (schema: the pit lane crosses it too), or a lap driven through the pits
-        would not count."""
+        line (schema: the pit lane lies beside the finish straight and crosses the line
+        too; P-2: cars pit between laps), so that a lap through the pits counts."""
         if not self.finish_steps:
             return
         nodes = self.nodes
@@ -698,8 +698,9 @@ class _Validator:
             self.report(
                 "pit_misses_finish",
                 f"a car can drive through the pit lane from space {entry!r} to space "
-                f"{exit_!r} without crossing the finish line: the finish line must cross "
-                "the pit lane too, or a lap through the pits does not count",
+                f"{exit_!r} without crossing the finish line: the pit lane must run beside "
+                "the finish line and cross it too (P-2: cars pit between laps), on every "
+                "way through it, boxes included",
                 spaces,
             )
 

@@ -133,6 +133,15 @@ def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
     assert validate(track).ok, validate(track)
 
 
+def test_pits_on_another_straight_need_the_finish_line_moved_there():
+    away = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.55, 0.75))
+    assert validate(away).codes == ["pit_misses_finish"]
+    moved = build_track(STADIUM, name="Stadium", space_length=16.0, pit=True, finish=0.6)
+    assert validate(moved).ok, validate(moved)
+    pit = set(moved.spaces(kind="pit"))
+    assert any(u in pit and v in pit for u, v in moved.edges_crossing("finish"))
+
+
 def test_street_features_tunnel_hazards_and_police_line():
     street = StreetSpec(
         shooting=[Stretch(0.25, 0.3)],
