@@ -81,6 +81,16 @@ class LegalMove:
         """The move eliminates the car (D-2: listed, never picked by a bot unless forced)."""
         return self.cost.eliminated
 
+    @property
+    def lane_changes(self) -> int:
+        """Lane changes on straights along the path (M-3)."""
+        return self.option.lane_changes
+
+    @property
+    def overshoot(self) -> str:
+        """Corners left short, e.g. ``corner 3 by 2`` (C-3), or an empty string."""
+        return ", ".join(f"corner {o.corner} by {o.beyond}" for o in self.option.overshoots)
+
     def __str__(self) -> str:
         text = f"to {self.destination!r} ({spaces(self.moved)}"
         if self.braked:
@@ -94,15 +104,29 @@ class MoveList(list):
     """The legal moves of the car on turn; shows itself as a table in a notebook."""
 
     def _repr_html_(self) -> str:
+        """One row per move: destination, spaces, braking, lane changes, overshoot, cost, path.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.dice import LoadedDice
+        >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, dice=LoadedDice([9, 2]))
+        >>> _ = race.play(1)
+        >>> "<th>lane changes</th>" in race.legal_moves()._repr_html_()
+        True
+        """
         rows = "".join(
             f"<tr><td>{html.escape(repr(m.destination))}</td><td>{m.moved}</td>"
-            f"<td>{m.braked}</td><td>{'yes' if m.eliminates else ''}</td>"
-            f"<td>{html.escape(m.cost.describe())}</td></tr>"
+            f"<td>{m.braked}</td><td>{m.lane_changes}</td><td>{html.escape(m.overshoot)}</td>"
+            f"<td>{'yes' if m.eliminates else ''}</td>"
+            f"<td>{html.escape(m.cost.describe())}</td>"
+            f"<td>{html.escape(' '.join(map(repr, m.path)))}</td></tr>"
             for m in self
         )
         return (
-            "<table><tr><th>to space</th><th>moved</th><th>braked</th><th>eliminates</th>"
-            f"<th>cost</th></tr>{rows}</table>"
+            "<table><tr><th>to space</th><th>moved</th><th>braked</th><th>lane changes</th>"
+            "<th>overshoot</th><th>eliminates</th><th>cost</th><th>path</th></tr>"
+            f"{rows}</table>"
         )
 
 

@@ -226,3 +226,29 @@ def _bot_action(race, bots):
 
     view = race.view()
     return bot_action(bots[view.car_index], view)
+
+
+def test_legal_moves_show_lane_changes_overshoot_and_path():
+    """M-3 lane changes and C-3 overshoots are columns of the move table a player reads."""
+    track = from_ascii(
+        """
+        . . . . 1 . . .
+        . . . . 1 . . .
+        """,
+        corners={1: 1},
+        finish=7,
+    )
+    race = Race.from_position(
+        track,
+        {"Blue": {"space": 0, "gear": 3}, "Red": {"space": 4}},
+        order=["Blue", "Red"],
+        dice=LoadedDice([6]),
+    )
+    race.play(3)
+    moves = {m.destination: m for m in race.legal_moves()}
+    around = moves[13]  # lane 1, two columns past the corner: around Red, overshoot by 2
+    assert around.lane_changes == 1 and around.overshoot == "corner 1 by 2"
+    assert around.path[-1] == 13 and len(around.path) == 6
+    assert moves[8].overshoot == "" and moves[8].braked == 2  # a stop in the corner
+    table = race.legal_moves()._repr_html_()
+    assert "<th>lane changes</th>" in table and "<td>corner 1 by 2</td>" in table
