@@ -389,12 +389,15 @@ class HeuristicBot:
 
         Worth it: the bonus equals the gear, so keep it for 3rd gear or more,
         unless the lap (and the nitro of this lap) ends within
-        :data:`NITRO_LAST_CALL` spaces. Safe: the extra spaces still stop
+        :data:`NITRO_LAST_CALL` spaces; the grid belongs to lap 1, so a car
+        that has not crossed the line yet keeps it. Safe: the extra spaces still stop
         short of the far end of the corner the car must stop in.
         """
         board = view.board
         car = view.car
         to_line = (board.lap_length - board.progress[car.space]) % board.lap_length
+        if car.lap < 1:  # on the grid side of the line: this is lap 1's nitro (X-1)
+            to_line += board.lap_length
         if car.gear < 3 and to_line > NITRO_LAST_CALL:
             return False
         corner = target_corner(view.engine, view.state, view.car_index)

@@ -178,3 +178,12 @@ def test_heuristic_keeps_nitro_for_high_gears_and_uses_it_when_safe():
     assert HeuristicBot().use_nitro(high)  # 12 spaces still stop before the corner at 40
     risky = view_at(engine, [{"space": 30, "gear": 4, "lap": 1}], gear=4, roll=10)
     assert not HeuristicBot().use_nitro(risky)  # 14 would pass the far end of the corner
+
+
+def test_heuristic_keeps_lap_1_nitro_on_the_grid_side_of_the_line():
+    """X-1: the grid belongs to lap 1, so 1st-gear nitro is not "use it or lose it" there."""
+    engine = Engine(LOOP, get_preset("street").with_laps(2), ["A"])
+    grid_side = view_at(engine, [{"space": 78, "gear": 1, "lap": 0}], gear=1, roll=2)
+    assert grid_side.nitro_available() and not HeuristicBot().use_nitro(grid_side)
+    end_of_lap_1 = view_at(engine, [{"space": 78, "gear": 1, "lap": 1}], gear=1, roll=2)
+    assert end_of_lap_1.nitro_available() and HeuristicBot().use_nitro(end_of_lap_1)
