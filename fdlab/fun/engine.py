@@ -450,10 +450,23 @@ def _need_phase(w: _Work, action: Action) -> None:
         )
 
 
+def _named(w: _Work, card: int) -> str:
+    """A card as the table shows it (``#12 Prince Kasimir (driver 1)``), for messages."""
+    if 0 <= card < len(w.deck):
+        return f"#{card} {w.card(card).label}"
+    return f"#{card} (no such card in this deck)"
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def _hand_card(w: _Work, card: int, clause: str, verb: str) -> Card:
+    """The card ``card`` from the hand of the player on turn; ``verb`` names the use
+    (``"play it"``) in the error raised when it is not there."""
     if card not in w.players[w.turn].hand:
         raise CardNotAvailableError(
-            clause, f"card {card} is not in your hand, so you cannot {verb} it"
+            clause, f"{_named(w, card)} is not in your hand, so you cannot {verb}"
         )
     return w.card(card)
 
@@ -479,7 +492,7 @@ def _do_draw(w: _Work, a: Draw) -> None:
 
 def _do_market(w: _Work, a: PutOnMarket) -> None:
     _need_phase(w, a)
-    card = _hand_card(w, a.card, "FF-3", "put on the market")
+    card = _hand_card(w, a.card, "FF-3", "put it on the market")
     if not card.is_part:
         raise MarketError(
             "FF-3",
@@ -509,7 +522,7 @@ def _next_bidder(w: _Work, auction: Auction, after: int) -> int | None:
 def _do_auction(w: _Work, a: StartAuction) -> None:
     _need_phase(w, a)
     if a.card not in (m[0] for m in w.market):
-        raise CardNotAvailableError("FF-4", f"card {a.card} is not on the market")
+        raise CardNotAvailableError("FF-4", f"{_named(w, a.card)} is not on the market")
     if a.price < 1:
         raise AuctionError("FF-4", f"the starting price must be at least 1 M$, not {a.price}")
     me = w.players[w.turn]
@@ -660,7 +673,7 @@ def _do_return(w: _Work, a: ReturnDriver) -> None:
 
 def _do_sponsor(w: _Work, a: PlaySponsor) -> None:
     _need_phase(w, a)
-    card = _hand_card(w, a.card, "FF-8", "play")
+    card = _hand_card(w, a.card, "FF-8", "play it")
     if card.kind != "sponsor":
         raise SponsorError("FF-8", f"{card.label} is not a sponsor")
     if w.sponsor_played:
@@ -692,7 +705,7 @@ def _special_targets(w: _Work, card: Card, a: PlaySpecial) -> None:
         if effect.op == "discard_in_play":
             if a.with_card is not None:
                 raise SpecialCardError("FF-9", f"{card.name} takes a single target")
-            _check_discard_target(w, effect, a.target)
+            _check_discard_target(w, card, effect, a.target)
         else:
             _check_replace_sponsor(w, a)
     for effect in card.effects:
@@ -702,19 +715,24 @@ def _special_targets(w: _Work, card: Card, a: PlaySpecial) -> None:
             )
 
 
-def _check_discard_target(w: _Work, effect: Effect, target: int) -> None:
+def _check_discard_target(w: _Work, special: Card, effect: Effect, target: int) -> None:
     owner = w.owner_in_play(target)
     if owner is None:
-        raise SpecialCardError("FF-9", f"card {target} is not in play")
+        raise SpecialCardError("FF-9", f"{_named(w, target)} is not in play")
     kind = w.card(target).kind
     if kind not in effect.kinds:
-        raise SpecialCardError(
-            "FF-9", f"this card removes a {' or '.join(effect.kinds)}, not a {kind}"
-        )
+        wanted = " or ".join(_a(k) for k in effect.kinds)
+        raise SpecialCardError("FF-9", f"{special.name} removes {wanted} in play, not {_a(kind)}")
     if effect.whose == "others" and owner == w.turn:
-        raise SpecialCardError("FF-9", "this card removes a rival's card, not your own")
+        raise SpecialCardError(
+            "FF-9", f"{special.name} removes a rival's card, not your own {w.card(target).label}"
+        )
     if effect.whose == "own" and owner != w.turn:
-        raise SpecialCardError("FF-9", "this card removes one of your own cards")
+        raise SpecialCardError(
+            "FF-9",
+            f"{special.name} removes one of your own cards, not "
+            f"{player_name(owner)}'s {w.card(target).label}",
+        )
 
 
 def _check_replace_sponsor(w: _Work, a: PlaySpecial) -> None:
@@ -729,7 +747,7 @@ def _check_replace_sponsor(w: _Work, a: PlaySpecial) -> None:
 
 def _do_special(w: _Work, a: PlaySpecial) -> None:
     _need_phase(w, a)
-    card = _hand_card(w, a.card, "FF-9", "play")
+    card = _hand_card(w, a.card, "FF-9", "play it")
     if card.kind != "special":
         raise SpecialCardError("FF-9", f"{card.label} is not a special card")
     _special_targets(w, card, a)
@@ -796,7 +814,7 @@ def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
 
 def _do_circuit(w: _Work, a: PlayCircuit) -> None:
     _need_phase(w, a)
-    card = _hand_card(w, a.card, "FF-10", "play")
+    card = _hand_card(w, a.card, "FF-10", "play it")
     if card.kind != "circuit":
         raise CircuitCardError("FF-10", f"{card.label} is not a circuit card")
     if w.circuit_played:
@@ -875,7 +893,7 @@ def _log_end(w: _Work) -> None:
 
 def _do_discard(w: _Work, a: Discard) -> None:
     _need_phase(w, a)
-    card = _hand_card(w, a.card, "FF-13", "discard")
+    card = _hand_card(w, a.card, "FF-13", "discard it")
     me = w.players[w.turn]
     if len(me.hand) <= w.rules.hand_limit:
         raise DiscardError(

@@ -45,7 +45,9 @@ def test_ff4_bids_must_rise_and_only_the_turn_player_starts(arrange, cid):
     s = arrange(2, turn=0, market=[(v12, 1), (carbon, 1)])
     with pytest.raises(AuctionError, match="FF-4: the starting price must be at least 1"):
         step(s, StartAuction(v12, 0))
-    with pytest.raises(CardNotAvailableError, match="FF-4: card 0 is not on the market"):
+    with pytest.raises(
+        CardNotAvailableError, match=r"FF-4: #0 Rocco Vela \(driver 6\) is not on the market"
+    ):
         step(s, StartAuction(0, 3))
     with pytest.raises(WrongPhaseError, match="FF-4: no auction is running"):
         step(s, Bid(3))

@@ -148,13 +148,17 @@ def test_ff9_special_targets_are_checked(arrange, cid):
         hands={0: (failure, scandal)},
         teams={0: {"engine": mine, "sponsors": (sponsor,)}, 1: {"engine": theirs}},
     )
-    with pytest.raises(SpecialCardError, match="FF-9: this card removes a rival's card"):
+    with pytest.raises(
+        SpecialCardError, match="FF-9: Engine failure removes a rival's card, not your own V12"
+    ):
         step(s, PlaySpecial(failure, mine))
-    with pytest.raises(SpecialCardError, match="FF-9: this card removes a engine, not a sponsor"):
+    with pytest.raises(
+        SpecialCardError, match="FF-9: Engine failure removes an engine in play, not a sponsor"
+    ):
         step(s, PlaySpecial(failure, sponsor))
     with pytest.raises(SpecialCardError, match="FF-9: Engine failure needs a target"):
         step(s, PlaySpecial(failure))
-    with pytest.raises(SpecialCardError, match="FF-9: card 0 is not in play"):
+    with pytest.raises(SpecialCardError, match=r"FF-9: #0 Rocco Vela \(driver 6\) is not in play"):
         step(s, PlaySpecial(failure, 0))
     # "any": a sponsor scandal may hit your own sponsor
     own, _ = step(s, PlaySpecial(scandal, sponsor))

@@ -95,7 +95,10 @@ def test_ff3_parts_go_to_the_market_facing_the_player(arrange, cid):
     assert s.players[1].in_play == ()
     with pytest.raises(MarketError, match="FF-3: only drivers, engines and chassis"):
         step(s, PutOnMarket(hand[3]))
-    with pytest.raises(CardNotAvailableError, match="FF-3: card .* is not in your hand"):
+    with pytest.raises(
+        CardNotAvailableError,
+        match=r"FF-3: #\d+ V12 \(engine 6\) is not in your hand, so you cannot put it on the market",
+    ):
         step(s, PutOnMarket(cid("V12", 1)))
 
 
@@ -127,3 +130,15 @@ def test_ff14_market_cards_stay_for_one_round(arrange, cid):
     assert StartAuction(cid("V12"), 1) in legal_actions(s)
     s, _ = step(s, EndTurn())
     assert cid("V12") not in s.market_cards and cid("V12") in s.discard
+
+
+def test_errors_name_the_card_as_the_table_shows_it(arrange, cid):
+    """Illegal-action messages name the card (#id, name, kind and value), even a bad id."""
+    s = arrange(2, hands={0: (cid("Pizza Napoli"),)})
+    with pytest.raises(
+        CardNotAvailableError,
+        match=r"^FF-3: #\d+ Carbon \(chassis 5\) is not in your hand, so you cannot put it on",
+    ):
+        step(s, PutOnMarket(cid("Carbon")))
+    with pytest.raises(CardNotAvailableError, match=r"^FF-4: #999 \(no such card in this deck\)"):
+        step(s, StartAuction(999, 1))
