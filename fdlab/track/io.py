@@ -288,7 +288,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     ``data`` goes to a temporary file in the same folder, is flushed to
     disk and renamed over ``path``; an existing file keeps its permissions.
     If anything fails, ``path`` is left as it was, the temporary file is
-    removed and the ``OSError`` propagates.
+    removed and an ``OSError`` naming ``path`` (not the temporary file) is
+    raised.
 
     Examples
     --------
@@ -312,6 +313,11 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
         os.replace(temp_name, target)
         temp_name = None
         _fsync_folder(folder)
+    except OSError as exc:
+        if exc.errno is None or exc.filename == str(target):
+            raise
+        # Name the file the caller asked for, not the hidden temporary one.
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
     finally:
         if temp_name is not None:
             with contextlib.suppress(OSError):

@@ -22,7 +22,7 @@ from fdlab.track import (
     save_track,
 )
 from fdlab.track import io as track_io
-from fdlab.track.io import MIGRATIONS, dumps, loads, track_from_dict, track_to_dict
+from fdlab.track.io import MIGRATIONS, atomic_write, dumps, loads, track_from_dict, track_to_dict
 
 BOARD = """
 . S . . 1 1 1 . . D . . . 2 2 . . .
@@ -281,6 +281,17 @@ def test_save_into_a_missing_folder_is_a_clear_error(tmp_path):
     path = tmp_path / "nowhere" / "ring.json"
     with pytest.raises(TrackFileError, match=r"nowhere/ring\.json: could not save"):
         save_track(from_ascii(". ."), path)
+    with pytest.raises(TrackFileError) as error:
+        save_track(from_ascii(". ."), path)
+    assert ".tmp" not in str(error.value)  # the hidden temporary file is not named
+
+
+def test_atomic_write_names_the_file_asked_for(tmp_path):
+    path = tmp_path / "nowhere" / "board.svg"
+    with pytest.raises(FileNotFoundError) as error:
+        atomic_write(path, b"<svg/>")
+    assert error.value.filename == str(path)
+    assert str(error.value) == f"[Errno 2] No such file or directory: '{path}'"
 
 
 # -- loading broken files -------------------------------------------------------------------
