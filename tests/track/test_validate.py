@@ -334,6 +334,27 @@ def test_grid_just_behind_the_finish_line_after_moving_it():
     assert "grid_ahead_of_finish" not in validate(track, cars=CARS).codes
 
 
+def test_finish_line_moved_back_on_the_training_ring_leaves_grid_and_pits_behind():
+    """The editor's case: the line moved 14 spaces back, onto the track lanes only."""
+    from fdlab.track import load_track
+
+    track = load_track(Path(__file__).resolve().parents[2] / "tracks" / "training.json")
+    graph, lap = track.graph, track.lap_length
+    column = {
+        n for n, d in graph.nodes(data=True) if d["kind"] == "track" and 40 <= d["progress"] < 41
+    }
+    for u, v, data in graph.edges(data=True):
+        data["lines"] = data["lines"] - {"finish"}
+        if v in column and u not in column and data["kind"] in ("ahead", "lane_change"):
+            data["lines"] = data["lines"] | {"finish"}
+    shift = min(graph.nodes[n]["progress"] for n in column)
+    for _, data in graph.nodes(data=True):
+        data["progress"] = (data["progress"] - shift) % lap
+    report = validate(track)
+    assert report.codes == ["pit_misses_finish", "grid_ahead_of_finish"], str(report)
+    assert set(report[1].spaces) == set(track.grid_spots())
+
+
 def test_box_not_reachable_from_the_pit_lane():
     track = sound_board()
     track.graph.remove_edge(62, 67)
