@@ -28,7 +28,7 @@ from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost, spaces
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
-from fdlab.rules.errors import WrongPhaseError
+from fdlab.rules.errors import RaceOverError, WrongPhaseError
 from fdlab.rules.events import Event
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, stop_odds, target_corner
@@ -360,9 +360,8 @@ class Race:
             elif self.phase == "grid":
                 action = RollGrid()
             else:
-                raise WrongPhaseError(
-                    f"say what to play: a gear ({self.legal_gears()}) or a destination space"
-                )
+                error = RaceOverError if self.over else WrongPhaseError
+                raise error(self._what_to_play())
         elif not isinstance(action, RollGrid | ChooseGear | UseNitro | ChooseMove):
             if self.phase == "gear":
                 action = ChooseGear(_gear_number(action))
@@ -382,6 +381,18 @@ class Race:
         self.actions.append(action)
         self.events.extend(events)
         return events
+
+    def _what_to_play(self) -> str:
+        """The message for ``play()`` without an action: what the car on turn may play now."""
+        if self.over:
+            return "S-4: the race is over; every car has finished or is out"
+        if self.phase == "gear":
+            return f"G-2: {self.current} announces a gear first: play one of {self.legal_gears()}"
+        reach = sorted({m.destination for m in self.legal_moves()}, key=str)
+        return (
+            f"G-2: {self.current} rolled {self.state.roll}; play a destination space, "
+            f"one of {reach}"
+        )
 
     def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> list[Event]:
         """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass.

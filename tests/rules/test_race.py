@@ -252,3 +252,23 @@ def test_legal_moves_show_lane_changes_overshoot_and_path():
     assert moves[8].overshoot == "" and moves[8].braked == 2  # a stop in the corner
     table = race.legal_moves()._repr_html_()
     assert "<th>lane changes</th>" in table and "<td>corner 1 by 2</td>" in table
+
+
+def test_play_without_an_action_says_what_may_be_played():
+    """G-2: a bare ``race.play()`` names the gears or the destinations open now."""
+    race = Race(LOOP, cars=1, seed=3)
+    with pytest.raises(
+        WrongPhaseError, match=r"G-2: Blue announces a gear first: play one of \[1\]"
+    ):
+        race.play()
+    race.play(1)
+    reach = sorted({m.destination for m in race.legal_moves()}, key=str)
+    with pytest.raises(WrongPhaseError) as refused:
+        race.play()
+    roll = race.state.roll
+    assert (
+        str(refused.value) == f"G-2: Blue rolled {roll}; play a destination space, one of {reach}"
+    )
+    race.play_bots([RandomBot(1)])
+    with pytest.raises(RaceOverError, match="S-4: the race is over"):
+        race.play()
