@@ -49,7 +49,7 @@ from fdlab.rules.errors import (
     RuleError,
     WrongPhaseError,
 )
-from fdlab.rules.events import Event
+from fdlab.rules.events import Event, EventList
 from fdlab.rules.movement import MoveOption, Overshoot, move_options
 from fdlab.rules.odds import GearOdds, stop_odds
 from fdlab.rules.presets import ADVANCED, BASIC, PRESETS, STREET, Preset, get_preset
@@ -71,6 +71,7 @@ __all__ = [
     "Die",
     "Engine",
     "Event",
+    "EventList",
     "GearOdds",
     "IllegalGearError",
     "IllegalMoveError",

@@ -13,6 +13,7 @@ Examples
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 #: Event kinds.
@@ -47,3 +48,23 @@ class Event:
 
     def __str__(self) -> str:
         return self.text
+
+
+class EventList(list):
+    """The events of one or more steps; a notebook shows them as lines of text.
+
+    Examples
+    --------
+    >>> events = EventList([Event("roll", 0, "Blue, 5th gear, rolls 20")])
+    >>> print(events)
+    Blue, 5th gear, rolls 20
+    >>> events._repr_html_()
+    "<div style='font-family:monospace'>Blue, 5th gear, rolls 20</div>"
+    """
+
+    def __str__(self) -> str:
+        return "\n".join(str(event) for event in self)
+
+    def _repr_html_(self) -> str:
+        lines = "<br>".join(html.escape(str(event)) for event in self)
+        return f"<div style='font-family:monospace'>{lines}</div>"

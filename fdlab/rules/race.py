@@ -29,7 +29,7 @@ from fdlab.rules.costs import MoveCost, spaces
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import RaceOverError, WrongPhaseError
-from fdlab.rules.events import Event
+from fdlab.rules.events import Event, EventList
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, stop_odds, target_corner
 from fdlab.rules.presets import Preset, get_preset, ordinal
@@ -336,7 +336,7 @@ class Race:
         to: Any = None,
         path: Sequence | None = None,
         nitro: bool = False,
-    ) -> list[Event]:
+    ) -> EventList:
         """Play one action and return its events.
 
         ``race.play(4)`` announces 4th gear in the gear phase; in the move
@@ -380,7 +380,7 @@ class Race:
         self.state = state
         self.actions.append(action)
         self.events.extend(events)
-        return events
+        return EventList(events)
 
     def _what_to_play(self) -> str:
         """The message for ``play()`` without an action: what the car on turn may play now."""
@@ -394,7 +394,7 @@ class Race:
             f"one of {reach}"
         )
 
-    def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> list[Event]:
+    def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> EventList:
         """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass.
 
         Examples
@@ -409,7 +409,7 @@ class Race:
         from fdlab.rules.simulate import bot_action
 
         start_round = self.state.round
-        events: list[Event] = []
+        events = EventList()
         while not self.over and (rounds is None or self.state.round < start_round + rounds):
             view = self.view()
             events += self.play(bot_action(bots[view.car_index], view))

@@ -272,3 +272,12 @@ def test_play_without_an_action_says_what_may_be_played():
     race.play_bots([RandomBot(1)])
     with pytest.raises(RaceOverError, match="S-4: the race is over"):
         race.play()
+
+
+def test_play_returns_events_a_notebook_shows_as_lines():
+    race = Race(LOOP, cars=2, seed=4)
+    events = race.play(1)
+    assert str(events) == "\n".join(race.log[-len(events) :])
+    assert events._repr_html_().count("<br>") == len(events) - 1
+    played = race.play_bots([RandomBot(1), RandomBot(2)], rounds=2)
+    assert str(played).splitlines() == race.log[-len(played) :]
