@@ -33,6 +33,10 @@ Columns = dict[str, list[Any]]
 
 #: Label tables of :func:`fdlab.plot.data.annotation_data` drawn as text.
 LABEL_TABLES = ("grid", "boxes", "tunnels")
+#: Opposite corners (metres) of the area a blank board shows for drawing a
+#: centreline in. A plot with nothing on it has no range, and no draw tool can
+#: place a point on it.
+DRAWING_AREA = ((0.0, 0.0), (1000.0, 600.0))
 _bokeh_loaded = False
 
 
@@ -90,6 +94,7 @@ class EditorSources:
     notes: dict[str, ColumnDataSource]
     centreline: ColumnDataSource
     vertices: ColumnDataSource
+    canvas: ColumnDataSource
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -108,6 +113,7 @@ class EditorSources:
             notes={name: ColumnDataSource(t) for name, t in annotation_tables(track).items()},
             centreline=ColumnDataSource({"xs": [], "ys": []}),
             vertices=ColumnDataSource({"x": [], "y": []}),
+            canvas=ColumnDataSource(drawing_area(track)),
         )
 
     def refresh(self, track: Track, highlight: list[Any]) -> dict[Any, int]:
@@ -129,7 +135,29 @@ class EditorSources:
         refill(self.steps, step_data(track))
         for name, table in annotation_tables(track).items():
             refill(self.notes[name], table)
+        refill(self.canvas, drawing_area(track))
         return {space: row for row, space in enumerate(board["id"])}
+
+
+def drawing_area(track: Track) -> Columns:
+    """Two invisible points spanning :data:`DRAWING_AREA` while ``track`` has no spaces.
+
+    The plot's ranges follow its data; these points give a blank board an
+    area in metres to draw a centreline in. A board with spaces needs none.
+
+    Examples
+    --------
+    >>> from fdlab.track import Track, from_ascii
+    >>> from fdlab.track.model import new_graph
+    >>> drawing_area(Track(new_graph()))
+    {'x': [0.0, 1000.0], 'y': [0.0, 600.0]}
+    >>> drawing_area(from_ascii(". . ."))
+    {'x': [], 'y': []}
+    """
+    if len(track):
+        return {"x": [], "y": []}
+    (x0, y0), (x1, y1) = DRAWING_AREA
+    return {"x": [x0, x1], "y": [y0, y1]}
 
 
 def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
@@ -209,6 +237,7 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
         line_width=2,
     )
     vertices = plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
+    plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
     hover = HoverTool(
         renderers=[spaces],
         tooltips=[

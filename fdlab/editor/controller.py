@@ -638,6 +638,7 @@ class EditorController:
         """
         from fdlab.track.build import build_track
 
+        _require_a_loop(getattr(centreline, "points", centreline))
         try:
             board = build_track(centreline, **options)
         except (ValueError, TypeError) as error:
@@ -760,6 +761,23 @@ def _as_list(spaces: Iterable[Any], what: str) -> list[Any]:
 
 def _count(spaces: Sequence[Any]) -> str:
     return f"space {spaces[0]}" if len(spaces) == 1 else f"{len(spaces)} spaces"
+
+
+def _require_a_loop(points: Any) -> None:
+    """Refuse drawn points that all lie on one line: such a "lap" doubles back on itself."""
+    if isinstance(points, (str, Path)) or not isinstance(points, Sequence) or len(points) < 3:
+        return  # files, GeoJSON data and too-short lines are the builder's to explain
+    from shapely.geometry import MultiPoint
+
+    try:
+        hull = MultiPoint([(float(x), float(y)) for x, y in points]).convex_hull
+    except (TypeError, ValueError):
+        return
+    if hull.area <= 1e-9 * max(hull.length, 1e-9) ** 2:
+        raise EditError(
+            f"rebuild: the {len(points)} centreline points lie on one straight line; "
+            "draw a loop that goes round the circuit and back to its start"
+        )
 
 
 def _same_file(a: Path, b: Path) -> bool:

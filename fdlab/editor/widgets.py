@@ -29,6 +29,13 @@ from fdlab.track.model import EDGE_KINDS, Track
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
+#: How Bokeh's Poly Draw tool draws a line (a double-click does nothing there).
+DRAWING_HINT = (
+    "No centreline: pick the <i>Poly Draw</i> tool, press and hold for the first point, "
+    "click the next ones in the direction of travel, press and hold on the last one "
+    "(or press Esc) to finish"
+)
+
 
 def _reported(method: Handler) -> Handler:
     """Run a widget callback, showing any error instead of losing it."""
@@ -230,11 +237,12 @@ class TrackEditor:
         )
         self.space_length = labelled(
             w.BoundedFloatText(
-                description="Space length",
-                value=1.0,
-                min=0.01,
+                description="Space length (m, 0 = auto)",
+                value=0.0,
+                min=0.0,
                 max=1e4,
-                layout=w.Layout(width="12em"),
+                tooltip="metres along the centreline; 0 lets the builder make about 80 a lap",
+                layout=w.Layout(width="17em"),
             ),
             "fdlab-space-length",
         )
@@ -329,7 +337,8 @@ class TrackEditor:
         self.path.value = str(self.controller.path) if self.controller.path else ""
         lanes = {d["lane"] for _, d in self.track.graph.nodes(data=True) if d["kind"] == "track"}
         self.lanes.value = min(max(len(lanes), 2), 4)  # the builder makes 2-4 lanes
-        self.space_length.value = float(self.track.graph.graph.get("space_length") or 1.0)
+        if len(self.track):  # a blank board lets the builder choose (0 = auto)
+            self.space_length.value = float(self.track.graph.graph.get("space_length") or 0.0)
 
     # -- display ----------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -571,7 +580,7 @@ class TrackEditor:
             raise EditError("rebuild: draw a centreline of at least 3 points first (draw tool)")
         options: dict[str, Any] = {
             "lanes": self.lanes.value,
-            "space_length": self.space_length.value,
+            "space_length": self.space_length.value or None,  # 0: about 80 spaces a lap
             "lane_counts": parse_lane_counts(self.lane_counts.value),
         }
         if self.with_pit.value:
@@ -647,8 +656,9 @@ class TrackEditor:
         count = len(self.centreline_points())
         self.centreline_info.value = (
             f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
+            " (to move a point: <i>Poly Edit</i> tool, press and hold the line, drag the point)"
             if count
-            else "No centreline: draw one with the Poly Draw tool, double-click to end it"
+            else DRAWING_HINT
         )
 
     # -- errors -----------------------------------------------------------------

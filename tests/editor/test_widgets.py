@@ -353,3 +353,33 @@ def test_renaming_the_board_in_the_name_box(editor):
     editor.name_box.value = ""
     assert editor.last_error == "track name must not be empty"
     assert editor.name_box.value == "ascii board"
+
+
+def test_a_blank_board_offers_an_area_in_metres_to_draw_in():
+    # A plot with no data has no range (NaN in the browser): no draw tool can place a point.
+    editor = TrackEditor()
+    area = editor.sources.canvas.data
+    assert (min(area["x"]), max(area["x"])) == (0.0, 1000.0)
+    assert (min(area["y"]), max(area["y"])) == (0.0, 600.0)
+    assert editor.figure.select_one({"name": "drawing-area"}).data_source is editor.sources.canvas
+    assert "press and hold for the first point" in editor.centreline_info.value
+    assert editor.space_length.value == 0.0  # auto: the builder picks about 80 spaces a lap
+    points = [(100.0, 100.0), (900.0, 100.0), (900.0, 500.0), (100.0, 500.0)]
+    xs, ys = np.array([x for x, _ in points]), np.array([y for _, y in points])
+    browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
+    _click(editor, "fdlab-rebuild")
+    assert editor.last_error is None
+    assert editor.track.graph.graph["space_length"] == pytest.approx(2400.0 / 80)
+    assert editor.sources.canvas.data == {"x": [], "y": []}  # the board sets the range now
+    _click(editor, "fdlab-undo")
+    assert len(editor.sources.canvas.data["x"]) == 2
+
+
+def test_a_centreline_on_one_straight_line_is_explained(editor):
+    editor.set_centreline([(float(x), 0.0) for x in range(8)])
+    _click(editor, "fdlab-rebuild")
+    assert editor.last_error == (
+        "rebuild: the 8 centreline points lie on one straight line; "
+        "draw a loop that goes round the circuit and back to its start"
+    )
+    assert len(editor.track) == 18
