@@ -13,7 +13,9 @@ pieces, never from a second copy of the rules:
   full ``r`` (:func:`options_for_roll`; a test checks this against direct
   calls);
 * costs are :func:`fdlab.rules.costs.move_cost`, memoised on what it reads
-  (braked, blocked, overshoots, the pit zone at both ends);
+  (braked, blocked, overshoots, the pit zone at both ends); a move that
+  ends the race is priced as the engine prices it on the last lap (S-4:
+  nothing past the finish line, no braking), :meth:`SoloModel.finish_cost`;
 * legal gears and downshift costs are :meth:`fdlab.rules.engine.Engine.gear_error`
   and :meth:`~fdlab.rules.engine.Engine.downshift_cost`;
 * what a move does to the car's stop count and lap (C-2, C-6, S-4) is
@@ -312,6 +314,16 @@ class SoloModel:
             self._costs[key] = cost
         return cost
 
+    def finish_cost(self, space: int, option: MoveOption) -> MoveCost:
+        """``move_cost`` of a move that ends the race (S-4: on the last lap, across the line).
+
+        The engine charges such a move only for corners left before the line
+        (no braking, nothing past the line), so its cost does not depend on
+        the roll.
+        """
+        last_lap = replace(self._full_car, space=space, lap=self.preset.laps)
+        return move_cost(self.board, self.preset, last_lap, option)
+
     def _cost_class(self, space: int, option: MoveOption) -> int:
         """A small integer naming what ``move_cost`` reads of an option besides braking."""
         board = self.board
@@ -348,6 +360,14 @@ class SoloModel:
         target = np.asarray(targets, dtype=np.int64)
         pit = np.asarray([in_pit_zone(board, o.destination) for o in base], dtype=bool)
         classes = np.asarray([self._cost_class(space, o) for o in base], dtype=np.int64)
+        # S-4: a move that finishes the race is charged as the engine charges it on the last lap
+        finishing = target == FINISHED
+        finish_loss = np.zeros(len(base), dtype=np.int64)
+        finish_doom = np.zeros(len(base), dtype=bool)
+        for i in np.nonzero(finishing)[0]:
+            cost = self.finish_cost(space, base[i])
+            finish_loss[i] = cost.total
+            finish_doom[i] = cost.eliminated or not cost.allowed
         parts: list[tuple] = []
         starts = []
         count = 0
@@ -367,9 +387,10 @@ class SoloModel:
                 self._known[c, b, x] = True
             starts.append(count)
             count += len(idx)
-            parts.append(
-                (idx, self._loss[cls, braked, blocked], self._doom[cls, braked, blocked], k)
-            )
+            done = finishing[idx]
+            loss = np.where(done, finish_loss[idx], self._loss[cls, braked, blocked])
+            doom = np.where(done, finish_doom[idx], self._doom[cls, braked, blocked])
+            parts.append((idx, loss, doom, k))
         return OptionRows(
             group=np.concatenate([np.full(len(i), k, dtype=np.int32) for i, _, _, k in parts]),
             target=np.concatenate([target[i] for i, _, _, _ in parts]),
@@ -387,7 +408,9 @@ class SoloModel:
         target, loss, doomed, restore, exempt = [], [], [], [], []
         for o in options:
             nxt = self.successor(position, o)
-            cost = self.cost(position[0], o)
+            cost = (
+                self.finish_cost(position[0], o) if nxt == FINISHED else self.cost(position[0], o)
+            )
             target.append(FINISHED if nxt == FINISHED else self.index[nxt])
             loss.append(cost.total)
             doomed.append(cost.eliminated or not cost.allowed)

@@ -205,3 +205,27 @@ def test_par_of_the_shipped_training_ring_agrees_with_simulation():
     turns = [simulate(board, [bot], seed=seed).rounds for seed in range(300)]
     error = statistics.stdev(turns) / len(turns) ** 0.5
     assert abs(statistics.mean(turns) - solution.par) < 3 * error
+
+
+def test_s4_a_corner_past_the_line_costs_nothing_on_the_last_lap():
+    """S-4: the engine charges nothing past the finish line on the last lap; nor does the solver.
+
+    Two spaces before the line, in 4th gear with 1 SP left, every roll of 3rd
+    gear (4-8) runs over the line into a 3-stop corner and out of it. Were
+    the corner charged (C-4, or braking to stay out of it), the car would
+    be eliminated; the engine finishes it, so one turn is left.
+    """
+    row = ". . . . . . 1 . . . . . . . . . . . . . . . . . ."
+    track = from_ascii(row, corners={1: 3}, grid=[0], finish=5)
+    solution = solve_par(track)
+    p = solution.model.index[(3, 1, 0)]
+    assert solution.value[p, 4, 1] == pytest.approx(1.0, abs=1e-12)
+    assert solution.gear_policy[p, 4, 1] in (3, 4, 5)
+    # the engine agrees: that car finishes the race in one turn, whatever it rolls
+    board = compile_board(track)
+    engine = Engine(board, BASIC, ["Solo"])
+    state = engine.position([{"space": 3, "gear": 4, "pools": (1,), "lap": 1}])
+    for roll in range(4, 9):
+        rolled, _ = engine.step(state, ChooseGear(3), LoadedDice([roll]))
+        over_the_line = [c for o, c in engine.legal_moves(rolled) if "finish" in o.lines]
+        assert over_the_line and all(not c.eliminated and c.total == 0 for c in over_the_line)
