@@ -221,3 +221,59 @@ def test_widget_bid_entry_names_the_lowest_bid():
     low = c.game.state.auction.high_bid + 1
     assert f"Bid the amount (at least {low} M$)" in labels
     assert c.suggested_amount() == low
+
+
+def _select(table, action):
+    """Select the menu entry of ``action`` in a FunTable and fill the amount box."""
+    entries = table._entries
+    if isinstance(action, StartAuction):
+        key, table.amount.value = ("auction", action.card), action.price
+    elif isinstance(action, Bid):
+        key, table.amount.value = ("bid", 0), action.amount
+    else:
+        key = action
+    table.choices.value = next(i for i, (_, k) in enumerate(entries) if k == key)
+
+
+def test_fun_table_a_whole_championship_by_clicking_play():
+    """A person plays a whole championship with the widgets only: pick an entry, type an
+    amount, click Play (here the choices a sensible player would make)."""
+    pytest.importorskip("ipywidgets")
+    from fdlab.fun.widgets import FunTable
+
+    table = FunTable(players=3, seed=11, human=0)
+    advisor = SensibleBot(5)
+    clicks = 0
+    while not table.controller.game.state.is_over:
+        game = table.controller.game
+        assert game.state.to_act == 0 and not table.play_button.disabled
+        _select(table, advisor.choose(game.state, game.legal_actions()))
+        table.play_button.click()
+        assert "color:#b00" not in table.message.value, table.message.value
+        clicks += 1
+        assert clicks < 500
+    state = table.controller.game.state
+    assert state.ended == "races" and len(state.races) == state.length
+    assert any(car.player == 0 for race in state.races for car in race.cars)
+    assert "Championship over" in table.board.value and "over" in table.message.value
+    assert table.play_button.disabled and table.choices.options == ()
+
+
+def test_fun_table_refuses_an_illegal_amount_with_the_rule():
+    """A bid below the highest bid is refused in the message line; the game is unchanged."""
+    pytest.importorskip("ipywidgets")
+    from fdlab.fun.widgets import FunTable
+
+    table = FunTable(players=3, seed=2, human=0)
+    while table.controller.game.state.phase != "auction":
+        labels = [label for label, _ in table.choices.options]
+        table.choices.value = labels.index("End the turn") if "End the turn" in labels else 0
+        table.play_button.click()
+    before = table.controller.game.state
+    table.choices.value = [k for _, k in table._entries].index(("bid", 0))
+    table.amount.value = before.auction.high_bid
+    table.play_button.click()
+    assert "FF-4: a bid must beat the highest bid" in table.message.value
+    assert table.controller.game.state == before
+    table.undo_button.click()
+    assert table.controller.game.state.to_act == 0 and table.message.value == ""
