@@ -10,10 +10,17 @@ gets fresh bots, so the tables are the same whatever the number of workers
 or the cluster (a test checks 1 against 2 workers).
 
 Parallelism: by default races are spread over all cores with
-:class:`concurrent.futures.ProcessPoolExecutor` (spawned processes; the
-track travels as its JSON dict and is compiled once per process). Given a
-``dask.distributed.Client``, chunks of races are sent to its workers with
-``client.map``. ``workers=1`` plays in this process.
+:class:`concurrent.futures.ProcessPoolExecutor` (spawned processes). The
+track (as its JSON dict), preset and bots go to each worker once, through a
+temporary file its initializer reads, and the board is compiled once per
+worker; tasks are chunks of races and carry only race numbers and seeds.
+Given a ``dask.distributed.Client``, the payload is scattered to every
+worker once and chunks of races are sent with ``client.map``.
+``workers=1`` plays in this process.
+
+A script that plays on several processes must keep its top-level code under
+``if __name__ == "__main__":`` (each spawned worker imports the script);
+otherwise :class:`PlaytestError` says so instead of the pool failing.
 """
 
 from __future__ import annotations
@@ -23,8 +30,12 @@ import html
 import json
 import multiprocessing
 import os
+import pickle
+import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -325,9 +336,29 @@ def playtest(
 
 _PAYLOAD: dict[str, Any] = {}
 
+_UNGUARDED_SCRIPT = (
+    "a script that plays on several processes must keep its top-level code under `if "
+    '__name__ == "__main__":` (each worker imports the script, and an unguarded playtest() '
+    "call starts workers again); or pass workers=1"
+)
 
-def _init_worker(payload: dict[str, Any]) -> None:
-    """Keep the playtest's payload in the worker process (sent once, not with every task)."""
+
+def _broken_pool_message(error: BaseException) -> str:
+    """What to tell a user whose worker processes died before finishing their races."""
+    text = f"a playtest worker process stopped before finishing its races ({error})"
+    if getattr(sys.modules.get("__main__"), "__file__", None):
+        text += f". If this runs from a script: {_UNGUARDED_SCRIPT}"
+    return text
+
+
+def _init_worker(path: str) -> None:
+    """Load the playtest's payload into the worker process, once (not with every task).
+
+    The payload comes through a file, not the process start-up pipe: a worker
+    that dies while starting would leave a large pipe write blocked forever.
+    """
+    with open(path, "rb") as file:
+        payload = pickle.load(file)  # written by this playtest's own process
     _PAYLOAD.clear()
     _PAYLOAD.update(payload)
 
@@ -336,20 +367,35 @@ def _run_in_worker(numbers: Sequence[int], seeds: Sequence[tuple[int, int]]) -> 
     return run_races(_PAYLOAD, numbers, seeds)
 
 
+def _starting_worker() -> bool:
+    """Whether this process is a spawned worker still importing the parent's main script."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
 def _on_processes(payload: dict[str, Any], chunks: list, workers: int, bar: Any) -> list[RaceLog]:
+    if _starting_worker():
+        raise PlaytestError(f"playtest() called while a worker process starts: {_UNGUARDED_SCRIPT}")
     logs: list[RaceLog] = []
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(chunks)),
-        mp_context=context,
-        initializer=_init_worker,
-        initargs=(payload,),
-    ) as pool:
-        futures = [pool.submit(_run_in_worker, n, s) for n, s in chunks]
-        for future in as_completed(futures):
-            part = future.result()
-            logs.extend(part)
-            bar.update(len(part))
+    handle, path = tempfile.mkstemp(prefix="fdlab-playtest-", suffix=".pickle")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            pickle.dump(payload, file, protocol=pickle.HIGHEST_PROTOCOL)
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(chunks)),
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(path,),
+        ) as pool:
+            futures = [pool.submit(_run_in_worker, n, s) for n, s in chunks]
+            for future in as_completed(futures):
+                part = future.result()
+                logs.extend(part)
+                bar.update(len(part))
+    except BrokenProcessPool as error:
+        raise PlaytestError(_broken_pool_message(error)) from error
+    finally:
+        os.unlink(path)
     return logs
 
 

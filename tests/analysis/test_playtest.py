@@ -115,3 +115,30 @@ def test_advanced_and_street_presets_play(tmp_path):
             ring(), ["lookahead", "heuristic"], races=3, preset=preset, workers=1, progress=False
         )
         assert len(result.cars) == 6 and (result.cars["damage"] >= 0).all()
+
+
+def test_a_script_without_a_main_guard_gets_a_clear_error_not_a_hang(tmp_path):
+    """Spawned workers import the script again: say so rather than hang (or recurse)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            from fdlab.analysis import playtest
+            from fdlab.track import from_ascii
+
+            row = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+            track = from_ascii("\\n".join([row] * 2), corners={1: 2, 2: 1, 3: 1},
+                               closed=True, grid=[64, 65, 62, 63])
+            playtest(track, 2, races=4, workers=2, progress=False)
+            """
+        )
+    )
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("fdlab.analysis.playtest.PlaytestError")
+    assert 'if __name__ == "__main__":' in last
