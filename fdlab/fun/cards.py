@@ -232,8 +232,8 @@ class Effect:
     def text(self) -> str:
         """Human-readable text of the effect."""
         if self.op == "discard_in_play":
-            owner = {"any": "any player's", "own": "one of your", "others": "a rival's"}[self.whose]
-            return f"discard {owner} {'/'.join(self.kinds)} in play"
+            owner = {"any": "any player's", "own": "your own", "others": "a rival's"}[self.whose]
+            return f"discard {owner} {' or '.join(self.kinds)} in play"
         if self.op == "money":
             subject = {"self": "you", "others": "every rival", "all": "every player"}[self.who]
             if self.amount >= 0:

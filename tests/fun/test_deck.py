@@ -161,3 +161,22 @@ def test_ff17_count_makes_identical_cards():
     deck = deck_from_dict(_doc(*BASIC))
     assert len(deck) == 4 + 2 + 2 + 4 + 1
     assert len({c.name for c in deck.of_kind("driver")}) == 1
+
+
+@pytest.mark.parametrize(
+    "effect, text",
+    [
+        ({"op": "discard_in_play", "kinds": ["engine"], "whose": "own"}, "your own engine"),
+        (
+            {"op": "discard_in_play", "kinds": ["driver", "sponsor"], "whose": "others"},
+            "discard a rival's driver or sponsor in play",
+        ),
+        ({"op": "money", "who": "all", "amount": -1}, "every player pays the bank 1 M$"),
+        ({"op": "extend", "races": 2}, "the championship lasts 2 more races (at most 8)"),
+    ],
+)
+def test_ff17_effect_vocabulary_reads_as_english(effect, text):
+    """FF-17: the table shows a designer's effects as plain sentences."""
+    entry = {"kind": "special", "name": "X", "effects": [effect]}
+    card = deck_from_dict(_doc(*BASIC, entry)).cards[-1]
+    assert text in card.text
