@@ -267,7 +267,17 @@ class EditorController:
         >>> editor.set_box(5, 3)
         >>> editor.track.space(5)["kind"], editor.track.boxes()
         ('box', [5])
+        >>> editor.set_box(0, 2)
+        Traceback (most recent call last):
+        ...
+        fdlab.editor.errors.EditError: box: space 0 is a track space; boxes belong to the pit lane (add a pit lane with Boxes first, or pick a pit or box space)
         """
+        kind = self.track.space(space)["kind"] if space in self.track.graph else None
+        if kind == "track":
+            raise EditError(
+                f"box: space {space!r} is a track space; boxes belong to the pit lane "
+                "(add a pit lane with Boxes first, or pick a pit or box space)"
+            )
         attrs = {"kind": "box", "box": slot} if slot is not None else {"kind": "pit", "box": None}
         label = f"make space {space} the box of car {slot}" if slot else f"clear box {space}"
         self.apply(SetSpaceAttributes({space: attrs}, label=label))

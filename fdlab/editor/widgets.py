@@ -242,7 +242,7 @@ class TrackEditor:
                 min=0.0,
                 max=1e4,
                 tooltip="metres along the centreline; 0 lets the builder make about 80 a lap",
-                layout=w.Layout(width="17em"),
+                layout=w.Layout(width="19em"),
             ),
             "fdlab-space-length",
         )
@@ -337,6 +337,7 @@ class TrackEditor:
         self.path.value = str(self.controller.path) if self.controller.path else ""
         lanes = {d["lane"] for _, d in self.track.graph.nodes(data=True) if d["kind"] == "track"}
         self.lanes.value = min(max(len(lanes), 2), 4)  # the builder makes 2-4 lanes
+        self.with_pit.value = bool(self.track.spaces(kind="pit"))  # a rebuild keeps the pits
         if len(self.track):  # a blank board lets the builder choose (0 = auto)
             self.space_length.value = float(self.track.graph.graph.get("space_length") or 0.0)
 

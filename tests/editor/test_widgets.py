@@ -383,3 +383,19 @@ def test_a_centreline_on_one_straight_line_is_explained(editor):
         "draw a loop that goes round the circuit and back to its start"
     )
     assert len(editor.track) == 18
+
+
+def test_a_board_with_a_pit_lane_is_rebuilt_with_one(editor):
+    assert editor.with_pit.value is False
+    browser_select(editor, [11, 13, 15])
+    _click(editor, "fdlab-pit")
+    assert TrackEditor(editor.track.copy()).with_pit.value is True
+
+
+def test_the_box_button_on_a_track_space_says_where_boxes_go(editor):
+    browser_select(editor, [4])
+    _click(editor, "fdlab-box")
+    assert editor.last_error.startswith(
+        "box: space 4 is a track space; boxes belong to the pit lane"
+    )
+    assert editor.track.boxes() == [] and not editor.controller.can_undo
