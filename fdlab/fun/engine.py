@@ -738,7 +738,7 @@ def _check_discard_target(w: _Work, special: Card, effect: Effect, target: int) 
 def _check_replace_sponsor(w: _Work, a: PlaySpecial) -> None:
     me = w.players[w.turn]
     if a.target not in me.sponsors:
-        raise SpecialCardError("FF-8", f"card {a.target} is not one of your sponsors in play")
+        raise SpecialCardError("FF-8", f"{_named(w, a.target)} is not one of your sponsors in play")
     if a.with_card is None or a.with_card not in me.hand or a.with_card == a.card:
         raise SpecialCardError("FF-8", "name the sponsor in your hand that replaces it")
     if w.card(a.with_card).kind != "sponsor":

@@ -122,7 +122,10 @@ def test_ff8_sponsor_replaced_only_through_a_special_card(arrange, cid):
     assert s2.players[0].sponsors == (old2, new)
     assert s2.players[0].money == 24
     assert s2.discard[-2:] == (old, deal)
-    with pytest.raises(SpecialCardError, match="FF-8: card .* is not one of your sponsors"):
+    with pytest.raises(
+        SpecialCardError,
+        match=r"FF-8: #\d+ Petrolio Grande \(sponsor 4 M\$\) is not one of your sponsors",
+    ):
         step(s, PlaySpecial(deal, new, old))
     with pytest.raises(SpecialCardError, match="FF-8: name the sponsor"):
         step(s, PlaySpecial(deal, old))
