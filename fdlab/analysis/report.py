@@ -36,6 +36,10 @@ from fdlab.analysis.stats import (
 
 #: Colours of the damage heatmap, light to dark (few to much damage per race).
 HEAT = ("#fff5b1", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#bd0026", "#800026")
+#: Track and corner spaces where no damage was taken: pale greys, so that only
+#: damage stands out (the board's own dark asphalt would read as heat).
+NO_DAMAGE = "#e4e6e9"
+NO_DAMAGE_CORNER = "#cfd2d6"
 
 
 @dataclass
@@ -87,9 +91,19 @@ class CircuitReport:
                 f"{_pct(row['elimination_rate'])} end in an elimination, "
                 f"{row['damage_per_passage']:.1f} damage per passage."
             )
+        crashes = self.corners[self.corners["eliminations"] > 0]
+        if len(crashes):
+            worst = crashes.sort_values("eliminations", ascending=False).iloc[0]
+            if worst.name != self.most_dangerous:
+                lines.append(
+                    f"Most eliminations: {worst['name']} ({worst['stops']} stop(s)): "
+                    f"{int(worst['eliminations'])}, {_pct(worst['elimination_rate'])} of passages."
+                )
         rounds = result.races["rounds"]
+        laps = result.preset.laps
         lines.append(
-            f"{len(rounds)} races of {len(result.bots)} cars last {rounds.mean():.1f} rounds "
+            f"{len(rounds)} races of {laps} lap{'s' if laps != 1 else ''} ({result.preset.name} "
+            f"rules) with {len(result.bots)} cars last {rounds.mean():.1f} rounds "
             f"(from {rounds.min()} to {rounds.max()}); {_pct(self.finishing)} of cars finish."
         )
         if not self.grid.empty and 1 in self.grid.index:
@@ -146,19 +160,22 @@ class CircuitReport:
         )
         spaces = fig.select_one({"name": "spaces"})
         data = dict(spaces.data_source.data)
+        nodes = track.graph.nodes
         fills, notes = [], []
         for sid, fill, hover in zip(data["id"], data["fill_color"], data["hover"], strict=True):
             value = float(per_race.get(sid, 0.0))
             lost = int(self.heat["eliminations"].get(sid, 0))
             if value > 0 and top > 0:
                 fill = HEAT[min(len(HEAT) - 1, int(len(HEAT) * value / top))]
+            elif nodes[sid]["kind"] == "track" and nodes[sid]["hazard"] is None:
+                fill = NO_DAMAGE if nodes[sid]["corner"] is None else NO_DAMAGE_CORNER
             fills.append(fill)
             notes.append(f"{hover} | damage/race {value:.2f}, eliminations {lost}".strip(" |"))
         data["fill_color"] = fills
         data["hover"] = notes
         spaces.data_source.data = data
+        _name_corners(fig)
         crashes = self.heat[self.heat["eliminations"] > 0]
-        nodes = track.graph.nodes
         marks = {
             "x": [float(nodes[s]["x"]) for s in crashes.index],
             "y": [float(nodes[s]["y"]) for s in crashes.index],
@@ -278,8 +295,45 @@ def circuit_report(result: PlaytestResult, par: bool | ParSolution | None = True
     )
 
 
+def _name_corners(fig: Any) -> None:
+    """Write each corner's name above its stop flag, to match the board with the tables."""
+    flags = fig.select_one({"name": "flags"})
+    if flags is None:
+        return
+    source = flags.data_source
+    source.data = dict(source.data, name_y=[fy - 22 for fy in source.data["fy"]])
+    fig.text(
+        "px",
+        "py",
+        source=source,
+        text="name",
+        x_offset="fx",
+        y_offset="name_y",
+        text_align="center",
+        text_baseline="middle",
+        text_font_size="11px",
+        text_font_style="bold",
+        text_color="#1b1d21",
+        background_fill_color="#ffffff",
+        background_fill_alpha=0.8,
+        padding=2,
+        name="corner_names",
+    )
+
+
 def _pct(value: float) -> str:
-    return "n/a" if value != value else f"{value:.0%}"
+    """A share in percent, with one decimal below 10% so that rare events do not read as 0%.
+
+    Examples
+    --------
+    >>> _pct(0.4123), _pct(0.0186), _pct(0.0017), _pct(0.0), _pct(float("nan"))
+    ('41%', '1.9%', '0.2%', '0%', 'n/a')
+    """
+    if value != value:
+        return "n/a"
+    if 0 < value < 0.1:
+        return f"{value:.1%}"
+    return f"{value:.0%}"
 
 
 def _table(frame: pd.DataFrame) -> str:

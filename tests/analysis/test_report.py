@@ -80,3 +80,28 @@ def test_report_page_is_standalone_html_with_the_heatmap(trap_result, tmp_path):
     text = page.read_text(encoding="utf-8")
     assert "Circuit report: Trap ring" in text and "cdn.bokeh.org" not in text
     assert "Most dangerous" in report._repr_html_()
+
+
+def test_heatmap_greys_out_spaces_without_damage_and_names_the_corners(trap_result):
+    """Only damage is coloured (no dark asphalt that reads as heat); flags carry corner names."""
+    from fdlab.analysis.report import HEAT, NO_DAMAGE, NO_DAMAGE_CORNER
+
+    report = circuit_report(trap_result, par=False)
+    fig = report.heatmap()
+    data = fig.select_one({"name": "spaces"}).data_source.data
+    nodes = trap_result.track.graph.nodes
+    hurt = set(report.heat.index[report.heat["damage"] > 0])
+    for sid, fill in zip(data["id"], data["fill_color"], strict=True):
+        if sid in hurt:
+            assert fill in HEAT
+        else:
+            assert fill == (NO_DAMAGE if nodes[sid]["corner"] is None else NO_DAMAGE_CORNER)
+    names = fig.select_one({"name": "corner_names"}).data_source.data["name"]
+    assert sorted(names) == ["Corner 1", "Corner 2", "Corner 3"]
+
+
+def test_sentences_give_the_race_length_and_rare_eliminations_in_tenths(trap_result):
+    report = circuit_report(trap_result, par=False)
+    text = " ".join(report.sentences())
+    assert "races of 1 lap (basic rules)" in text
+    assert " 0% end in an elimination" not in text or report.corners.iloc[0]["eliminations"] == 0
