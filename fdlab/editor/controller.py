@@ -555,12 +555,15 @@ class EditorController:
         return SetSpaceAttributes(changes, label="shift progress")
 
     # -- pit lane and rebuild ---------------------------------------------------
-    def add_pit_lane(self, along: Sequence[Any], boxes: int = 0, side: float = 1.0) -> list[Any]:
+    def add_pit_lane(
+        self, along: Sequence[Any], boxes: int = 0, side: float | None = None
+    ) -> list[Any]:
         """Add a one-lane pit lane beside the run of track spaces ``along``.
 
         One pit space is laid beside each space of ``along`` (the outermost
         lane of a straight, in driving order), offset sideways by one space
-        width (``side`` = +1 to the right of travel, -1 to the left). A
+        width (``side`` = +1 to the right of travel, -1 to the left; by
+        default the side away from the other lanes). A
         ``pit_in`` step joins the space before the run to the first pit space
         and a ``pit_out`` step joins the last pit space to the space after the
         run. The last ``boxes`` pit spaces but one get a pit box hanging off

@@ -29,7 +29,7 @@ class PitLanePlan:
 
 
 def plan_pit_lane(
-    track: Track, along: Sequence[Any], *, boxes: int = 0, side: float = 1.0
+    track: Track, along: Sequence[Any], *, boxes: int = 0, side: float | None = None
 ) -> PitLanePlan:
     """Plan a pit lane of one space beside each space of ``along``.
 
@@ -42,9 +42,10 @@ def plan_pit_lane(
     boxes : int
         Number of pit boxes, laid beside pit spaces 2, 3, ... (each needs a
         pit space before and after it).
-    side : float
+    side : float, optional
         ``+1`` to put the pit lane right of the direction of travel, ``-1``
-        to the left.
+        to the left. By default the outside of the run: right of the
+        rightmost lane, left of lane 0 (a middle lane has no free side).
 
     Examples
     --------
@@ -85,6 +86,8 @@ def plan_pit_lane(
             f"{where}: no track space before the {end} of the run to join the pit lane to"
         )
 
+    if side is None:
+        side = _free_side(track, along)
     width = _space_width(track, along[0])
     ids = _new_ids(track, len(along) + boxes)
     plan = PitLanePlan(pit_spaces=ids[: len(along)], box_spaces=ids[len(along) :])
@@ -141,6 +144,26 @@ def _neighbour_in_lane(track: Track, space: Any, *, forward: bool) -> Any:
 def _lines(track: Track, u: Any, v: Any) -> frozenset[str]:
     lines = track.graph.edges[u, v]["lines"] if track.graph.has_edge(u, v) else frozenset()
     return frozenset(lines) - {"pit_entry", "pit_exit"}
+
+
+def _free_side(track: Track, along: Sequence[Any]) -> float:
+    """+1 when no lane lies right of the run (higher lane numbers), -1 when none lies left."""
+    nodes = track.graph.nodes
+    lane = nodes[along[0]]["lane"]
+    beside = {
+        nodes[other]["lane"]
+        for space in along
+        for other, contact in track.contacts.adj[space].items()
+        if contact.get("kind") == "beside" and nodes[other]["kind"] == "track"
+    }
+    if not any(other > lane for other in beside):
+        return 1.0
+    if not any(other < lane for other in beside):
+        return -1.0
+    raise EditError(
+        f"add pit lane: spaces {list(along)} are in lane {lane}, between two other lanes; "
+        "select spaces of the leftmost or rightmost lane"
+    )
 
 
 def _space_width(track: Track, space: Any) -> float:

@@ -256,6 +256,19 @@ def test_pit_lane_beside_a_straight(editor):
     assert pits[0] not in track.graph and len(track) == 18
 
 
+def test_pit_lane_beside_lane_0_goes_on_the_left_clear_of_the_track(editor):
+    pits = editor.add_pit_lane([8, 10], boxes=0)  # lane 0 (y = -0.5); lane 1 is on its right
+    track = editor.track
+    assert track.space(pits[0])["y"] == 0.5
+    assert [p.code for p in editor.problems if p.code == "overlap"] == []
+
+
+def test_pit_lane_beside_a_middle_lane_is_refused():
+    editor = EditorController(from_ascii(". . . . .\n. . . . .\n. . . . .", closed=True))
+    with pytest.raises(EditError, match=r"in lane 1, between two other lanes; select spaces of"):
+        editor.add_pit_lane([4, 7])
+
+
 def test_pit_lane_crossing_the_finish_line_gets_finish_steps(editor):
     pits = editor.add_pit_lane([13, 15, 17, 1, 3], boxes=2)
     track = editor.track
