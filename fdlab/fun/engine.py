@@ -36,10 +36,10 @@ of the functions that apply them):
   (sponsors when signed and after races, driver clauses, special cards); if
   every player has spent or forfeited it (failed payments, FF-6) while no
   team is complete, nothing can be bought and no race run until a sponsor is
-  signed or a money special played. The seed has no reshuffle-, loan- or
-  free-auction rule for this, and none is needed: the discard pile is
-  reshuffled (FF-13), so sponsors and money specials come back and every such
-  game goes on. Random bots waste money this way and can take thousands of
+  signed or a money special played. The seed has no rule for this case (no
+  loans, no free auctions), and none is needed: the discard pile is
+  reshuffled (FF-13), so sponsors and money specials come back and the game
+  goes on. Random bots waste money this way and can take thousands of
   turns (``benchmarks/fun_championships.py`` prints how many reach the
   :attr:`~fdlab.fun.state.FunRules.max_turns` safeguard, which is not a rule).
 """
