@@ -74,7 +74,10 @@ def test_race_seeds_do_not_depend_on_the_number_of_races():
 
 def test_dask_client_gives_the_same_tables():
     distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
+    # worker processes, as on a real cluster: the payload and the logs are pickled
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
     with cluster, distributed.Client(cluster) as client:
         on_dask = playtest(
             ring(), BOTS, races=4, seed=9, client=client, chunk_size=2, progress=False
