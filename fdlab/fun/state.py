@@ -59,10 +59,10 @@ class FunRules:
     max_turns : int
         fdlab safeguard, not a rule: a championship that has not finished
         after this many turns ends where it stands (so bot games always end),
-        with ``ended == "turn_limit"``. Sensible bots finish in under a
-        hundred turns; random bots, which throw money away on bids they
-        cannot pay, sometimes need thousands (see the engine's notes on
-        droughts), so their games may stop here.
+        with ``ended == "turn_limit"``. Sensible bots finish in a few dozen
+        turns (rarely more than a hundred); random bots, which throw money
+        away on bids they cannot pay, sometimes need thousands (see the
+        engine's notes on droughts), so their games may stop here.
 
     Examples
     --------
