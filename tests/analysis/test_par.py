@@ -229,3 +229,19 @@ def test_s4_a_corner_past_the_line_costs_nothing_on_the_last_lap():
         rolled, _ = engine.step(state, ChooseGear(3), LoadedDice([roll]))
         over_the_line = [c for o, c in engine.legal_moves(rolled) if "finish" in o.lines]
         assert over_the_line and all(not c.eliminated and c.total == 0 for c in over_the_line)
+
+
+@pytest.mark.skipif(not (TRACKS / "monaco.json").exists(), reason="tracks/ not built")
+def test_par_of_the_shipped_monaco_agrees_with_simulation_within_one_percent():
+    """The issue's check on a real board: solo races of the optimal bot average the par (1%)."""
+    from fdlab.track import load_track
+
+    board = compile_board(load_track(TRACKS / "monaco.json"))
+    solution = solve_par(board)
+    bot = SoloOptimalBot(solution)
+    turns = [simulate(board, [bot], seed=seed).rounds for seed in range(400)]
+    mean = statistics.mean(turns)
+    error = statistics.stdev(turns) / len(turns) ** 0.5
+    assert abs(mean - solution.par) < 3 * error
+    assert abs(mean - solution.par) < 0.01 * solution.par
+    assert 3 * error < 0.01 * solution.par  # the interval is tight enough to tell 1%
