@@ -306,7 +306,7 @@ class GameState:
         >>> import json
         >>> from fdlab.fun.engine import new_game
         >>> s = new_game(2, seed=3)
-        >>> GameState.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+        >>> s.from_dict(json.loads(json.dumps(s.to_dict()))) == s
         True
         """
         out: dict[str, Any] = {}
