@@ -74,6 +74,8 @@ class Deck:
     >>> deck = default_deck()
     >>> len(deck.of_kind("circuit"))
     6
+    >>> deck
+    <Deck 'Formula Fun (fdlab default)': 70 cards (14 driver, 12 engine, 12 chassis, 14 sponsor, 12 special, 6 circuit)>
     """
 
     name: str
@@ -85,6 +87,18 @@ class Deck:
 
     def __getitem__(self, card_id: int) -> Card:
         return self.cards[card_id]
+
+    def __repr__(self) -> str:
+        counts = ", ".join(
+            f"{n} {kind}" for kind in KINDS if (n := sum(c.kind == kind for c in self.cards))
+        )
+        return f"<Deck {self.name!r}: {len(self.cards)} cards ({counts})>"
+
+    def _repr_html_(self) -> str:
+        """A table of the distinct cards, with how many of each, for notebooks."""
+        from fdlab.fun.html import deck_html
+
+        return deck_html(self)
 
     def of_kind(self, kind: str) -> tuple[Card, ...]:
         """Return the cards of one kind.

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from html import escape
 
 from fdlab.fun.cards import Card
+from fdlab.fun.deck import Deck
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.state import GameState
 
-__all__ = ["card_html", "describe_action", "log_html", "state_html"]
+__all__ = ["card_html", "deck_html", "describe_action", "log_html", "state_html"]
 
 _COLOURS = {
     "driver": "#d6eaff",
@@ -39,6 +40,32 @@ def card_html(card: Card) -> str:
         f'<span title="{tip}" style="background:{_COLOURS[card.kind]};border-radius:4px;'
         f'padding:1px 5px;margin:1px;display:inline-block;white-space:nowrap">'
         f"<small>#{card.id}</small> {escape(card.label)}</span>"
+    )
+
+
+def deck_html(deck: Deck) -> str:
+    """Return a table of a deck's distinct cards: kind, name, value or income, text, count.
+
+    Examples
+    --------
+    >>> from fdlab.fun.deck import default_deck
+    >>> html = deck_html(default_deck())
+    >>> html.count("<tr>") - 1  # distinct cards (a header row, then one row each)
+    49
+    """
+    rows: dict[tuple, int] = {}
+    for card in deck.cards:
+        key = (card.kind, card.name, card.value or card.income or "", card.text)
+        rows[key] = rows.get(key, 0) + 1
+    body = "".join(
+        f'<tr><td><span style="background:{_COLOURS[kind]};padding:0 4px">{kind}</span></td>'
+        f"<td>{escape(name)}</td><td>{number}</td><td>{escape(text)}</td><td>{count}</td></tr>"
+        for (kind, name, number, text), count in rows.items()
+    )
+    return (
+        f"<div><b>{escape(deck.name)}</b>: {len(deck.cards)} cards<table><tr><th>kind</th>"
+        "<th>name</th><th>value / M$</th><th>text</th><th>count</th></tr>"
+        f"{body}</table></div>"
     )
 
 

@@ -162,7 +162,8 @@ class GameState:
     """The whole state of a Formula Fun championship.
 
     Use :func:`fdlab.fun.engine.new_game` to make one and
-    :func:`fdlab.fun.engine.step` to advance it.
+    :func:`fdlab.fun.engine.step` to advance it. In a notebook it shows the
+    table (standings, teams, last race, market; hands hidden).
 
     Parameters
     ----------
@@ -264,6 +265,19 @@ class GameState:
     def points(self) -> tuple[int, ...]:
         """Championship points per player."""
         return tuple(p.points for p in self.players)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.n_players} players, turn {self.turn_number} "
+            f"(P{self.turn + 1}, {self.phase}), races {len(self.races)}/{self.length}, "
+            f"points {list(self.points)}, money {[p.money for p in self.players]}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The table as everyone sees it: standings, teams, last race, market (no hands)."""
+        from fdlab.fun.html import state_html
+
+        return state_html(self)
 
     def winners(self) -> tuple[int, ...]:
         """Players with the most points (several on a tie; FF-15).

@@ -277,3 +277,20 @@ def test_fun_table_refuses_an_illegal_amount_with_the_rule():
     assert table.controller.game.state == before
     table.undo_button.click()
     assert table.controller.game.state.to_act == 0 and table.message.value == ""
+
+
+def test_state_and_deck_display_themselves_briefly():
+    """In a notebook a state shows the table (hands hidden) and a deck its card list;
+    their reprs are one line, not the 10,000 characters of every card field."""
+    from fdlab.fun.deck import default_deck
+    from fdlab.fun.engine import new_game
+
+    state = new_game(3, seed=2)
+    assert repr(state).startswith("<GameState 3 players, turn 1") and len(repr(state)) < 200
+    html_text = state._repr_html_()
+    assert "Standings" in html_text and "'s hand" not in html_text
+    deck = default_deck()
+    assert repr(deck).startswith("<Deck 'Formula Fun (fdlab default)': 70 cards (14 driver")
+    table = deck._repr_html_()
+    assert table.count("<tr>") == 1 + len({(c.kind, c.name, c.text) for c in deck.cards})
+    assert html.escape("+2 to cars with a driver of 5 or 6") in table
