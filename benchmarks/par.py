@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/par.py                  # Monaco (tracks/monaco.json) and a 500-space loop
+    python benchmarks/par.py                  # Monaco, a 500-space loop, Monaco built at 509 spaces
     python benchmarks/par.py --check 2000     # also simulate 2000 solo races of the optimal bot
 
 Prints, for each board, the solve time (one core), the number of positions
@@ -26,6 +26,16 @@ from fdlab.track import Track, from_ascii, load_track
 
 REPO = Path(__file__).resolve().parents[1]
 MONACO = REPO / "tracks" / "monaco.json"
+MONACO_LINE = REPO.parent / "shared" / "circuits" / "mc-1929.geojson"
+
+
+def monaco_500() -> Track:
+    """The real Monaco centreline built with 170 spaces a lap: 509 spaces in three lanes."""
+    from fdlab.track.build import build_track
+
+    return build_track(
+        MONACO_LINE, name="Monaco, 170 spaces a lap", spaces_per_lap=170, finish=0.715
+    )
 
 
 def loop_500() -> Track:
@@ -71,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
         if MONACO.exists():
             boards.append(("tracks/monaco.json", load_track(MONACO)))
         boards.append(("text loop", loop_500()))
+        if MONACO_LINE.exists():
+            boards.append(("built from the Monaco centreline", monaco_500()))
     for source, track in boards:
         board = compile_board(track)
         solution = solve_par(board)

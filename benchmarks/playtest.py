@@ -10,6 +10,9 @@ Prints
 * the time of one 6-bot heuristic one-lap race on Monaco with
   :func:`fdlab.rules.simulate.simulate` (median over ``--single`` races, one
   core) and with the playtest's turn-by-turn logging;
+* what parallel play costs besides the races: the payload each worker
+  receives once (track, preset, bots), a fresh worker's start-up (importing
+  what a race needs) and the pickling of each race's results;
 * playtest throughput with one worker (races per second per core);
 * the same playtest with two workers and the speed-up.
 """
@@ -17,18 +20,21 @@ Prints
 from __future__ import annotations
 
 import argparse
+import pickle
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from fdlab.analysis.playtest import playtest
+from fdlab.analysis.playtest import playtest, race_seeds, run_races
 from fdlab.analysis.racelog import play_logged_race
 from fdlab.analysis.roster import make_bot
 from fdlab.bots import HeuristicBot
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import BASIC
 from fdlab.rules.simulate import simulate
-from fdlab.track import from_ascii, load_track
+from fdlab.track import from_ascii, load_track, track_to_dict
 
 REPO = Path(__file__).resolve().parents[1]
 MONACO = REPO / "tracks" / "monaco.json"
@@ -77,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
         f"6 {args.bots} bots, logged for playtests: median {statistics.median(logged) * 1e3:.1f} ms per race"
     )
 
+    _overheads(track, args)
     one, cpu_one = _timed(track, args, workers=1)
     two, cpu_two = _timed(track, args, workers=2)
     print(
@@ -87,6 +94,35 @@ def main(argv: list[str] | None = None) -> None:
         f"playtest, {args.races} races, 2 workers: {two:.1f} s = {args.races / two:.1f} races/s, "
         f"speed-up x{one / two:.2f}; {args.races / cpu_two:.1f} races per CPU second "
         "(a busy machine shows in the wall-clock speed-up, not here)"
+    )
+
+
+def _overheads(track, args) -> None:
+    """Payload size, worker start-up and result pickling, beside the time of a race."""
+    payload = {"token": "bench", "track": track_to_dict(track), "preset": BASIC,
+               "bots": [args.bots] * 6, "keep_events": False}  # fmt: skip
+    size = len(pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+    starts = []
+    for _ in range(3):
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import fdlab.analysis.playtest"], check=True)
+        starts.append(time.perf_counter() - began)
+    races = 10
+    began = time.perf_counter()
+    logs = run_races(payload, list(range(races)), race_seeds(0, races))
+    play = (time.perf_counter() - began) / races
+    began = time.perf_counter()
+    data = pickle.dumps(logs, protocol=pickle.HIGHEST_PROTOCOL)
+    pickle.loads(data)
+    pickling = (time.perf_counter() - began) / races
+    print(
+        f"per worker, once: payload {size / 1024:.0f} KB, start-up (fresh interpreter importing "
+        f"the worker's modules) median {statistics.median(starts):.2f} s"
+    )
+    print(
+        f"per race: results {len(data) / races / 1024:.1f} KB, pickled and unpickled in "
+        f"{pickling * 1e6:.0f} us = {100 * pickling / play:.2f}% of the race's "
+        f"{play * 1e3:.0f} ms"
     )
 
 

@@ -44,7 +44,13 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--preset", default="basic", help="rules: basic, street or advanced (default basic)"
     )
-    parser.add_argument("--laps", type=_positive, default=None, help="race length in laps")
+    parser.add_argument(
+        "--laps",
+        type=_positive,
+        default=None,
+        help="race length in laps (default: the preset's, 1 for basic; the board's own "
+        "'laps' is not used); two or more open the pits",
+    )
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument(
         "--workers", type=_positive, default=None, help="processes (default: every core)"
