@@ -1,11 +1,13 @@
 """The editor in a real browser: JupyterLab in Debian's chromium, driven by Playwright.
 
 Opens ``notebooks/design-a-circuit.ipynb`` in a fresh JupyterLab serving a
-temporary copy of the notebook and of ``tracks/``, runs it, and in its last
+temporary copy of the notebook and of ``tracks/`` and runs it. One test
+draws a lap with the mouse in the notebook's blank editor (Poly Draw tool)
+and rebuilds the board from it. The other, in its last
 editor (a shipped board opened from ``../tracks/``) clicks a corner space on
 the Bokeh canvas, changes the corner's stop count with the *Stops*
-dropdown, presses *Save* and reads the saved file. A screenshot is kept in
-``test-artifacts/``.
+dropdown, presses *Save* and reads the saved file. Screenshots are kept in
+``test-artifacts/`` (``editor-browser.png``, ``editor-draw.png``).
 
 Needs ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run`` does
 it). Without it the test skips, or fails when the ``CI`` variable is set.
@@ -14,6 +16,7 @@ it). Without it the test skips, or fails when the ``CI`` variable is set.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import secrets
@@ -27,6 +30,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,6 +193,86 @@ _FIND_CORNER_SPACE = """
 """
 
 
+# The plot frame of the Bokeh view inside ``editor`` (an element): page position,
+# size and data ranges, to turn metres into mouse positions.
+_FRAME = """
+(editor) => {
+  const view = window.Bokeh.index.roots.find(
+    (v) => v.model.name === "fdlab-board" && editor.contains(v.el));
+  if (!view) return null;
+  const frame = view.frame.bbox;
+  const canvas = view.canvas_view.el.getBoundingClientRect();
+  const {x_range, y_range} = view.model;
+  return {left: canvas.left + frame.left, top: canvas.top + frame.top,
+          width: frame.width, height: frame.height,
+          x0: x_range.start, x1: x_range.end, y0: y_range.start, y1: y_range.end};
+}
+"""
+
+
+def _run_notebook(page: Any, url: str) -> None:
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_function(_KERNEL_READY)
+    # not awaited: the command's promise settles only when every cell has run
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(_ALL_CELLS_RUN)
+    page.wait_for_function(_KERNEL_READY)
+
+
+def test_draw_a_centreline_with_the_mouse_and_rebuild(lab: tuple[str, Path]) -> None:
+    """In the notebook's blank editor: draw a lap with Poly Draw, rebuild, see the board."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=STEP_TIMEOUT_MS)
+    url, _ = lab
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        try:
+            _run_notebook(page, url)
+            editors = page.locator(".fdlab-editor")
+            blank = editors.evaluate_all(
+                "(all) => all.findIndex((e) =>"
+                " e.querySelector('.fdlab-status').textContent.includes(' 0 spaces'))"
+            )
+            assert blank >= 0, "the notebook has no blank editor to draw in"
+            editor = editors.nth(blank)
+            editor.scroll_into_view_if_needed()
+            frame = page.evaluate(_FRAME, editor.element_handle())
+            assert frame is not None and all(
+                math.isfinite(frame[key]) for key in ("x0", "x1", "y0", "y1")
+            ), f"a blank board must offer finite ranges to draw in: {frame}"
+            editor.locator("[title='Polygon Draw Tool']").click()
+            lap = [(0.2, 0.8), (0.8, 0.8), (0.9, 0.5), (0.8, 0.2), (0.5, 0.3), (0.2, 0.2)]
+            points = [
+                (frame["left"] + fx * frame["width"], frame["top"] + fy * frame["height"])
+                for fx, fy in lap
+            ]
+            for index, (x, y) in enumerate(points):
+                page.mouse.move(x, y)
+                if index in (0, len(points) - 1):  # press and hold: first and last point
+                    page.mouse.down()
+                    page.wait_for_timeout(600)
+                    page.mouse.up()
+                else:
+                    page.mouse.click(x, y)
+                page.wait_for_timeout(500)  # two clicks within 300 ms make a double tap
+            expect(editor.locator(".fdlab-centreline")).to_contain_text(
+                f"Centreline: {len(points)} points"
+            )
+            editor.locator("button.fdlab-rebuild").click()
+            status = editor.locator(".fdlab-status")
+            expect(status).to_contain_text("rebuild from a centreline of")
+            spaces = int(re.search(r"(\d+) spaces", status.inner_text()).group(1))
+            assert spaces > 100, status.inner_text()
+            expect(editor.locator(".fdlab-errors")).to_have_text("")
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "editor-draw.png"))
+            browser.close()
+
+
 def test_edit_a_corner_in_jupyterlab_and_save(lab: tuple[str, Path]) -> None:
     """Click a corner space, set 3 stops with the dropdown, save, read the file."""
     from playwright.sync_api import expect, sync_playwright
@@ -201,13 +285,7 @@ def test_edit_a_corner_in_jupyterlab_and_save(lab: tuple[str, Path]) -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1100})
         try:
-            page.set_default_timeout(STEP_TIMEOUT_MS)
-            page.goto(url)
-            page.wait_for_function(_KERNEL_READY)
-            # not awaited: the command's promise settles only when every cell has run
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-            page.wait_for_function(_ALL_CELLS_RUN)
-            page.wait_for_function(_KERNEL_READY)
+            _run_notebook(page, url)
             plot = page.locator(".fdlab-plot").last
             plot.scroll_into_view_if_needed()
             page.wait_for_function(_FIND_CORNER_SPACE)
@@ -228,6 +306,8 @@ def test_edit_a_corner_in_jupyterlab_and_save(lab: tuple[str, Path]) -> None:
             saved_to = page.locator(".fdlab-path input").last.input_value()
             page.locator("button.fdlab-save").last.click()
             expect(status).to_contain_text("saved to")
+            # the screenshot shows the whole editor, status line first
+            status.evaluate("(element) => element.scrollIntoView({block: 'start'})")
         finally:
             # kept whether the test passed or not: it shows where it stopped
             page.screenshot(path=str(ARTIFACTS / "editor-browser.png"), full_page=True)
