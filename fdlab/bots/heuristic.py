@@ -80,6 +80,44 @@ def corner_window(board: Board, start: int, corner) -> tuple[int, int] | None:
     return None if low is None else (low, high)
 
 
+def corner_before_the_line(board: Board, start: int, corner) -> bool:
+    """Whether ``corner`` can be reached from ``start`` without crossing the finish line.
+
+    On its last lap a car that crosses the line has finished (S-4), so a
+    corner that lies only beyond the line needs no stop. Looks at most
+    :data:`HORIZON` spaces ahead.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". . . . 1 1 . 2 2 .", corners={1: 1, 2: 1}, finish=5))
+    >>> corner_before_the_line(board, 0, 1), corner_before_the_line(board, 0, 2)
+    (True, False)
+    """
+    cor = board.corner
+    if cor[start] == corner:
+        return True
+    layer = {start}
+    seen = {start}
+    for _ in range(HORIZON):
+        following = set()
+        for v in layer:
+            for j, kind, _ in board.steps[v]:
+                if kind in ("pit_in", "box_in") or j in seen:
+                    continue
+                if "finish" in board.step_lines.get((v, j), ()):
+                    continue
+                if cor[j] == corner:
+                    return True
+                following.add(j)
+        if not following:
+            return False
+        seen |= following
+        layer = following
+    return False
+
+
 class HeuristicBot:
     """Gear from the way to the next corner; moves by damage, then progress.
 
@@ -155,7 +193,8 @@ class HeuristicBot:
     def choose_gear(self, view: RaceView) -> int:
         """The legal gear with the best expected progress minus weighted damage.
 
-        For each face of the gear die: the spaces gained up to the farthest
+        On the last lap a corner that lies beyond the finish line is ignored
+        (S-4). For each face of the gear die: the spaces gained up to the farthest
         space where the car can still stop in its next corner while leaving
         one space per further stop it needs; beyond that, the spaces it would
         have to brake, weighted (an outcome it could not afford counts as a
@@ -171,6 +210,12 @@ class HeuristicBot:
         engine = view.engine
         car = view.car
         corner = target_corner(engine, view.state, view.car_index)
+        if (
+            corner is not None
+            and car.lap >= preset.laps
+            and not corner_before_the_line(board, car.space, corner)
+        ):
+            corner = None  # S-4: past the line on the last lap the race is over
         window = self._window(board, car.space, corner) if corner is not None else None
         limit = None
         need = 0

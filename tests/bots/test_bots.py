@@ -187,3 +187,15 @@ def test_heuristic_keeps_lap_1_nitro_on_the_grid_side_of_the_line():
     assert grid_side.nitro_available() and not HeuristicBot().use_nitro(grid_side)
     end_of_lap_1 = view_at(engine, [{"space": 78, "gear": 1, "lap": 1}], gear=1, roll=2)
     assert end_of_lap_1.nitro_available() and HeuristicBot().use_nitro(end_of_lap_1)
+
+
+def test_heuristic_ignores_a_corner_beyond_the_finish_line_on_the_last_lap():
+    """S-4: the line ends the race, so the 3-stop corner after it needs no slowing down."""
+    board = compile_board(
+        from_ascii(" ".join(["."] * 30 + ["1"] * 3 + ["."] * 20), corners={1: 3}, finish=28)
+    )
+    engine = Engine(board, BASIC, ["A"])
+    before_last = view_at(engine, [{"space": 12, "gear": 5, "lap": 0}])
+    last = view_at(engine, [{"space": 12, "gear": 5, "lap": 1}])
+    assert HeuristicBot().choose_gear(before_last) == 5  # 6th would overshoot the corner
+    assert HeuristicBot().choose_gear(last) == 6  # 21-30 spaces all cross the line
