@@ -681,6 +681,12 @@ class EditorController:
             raise SaveError(f"save {self.track.name!r}: no file given and the track has none yet")
         if target.suffix != ".json":
             raise SaveError(f"save {self.track.name!r} to {target}: track files end in .json")
+        if not target.parent.is_dir():
+            start = "" if target.is_absolute() else f" (a relative path starts in {Path.cwd()})"
+            raise SaveError(
+                f"save {self.track.name!r} to {target}: there is no folder "
+                f"{target.parent}{start}; create it or save elsewhere"
+            )
         same_file = self.path is not None and _same_file(target, self.path)
         if target.exists() and not same_file and not overwrite:
             raise SaveError(

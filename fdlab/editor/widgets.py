@@ -282,7 +282,7 @@ class TrackEditor:
         self.path = labelled(
             w.Text(
                 description="File",
-                placeholder="tracks/my-circuit.json",
+                placeholder=tracks_suggestion(),
                 layout=w.Layout(width="22em"),
             ),
             "fdlab-path",
@@ -694,6 +694,26 @@ def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:
                 f"lanes per stretch: {part!r} is not start-end:lanes (e.g. 0.2-0.4:3)"
             ) from None
     return counts
+
+
+def tracks_suggestion(start: Path | None = None) -> str:
+    """A file name to suggest for saving: in ``tracks/`` beside or above ``start`` (the cwd).
+
+    A notebook runs in its own folder, so the repository's ``tracks/`` is
+    usually ``../tracks``.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> repo = pathlib.Path(tempfile.mkdtemp())
+    >>> (repo / "tracks").mkdir(); (repo / "notebooks").mkdir()
+    >>> tracks_suggestion(repo / "notebooks"), tracks_suggestion(repo)
+    ('../tracks/my-circuit.json', 'tracks/my-circuit.json')
+    """
+    start = Path.cwd() if start is None else start
+    if not (start / "tracks").is_dir() and (start.parent / "tracks").is_dir():
+        return "../tracks/my-circuit.json"
+    return "tracks/my-circuit.json"
 
 
 def _problem_keys(controller: EditorController) -> list[tuple[Any, ...]]:

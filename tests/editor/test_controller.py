@@ -384,9 +384,22 @@ def test_save_without_a_file_or_with_a_wrong_suffix(editor, tmp_path):
 
 def test_a_failed_save_says_why_and_keeps_changes_unsaved(editor, tmp_path):
     editor.set_corner_stops(1, 2)
-    with pytest.raises(SaveError, match=r"missing.*failed: .*No such file or directory"):
+    with pytest.raises(SaveError, match=r"x\.json: there is no folder .*missing; create it"):
         editor.save(tmp_path / "missing" / "x.json")
     assert editor.dirty and editor.path is None
+
+
+def test_a_save_into_a_missing_folder_names_the_folder_and_where_relative_paths_start(
+    editor, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SaveError) as refused:
+        editor.save("tracks/mine.json")
+    assert str(refused.value) == (
+        f"save 'ascii board' to tracks/mine.json: there is no folder tracks "
+        f"(a relative path starts in {tmp_path}); create it or save elsewhere"
+    )
+    assert editor.dirty is False and editor.path is None
 
 
 def test_a_save_the_disk_refuses_keeps_the_old_file_and_says_why(editor, tmp_path):

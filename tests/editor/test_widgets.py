@@ -196,7 +196,7 @@ def test_save_and_load_through_the_widgets(editor, tmp_path):
 def test_a_failed_save_says_why(editor, tmp_path):
     editor.path.value = str(tmp_path / "no-such-folder" / "x.json")
     _click(editor, "fdlab-save")
-    assert "failed" in editor.last_error and "No such file or directory" in editor.last_error
+    assert "there is no folder" in editor.last_error and "no-such-folder" in editor.last_error
 
 
 def test_drawing_a_centreline_in_the_browser_is_read_back(editor):
