@@ -517,7 +517,11 @@ class Race:
     # -- display ----------------------------------------------------------------------
     def __repr__(self) -> str:
         where = f"round {self.state.round}, {self.current} to play" if not self.over else "over"
-        return f"<Race on {self.track.name!r}, {self.preset.name} rules, {len(self.names)} cars: {where}>"
+        laps = f"{self.preset.laps} lap" + ("s" if self.preset.laps > 1 else "")
+        return (
+            f"<Race on {self.track.name!r}, {self.preset.name} rules, {laps}, "
+            f"{len(self.names)} cars: {where}>"
+        )
 
     def _car_marks(self) -> dict:
         """Space id -> (name, colour); a car named after a colour is drawn in it."""

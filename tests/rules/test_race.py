@@ -281,3 +281,9 @@ def test_play_returns_events_a_notebook_shows_as_lines():
     assert events._repr_html_().count("<br>") == len(events) - 1
     played = race.play_bots([RandomBot(1), RandomBot(2)], rounds=2)
     assert str(played).splitlines() == race.log[-len(played) :]
+
+
+def test_the_race_title_names_its_length():
+    """P-1: the board may suggest 2 laps; the title says how long this race is."""
+    assert "basic rules, 1 lap, 2 cars: round 1, " in repr(Race(LOOP, cars=2, seed=1))
+    assert "basic rules, 2 laps, 2 cars" in repr(Race(LOOP, cars=2, laps=2, seed=1))
