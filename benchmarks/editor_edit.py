@@ -6,7 +6,9 @@ from a drawn stadium centreline (2 lanes, 250 spaces a lap, corners found by
 the builder). Each edit toggles the hazard of one selected space through
 the widget layer, which applies the operation, recomputes corner counts,
 revalidates and refills the Bokeh data sources (sending only changed
-cells). Printed: median and worst of the repeats, then the parts.
+cells); a second edit changes a corner's stop count with the *Stops*
+dropdown (its flag and its spaces' hover text change). Printed: median and
+worst of the repeats, then the parts.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from fdlab.editor import EditorController, TrackEditor
 from fdlab.plot.data import annotation_data, board_data, step_data
@@ -76,7 +78,7 @@ def timed(action: Callable[[], object], repeats: int = REPEATS) -> list[float]:
 
 
 def report(name: str, times: list[float]) -> None:
-    print(f"{name:<42} median {statistics.median(times):7.1f} ms   worst {max(times):7.1f} ms")
+    print(f"{name:<44} median {statistics.median(times):7.1f} ms   worst {max(times):7.1f} ms")
 
 
 def measure(track: Track) -> None:
@@ -91,6 +93,12 @@ def measure(track: Track) -> None:
     hazards = iter(["danger", None] * REPEATS)
     report("edit one space + redraw (TrackEditor)", timed(lambda: editor.set_hazard(next(hazards))))
     assert editor.last_error is None, editor.last_error
+    corner = min(track.corners)
+    editor.select(track.corner_spaces(corner)[:1])
+    stops = iter([1 + (track.corners[corner]["stops"] + i) % 3 for i in range(REPEATS)])
+    report("set a corner's stops + redraw (TrackEditor)", timed(lambda: _set(editor, stops)))
+    assert editor.last_error is None, editor.last_error
+    editor.select([space])
     hazards = iter(["danger", None] * REPEATS)
     report(
         "  edit + corner counts + validate", timed(lambda: plain.set_hazard([space], next(hazards)))
@@ -99,6 +107,10 @@ def measure(track: Track) -> None:
     report("  step_data", timed(lambda: step_data(track)))
     report("  annotation_data", timed(lambda: annotation_data(track)))
     report("  redraw with nothing changed", timed(editor.redraw))
+
+
+def _set(editor: TrackEditor, stops: Iterator[int]) -> None:
+    editor.stops.value = next(stops)  # the Stops dropdown, as a click in the browser sets it
 
 
 def main() -> None:
