@@ -30,7 +30,9 @@ Decisions where ``rules.md`` is silent (each is documented where it is applied):
 * a stalled car sits in "gear 0": 1st is its only choice next turn (S-2);
 * advanced pools grow by half their one-lap value per extra lap
   (:meth:`Preset.with_laps`, A-1);
-* a flying start's police speed is the spaces moved x 10 (X-4).
+* a flying start's police speed is the spaces moved x 10 (X-4);
+* a :class:`Race` given neither a seed nor dice draws a seed and keeps it in
+  ``race.seed``, so every race can be replayed (:meth:`Race.replay`).
 """
 
 from fdlab.rules.actions import ChooseGear, ChooseMove, RollGrid, UseNitro, action_from_json
