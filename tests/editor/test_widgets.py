@@ -269,6 +269,13 @@ def test_draw_a_centreline_in_the_browser_and_rebuild():
     track = editor.track
     assert track.name == "new circuit" and len(track) > 50
     assert {d["lane"] for _, d in track.graph.nodes(data=True) if d["kind"] == "track"} == {0, 1, 2}
+    stretch = {  # lanes per stretch "0.5-0.7:2": two lanes from half the lap to 70 %
+        d["lane"]
+        for _, d in track.graph.nodes(data=True)
+        if d["kind"] == "track" and 0.52 <= d["progress"] / track.lap_length <= 0.68
+    }
+    assert stretch == {0, 1}
+    assert track.graph.graph["space_length"] == 16.0
     assert track.spaces(kind="pit") and track.corners
     assert len(editor.board_source.data["id"]) == len(track)
     assert len(editor.centreline_points()) > 10  # the new board's centreline is shown
