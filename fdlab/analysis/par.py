@@ -217,6 +217,7 @@ def solve_par(
     laps: int | None = None,
     elimination_penalty: float = 1000.0,
     tolerance: float = 1e-10,
+    box_slot: int = 1,
 ) -> ParSolution:
     """Solve a lone car's race exactly: par, finish probability and optimal policy.
 
@@ -231,6 +232,10 @@ def solve_par(
         Turns charged for an elimination (see the module docstring).
     tolerance : float
         Convergence threshold of the fixed-point iterations.
+    box_slot : int
+        The car number whose pit box the car uses (races of two laps or
+        more, P-2); a :class:`~fdlab.bots.solo.SoloOptimalBot` must drive
+        that car.
 
     Returns
     -------
@@ -254,7 +259,7 @@ def solve_par(
     """
     began = time.perf_counter()
     board = track if isinstance(track, Board) else compile_board(track)
-    model = SoloModel(board, get_preset(preset, laps))
+    model = SoloModel(board, get_preset(preset, laps), box_slot)
     tables = _tables(model)
     n_pos = len(model.positions)
     gears = model.preset.gears

@@ -189,7 +189,7 @@ def run_races(
     logs = []
     for number, (dice_seed, bot_seed) in zip(numbers, seeds, strict=True):
         policies = [
-            make_bot(spec, board=board, preset=preset, seed=(bot_seed + k) % 2**32)
+            make_bot(spec, board=board, preset=preset, seed=(bot_seed + k) % 2**32, slot=k + 1)
             for k, spec in enumerate(specs)
         ]
         logs.append(

@@ -37,7 +37,7 @@ BOT_NAMES = ("heuristic", "lookahead", "random", "solo")
 #: eliminates 12 cars in 150.
 HEURISTIC_CAUTION = 0.5
 
-_SOLUTIONS: dict[tuple[int, str, int], ParSolution] = {}
+_SOLUTIONS: dict[tuple[int, str, int, int], ParSolution] = {}
 
 
 class BotSpecError(ValueError):
@@ -82,17 +82,21 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def solo_solution(board: Board, preset: Preset) -> ParSolution:
-    """The solo par of a board, solved once per process (cached by board and preset)."""
-    key = (id(board), preset.name, preset.laps)
+def solo_solution(board: Board, preset: Preset, slot: int = 1) -> ParSolution:
+    """The solo par of a board for car number ``slot``, solved once per process.
+
+    Cached by board, preset and, when the pits are open, the car's box.
+    """
+    box_slot = slot if preset.pits else 1
+    key = (id(board), preset.name, preset.laps, box_slot)
     solution = _SOLUTIONS.get(key)
     if solution is None or solution.board is not board:
-        solution = solve_par(board, preset)
+        solution = solve_par(board, preset, box_slot=box_slot)
         _SOLUTIONS[key] = solution
     return solution
 
 
-def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
+def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 1) -> Any:
     """A fresh policy for one race.
 
     Parameters
@@ -104,6 +108,8 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
     preset : Preset
     seed : int
         Seed of the bot's own randomness (``"random"``).
+    slot : int
+        The number of the car it drives (``"solo"`` is solved for its pit box).
 
     Raises
     ------
@@ -137,4 +143,4 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int) -> Any:
         return RandomBot(seed)
     from fdlab.bots.solo import SoloOptimalBot  # it imports fdlab.analysis
 
-    return SoloOptimalBot(solo_solution(board, preset))
+    return SoloOptimalBot(solo_solution(board, preset, slot))

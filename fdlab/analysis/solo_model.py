@@ -173,12 +173,15 @@ class SoloModel:
     preset : Preset
         A preset with a single damage pool and no street rules (``basic``,
         any number of laps).
+    box_slot : int
+        The car number whose pit box the car may use (P-2): in a race the
+        solo car must be solved for its own box.
 
     Raises
     ------
     SoloModelError
-        For a preset with several pools or street rules, or a board with no
-        grid spot.
+        For a preset with several pools or street rules, a board with no
+        grid spot, or a box slot outside 1-10.
 
     Examples
     --------
@@ -190,7 +193,9 @@ class SoloModel:
     ((0, 1, 0), 36)
     """
 
-    def __init__(self, board: Board, preset: Preset) -> None:
+    def __init__(self, board: Board, preset: Preset, box_slot: int = 1) -> None:
+        if not 1 <= box_slot <= 10:
+            raise SoloModelError(f"box_slot is a car number from 1 to 10, not {box_slot}")
         if len(preset.pools) != 1:
             raise SoloModelError(
                 f"the solo solver models one damage pool; preset {preset.name!r} has "
@@ -203,7 +208,12 @@ class SoloModel:
             )
         self.board = board
         self.preset = preset
-        self.engine = Engine(board, preset, ["Solo"])
+        # the solo car is car number box_slot (cars before it only name the boxes)
+        self.engine = Engine(board, preset, [f"Car {n}" for n in range(1, box_slot + 1)])
+        self.box_slot = box_slot
+        self._car = box_slot - 1
+        #: Board index of the car's own box (``None`` if the board has none for it).
+        self.own_box: int | None = self.engine.own_box[self._car]
         if not self.engine.grid_spots:
             raise SoloModelError(f"board {board.track.name!r} has no grid spot to start from")
         self.pool_max = preset.pool_max[0]
@@ -241,7 +251,7 @@ class SoloModel:
 
     def pit_allowed(self, lap: int) -> bool:
         """Whether the car may turn into the pit lane on this lap (P-2, P-7)."""
-        return self.engine.pit_allowed(0, CarState(lap=lap, pools=self.preset.pool_max))
+        return self.engine.pit_allowed(self._car, CarState(lap=lap, pools=self.preset.pool_max))
 
     def successor(self, position: Position, option: MoveOption) -> Position | int:
         """The position an option leads to, or :data:`FINISHED`."""
@@ -261,7 +271,7 @@ class SoloModel:
             occupied=frozenset(),
             stops_made=stops,
             pit_allowed=self.pit_allowed(lap),
-            own_box=self.engine.own_box[0],
+            own_box=self.own_box,
             avoid=self.engine.danger,
             max_lane_changes=self.preset.max_lane_changes,
         )

@@ -25,7 +25,9 @@ class SoloOptimalBot:
     Parameters
     ----------
     solution : ParSolution
-        From :func:`fdlab.analysis.solve_par` on the same board and preset.
+        From :func:`fdlab.analysis.solve_par` on the same board and preset
+        (in races of two laps or more, with ``box_slot`` the number of the
+        car it drives: its pit box).
 
     Examples
     --------
@@ -48,6 +50,14 @@ class SoloOptimalBot:
                 f"this SoloOptimalBot was solved for board {self.solution.board.track.name!r}, "
                 f"not {view.board.track.name!r}"
             )
+        model = self.solution.model
+        if view.preset.pits and view.engine.own_box[view.car_index] != model.own_box:
+            # its policy would wait for a box the car may not enter (P-2): refuse, do not stall
+            raise ValueError(
+                f"this SoloOptimalBot was solved for the pit box of car {model.box_slot} but "
+                f"drives car {view.car_index + 1}; solve with "
+                f"solve_par(..., box_slot={view.car_index + 1}) for this car"
+            )
 
     def choose_gear(self, view: RaceView) -> int:
         """The solver's gear for the car's position, gear and pool."""
@@ -63,6 +73,7 @@ class SoloOptimalBot:
 
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
         """The legal move with the least expected turns still to play."""
+        self._check(view)
         car = view.car
         if self.solution.position_index(car.space, car.lap, car.stops) is None:
             return self.fallback.choose_move(view, moves)

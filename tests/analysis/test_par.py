@@ -245,3 +245,40 @@ def test_par_of_the_shipped_monaco_agrees_with_simulation_within_one_percent():
     assert abs(mean - solution.par) < 3 * error
     assert abs(mean - solution.par) < 0.01 * solution.par
     assert 3 * error < 0.01 * solution.par  # the interval is tight enough to tell 1%
+
+
+def two_box_ring():
+    """The pit ring of the two-lap test with boxes for cars 1 and 2."""
+    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    pit = "x " * 27 + "p p p p p x"
+    box = "x " * 28 + "B B x x x"
+    return from_ascii(
+        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
+    )
+
+
+def test_box_slot_gives_the_solver_that_cars_own_box():
+    """P-2: a car may only enter its own box; the solo model uses the box of car ``box_slot``."""
+    board = compile_board(two_box_ring())
+    boxes = {board.box[i]: i for i in range(len(board.ids)) if board.kind[i] == "box"}
+    preset = BASIC.with_laps(2)
+    assert SoloModel(board, preset).own_box == boxes[1]
+    second = solve_par(board, laps=2, box_slot=2)
+    assert second.model.own_box == boxes[2]
+    assert any(space == boxes[2] for space, _, _ in second.model.positions)
+    assert not any(space == boxes[1] for space, _, _ in second.model.positions)
+    with pytest.raises(SoloModelError, match="box_slot"):
+        SoloModel(board, preset, box_slot=11)
+
+
+def test_solo_bot_solved_for_another_cars_box_is_refused_not_stalled():
+    """Solved for car 1's box, driving car 2 in a two-lap race, the bot says so.
+
+    (It used to wait forever in the pit lane for a box it may not enter.)
+    """
+    from fdlab.bots import HeuristicBot
+
+    board = compile_board(two_box_ring())
+    bot = SoloOptimalBot(solve_par(board, laps=2))
+    with pytest.raises(ValueError, match=r"box of car 1 but drives car 2.*box_slot=2"):
+        simulate(board, [HeuristicBot(), bot], laps=2, seed=0)

@@ -145,3 +145,18 @@ def test_a_script_without_a_main_guard_gets_a_clear_error_not_a_hang(tmp_path):
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith("fdlab.analysis.playtest.PlaytestError")
     assert 'if __name__ == "__main__":' in last
+
+
+def test_solo_bots_in_a_two_lap_race_use_their_own_boxes():
+    """P-2: each 'solo' car is solved for its own box, so two-lap races with pits end."""
+    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    pit = "x " * 27 + "p p p p p x"
+    box = "x " * 28 + "B B x x x"
+    track = from_ascii(
+        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
+    )
+    result = playtest(track, ["heuristic", "solo"], races=12, laps=2, workers=1, progress=False)
+    solo = result.cars[result.cars["bot"] == "solo"]
+    assert len(solo) == 12 and (solo["status"] == "finished").mean() > 0.9
+    boxed = result.turns[result.turns["space"].isin([115, 119])]
+    assert set(boxed[boxed["car"] == 1]["space"]) == {119}  # car 2 pits, in box 2 only
