@@ -706,7 +706,11 @@ class Engine(IncidentRules):
         state = replace(state, cars=tuple(cars))
 
         if "finish" in option.lines:
-            state = self._cross_line(state, c, events)
+            if preset.street and car.lap > preset.laps:
+                # X-3 before S-4: the danger spaces before the line are rolled for first
+                state = self._danger_before_line(state, c, start, option, dice, events)
+            if state.cars[c].racing:
+                state = self._cross_line(state, c, events)
         car = state.cars[c]
         if car.racing and preset.street:
             state = self._street_hazards(state, c, option, dice, events)

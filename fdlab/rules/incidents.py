@@ -8,6 +8,7 @@ It expects the engine's ``board``, ``preset``, ``names`` and ``n_cars``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from fdlab.rules.board import Board
@@ -60,26 +61,15 @@ class IncidentRules:
     def _street_hazards(
         self, state: RaceState, c: int, option: MoveOption, dice: DiceSource, events: list[Event]
     ) -> RaceState:
+        """X-3 for every danger space of the move, then X-2 on a shooting destination."""
+        state = self._danger_rolls(state, c, option.danger, dice, events)
+        if not state.cars[c].racing:
+            return state
         preset = self.preset
         board = self.board
         black = preset.black_die
         pool = preset.street_pool
         name = self.names[c]
-        for i in option.danger:
-            roll = dice.roll(black)
-            hit = roll <= preset.danger_fail
-            events.append(
-                Event(
-                    "check",
-                    c,
-                    f"{name} crosses danger space {board.ids[i]!r}: black {roll}"
-                    + (" (X-3)" if hit else ", safe"),
-                )
-            )
-            if hit:
-                state = self._hurt(state, c, {pool: preset.danger_loss}, "X-3 danger", events)
-                if not state.cars[c].racing:
-                    return state
         dest = option.destination
         if board.hazard[dest] == "shooting" and board.tunnel[dest] is None:
             roll = dice.roll(black)
@@ -94,6 +84,56 @@ class IncidentRules:
             )
             if hit:
                 state = self._hurt(state, c, {pool: preset.shooting_loss}, "X-2 shooting", events)
+        return state
+
+    def _danger_before_line(
+        self,
+        state: RaceState,
+        c: int,
+        start: int,
+        option: MoveOption,
+        dice: DiceSource,
+        events: list[Event],
+    ) -> RaceState:
+        """X-3 on a move that ends the car's race at the line (S-4): only spaces before it."""
+        board = self.board
+        walk = (start, *option.path)
+        finish_step = next(
+            (
+                j
+                for j in range(1, len(walk))
+                if "finish" in board.step_lines.get((walk[j - 1], walk[j]), ())
+            ),
+            len(walk),
+        )
+        danger = set(option.danger)
+        before = [i for i in option.path[: finish_step - 1] if i in danger]
+        return self._danger_rolls(state, c, before, dice, events)
+
+    def _danger_rolls(
+        self, state: RaceState, c: int, spaces: Sequence[int], dice: DiceSource, events: list[Event]
+    ) -> RaceState:
+        """X-3: one black-die roll per danger space moved over; stops if the car is out."""
+        preset = self.preset
+        board = self.board
+        black = preset.black_die
+        pool = preset.street_pool
+        name = self.names[c]
+        for i in spaces:
+            roll = dice.roll(black)
+            hit = roll <= preset.danger_fail
+            events.append(
+                Event(
+                    "check",
+                    c,
+                    f"{name} crosses danger space {board.ids[i]!r}: black {roll}"
+                    + (" (X-3)" if hit else ", safe"),
+                )
+            )
+            if hit:
+                state = self._hurt(state, c, {pool: preset.danger_loss}, "X-3 danger", events)
+                if not state.cars[c].racing:
+                    return state
         return state
 
     def _collisions(

@@ -169,3 +169,24 @@ def test_X6_a_full_car_is_told_the_checkpoint_gives_nothing():
     state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
     state, events = engine.step(state, ChooseMove(1), LoadedDice([]))
     assert "A already has full SP (X-6 checkpoint)" in [str(e) for e in events]
+
+
+@pytest.mark.parametrize(("black", "status"), [(3, "eliminated"), (12, "finished")])
+def test_X3_danger_before_the_line_is_rolled_for_on_the_finishing_move(black, status):
+    """X-3 and S-4: the danger space before the line is rolled for on the finishing move.
+
+    Not the one after the line, where the car's race is over; with 1 SP a hit
+    on the black die puts the car out before it finishes.
+    """
+    #                                  0 1 2 3 4 5 6 7   (finish line after column 4)
+    board = compile_board(from_ascii(". . D . . . D .", finish=4))
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 0, "gear": 3, "lap": 1, "pools": (1,)}])
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([7]))
+    dice = LoadedDice([black])
+    state, events = engine.step(state, ChooseMove(7), dice)
+    assert dice.remaining == 0  # one roll: space 2; none for space 6 past the line
+    assert state.cars[0].status == status
+    assert [str(e) for e in events if "danger" in str(e)][0].startswith(
+        "A crosses danger space 2: black"
+    )
