@@ -257,30 +257,39 @@ class EditorController:
         label = f"make space {space} grid spot {number}" if number else f"clear grid on {space}"
         self.apply(SetSpaceAttributes(changes, label=label))
 
-    def set_box(self, space: Any, slot: int | None) -> None:
-        """Make ``space`` the pit box of car ``slot``, or a pit space again (``None``).
+    def set_box(self, space: Any, slot: int) -> None:
+        """Give the pit box ``space`` to car ``slot`` (its owner, 1-based).
+
+        Boxes are laid with the pit lane (:meth:`add_pit_lane` with
+        ``boxes``), each hanging off it by a ``box_in`` and a ``box_out``
+        step; a track or pit-lane space cannot become one without breaking
+        the lane, so it is refused. To remove a box, delete its space.
 
         Examples
         --------
         >>> from fdlab.track import from_ascii
-        >>> editor = EditorController(from_ascii(". . . .\\np p p p"))
-        >>> editor.set_box(5, 3)
-        >>> editor.track.space(5)["kind"], editor.track.boxes()
-        ('box', [5])
-        >>> editor.set_box(0, 2)
+        >>> editor = EditorController(from_ascii(". . . . . .", closed=True))
+        >>> pits = editor.add_pit_lane([1, 2, 3, 4], boxes=1)
+        >>> box = editor.track.boxes()[0]
+        >>> editor.set_box(box, 3)
+        >>> editor.track.space(box)["box"]
+        3
+        >>> editor.set_box(pits[0], 2)
         Traceback (most recent call last):
         ...
-        fdlab.editor.errors.EditError: box: space 0 is a track space; boxes belong to the pit lane (add a pit lane with Boxes first, or pick a pit or box space)
+        fdlab.editor.errors.EditError: box: space 6 is a pit space, not a box; boxes are laid with the pit lane (Remove pit lane, then Add pit lane with Boxes)
         """
         kind = self.track.space(space)["kind"] if space in self.track.graph else None
-        if kind == "track":
+        if kind is None:
+            raise EditError(f"box: space {space!r} is not on track {self.track.name!r}")
+        if kind != "box":
             raise EditError(
-                f"box: space {space!r} is a track space; boxes belong to the pit lane "
-                "(add a pit lane with Boxes first, or pick a pit or box space)"
+                f"box: space {space!r} is a {kind} space, not a box; boxes are laid with the "
+                "pit lane (Remove pit lane, then Add pit lane with Boxes)"
             )
-        attrs = {"kind": "box", "box": slot} if slot is not None else {"kind": "pit", "box": None}
-        label = f"make space {space} the box of car {slot}" if slot else f"clear box {space}"
-        self.apply(SetSpaceAttributes({space: attrs}, label=label))
+        self.apply(
+            SetSpaceAttributes({space: {"box": slot}}, label=f"give box {space} to car {slot}")
+        )
 
     def pair_tunnel(self, entry: Any, exit_: Any, label: str | None = None) -> str:
         """Join two spaces as a tunnel pair (M-6, X-5) with a ``tunnel`` step; returns the label.

@@ -523,7 +523,7 @@ class TrackEditor:
 
     @_reported
     def set_box(self) -> None:
-        """Make the selected pit space the box of the car in the *Car* box."""
+        """Give the selected pit box to the car in the *Car* box."""
         (space,) = self._require_selection("box", 1)
         self.controller.set_box(space, self.box_number.value)
 

@@ -159,12 +159,20 @@ def test_grid_spot_moves_from_its_old_space(editor):
     assert editor.track.space(17)["grid"] is None
 
 
-def test_box_and_pit_kinds(editor):
-    pits = editor.add_pit_lane([3, 5, 7, 9, 11])
-    editor.set_box(pits[2], 4)
-    assert editor.track.space(pits[2])["kind"] == "box" and editor.track.boxes() == [pits[2]]
-    editor.set_box(pits[2], None)
-    assert editor.track.space(pits[2])["kind"] == "pit"
+def test_a_box_changes_owner_and_only_boxes_are_boxes(editor):
+    editor.add_pit_lane([3, 5, 7, 9, 11], boxes=2)
+    first, second = editor.track.boxes()
+    editor.set_box(first, 4)
+    assert (
+        editor.track.space(first)["box"] == 4 and editor.history[-1] == f"give box {first} to car 4"
+    )
+    editor.set_box(second, 4)
+    assert "box_slot" in [p.code for p in editor.problems]  # two boxes for car 4, listed
+    pit = editor.track.spaces(kind="pit")[0]
+    with pytest.raises(EditError, match=rf"space {pit} is a pit space, not a box"):
+        editor.set_box(pit, 1)  # it would break the pit lane in two
+    with pytest.raises(EditError, match="space 4 is a track space, not a box"):
+        editor.set_box(4, 1)
 
 
 def test_add_and_remove_steps(editor):

@@ -402,7 +402,13 @@ def test_a_board_with_a_pit_lane_is_rebuilt_with_one(editor):
 def test_the_box_button_on_a_track_space_says_where_boxes_go(editor):
     browser_select(editor, [4])
     _click(editor, "fdlab-box")
-    assert editor.last_error.startswith(
-        "box: space 4 is a track space; boxes belong to the pit lane"
-    )
+    assert editor.last_error.startswith("box: space 4 is a track space, not a box; boxes are")
     assert editor.track.boxes() == [] and not editor.controller.can_undo
+    browser_select(editor, [11, 13, 15, 17])
+    editor.pit_boxes.value = 1
+    _click(editor, "fdlab-pit")
+    (box,) = editor.track.boxes()
+    browser_select(editor, [box])
+    editor.box_number.value = 7
+    _click(editor, "fdlab-box")
+    assert editor.track.space(box)["box"] == 7 and editor.last_error.startswith("box: space 4")
