@@ -98,7 +98,9 @@ def plan_pit_lane(
         attrs = _beside(track, along, i, box, 2 * width * side, kind="box")
         attrs["box"] = k + 1
         plan.spaces[box] = attrs
-        plan.steps.append((plan.pit_spaces[i - 1], box, "box_in", frozenset()))
+        plan.steps.append(
+            (plan.pit_spaces[i - 1], box, "box_in", _lines(track, along[i - 1], along[i]))
+        )
         plan.steps.append(
             (box, plan.pit_spaces[i + 1], "box_out", _lines(track, along[i], along[i + 1]))
         )

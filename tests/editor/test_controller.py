@@ -6,6 +6,7 @@ import contextlib
 import json
 from pathlib import Path
 
+import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -288,6 +289,24 @@ def test_pit_lane_crossing_the_finish_line_gets_finish_steps(editor):
     assert [track.space(b)["box"] for b in boxes] == [1, 2]
     assert track.graph.edges[pits[0], boxes[0]]["kind"] == "box_in"
     assert track.graph.edges[boxes[0], pits[2]]["kind"] == "box_out"
+
+
+def test_every_way_through_the_pits_crosses_the_finish_line_once(editor):
+    # The line lies between the 3rd and 4th pit space: the box beside the 4th is
+    # entered across it (P-2: cars pit between laps).
+    editor.add_pit_lane([13, 15, 17, 1, 3], boxes=3)
+    track = editor.track
+    pits, boxes = track.spaces(kind="pit"), track.boxes()
+    graph = track.graph.subgraph(pits + boxes)
+    for way in nx.all_simple_paths(graph, pits[0], pits[-1]):
+        crossings = [
+            (u, v)
+            for u, v in zip(way, way[1:], strict=False)
+            if "finish" in graph.edges[u, v]["lines"]
+        ]
+        assert len(crossings) == 1, way
+    assert "finish" in track.graph.edges[pits[2], boxes[2]]["lines"]
+    assert [p.code for p in editor.problems if p.code.startswith("pit")] == []
 
 
 @pytest.mark.parametrize(
