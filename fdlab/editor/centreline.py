@@ -33,3 +33,23 @@ def track_centreline(track: Track) -> list[tuple[float, float]]:
         xs, ys = zip(*rows[key], strict=True)
         points.append((sum(xs) / len(xs), sum(ys) / len(ys)))
     return points
+
+
+def board_centreline(track: Track) -> list[tuple[float, float]]:
+    """The centreline to show and rebuild from: the one the board was built from, if stored.
+
+    A board made by the builder keeps its build spec (graph attribute
+    ``build``) with the exact centreline; other boards get
+    :func:`track_centreline`.
+
+    Examples
+    --------
+    >>> from fdlab.track.build import build_track
+    >>> board = build_track([(0, 0), (300, 0), (300, 200), (0, 200)], lanes=2)
+    >>> board_centreline(board)
+    [(0.0, 0.0), (300.0, 0.0), (300.0, 200.0), (0.0, 200.0)]
+    """
+    spec = track.graph.graph.get("build")
+    if spec is None:
+        return track_centreline(track)
+    return [(float(x), float(y)) for x, y in spec["centreline"]["points"]]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -644,11 +645,15 @@ class EditorController:
         """
         self.apply(ReplaceBoard(board, label=label))
 
-    def rebuild(self, centreline: Any, **options: Any) -> None:
+    def rebuild(self, centreline: Any, *, keep: bool = False, **options: Any) -> None:
         """Build a new board from a centreline with the builder and edit that.
 
         ``options`` go to :func:`fdlab.track.build.build_track` (``lanes``,
-        ``space_length``, ``pit``...). The name, description and laps of the
+        ``space_length``, ``pit``...). With ``keep=True`` a board made by the
+        builder is built again with the options it was built with (stored
+        in its ``build`` graph attribute: corners, stops, street hazards,
+        tunnels and police line, grid, pit lane, finish), ``options``
+        changing some of them. The name, description and laps of the
         current track are kept. One undo step brings the old board back.
 
         Examples
@@ -657,10 +662,21 @@ class EditorController:
         >>> editor.rebuild([(0, 0), (160, 0), (160, 160), (0, 160)], lanes=2, space_length=16.0)
         >>> len(editor.track) > 40, editor.track.name, editor.history
         (True, 'new circuit', ['rebuild from a centreline of 4 points'])
+        >>> editor.rebuild([(0, 0), (200, 0), (200, 160), (0, 160)], keep=True)
+        >>> editor.track.graph.graph["build"]["lanes"], editor.track.graph.graph["space_length"]
+        (2, 16.0)
         """
         from fdlab.track.build import build_track
 
         _require_a_loop(getattr(centreline, "points", centreline))
+        spec = self.track.graph.graph.get("build") if keep else None
+        if spec is not None:
+            from fdlab.track.build_spec import BuildSpec
+
+            stored = BuildSpec.from_json(spec)
+            kept = {f.name: getattr(stored, f.name) for f in fields(stored)}
+            del kept["centreline"]
+            options = {**kept, **options}
         try:
             board = build_track(centreline, **options)
         except (ValueError, TypeError) as error:

@@ -22,7 +22,7 @@ import ipywidgets as w
 from jupyter_bokeh import BokehModel
 
 from fdlab.editor.board_plot import EditorSources, editor_figure, load_bokehjs
-from fdlab.editor.centreline import track_centreline
+from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController
 from fdlab.editor.errors import EditError, EditorError
 from fdlab.track.model import EDGE_KINDS, Track
@@ -115,7 +115,7 @@ class TrackEditor:
         self._build_controls()
         self.controller.observe(self._on_model_change)
         self.redraw()
-        self.set_centreline(track_centreline(self.track))
+        self.set_centreline(board_centreline(self.track))
         self._sync_controls()
 
     @classmethod
@@ -257,6 +257,14 @@ class TrackEditor:
         self.with_pit = labelled(
             w.Checkbox(description="with pit lane", indent=False), "fdlab-with-pit"
         )
+        self.keep_build = labelled(
+            w.Checkbox(
+                description="keep corners, street and grid of the last build",
+                indent=False,
+                layout=w.Layout(width="auto"),
+            ),
+            "fdlab-keep-build",
+        )
         pit_row = w.HBox(
             [
                 button("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
@@ -276,6 +284,7 @@ class TrackEditor:
                 self.space_length,
                 self.lane_counts,
                 self.with_pit,
+                self.keep_build,
                 button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
             ]
         )
@@ -335,11 +344,30 @@ class TrackEditor:
         )
         self.widget.add_class("fdlab-editor")
         self.path.value = str(self.controller.path) if self.controller.path else ""
-        lanes = {d["lane"] for _, d in self.track.graph.nodes(data=True) if d["kind"] == "track"}
-        self.lanes.value = min(max(len(lanes), 2), 4)  # the builder makes 2-4 lanes
+        self._fill_build_boxes()
+
+    def _fill_build_boxes(self) -> None:
+        """Set the rebuild controls to what made the board (its build spec, or its look)."""
+        graph = self.track.graph
+        spec = graph.graph.get("build")
+        self.keep_build.disabled = spec is None
+        self.keep_build.value = spec is not None
         self.with_pit.value = bool(self.track.spaces(kind="pit"))  # a rebuild keeps the pits
-        if len(self.track):  # a blank board lets the builder choose (0 = auto)
-            self.space_length.value = float(self.track.graph.graph.get("space_length") or 0.0)
+        if spec is not None:
+            self.lanes.value = spec["lanes"]
+            self.space_length.value = float(spec["space_length"] or 0.0)
+            self.lane_counts.value = ", ".join(
+                f"{stretch['start']:g}-{stretch['end']:g}:{lanes}"
+                for stretch, lanes in spec["lane_counts"]
+            )
+            return
+        lanes = {d["lane"] for _, d in graph.nodes(data=True) if d["kind"] == "track"}
+        self.lanes.value = min(max(len(lanes), 2), 4)  # the builder makes 2-4 lanes
+        self.lane_counts.value = ""
+        # a blank board lets the builder choose (0 = auto)
+        self.space_length.value = (
+            float(graph.graph.get("space_length") or 0.0) if len(graph) else 0.0
+        )
 
     # -- display ----------------------------------------------------------------
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -584,11 +612,15 @@ class TrackEditor:
             "space_length": self.space_length.value or None,  # 0: about 80 spaces a lap
             "lane_counts": parse_lane_counts(self.lane_counts.value),
         }
-        if self.with_pit.value:
-            options["pit"] = True
-        self.controller.rebuild(points, **options)
+        spec = self.track.graph.graph.get("build")
+        keep = self.keep_build.value and spec is not None
+        if not self.with_pit.value:
+            options["pit"] = None
+        elif not (keep and spec.get("pit")):
+            options["pit"] = True  # the builder's pit lane beside the finish straight
+        self.controller.rebuild(points, keep=keep, **options)
         self.selected = []
-        self.set_centreline(track_centreline(self.track))
+        self.set_centreline(board_centreline(self.track))
 
     @_reported
     def undo(self) -> None:
@@ -616,11 +648,12 @@ class TrackEditor:
             raise EditError("load: type the file to load in 'File'")
         self.controller.load(text, discard_unsaved=self.discard.value)
         self.discard.value = False
+        self._fill_build_boxes()
         self.selected = []
         self.highlighted = []
         self._problem_shown = None
         self.redraw()
-        self.set_centreline(track_centreline(self.track))
+        self.set_centreline(board_centreline(self.track))
 
     @_reported
     def _on_problem(self, change: dict[str, Any]) -> None:

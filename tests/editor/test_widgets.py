@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -412,3 +413,32 @@ def test_the_box_button_on_a_track_space_says_where_boxes_go(editor):
     editor.box_number.value = 7
     _click(editor, "fdlab-box")
     assert editor.track.space(box)["box"] == 7 and editor.last_error.startswith("box: space 4")
+
+
+STREET = Path(__file__).resolve().parents[2] / "tracks" / "street.json"
+
+
+@pytest.mark.skipif(not STREET.exists(), reason="tracks/street.json is not built yet")
+def test_drag_a_point_of_a_built_board_and_rebuild_keeps_its_street_features():
+    editor = TrackEditor(load_track(STREET))
+    spec = editor.track.graph.graph["build"]
+    assert editor.centreline_points() == [tuple(p) for p in spec["centreline"]["points"]]
+    assert editor.keep_build.value and editor.lanes.value == spec["lanes"]
+    tunnels = len(editor.track.tunnel_pairs())
+    hazards = len([s for s in editor.track if editor.track.space(s)["hazard"]])
+    assert tunnels and hazards and editor.track.edges_crossing("police")
+    points = editor.centreline_points()
+    x, y = points[5]
+    points[5] = (x + 3.0, y - 2.0)  # the Poly Edit tool drags one point
+    xs, ys = np.array([p[0] for p in points]), np.array([p[1] for p in points])
+    browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
+    _click(editor, "fdlab-rebuild")
+    assert editor.last_error is None
+    track = editor.track
+    assert track.graph.graph["build"]["centreline"]["points"][5] == [x + 3.0, y - 2.0]
+    assert len(track.tunnel_pairs()) == tunnels and track.edges_crossing("police")
+    assert len([s for s in track if track.space(s)["hazard"]]) == hazards
+    assert track.boxes() and track.name == load_track(STREET).name
+    editor.keep_build.value = False  # a fresh build from the line alone
+    _click(editor, "fdlab-rebuild")
+    assert editor.track.tunnel_pairs() == {} and not editor.track.edges_crossing("police")
