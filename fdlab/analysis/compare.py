@@ -59,7 +59,7 @@ class Comparison:
         ]
 
     def layout(self, width: int = 1000) -> Any:
-        """Both boards side by side, coloured by damage per race, with the flagged differences."""
+        """Both boards side by side, on one damage scale, with the flagged differences."""
         from bokeh.layouts import column, row
         from bokeh.models import Div
 
@@ -70,11 +70,14 @@ class Comparison:
                 "this Comparison was built without its playtests; use compare_playtests"
             )
         half = width // 2
-        pictures = []
-        for name, result in zip(self.names, (self.before, self.after), strict=True):
-            fig = circuit_report(result, par=False).heatmap(half)
-            fig.title.text = f"{name}: {fig.title.text}"
-            pictures.append(fig)
+        reports = [circuit_report(result, par=False) for result in (self.before, self.after)]
+        top = max(float(r.heat["damage_per_race"].max()) if len(r.heat) else 0.0 for r in reports)
+        pictures = [
+            report.heatmap(half, top=top, label=name)
+            for name, report in zip(self.names, reports, strict=True)
+        ]
+        for fig in pictures:  # half a page: the scale goes on a line of its own
+            fig.title.text = fig.title.text.replace(", pale", ",\npale")
         items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
         head = Div(text=f"<h3>{html.escape(self.names[0])} vs {html.escape(self.names[1])}</h3>"
                    f"<ul>{items}</ul>", width=width)  # fmt: skip

@@ -143,18 +143,30 @@ class CircuitReport:
         )
 
     # -- pictures ----------------------------------------------------------------
-    def heatmap(self, width: int = 900) -> Any:
-        """The board coloured by damage per race on each space, eliminations marked."""
+    def heatmap(self, width: int = 900, *, top: float | None = None, label: str = "") -> Any:
+        """The board coloured by damage per race on each space, eliminations marked.
+
+        Parameters
+        ----------
+        width : int
+        top : float, optional
+            Damage per race drawn darkest (default: this playtest's highest),
+            so that pictures side by side can share one scale.
+        label : str
+            Prefix of the title (e.g. the version's name).
+        """
         from bokeh.models import ColumnDataSource, HoverTool
 
         from fdlab.plot import board_figure
 
         track = self.result.track
         per_race = self.heat["damage_per_race"]
-        top = float(per_race.max()) if len(per_race) else 0.0
+        if top is None:
+            top = float(per_race.max()) if len(per_race) else 0.0
+        head = f"{label}: " if label else f"{track.name}: "
         fig = board_figure(
             track,
-            title=f"{track.name}: damage per race, pale yellow to dark red = up to {top:.2g} "
+            title=f"{head}damage per race, pale yellow to dark red = up to {top:.2g} "
             "(eliminations as crosses)",
             width=width,
         )
@@ -166,7 +178,7 @@ class CircuitReport:
             value = float(per_race.get(sid, 0.0))
             lost = int(self.heat["eliminations"].get(sid, 0))
             if value > 0 and top > 0:
-                fill = HEAT[min(len(HEAT) - 1, int(len(HEAT) * value / top))]
+                fill = HEAT[max(0, min(len(HEAT) - 1, int(len(HEAT) * value / top)))]
             elif nodes[sid]["kind"] == "track" and nodes[sid]["hazard"] is None:
                 fill = NO_DAMAGE if nodes[sid]["corner"] is None else NO_DAMAGE_CORNER
             fills.append(fill)

@@ -54,3 +54,15 @@ def test_side_by_side_pictures_of_both_versions(versions):
     assert any(t.startswith("3 stops") for t in titles) and any(
         t.startswith("1 stop") for t in titles
     )
+
+
+def test_side_by_side_pictures_share_one_damage_scale(versions):
+    """Colours compare across the two boards only if both use the same darkest value."""
+    from bokeh.plotting import figure
+
+    comparison = compare_playtests(*versions, names=("3 stops", "1 stop"))
+    figures = list(comparison.layout().select({"type": figure}))
+    scales = {fig.title.text.split("up to ")[1] for fig in figures}
+    assert len(figures) == 2 and len(scales) == 1
+    most = max(r.turns.groupby("space")["damage"].sum().max() / len(r.races) for r in versions)
+    assert scales == {f"{most:.2g} (eliminations as crosses)"}
