@@ -4,7 +4,8 @@
 edit and tests each headline number: race length and damage per car
 (Welch's t-test), finishing rate and pole win rate (Fisher's exact test),
 and per corner (matched by id) overshoot and elimination rates (Fisher) and
-damage blamed on the corner per car (Welch). p-values are adjusted for the
+damage blamed on the corner per car (Welch). Damage is tested on race means
+(the cars of one race are not independent samples; races are). p-values are adjusted for the
 number of tests (Holm); a difference is flagged when the adjusted p-value is
 below ``alpha``.
 """
@@ -141,11 +142,21 @@ def _corner_counts(result: PlaytestResult, corner) -> tuple[int, int, int]:
     return overshoots, passages, eliminated
 
 
+def _per_race(result: PlaytestResult, per_car: pd.Series) -> np.ndarray:
+    """Per race, the mean over its cars of a per-(race, car) series (missing cars count 0).
+
+    Races are the independent samples of a playtest; cars of one race are
+    not (they block, pass and hit each other), so tests compare race means.
+    """
+    every = result.cars.set_index(["race", "car"]).index
+    full = per_car.reindex(every, fill_value=0).astype(float)
+    return full.groupby(level="race").mean().to_numpy()
+
+
 def _corner_damage(result: PlaytestResult, corner) -> np.ndarray:
     turns = result.turns
     mine = turns[blame(turns) == corner].groupby(["race", "car"])["damage"].sum()
-    every = result.cars.set_index(["race", "car"]).index
-    return mine.reindex(every, fill_value=0).to_numpy(dtype=float)
+    return _per_race(result, mine)
 
 
 def compare_playtests(
@@ -191,8 +202,8 @@ def compare_playtests(
 
     ra, rb = before.races["rounds"].to_numpy(float), after.races["rounds"].to_numpy(float)
     add("race length (rounds)", ra.mean(), rb.mean(), "Welch t", _welch(ra, rb))
-    da, db = before.cars["damage"].to_numpy(float), after.cars["damage"].to_numpy(float)
-    add("damage per car", da.mean(), db.mean(), "Welch t", _welch(da, db))
+    da, db = (_per_race(r, r.cars.set_index(["race", "car"])["damage"]) for r in (before, after))
+    add("damage per car", da.mean(), db.mean(), "Welch t (race means)", _welch(da, db))
     fa = int((before.cars["status"] == "finished").sum())
     fb = int((after.cars["status"] == "finished").sum())
     na, nb = len(before.cars), len(after.cars)
@@ -213,7 +224,7 @@ def compare_playtests(
             add(f"{name}: overshoot rate", oa / sa, ob / sb, "Fisher", _fisher(oa, sa, ob, sb))
             add(f"{name}: elimination rate", ea / sa, eb / sb, "Fisher", _fisher(ea, sa, eb, sb))
         xa, xb = _corner_damage(before, corner), _corner_damage(after, corner)
-        add(f"{name}: damage per car", xa.mean(), xb.mean(), "Welch t", _welch(xa, xb))
+        add(f"{name}: damage per car", xa.mean(), xb.mean(), "Welch t (race means)", _welch(xa, xb))
     table = pd.DataFrame(rows).set_index("metric")
     table.insert(2, "change", table["after"] - table["before"])
     table["p_adjusted"] = _holm(list(table["p_value"]))
