@@ -259,7 +259,9 @@ class TrackEditor:
         )
         self.keep_build = labelled(
             w.Checkbox(
-                description="keep corners, street and grid of the last build",
+                description="keep corners, street, grid",
+                tooltip="rebuild with the corners, stops, street features, grid and pit lane "
+                "of the last build",
                 indent=False,
                 layout=w.Layout(width="auto"),
             ),
@@ -286,7 +288,8 @@ class TrackEditor:
                 self.with_pit,
                 self.keep_build,
                 button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
-            ]
+            ],
+            layout=w.Layout(flex_flow="row wrap"),  # a narrow notebook wraps, never hides
         )
         self.path = labelled(
             w.Text(
