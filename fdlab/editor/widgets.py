@@ -396,6 +396,10 @@ class TrackEditor:
             self._problem_shown = None
             self.highlighted = []
         self.redraw()
+        if what.startswith(("undo rebuild", "redo rebuild")) and len(self.track):
+            # the board that came back shows the centreline and settings it was built from
+            self.set_centreline(board_centreline(self.track))
+            self._fill_build_boxes()
         self._sync_controls(what)
 
     def _sync_controls(self, what: str = "") -> None:

@@ -442,3 +442,7 @@ def test_drag_a_point_of_a_built_board_and_rebuild_keeps_its_street_features():
     editor.keep_build.value = False  # a fresh build from the line alone
     _click(editor, "fdlab-rebuild")
     assert editor.track.tunnel_pairs() == {} and not editor.track.edges_crossing("police")
+    _click(editor, "fdlab-undo")
+    _click(editor, "fdlab-undo")  # the shipped board is back, with its own centreline
+    assert editor.track == load_track(STREET) and editor.keep_build.value
+    assert editor.centreline_points() == [tuple(p) for p in spec["centreline"]["points"]]
