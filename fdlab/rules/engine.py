@@ -37,7 +37,7 @@ from fdlab.rules.errors import (
 from fdlab.rules.events import Event
 from fdlab.rules.explain import explain_illegal
 from fdlab.rules.incidents import IncidentRules
-from fdlab.rules.movement import MoveOption, move_options
+from fdlab.rules.movement import MoveOption, follow_path, move_options
 from fdlab.rules.order import inside_ranks, turn_order
 from fdlab.rules.presets import Preset, ordinal
 from fdlab.rules.state import OFF_BOARD, CarState, RaceState
@@ -560,26 +560,57 @@ class Engine(IncidentRules):
     def _equivalent(
         self, state: RaceState, path: tuple[int, ...], candidates: list[MoveOption]
     ) -> list[MoveOption]:
-        """Options with the same effect as a walk the player gave that is not the listed path.
+        """Options with the same effect as a legal path the player gave that is not the listed one.
 
         The move generator lists one representative path per destination,
-        spaces moved, overshoots and danger count (M-7). A walk along the
-        board's steps, through no car, with the same spaces moved and danger
-        spaces as a listed option has the same costs and checks, so it is
-        played as that option (decision); the log shows the listed path.
+        spaces moved, overshoots and danger count (M-7). A path the player
+        names is judged with the search's own rules
+        (:func:`~fdlab.rules.movement.follow_path`: M-1..M-6, C-5, P-2, P-7)
+        and an illegal one is refused with the reason; a legal one with the
+        same spaces moved, overshoots, danger count and box as a listed
+        option has the same costs and checks, so it is played as that option
+        (decision); the log shows the listed path.
+
+        Raises
+        ------
+        IllegalMoveError
+            When the path breaks a movement rule or does not end on the
+            destination.
         """
         board = self.board
-        occupied = state.occupied(skip=state.current)
-        here = state.cars[state.current].space
-        moved = 0
-        for i in path:
-            kinds = [k for j, k, _ in board.steps[here] if j == i]
-            if not kinds or i in occupied:
-                return []
-            moved += 0 if kinds[0] == "tunnel" else 1
-            here = i
-        danger = sum(1 for i in path if i in self.danger)
-        return [o for o in candidates if o.moved == moved and len(o.danger) == danger]
+        c = state.current
+        car = state.cars[c]
+        name = self.names[c]
+        target = candidates[0].destination
+        last = path[-1] if path else car.space
+        if last != target:
+            raise IllegalMoveError(
+                f"M-7: {name}'s path ends on space {board.ids[last]!r}, not on the "
+                f"destination, space {board.ids[target]!r}"
+            )
+        walk = follow_path(
+            board,
+            car.space,
+            path,
+            occupied=state.occupied(skip=c),
+            stops_made=car.stops,
+            pit_allowed=self.pit_allowed(c, car),
+            own_box=self.own_box[c],
+            avoid=self.danger,
+            max_lane_changes=self.preset.max_lane_changes,
+        )
+        if walk.reason is not None:
+            raise IllegalMoveError(
+                f"{name} may not take that path to space {board.ids[target]!r}: {walk.reason}"
+            )
+        return [
+            o
+            for o in candidates
+            if o.moved == walk.moved
+            and o.overshoots == walk.overshoots
+            and len(o.danger) == len(walk.danger)
+            and o.boxed == walk.boxed
+        ]
 
     def _unreachable(self, state: RaceState, target: int, name: str) -> str:
         board = self.board

@@ -31,7 +31,10 @@ Rules, in the words of ``rules.md``:
 
 :func:`move_options_for_rolls` answers several rolls (a die's faces) with one
 search; :func:`fdlab.rules.explain.explain_illegal` says in words why a
-destination is not among the options.
+destination is not among the options. :func:`check_path` (and
+:func:`follow_path`, which also sums the walk up) judges one path a player
+names, with the same bookkeeping as the search, step by step: it is for
+player-named paths only, never on the hot path.
 """
 
 from __future__ import annotations
@@ -49,7 +52,16 @@ from fdlab.rules.board import (
     Board,
 )
 
-__all__ = ["MoveOption", "MovementError", "Overshoot", "move_options", "move_options_for_rolls"]
+__all__ = [
+    "MoveOption",
+    "MovementError",
+    "Overshoot",
+    "PathCheck",
+    "check_path",
+    "follow_path",
+    "move_options",
+    "move_options_for_rolls",
+]
 
 #: Steps that take the car out of its lane: refused during and after an overshoot (C-5).
 _LEAVES_LANE = frozenset({STEP_STRAIGHT_LANE_CHANGE, STEP_CORNER_LANE_CHANGE, STEP_PIT_IN})
@@ -518,3 +530,288 @@ def _insert(entries: list, entry: tuple) -> None:
             return
     entries[:] = [e for e in entries if not (lc <= e[0] and forbid & ~e[1] == 0)]
     entries.append(entry)
+
+
+@dataclass(frozen=True)
+class PathCheck:
+    """One named path judged step by step (:func:`follow_path`).
+
+    Attributes
+    ----------
+    reason : str or None
+        None for a legal path; otherwise one sentence naming the step by
+        space ids and the rule clause.
+    moved : int
+        Spaces moved up to the refused step (the whole path when legal); a
+        tunnel pair counts as one space (M-6).
+    lane_changes : int
+        Lane changes on straights (M-3).
+    overshoots : tuple of Overshoot
+        Corners left without the required stops (C-3), as in
+        :attr:`MoveOption.overshoots`.
+    danger : tuple of int
+        Danger spaces moved over or ended on (X-3).
+    boxed : bool
+        The path ends in the car's own box (P-2).
+    """
+
+    reason: str | None
+    moved: int
+    lane_changes: int
+    overshoots: tuple[Overshoot, ...]
+    danger: tuple[int, ...]
+    boxed: bool
+
+
+def check_path(
+    board: Board,
+    start: int,
+    path: Iterable[int],
+    *,
+    occupied: frozenset[int],
+    stops_made: int,
+    pit_allowed: bool = False,
+    own_box: int | None = None,
+    avoid: frozenset[int] = frozenset(),
+    max_lane_changes: int = 2,
+) -> str | None:
+    """Why a named path is not a legal walk from ``start``, or None when it is.
+
+    Applies exactly the rules :func:`move_options` applies (M-1..M-6, C-3,
+    C-5, P-2, P-7) to one path: ``check_path(...) is None`` exactly when the
+    path is a walk the search would accept. The roll is not checked: compare
+    the spaces moved (:func:`follow_path`) with it.
+
+    Parameters
+    ----------
+    board, start
+        As for :func:`move_options`.
+    path : iterable of int
+        Board indices entered in order, as in :attr:`MoveOption.path`: both
+        portals of a tunnel appear, entry then exit.
+    occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
+        As for :func:`move_options`.
+
+    Returns
+    -------
+    str or None
+        One sentence naming the first illegal step by space ids and ending
+        with the clause id, e.g. ``(M-4)``; None for a legal path.
+
+    Raises
+    ------
+    MovementError
+        For a start index not on the board.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii('''
+    ...     . . . .
+    ...     . . . .
+    ... '''))
+    >>> print(check_path(board, 0, [3, 4], occupied=frozenset({2}), stops_made=0))  # overtakes
+    None
+    >>> print(check_path(board, 0, [3, 4], occupied=frozenset(), stops_made=0))
+    the step from space 3 to space 4 returns to lane 0, left earlier on this straight, without overtaking a car in it: no zig-zag on straights (M-4)
+    >>> print(check_path(board, 0, [3, 4], occupied=frozenset(), stops_made=0, max_lane_changes=1))
+    the step from space 3 to space 4 would be lane change 2 on straights; at most 1 are allowed in one move (M-3)
+    """
+    return follow_path(
+        board,
+        start,
+        path,
+        occupied=occupied,
+        stops_made=stops_made,
+        pit_allowed=pit_allowed,
+        own_box=own_box,
+        avoid=avoid,
+        max_lane_changes=max_lane_changes,
+    ).reason
+
+
+def follow_path(
+    board: Board,
+    start: int,
+    path: Iterable[int],
+    *,
+    occupied: frozenset[int],
+    stops_made: int,
+    pit_allowed: bool = False,
+    own_box: int | None = None,
+    avoid: frozenset[int] = frozenset(),
+    max_lane_changes: int = 2,
+) -> PathCheck:
+    """Judge a named path step by step and sum it up (:class:`PathCheck`).
+
+    The bookkeeping is the search's (:func:`move_options`): lane changes on
+    straights (M-3), lanes left on this straight and not yet justified by
+    passing a car or an ``avoid`` space abreast (M-4), corner arrows only
+    (M-5), tunnel pairs (M-6), overshoots and the lane lock after them (C-3,
+    C-5), the pit lane only when allowed (P-2, P-7), only the car's own box,
+    which ends the move (P-2).
+
+    Parameters
+    ----------
+    board, start, path, occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
+        As for :func:`check_path`.
+
+    Returns
+    -------
+    PathCheck
+        ``reason`` is None for a legal path.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii('''
+    ...     . . . .
+    ...     . . . .
+    ... '''))
+    >>> walk = follow_path(board, 0, [3, 4], occupied=frozenset({2}), stops_made=0)
+    >>> walk.reason, walk.moved, walk.lane_changes
+    (None, 2, 2)
+    >>> print(follow_path(board, 0, [2, 3], occupied=frozenset(), stops_made=0).reason)
+    no step leads from space 2 to space 3: a path goes one step at a time along the track, never backwards nor sideways (M-1)
+    """
+    n = len(board.ids)
+    if not isinstance(start, Integral) or not 0 <= start < n:
+        raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
+    ids = board.ids
+    corner = board.corner
+    lane = board.lane
+    required = board.stops
+    blocked_spaces = set(occupied)
+    blocked_spaces.discard(start)
+    passmask: dict[int, int] = {}
+    for o in set(occupied) | set(avoid):
+        if o == start:
+            continue
+        for a in board.abreast[o]:
+            passmask[a] = passmask.get(a, 0) | 1 << lane[o]
+    start_corner = corner[start]
+    left = start_corner is None
+    overs: tuple = ()
+    danger: tuple[int, ...] = ()
+    forbid = 0
+    lane_changes = 0
+    moved = 0
+    boxed = False
+    steps = list(path)
+
+    def summary(reason: str | None) -> PathCheck:
+        shots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
+        return PathCheck(reason, moved, lane_changes, shots, danger, boxed)
+
+    def enter(v: int, j: int) -> None:
+        """The search's corner, danger and zig-zag bookkeeping for stepping from v into j."""
+        nonlocal left, overs, danger, forbid
+        cv, cj = corner[v], corner[j]
+        if cv is not None and cj != cv:
+            made = 0
+            if cv == start_corner and not left:
+                made, left = stops_made, True
+            if made < required[cv]:
+                overs = overs + ((cv, made, required[cv], moved),)
+        if board.danger_space[j]:
+            danger = danger + (j,)
+        forbid = 0 if cj is not None else forbid & ~passmask.get(j, 0)
+
+    def overshot() -> str:
+        return ", ".join(f"{c!r} ({made}/{need} stops)" for c, made, need, _ in overs)
+
+    here = start
+    k = 0
+    while k < len(steps):
+        j = steps[k]
+        a = repr(ids[here])
+        b = repr(ids[j]) if isinstance(j, Integral) and 0 <= j < n else repr(j)
+        if boxed:
+            return summary(
+                f"the path goes on after entering the car's box, space {a}: entering its own "
+                f"box ends the move (P-2)"
+            )
+        codes = [code for nxt, code in board.moves[here] if nxt == j]
+        if not codes:
+            return summary(
+                f"no step leads from space {a} to space {b}: a path goes one step at a time "
+                f"along the track, never backwards nor sideways (M-1)"
+            )
+        code = codes[0]
+        if j in blocked_spaces:
+            return summary(
+                f"space {b} holds another car: a car may not pass through nor end on a car (M-2)"
+            )
+        if code == STEP_TUNNEL:
+            return summary(
+                f"the path takes the tunnel from space {a} without entering it there: a tunnel "
+                f"is entered by moving onto its entry portal (M-6)"
+            )
+        if code == STEP_STRAIGHT_LANE_CHANGE:
+            if overs:
+                return summary(
+                    f"the step from space {a} to space {b} changes lane after overshooting corner "
+                    f"{overshot()}: no lane change for the rest of the move (C-5)"
+                )
+            if lane_changes >= max_lane_changes:
+                return summary(
+                    f"the step from space {a} to space {b} would be lane change "
+                    f"{lane_changes + 1} on straights; at most {max_lane_changes} are allowed "
+                    f"in one move (M-3)"
+                )
+            if forbid >> lane[j] & 1:
+                return summary(
+                    f"the step from space {a} to space {b} returns to lane {lane[j]}, left "
+                    f"earlier on this straight, without overtaking a car in it: no zig-zag on "
+                    f"straights (M-4)"
+                )
+            lane_changes += 1
+            forbid |= 1 << lane[here]
+        elif code == STEP_PIT_IN and not pit_allowed:
+            return summary(
+                f"the step from space {a} to space {b} turns into the pit lane, which this car "
+                f"may not enter now (P-2: only between laps; P-7: not on the last lap nor from "
+                f"the grid)"
+            )
+        if code == STEP_BOX_IN:
+            if j != own_box:
+                owner = board.box[j]
+                return summary(
+                    f"space {b} is the box of car {owner}: a car may only enter its own box (P-2)"
+                )
+            boxed = True
+            moved += 1
+            here = j
+            k += 1
+            continue
+        enter(here, j)
+        if overs and code in _LEAVES_LANE:
+            leaves = "turns into the pit lane" if code == STEP_PIT_IN else "changes lane"
+            return summary(
+                f"the step from space {a} to space {b} {leaves} while or after overshooting "
+                f"corner {overshot()}: the car continues in the lane it left the corner in (C-5)"
+            )
+        exit_portal = board.tunnel_exit[j]
+        if exit_portal >= 0:
+            t = repr(ids[exit_portal])
+            if k + 1 == len(steps) or steps[k + 1] != exit_portal:
+                return summary(
+                    f"space {b} is a tunnel entry: a move that reaches it continues from the "
+                    f"exit, space {t}, which the path must name next (M-6)"
+                )
+            if exit_portal in blocked_spaces:
+                return summary(
+                    f"space {t}, the exit of the tunnel entered at space {b}, holds another car: "
+                    f"a car may not pass through nor end on a car (M-2)"
+                )
+            moved += 1
+            enter(j, exit_portal)
+            here = exit_portal
+            k += 2
+            continue
+        moved += 1
+        here = j
+        k += 1
+    return summary(None)

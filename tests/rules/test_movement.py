@@ -20,6 +20,8 @@ from fdlab.rules.movement import (
     MovementError,
     MoveOption,
     Overshoot,
+    check_path,
+    follow_path,
     move_options,
     move_options_for_rolls,
 )
@@ -888,3 +890,103 @@ def test_options_for_rolls_refuses_a_negative_roll():
     with pytest.raises(MovementError, match="negative"):
         move_options_for_rolls(board, 0, [2, -1], occupied=frozenset(), stops_made=0)
     assert move_options_for_rolls(board, 0, [], occupied=frozenset(), stops_made=0) == {}
+
+
+# -- check_path: one named path, judged like the search -----------------------------------------
+
+
+def random_walk(draw, track, start, length):
+    """A walk along any of the track's steps (tunnel, pit and box steps too), ids."""
+    path = []
+    here = start
+    for _ in range(length):
+        nexts = sorted(track.graph.adj[here])
+        if not nexts:
+            break
+        here = draw(st.sampled_from(nexts))
+        path.append(here)
+    return path
+
+
+def judged_legal(track, start, path, occupied, stops, pit_allowed, own_box, avoid, max_lc):
+    """The brute force's verdict on one walk: it lists it and every clause passes."""
+    listed = path in walks(track, start, len(path), pit_allowed, own_box)
+    return listed and judge(track, start, path, occupied, stops, avoid, max_lc) is not None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(track=boards(), data=st.data())
+def test_check_path_matches_brute_force(track, data):
+    """M-1..M-6, C-3, C-5: check_path accepts a walk exactly when the brute force does."""
+    spaces = sorted(track)
+    entries = {u for u, _, kind in track.graph.edges(data="kind") if kind == "tunnel"}
+    start = data.draw(st.sampled_from([s for s in spaces if s not in entries]))
+    occupied = frozenset(data.draw(st.lists(st.sampled_from(spaces), max_size=3))) - {start}
+    path = random_walk(data.draw, track, start, data.draw(st.integers(0, 6)))
+    stops = data.draw(st.integers(0, 2))
+    max_lc = data.draw(st.integers(0, 3))
+    danger = frozenset(s for s in spaces if track.space(s)["hazard"] == "danger")
+    avoid = danger if data.draw(st.booleans()) else frozenset()
+    board = compile_board(track)
+    ix = board.index
+    walk = follow_path(
+        board,
+        ix[start],
+        [ix[s] for s in path],
+        occupied=frozenset(ix[o] for o in occupied),
+        stops_made=stops,
+        avoid=frozenset(ix[a] for a in avoid),
+        max_lane_changes=max_lc,
+    )
+    legal = judged_legal(track, start, path, occupied, stops, False, None, avoid, max_lc)
+    assert (walk.reason is None) == legal, walk.reason
+    if legal:
+        key, lane_changes, danger_ids, _ = judge(track, start, path, occupied, stops, avoid, max_lc)
+        summary = (
+            path[-1] if path else start,
+            walk.moved,
+            tuple((x.corner, x.stops_made, x.required, x.beyond) for x in walk.overshoots),
+            len(walk.danger),
+            walk.boxed,
+        )
+        assert summary == key
+        assert walk.lane_changes == lane_changes
+    else:
+        assert re.search(r"\((M|C|P)-\d", walk.reason), walk.reason
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_check_path_pit_lane_matches_brute_force(data):
+    """P-2, P-7: the pit lane only when allowed, only the own box, which ends the move."""
+    track = from_ascii(PIT)
+    spaces = sorted(track)
+    start = data.draw(st.sampled_from(spaces))
+    occupied = frozenset(data.draw(st.lists(st.sampled_from(spaces), max_size=2))) - {start}
+    path = random_walk(data.draw, track, start, data.draw(st.integers(0, 7)))
+    pit_allowed = data.draw(st.booleans())
+    own_box = data.draw(st.sampled_from([None, 8, 14]))
+    board = compile_board(track)
+    ix = board.index
+    reason = check_path(
+        board,
+        ix[start],
+        [ix[s] for s in path],
+        occupied=frozenset(ix[o] for o in occupied),
+        stops_made=0,
+        pit_allowed=pit_allowed,
+        own_box=None if own_box is None else ix[own_box],
+    )
+    legal = judged_legal(track, start, path, occupied, 0, pit_allowed, own_box, frozenset(), 2)
+    assert (reason is None) == legal, reason
+
+
+def test_check_path_refuses_a_jump_and_a_path_through_a_tunnel_entry():
+    """M-1 and M-6: a path is one step at a time and names both tunnel portals."""
+    board = compile_board(from_ascii(". . D . . . . . .", tunnels={"2": (2, 6)}))
+    rules = {"occupied": frozenset(), "stops_made": 0}
+    assert "(M-1)" in check_path(board, 0, [2], **rules)
+    assert "(M-6)" in check_path(board, 0, [1, 2, 3], **rules)
+    assert "(M-6)" in check_path(board, 0, [1, 2], **rules)
+    assert check_path(board, 0, [1, 2, 6, 7], **rules) is None
+    assert follow_path(board, 0, [1, 2, 6, 7], **rules).moved == 3
