@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from fdlab.track.model import Track
@@ -131,6 +132,24 @@ class Board:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    @cached_property
+    def wraps(self) -> bool:
+        """True when the lap closes: some step goes back in progress (over the finish line).
+
+        On an open board (a text board without ``closed=True``, a straight for
+        a lesson) progress only grows, so nothing is ever behind by a lap.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> compile_board(from_ascii(". . . .", closed=True)).wraps
+        True
+        >>> compile_board(from_ascii(". . . .", finish=2)).wraps
+        False
+        """
+        progress = self.progress
+        return any(progress[j] < progress[i] for i, out in enumerate(self.moves) for j, _ in out)
 
     def __repr__(self) -> str:
         return (

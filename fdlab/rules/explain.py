@@ -148,10 +148,10 @@ def _unreachable(board: Board, start: int, roll: int, destination: int) -> str:
     distance = _distance(board, start, destination)
     ahead = board.progress[destination] - board.progress[start]
     behind = -ahead
-    if board.lap_length > 0:
+    if board.wraps and board.lap_length > 0:  # on an open board nothing wraps round the lap
         ahead %= board.lap_length
         behind %= board.lap_length
-    if 0 < behind < ahead:
+    if behind > 0 and (ahead <= 0 or behind < ahead):
         return (
             f"space {there} is behind space {here}: cars move forward along the track and "
             f"never reverse (M-1)"
@@ -168,9 +168,14 @@ def _unreachable(board: Board, start: int, roll: int, destination: int) -> str:
             f"no steps lead from space {here} to space {there}: cars move forward along the "
             f"track and never reverse (M-1)"
         )
+    if distance > roll:
+        return (
+            f"space {there} is too far ahead: {distance} spaces from space {here}, and the "
+            f"roll is {roll} (M-1)"
+        )
     return (
-        f"space {there} is {distance} spaces from space {here}; a move of {roll} cannot "
-        f"reach it (M-1)"
+        f"space {there} is {distance} spaces from space {here}, but no walk of {roll} "
+        f"spaces along the steps ends there (M-1)"
     )
 
 
