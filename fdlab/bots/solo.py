@@ -34,7 +34,7 @@ class SoloOptimalBot:
     >>> from fdlab.track import from_ascii
     >>> from fdlab.analysis import solve_par
     >>> from fdlab.rules.simulate import simulate
-    >>> track = from_ascii(". . . . . . . .", grid=[0], finish=3)
+    >>> track = from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1)
     >>> bot = SoloOptimalBot(solve_par(track))
     >>> simulate(track, [bot], seed=1).finished
     (0,)

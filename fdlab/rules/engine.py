@@ -403,7 +403,6 @@ class Engine(IncidentRules):
     # -- grid --------------------------------------------------------------------------
     def _grid(self, state: RaceState, dice: DiceSource, events: list[Event]) -> RaceState:
         preset = self.preset
-        board = self.board
         if len(self.grid_spots) < self.n_cars:
             raise RuleError(
                 f"S-1: the board has {len(self.grid_spots)} grid spots for {self.n_cars} cars"
@@ -422,20 +421,52 @@ class Engine(IncidentRules):
                 rolls[c].append(v)
             distinct = sorted(set(values.values()), reverse=preset.grid_order == "high")
             pending = [[c for c in group if values[c] == v] for v in distinct] + pending
-        text = ", ".join(
-            f"{self.names[c]} " + "/".join(str(v) for v in rolls[c]) for c in range(self.n_cars)
-        )
-        rule = "highest" if preset.grid_order == "high" else "lowest"
-        events.append(Event("grid", None, f"Grid roll ({rule} takes pole, S-1): {text}"))
+        if self.n_cars == 1:
+            text = f"Grid (S-1): {self.names[0]} is alone and takes pole without a roll"
+        else:
+            rule = "highest" if preset.grid_order == "high" else "lowest"
+            rolled = ", ".join(
+                f"{self.names[c]} " + "/".join(str(v) for v in rolls[c]) for c in range(self.n_cars)
+            )
+            text = f"Grid roll ({rule} takes pole, S-1): {rolled}"
+        events.append(Event("grid", None, text))
         cars = list(state.cars)
-        half = board.lap_length / 2
         for spot, c in enumerate(ranking):
             index = self.grid_spots[spot]
-            lap = 0 if board.progress[index] >= half else 1
-            cars[c] = replace(cars[c], space=index, lap=lap)
+            cars[c] = replace(cars[c], space=index, lap=self.grid_lap(index))
             events.append(Event("grid", c, f"{self.names[c]} starts from grid spot {spot + 1}"))
         new = replace(state, cars=tuple(cars), phase="gear")
         return self._new_round(new, events)
+
+    def grid_lap(self, index: int) -> int:
+        """The lap counter of a car placed on a grid spot (S-4, docs/schema.md).
+
+        A spot behind the finish line starts on lap 0, so the first crossing
+        starts lap 1: on a closed board, progress in the second half of the
+        lap; on an open board (:attr:`Board.wraps` False), negative progress.
+        A spot past the line starts on lap 1. On an open board without a
+        finish line every car starts on lap 0.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> open_board = compile_board(from_ascii(". . . . . . . . . .", finish=5))
+        >>> engine = Engine(open_board, BASIC, ["Blue"])
+        >>> engine.grid_lap(open_board.index[3]), engine.grid_lap(open_board.index[7])
+        (0, 1)
+        >>> ring = compile_board(from_ascii(". . . . . . . . . .", closed=True, finish=5))
+        >>> engine = Engine(ring, BASIC, ["Blue"])
+        >>> engine.grid_lap(ring.index[3]), engine.grid_lap(ring.index[7])
+        (0, 1)
+        """
+        board = self.board
+        progress = board.progress[index]
+        if board.wraps:
+            return 0 if progress >= board.lap_length / 2 else 1
+        has_finish = any("finish" in lines for lines in board.step_lines.values())
+        return 1 if has_finish and progress >= 0 else 0
 
     # -- gear and roll -------------------------------------------------------------------
     def _gear(

@@ -203,10 +203,12 @@ def test_loaded_dice_drive_a_whole_race():
         def choose_gear(self, view):
             return 1
 
-    board = compile_board(from_ascii(". . . . . . . .", grid=[0], finish=7))
-    dice = LoadedDice([10] + [2] * 4)
+    # a closed lap of 8: the grid spot is just behind the line, so the first crossing
+    # starts lap 1 and the second one finishes the race (S-4)
+    board = compile_board(from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1))
+    dice = LoadedDice([10] + [2] * 5)
     result = simulate(board, [FirstGear()], "basic", dice=dice)
-    assert result.winner == "Blue" and result.rounds == 4 and dice.remaining == 0
+    assert result.winner == "Blue" and result.rounds == 5 and dice.remaining == 0
 
 
 def bot_counts(path, preset):
