@@ -210,7 +210,10 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
         elif left < 0 or (left == 0 and name in preset.eliminate_at_zero):
             eliminated = True
             clause = "D-2" if preset.model == "basic" else "A-6"
-            reasons.append(f"{clause} {name} {have} - {amount} reaches 0: eliminated")
+            if left < 0:
+                reasons.append(f"{clause} needs {amount} {name}, the car has {have}: eliminated")
+            else:
+                reasons.append(f"{clause} {name} {have} - {amount} reaches 0: eliminated")
     return MoveCost(tuple(loss), eliminated=eliminated, spin=spin, reasons=tuple(reasons))
 
 

@@ -145,3 +145,15 @@ def test_D6_the_engine_check_happens_even_if_the_roller_is_eliminated():
     state, events = engine.step(state, ChooseMove(20), dice)
     assert state.cars[0].status == "eliminated"
     assert dice.remaining == 0 and state.cars[1].pools == (17,)
+
+
+def test_D2_elimination_reasons_say_what_is_needed_and_what_is_left():
+    """D-2: braking 3 with 2 SP needs more than the car has; braking 2 takes it to 0."""
+    engine = Engine(LONG, BASIC, ["A"])
+    state = engine.position([{"space": 0, "gear": 2, "pools": (2,)}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([4]))
+    reasons = {
+        engine.board.ids[o.destination]: cost.reasons for o, cost in engine.legal_moves(state)
+    }
+    assert "D-2 needs 3 SP, the car has 2: eliminated" in reasons[1]
+    assert "D-2 SP 2 - 2 reaches 0: eliminated" in reasons[2]

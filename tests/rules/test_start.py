@@ -121,3 +121,11 @@ def test_S4_first_across_wins_and_the_race_goes_on_until_all_have_crossed():
     state, _ = engine.step(state, ChooseGear(3), LoadedDice([5]))
     state, _ = engine.step(state, ChooseMove(11), LoadedDice([]))
     assert state.finished == (0, 1) and state.over
+
+
+def test_S1_a_car_alone_takes_pole_without_a_roll():
+    """S-1: with one car nobody rolls for the grid, and the log says so."""
+    from fdlab.rules import Race
+
+    race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=["Blue"], dice=LoadedDice([]))
+    assert race.log[0] == "Grid (S-1): Blue is alone and takes pole without a roll"
