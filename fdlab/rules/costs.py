@@ -211,7 +211,10 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
             eliminated = True
             clause = "D-2" if preset.model == "basic" else "A-6"
             if left < 0:
-                reasons.append(f"{clause} needs {amount} {name}, the car has {have}: eliminated")
+                unit = " WP" if preset.model == "advanced" else ""
+                reasons.append(
+                    f"{clause} needs {amount} {name}{unit}, the car has {have}: eliminated"
+                )
             else:
                 reasons.append(f"{clause} {name} {have} - {amount} reaches 0: eliminated")
     return MoveCost(tuple(loss), eliminated=eliminated, spin=spin, reasons=tuple(reasons))
