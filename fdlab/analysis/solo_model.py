@@ -226,9 +226,8 @@ class SoloModel:
             for value, p in die.chance_outcomes()
         ]
         self.max_roll = max(max(max(f) for f in preset.gear_faces), preset.start_flying_spaces)
-        half = board.lap_length / 2
         self.grid_positions: list[Position] = [
-            (i, 0 if board.progress[i] >= half else 1, 0) for i in self.engine.grid_spots
+            (i, self.engine.grid_lap(i), 0) for i in self.engine.grid_spots
         ]
         self.start: Position = self.grid_positions[0]
         self._costs: dict[tuple, MoveCost] = {}

@@ -441,11 +441,16 @@ class Engine(IncidentRules):
     def grid_lap(self, index: int) -> int:
         """The lap counter of a car placed on a grid spot (S-4, docs/schema.md).
 
-        A spot behind the finish line starts on lap 0, so the first crossing
-        starts lap 1: on a closed board, progress in the second half of the
-        lap; on an open board (:attr:`Board.wraps` False), negative progress.
-        A spot past the line starts on lap 1. On an open board without a
-        finish line every car starts on lap 0.
+        On a closed board a spot behind the finish line (progress in the
+        second half of the lap) starts on lap 0, so the first crossing starts
+        lap 1; a spot past the line starts on lap 1.
+
+        Decision: an open board (:attr:`Board.wraps` False, such as a text
+        board for a lesson) has no lap to go round, so a race on it is a
+        sprint to the finish line: a spot behind the line (negative progress)
+        starts on the last lap and its first crossing finishes the race,
+        whatever the number of laps. Spots past the line, or on an open board
+        without a finish line, start on lap 0 and never finish.
 
         Examples
         --------
@@ -455,7 +460,7 @@ class Engine(IncidentRules):
         >>> open_board = compile_board(from_ascii(". . . . . . . . . .", finish=5))
         >>> engine = Engine(open_board, BASIC, ["Blue"])
         >>> engine.grid_lap(open_board.index[3]), engine.grid_lap(open_board.index[7])
-        (0, 1)
+        (1, 0)
         >>> ring = compile_board(from_ascii(". . . . . . . . . .", closed=True, finish=5))
         >>> engine = Engine(ring, BASIC, ["Blue"])
         >>> engine.grid_lap(ring.index[3]), engine.grid_lap(ring.index[7])
@@ -466,7 +471,7 @@ class Engine(IncidentRules):
         if board.wraps:
             return 0 if progress >= board.lap_length / 2 else 1
         has_finish = any("finish" in lines for lines in board.step_lines.values())
-        return 1 if has_finish and progress >= 0 else 0
+        return self.preset.laps if has_finish and progress < 0 else 0
 
     # -- gear and roll -------------------------------------------------------------------
     def _gear(

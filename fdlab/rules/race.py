@@ -281,7 +281,7 @@ class Race:
         >>> from fdlab.track import from_ascii
         >>> track = from_ascii(". . . . . .", grid=[1, 0], finish=5)
         >>> Race(track, cars=["Blue", "Red"], seed=2).standings()[0]
-        {'place': 1, 'car': 'Blue', 'status': 'racing', 'lap': 0, 'space': 1, 'gear': 1, 'SP': 18}
+        {'place': 1, 'car': 'Blue', 'status': 'racing', 'lap': 1, 'space': 1, 'gear': 1, 'SP': 18}
         """
         state = self.state
         board = self.board

@@ -87,28 +87,40 @@ def test_S4_the_engine_finishes_the_car_at_the_line_and_counts_laps_on_a_loop():
     assert log_2 == ["A moves 8 to space 36", "A crosses the finish line: 1st place (S-4)"]
 
 
-def test_S4_a_flying_start_over_the_line_of_an_open_board_does_not_end_a_one_lap_race():
-    """S-4 / S-1: a grid spot behind the line starts on lap 0; crossing it starts lap 1."""
+def test_S4_an_open_board_is_a_sprint_to_the_finish_line():
+    """S-4 (decision): on an open board the first crossing of the finish line finishes."""
     from fdlab.rules import Race
 
     track = from_ascii(". . . . . . . . . .", grid=[3], finish=5)
     race = Race(track, cars=["Blue"], dice=LoadedDice([20]))
-    assert race.state.cars[0].lap == 0
-    race.play(1)  # start roll 20: flying start, 4 spaces
+    race.play(1)  # start roll 20: flying start, 4 spaces, over the line
     race.play(7)
-    assert not race.over
-    assert race.state.cars[0].lap == 1
-    assert not any("finish line" in line for line in race.log)
+    assert race.over
+    assert any("crosses the finish line: 1st place" in line for line in race.log)
+
+
+def test_S4_a_flying_start_over_the_line_of_a_closed_board_does_not_end_the_race():
+    """S-4 / S-2: on a lap, a grid spot behind the line starts on lap 0; crossing starts lap 1."""
+    from fdlab.rules import Race
+
+    track = from_ascii(". . . . . . . . . .", grid=[3], finish=5, closed=True)
+    race = Race(track, cars=["Blue"], dice=LoadedDice([20]))
+    assert race.state.cars[0].lap == 0
+    race.play(1)
+    race.play(7)
+    assert not race.over and race.state.cars[0].lap == 1
 
 
 def test_S4_grid_laps_behind_and_past_the_line_on_open_and_closed_boards():
-    """S-4: lap 0 behind the finish line, lap 1 past it; no finish line, lap 0."""
+    """S-4: closed: lap 0 behind the line, 1 past it; open: last lap behind it (a sprint)."""
     spots = [1, 4, 6, 8]
-    for track, laps in [
-        (from_ascii(". . . . . . . . . .", grid=spots, finish=5), [0, 0, 1, 1]),
-        (from_ascii(". . . . . . . . . .", grid=spots, finish=5, closed=True), [0, 0, 1, 1]),
-        (from_ascii(". . . . . . . . . .", grid=spots), [0, 0, 0, 0]),
+    two_laps = BASIC.with_laps(2)
+    for track, preset, laps in [
+        (from_ascii(". . . . . . . . . .", grid=spots, finish=5), BASIC, [1, 1, 0, 0]),
+        (from_ascii(". . . . . . . . . .", grid=spots, finish=5), two_laps, [2, 2, 0, 0]),
+        (from_ascii(". . . . . . . . . .", grid=spots, finish=5, closed=True), BASIC, [0, 0, 1, 1]),
+        (from_ascii(". . . . . . . . . .", grid=spots), BASIC, [0, 0, 0, 0]),
     ]:
         board = compile_board(track)
-        engine = Engine(board, BASIC, ["Blue"])
+        engine = Engine(board, preset, ["Blue"])
         assert [engine.grid_lap(board.index[s]) for s in spots] == laps
