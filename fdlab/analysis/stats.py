@@ -41,13 +41,8 @@ def space_heat(result: PlaytestResult) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> heat = space_heat(result)
     >>> int(heat["damage"].sum()) == int(result.cars["damage"].sum())
     True
@@ -76,13 +71,8 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> table = corner_table(result)
     >>> sorted(table.index), bool(table["passages"].min() > 0)
     ([1, 2], True)
@@ -131,13 +121,8 @@ def most_dangerous_corner(result: PlaytestResult) -> Any:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> most_dangerous_corner(result) in (1, 2)
     True
     """
@@ -150,13 +135,8 @@ def race_lengths(result: PlaytestResult) -> pd.Series:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> int(race_lengths(result).sum())
     4
     """
@@ -168,13 +148,8 @@ def finishing_rate(result: PlaytestResult) -> float:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> 0.0 <= finishing_rate(result) <= 1.0
     True
     """
@@ -208,13 +183,8 @@ def grid_wins(result: PlaytestResult) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> table = grid_wins(result)
     >>> list(table.index), int(table["starts"].sum())
     ([1, 2], 8)
@@ -249,13 +219,8 @@ def bot_table(result: PlaytestResult, par: float | None = None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis.playtest import playtest
-    >>> result = playtest(from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 3}, closed=True, grid=[34, 35]), 2, races=4, workers=1,
-    ...     progress=False)
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> result = small_playtest()
     >>> list(bot_table(result, par=10.0).columns)
     ['cars', 'wins', 'finish_rate', 'mean_turns', 'mean_damage', 'over_par']
     """

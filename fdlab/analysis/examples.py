@@ -1,0 +1,41 @@
+"""A small board and playtest for examples and lessons, built in a second.
+
+Examples
+--------
+>>> track = two_corner_ring()
+>>> sorted(track.corners), [track.corners[c]["stops"] for c in sorted(track.corners)]
+([1, 2], [1, 3])
+"""
+
+from __future__ import annotations
+
+from fdlab.analysis.playtest import PlaytestResult, playtest
+from fdlab.track import Track, from_ascii
+
+TWO_CORNER_RING = """
+    . . . 1 1 . . . . . . 2 2 . . . . .
+    . . . 1 1 . . . . . . 2 2 . . . . .
+"""
+
+
+def two_corner_ring() -> Track:
+    """A two-lane ring of 18 columns: a 1-stop corner and a tight 3-stop corner.
+
+    Examples
+    --------
+    >>> len(two_corner_ring())
+    36
+    """
+    return from_ascii(TWO_CORNER_RING, corners={1: 1, 2: 3}, closed=True, grid=[34, 35])
+
+
+def small_playtest(races: int = 4, seed: int = 0) -> PlaytestResult:
+    """Two heuristic bots raced ``races`` times on :func:`two_corner_ring`, in this process.
+
+    Examples
+    --------
+    >>> result = small_playtest()
+    >>> len(result.races)
+    4
+    """
+    return playtest(two_corner_ring(), 2, races=races, seed=seed, workers=1, progress=False)
