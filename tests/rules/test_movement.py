@@ -43,6 +43,21 @@ def run(track, start, roll, occupied=(), stops=0, **rules):
     return board, options
 
 
+def along(check, track, start, path, occupied=(), stops=0, **rules):
+    """``check`` (follow_path or check_path) of a path given by space ids; returns (board, result)."""
+    board = compile_board(track)
+    ix = board.index
+    result = check(
+        board,
+        ix[start],
+        [ix[s] for s in path],
+        occupied=frozenset(ix[o] for o in occupied),
+        stops_made=stops,
+        **{k: _to_index(ix, k, v) for k, v in rules.items()},
+    )
+    return board, result
+
+
 def _to_index(ix, key, value):
     if key == "avoid":
         return frozenset(ix[s] for s in value)
@@ -734,17 +749,7 @@ def test_move_options_match_brute_force(track, data):
     avoid = danger if data.draw(st.booleans()) else frozenset()
     expected = brute_force(track, start, roll, occupied, stops, False, None, avoid, max_lc)
 
-    board = compile_board(track)
-    ix = board.index
-    options = move_options(
-        board,
-        ix[start],
-        roll,
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=stops,
-        avoid=frozenset(ix[a] for a in avoid),
-        max_lane_changes=max_lc,
-    )
+    board, options = run(track, start, roll, occupied, stops, avoid=avoid, max_lane_changes=max_lc)
     got = {option_key(board, o): o.lane_changes for o in options}
     assert got == expected
     check_representatives(track, board, start, options, occupied, stops, avoid, max_lc)
@@ -767,17 +772,7 @@ def test_pit_lane_matches_brute_force(data):
     pit_allowed = data.draw(st.booleans())
     own_box = data.draw(st.sampled_from([None, 8, 14]))
     expected = brute_force(track, start, roll, occupied, 0, pit_allowed, own_box, frozenset(), 2)
-    board = compile_board(track)
-    ix = board.index
-    options = move_options(
-        board,
-        ix[start],
-        roll,
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=0,
-        pit_allowed=pit_allowed,
-        own_box=None if own_box is None else ix[own_box],
-    )
+    board, options = run(track, start, roll, occupied, 0, pit_allowed=pit_allowed, own_box=own_box)
     assert {option_key(board, o): o.lane_changes for o in options} == expected
     check_representatives(track, board, start, options, occupied, 0, frozenset(), 2)
     full = any(key[1] == roll or key[4] for key in expected)
@@ -927,16 +922,8 @@ def test_check_path_matches_brute_force(track, data):
     max_lc = data.draw(st.integers(0, 3))
     danger = frozenset(s for s in spaces if track.space(s)["hazard"] == "danger")
     avoid = danger if data.draw(st.booleans()) else frozenset()
-    board = compile_board(track)
-    ix = board.index
-    walk = follow_path(
-        board,
-        ix[start],
-        [ix[s] for s in path],
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=stops,
-        avoid=frozenset(ix[a] for a in avoid),
-        max_lane_changes=max_lc,
+    board, walk = along(
+        follow_path, track, start, path, occupied, stops, avoid=avoid, max_lane_changes=max_lc
     )
     legal = judged_legal(track, start, path, occupied, stops, False, None, avoid, max_lc)
     assert (walk.reason is None) == legal, walk.reason
@@ -966,16 +953,8 @@ def test_check_path_pit_lane_matches_brute_force(data):
     path = random_walk(data.draw, track, start, data.draw(st.integers(0, 7)))
     pit_allowed = data.draw(st.booleans())
     own_box = data.draw(st.sampled_from([None, 8, 14]))
-    board = compile_board(track)
-    ix = board.index
-    reason = check_path(
-        board,
-        ix[start],
-        [ix[s] for s in path],
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=0,
-        pit_allowed=pit_allowed,
-        own_box=None if own_box is None else ix[own_box],
+    _, reason = along(
+        check_path, track, start, path, occupied, 0, pit_allowed=pit_allowed, own_box=own_box
     )
     legal = judged_legal(track, start, path, occupied, 0, pit_allowed, own_box, frozenset(), 2)
     assert (reason is None) == legal, reason
