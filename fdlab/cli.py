@@ -408,8 +408,9 @@ def run_show(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.suffix.lower() not in _PICTURE_SUFFIXES:
         raise ValueError(f"{output}: the picture must end in .html or .svg")
+    from fdlab.files import atomic_write
     from fdlab.plot import board_figure, save_html, track_svg
-    from fdlab.track.io import atomic_write, load_track
+    from fdlab.track.io import load_track
 
     track = load_track(args.track)
     highlight: frozenset = frozenset()

@@ -102,7 +102,7 @@ def test_show_writes_svg(board_file, tmp_path, capsys):
 
 
 def test_show_failing_write_keeps_the_old_picture(board_file, tmp_path, monkeypatch, capsys):
-    from fdlab.track import io as track_io
+    from fdlab import files as written_files
 
     picture = tmp_path / "board.svg"
     picture.write_text("<svg>old</svg>")
@@ -111,7 +111,7 @@ def test_show_failing_write_keeps_the_old_picture(board_file, tmp_path, monkeypa
         stream.write(data[:10])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(track_io, "_write_all", disk_full)
+    monkeypatch.setattr(written_files, "_write_all", disk_full)
     assert main(["show", str(board_file), "-o", str(picture)]) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert picture.read_text() == "<svg>old</svg>"

@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fdlab.files import atomic_write
 from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.errors import PlotError
 from fdlab.plot.geometry import space_size
 from fdlab.plot.layout import place_flags, track_points
-from fdlab.track.io import atomic_write
 from fdlab.track.model import Track
 
 if TYPE_CHECKING:
@@ -367,7 +367,7 @@ def save_html(obj: Any, path: str | os.PathLike[str], *, title: str | None = Non
     """Write a board or any Bokeh layout as a standalone, offline HTML page.
 
     BokehJS is inlined in the page (no CDN), so it opens without a network.
-    The file is written with :func:`fdlab.track.io.atomic_write` (next to its
+    The file is written with :func:`fdlab.files.atomic_write` (next to its
     final place, then renamed into it), so a reader never sees half a page;
     a new file gets the usual permissions, a replaced one keeps its own.
 

@@ -20,11 +20,9 @@ registered in :data:`MIGRATIONS` (see :func:`register_migration`).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from fdlab.files import atomic_write
 from fdlab.track.model import (
     CONTACT_KINDS,
     EDGE_KINDS,
@@ -48,7 +47,6 @@ from fdlab.track.model import (
 
 __all__ = [
     "MIGRATIONS",
-    "atomic_write",
     "TrackFileError",
     "dumps",
     "load_track",
@@ -280,77 +278,6 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
         raise TrackFileError(
             source, "", f"could not save ({exc}); the old file is unchanged"
         ) from exc
-
-
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace the file at ``path`` by ``data`` all at once, or not at all.
-
-    ``data`` goes to a temporary file in the same folder, is flushed to
-    disk and renamed over ``path``; an existing file keeps its permissions.
-    If anything fails, ``path`` is left as it was, the temporary file is
-    removed and an ``OSError`` naming ``path`` (not the temporary file) is
-    raised.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> page = pathlib.Path(tempfile.mkdtemp()) / "board.svg"
-    >>> atomic_write(page, b"<svg/>")
-    >>> page.read_bytes()
-    b'<svg/>'
-    """
-    target = Path(path)
-    folder = target.parent
-    temp_name = None
-    try:
-        mode = _new_file_mode(target)
-        handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(handle, "wb") as stream:
-            _write_all(stream, data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, target)
-        temp_name = None
-        _fsync_folder(folder)
-    except OSError as exc:
-        if exc.errno is None or exc.filename == str(target):
-            raise
-        # Name the file the caller asked for, not the hidden temporary one.
-        raise OSError(exc.errno, exc.strerror, str(target)) from exc
-    finally:
-        if temp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
-
-
-def _write_all(stream: Any, data: bytes) -> None:
-    """Write ``data`` to ``stream`` in chunks (one place for tests to fail a write)."""
-    chunk = 1 << 16
-    for start in range(0, len(data), chunk):
-        stream.write(data[start : start + chunk])
-
-
-def _new_file_mode(target: Path) -> int:
-    try:
-        return target.stat().st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
 
 
 def polygon_to_wkt(polygon: Any, source: str = "<dict>", where: str = "polygon") -> str:

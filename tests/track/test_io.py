@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
+from fdlab import files as written_files
+from fdlab.files import atomic_write
 from fdlab.track import (
     Track,
     TrackFileError,
@@ -22,7 +24,7 @@ from fdlab.track import (
     save_track,
 )
 from fdlab.track import io as track_io
-from fdlab.track.io import MIGRATIONS, atomic_write, dumps, loads, track_from_dict, track_to_dict
+from fdlab.track.io import MIGRATIONS, dumps, loads, track_from_dict, track_to_dict
 
 BOARD = """
 . S . . 1 1 1 . . D . . . 2 2 . . .
@@ -244,7 +246,7 @@ def test_failed_write_leaves_the_old_file_intact(tmp_path, monkeypatch):
         stream.write(data[: len(data) // 2])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(track_io, "_write_all", write_half_then_fail)
+    monkeypatch.setattr(written_files, "_write_all", write_half_then_fail)
     with pytest.raises(
         TrackFileError, match=r"ring\.json: could not save .*No space left.*unchanged"
     ):
