@@ -23,7 +23,7 @@ from pathlib import Path
 
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import move_cost
-from fdlab.rules.movement import move_options, move_options_for_rolls
+from fdlab.rules.movement import MoveRules, move_options, move_options_for_rolls
 from fdlab.rules.presets import get_preset
 from fdlab.rules.state import CarState
 from fdlab.track import Track, from_ascii
@@ -72,7 +72,7 @@ def measure(board: Board, starts, roll: int, repeat: int) -> tuple[list[float], 
     for start, occupied in starts:
         for _ in range(repeat):
             t0 = time.perf_counter()
-            options = move_options(board, start, roll, occupied=occupied, stops_made=0)
+            options = move_options(board, start, roll, MoveRules(occupied=occupied))
             times.append(time.perf_counter() - t0)
         counts.append(len(options))
     return times, counts
@@ -86,7 +86,7 @@ def measure_priced(board: Board, starts, roll: int, repeat: int, preset_name: st
         car = CarState(space=start, gear=6, pools=tuple(preset.pool_max), lap=1)
         for _ in range(repeat):
             t0 = time.perf_counter()
-            options = move_options(board, start, roll, occupied=occupied, stops_made=0)
+            options = move_options(board, start, roll, MoveRules(occupied=occupied))
             for option in options:
                 move_cost(board, preset, car, option)
             times.append(time.perf_counter() - t0)
@@ -101,9 +101,9 @@ def measure_faces(board: Board, starts, faces: range, repeat: int) -> tuple[floa
         for _ in range(repeat):
             t0 = time.perf_counter()
             for roll in faces:
-                move_options(board, start, roll, occupied=occupied, stops_made=0)
+                move_options(board, start, roll, MoveRules(occupied=occupied))
             t1 = time.perf_counter()
-            move_options_for_rolls(board, start, faces, occupied=occupied, stops_made=0)
+            move_options_for_rolls(board, start, faces, MoveRules(occupied=occupied))
             t2 = time.perf_counter()
             each.append(t1 - t0)
             together.append(t2 - t1)

@@ -9,9 +9,8 @@ pieces, never from a second copy of the rules:
   position with the largest face of any gear die. Its search goes layer by
   layer, one layer per space moved, and lists every braking amount, so the
   options of a smaller roll ``r`` are the options that moved at most ``r``
-  spaces, with ``braked = r - moved`` and ``blocked`` when none moved the
-  full ``r`` (:func:`options_for_roll`; a test checks this against direct
-  calls);
+  spaces, with braking and blocking as :func:`fdlab.rules.movement.braking`
+  states them (a test checks this against direct calls);
 * costs are :func:`fdlab.rules.costs.move_cost`, memoised on what it reads
   (braked, blocked, overshoots, the pit zone at both ends); a move that
   ends the race is priced as the engine prices it on the last lap (S-4:
@@ -19,8 +18,7 @@ pieces, never from a second copy of the rules:
 * legal gears and downshift costs are :meth:`fdlab.rules.engine.Engine.gear_error`
   and :meth:`~fdlab.rules.engine.Engine.downshift_cost`;
 * what a move does to the car's stop count and lap (C-2, C-6, S-4) is
-  :func:`after_move`, the bookkeeping of ``Engine._move`` (a test steps the
-  engine to check they agree).
+  :func:`fdlab.rules.movement.after_move`, as in the engine.
 
 A *position* is ``(space index, lap, stops)``: the lap counter of the car
 (0 on a grid behind the line, see docs/schema.md) and the stops it made in
@@ -38,7 +36,14 @@ import numpy as np
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.engine import Engine
-from fdlab.rules.movement import MoveOption, move_options
+from fdlab.rules.movement import (
+    MoveOption,
+    MoveRules,
+    after_move,
+    braking,
+    move_options,
+    move_options_for_rolls,
+)
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState, RaceState
 
@@ -51,82 +56,6 @@ FINISHED = -1
 
 class SoloModelError(ValueError):
     """A board or preset the solo solver cannot model; the message says why."""
-
-
-def after_move(
-    board: Board, start: int, stops: int, lap: int, option: MoveOption
-) -> tuple[int, int]:
-    """Stops made and lap counter after a move, as the engine counts them (C-2, C-6, S-4).
-
-    Parameters
-    ----------
-    board : Board
-    start : int
-        Board index the car moved from.
-    stops : int
-        Stops made in the corner of ``start`` before the move.
-    lap : int
-        Lap counter before the move.
-    option : MoveOption
-
-    Returns
-    -------
-    (stops, lap) : tuple of int
-        ``stops`` is not capped here.
-
-    Examples
-    --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> board = compile_board(from_ascii(". 1 1 .", corners={1: 2}))
-    >>> stay = move_options(board, 1, 1, occupied=frozenset(), stops_made=1)[0]
-    >>> after_move(board, 1, 1, 1, stay)  # one more stop in the same corner
-    (2, 1)
-    """
-    start_corner = board.corner[start]
-    dest_corner = board.corner[option.destination]
-    left_start = start_corner in option.corners_left or any(
-        over.corner == start_corner for over in option.overshoots
-    )
-    if dest_corner is None:
-        new_stops = 0
-    elif dest_corner == start_corner and not left_start:
-        new_stops = stops + 1
-    else:
-        new_stops = 1 if option.stop_counts else 0
-    return new_stops, lap + (1 if "finish" in option.lines else 0)
-
-
-def options_for_roll(options: list[MoveOption], roll: int) -> list[MoveOption]:
-    """The options of ``roll`` derived from a search with a larger roll.
-
-    Parameters
-    ----------
-    options : list of MoveOption
-        ``move_options`` for the same start with a roll of at least ``roll``.
-    roll : int
-
-    Returns
-    -------
-    list of MoveOption
-        Those that moved at most ``roll`` spaces, with ``braked`` and
-        ``blocked`` as ``move_options(..., roll)`` gives them.
-
-    Examples
-    --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> board = compile_board(from_ascii(". . . . . ."))
-    >>> wide = move_options(board, 0, 5, occupied=frozenset(), stops_made=0)
-    >>> [(o.moved, o.braked) for o in options_for_roll(wide, 2)]
-    [(2, 0), (1, 1), (0, 2)]
-    """
-    kept = [o for o in options if o.moved <= roll]
-    full = any(o.moved == roll or o.boxed for o in kept)
-    return [
-        replace(o, braked=0 if o.boxed else roll - o.moved, blocked=not (full or o.boxed))
-        for o in kept
-    ]
 
 
 @dataclass
@@ -262,12 +191,12 @@ class SoloModel:
         return (dest, new_lap, self.cap(dest, new_stops))
 
     def _search(self, position: Position) -> list[MoveOption]:
+        return move_options(self.board, position[0], self.max_roll, self._rules(position))
+
+    def _rules(self, position: Position) -> MoveRules:
+        """The movement rules of the lone car at ``position``."""
         space, lap, stops = position
-        return move_options(
-            self.board,
-            space,
-            self.max_roll,
-            occupied=frozenset(),
+        return MoveRules(
             stops_made=stops,
             pit_allowed=self.pit_allowed(lap),
             own_box=self.own_box,
@@ -383,8 +312,8 @@ class SoloModel:
         for k, (_, roll, _) in enumerate(self.groups):
             idx = np.nonzero(moved <= roll)[0]
             full = bool(np.any((moved[idx] == roll) | boxed[idx]))
-            braked = np.where(boxed[idx], 0, roll - moved[idx])
-            blocked = (~(full | boxed[idx])).astype(np.int64)
+            braked, blocked_rows = braking(roll, moved[idx], boxed[idx].astype(np.int64), full)
+            blocked = blocked_rows.astype(np.int64)
             cls = classes[idx]
             missing = np.nonzero(~self._known[cls, braked, blocked])[0]
             for m in missing:
@@ -413,7 +342,9 @@ class SoloModel:
     def start_rows(self, p: int) -> OptionRows:
         """Option rows of a flying start from position ``p`` (one group: the flying roll)."""
         position = self.positions[p]
-        options = options_for_roll(self._base[p], self.preset.start_flying_spaces)
+        flying = self.preset.start_flying_spaces
+        space = position[0]
+        options = move_options_for_rolls(self.board, space, [flying], self._rules(position))[flying]
         target, loss, doomed, restore, exempt = [], [], [], [], []
         for o in options:
             nxt = self.successor(position, o)

@@ -2,9 +2,9 @@
 
 For each legal gear the bot lists the exact outcomes of its die
 (:meth:`~fdlab.rules.dice.Die.chance_outcomes`) and, for every face, the
-best option the engine would allow (one move search with the largest face
-gives every smaller face's options, see
-:func:`fdlab.analysis.solo_model.options_for_roll`). An option is scored by
+best option the engine would allow (one move search gives every face's
+options, :func:`fdlab.rules.movement.move_options_for_rolls`). An option is
+scored by
 
 * progress: race distance gained (spaces along the lap);
 * damage: the certain loss (braking, overshoot, downshift) and the expected
@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fdlab.analysis.solo_model import after_move, options_for_roll
 from fdlab.bots.heuristic import corner_window
 from fdlab.bots.style import damage_weight, reserve, style_value
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
-from fdlab.rules.movement import MoveOption, move_options
+from fdlab.rules.movement import MoveOption, after_move, move_options_for_rolls
 from fdlab.rules.order import next_corners
 from fdlab.rules.view import RaceView
 
@@ -193,17 +192,9 @@ class LookaheadBot:
         preset = view.preset
         car = view.car
         care = self._care(view)
-        top = max(max(preset.gear_faces[g - 1]) for g in safe)
-        wide = move_options(
-            board,
-            car.space,
-            top,
-            occupied=self._occupied,
-            stops_made=car.stops,
-            pit_allowed=engine.pit_allowed(view.car_index, car),
-            own_box=engine.own_box[view.car_index],
-            avoid=engine.danger,
-            max_lane_changes=preset.max_lane_changes,
+        faces = {face for g in safe for face in preset.gear_faces[g - 1]}
+        by_face = move_options_for_rolls(
+            board, car.space, faces, engine.move_rules(view.state, view.car_index)
         )
         best, best_score = safe[0], float("-inf")
         for gear in safe:
@@ -211,7 +202,7 @@ class LookaheadBot:
             shift = engine.downshift_cost(car, gear)
             score = -care * sum(shift.values())
             for value, p in preset.gear_dice[gear - 1].chance_outcomes():
-                options = options_for_roll(wide, value)
+                options = by_face[value]
                 score += float(p) * max(
                     self._score(view, gear, o, move_cost(board, preset, probe, o), care)
                     for o in options

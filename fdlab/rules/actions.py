@@ -67,6 +67,21 @@ class ChooseMove:
     path: tuple | None = None
     moved: int | None = None
 
+    @classmethod
+    def of(cls, option: Any, ids: Any) -> ChooseMove:
+        """The action naming a move option by space ids (``ids``: a board's ``ids``).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.movement import move_options
+        >>> board = compile_board(from_ascii(". . . ."))
+        >>> ChooseMove.of(move_options(board, 0, 2)[0], board.ids)
+        ChooseMove(destination=2, path=(1, 2), moved=2)
+        """
+        return cls(ids[option.destination], tuple(ids[i] for i in option.path), option.moved)
+
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         data: dict[str, Any] = {"move": self.destination}

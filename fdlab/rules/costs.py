@@ -118,7 +118,7 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
     >>> from fdlab.rules.movement import move_options
     >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . . ."))
-    >>> options = move_options(board, 0, 3, occupied=frozenset(), stops_made=0)
+    >>> options = move_options(board, 0, 3)
     >>> brake_two = [o for o in options if o.moved == 1][0]  # D-3: roll 3, move 1
     >>> move_cost(board, BASIC, CarState(space=0, pools=(18,)), brake_two).describe()
     'D-3 braking 2 spaces: -2 SP'

@@ -13,6 +13,11 @@ A round (T-1..T-4): each racing car in order announces a gear
 After the move: street hazards (X-2, X-3), lines (finish S-4, police X-4,
 checkpoint X-6), box (P-2), collision (D-5 / A-8), engine check (D-6 / A-9);
 those after-move rules live in :mod:`fdlab.rules.incidents`.
+
+Moves are played two ways: :meth:`Engine.step` with a
+:class:`~fdlab.rules.actions.ChooseMove` checks what a person names and
+explains a refusal; :meth:`Engine.push` plays an option taken from
+:meth:`Engine.legal_moves` without checking it again (bots, playtests).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from fdlab.rules.errors import (
 from fdlab.rules.events import Event
 from fdlab.rules.explain import explain_illegal
 from fdlab.rules.incidents import IncidentRules
-from fdlab.rules.movement import MoveOption, follow_path, move_options
+from fdlab.rules.movement import MoveOption, MoveRules, after_move, follow_path, move_options
 from fdlab.rules.order import inside_ranks, turn_order
 from fdlab.rules.presets import Preset, ordinal
 from fdlab.rules.state import OFF_BOARD, CarState, RaceState
@@ -116,9 +121,6 @@ class Engine(IncidentRules):
         self.pit_entry_progress = min(entries) if entries else None
         lap = max(board.lap_length, 1.0)
         self.max_rounds = max_rounds or int(60 + 40 * (preset.laps + 1) * lap)
-        self._cache_key: tuple | None = None
-        self._cache_state: RaceState | None = None
-        self._cache: list[MoveOption] = []
 
     # -- naming helpers ------------------------------------------------------------
     def space_id(self, index: int):
@@ -288,31 +290,42 @@ class Engine(IncidentRules):
                 return True
         return False
 
-    def options(self, state: RaceState) -> list[MoveOption]:
-        """Every movement option of the car on turn (cached for the last state asked)."""
-        if state.phase != "move":
-            return []
-        key = (id(state), state.roll)
-        if key == self._cache_key and self._cache_state is state:
-            return self._cache
-        c = state.current
+    def move_rules(self, state: RaceState, car_index: int | None = None) -> MoveRules:
+        """The movement rules of a car now: other cars, its stops, pit lane and box, street hazards.
+
+        Parameters
+        ----------
+        state : RaceState
+        car_index : int, optional
+            Default: the car on turn.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> engine = Engine(compile_board(from_ascii(". . . .")), BASIC, ["A", "B"])
+        >>> rules = engine.move_rules(engine.position([{"space": 1}, {"space": 3}]), 1)
+        >>> rules.occupied, rules.max_lane_changes
+        (frozenset({1}), 2)
+        """
+        c = state.current if car_index is None else car_index
         car = state.cars[c]
-        preset = self.preset
-        options = move_options(
-            self.board,
-            car.space,
-            state.roll,
+        return MoveRules(
             occupied=state.occupied(skip=c),
             stops_made=car.stops,
             pit_allowed=self.pit_allowed(c, car),
             own_box=self.own_box[c],
             avoid=self.danger,
-            max_lane_changes=preset.max_lane_changes,
+            max_lane_changes=self.preset.max_lane_changes,
         )
-        self._cache_key = key
-        self._cache_state = state
-        self._cache = options
-        return options
+
+    def options(self, state: RaceState) -> list[MoveOption]:
+        """Every movement option of the car on turn, for its roll (costs not checked)."""
+        if state.phase != "move":
+            return []
+        car = state.cars[state.current]
+        return move_options(self.board, car.space, state.roll, self.move_rules(state))
 
     def legal_moves(self, state: RaceState) -> list[tuple[MoveOption, MoveCost]]:
         """Options the rules allow, each with its certain cost (eliminating ones included, D-2).
@@ -345,6 +358,35 @@ class Engine(IncidentRules):
             return False
         car = state.cars[state.current]
         return car.nitro_lap != max(car.lap, 1) and state.die_roll > 0
+
+    # -- the two ways to play a move ----------------------------------------------------
+    def push(
+        self, state: RaceState, option: MoveOption, cost: MoveCost, dice: DiceSource
+    ) -> tuple[RaceState, list[Event]]:
+        """Play a move taken from :meth:`legal_moves`, unchecked: the fast path for bots.
+
+        Like python-chess's ``push`` beside ``push_san``: ``option`` and
+        ``cost`` must be a pair :meth:`legal_moves` returned for ``state``;
+        nothing is looked up or checked again. A move a person names goes
+        through :meth:`step` with a :class:`~fdlab.rules.actions.ChooseMove`,
+        which checks it and explains a refusal with the clause id.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> from fdlab.rules.dice import LoadedDice
+        >>> engine = Engine(compile_board(from_ascii(". . . . .")), BASIC, ["A"])
+        >>> state = engine.position([{"space": 0, "gear": 2}])
+        >>> state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
+        >>> option, cost = engine.legal_moves(state)[0]
+        >>> state, events = engine.push(state, option, cost, LoadedDice([]))
+        >>> str(events[0])
+        'A moves 3 to space 3'
+        """
+        events: list[Event] = []
+        return self._move(state, option, cost, dice, events), events
 
     # -- the step function ---------------------------------------------------------
     def step(
@@ -624,17 +666,7 @@ class Engine(IncidentRules):
                 f"M-7: {name}'s path ends on space {board.ids[last]!r}, not on the "
                 f"destination, space {board.ids[target]!r}"
             )
-        walk = follow_path(
-            board,
-            car.space,
-            path,
-            occupied=state.occupied(skip=c),
-            stops_made=car.stops,
-            pit_allowed=self.pit_allowed(c, car),
-            own_box=self.own_box[c],
-            avoid=self.danger,
-            max_lane_changes=self.preset.max_lane_changes,
-        )
+        walk = follow_path(board, car.space, path, self.move_rules(state))
         if walk.reason is not None:
             raise IllegalMoveError(
                 f"{name} may not take that path to space {board.ids[target]!r}: {walk.reason}"
@@ -656,18 +688,7 @@ class Engine(IncidentRules):
         reach = sorted({board.ids[o.destination] for o in self.options(state)}, key=str)
         c = state.current
         car = state.cars[c]
-        why = explain_illegal(
-            board,
-            car.space,
-            state.roll,
-            target,
-            occupied=state.occupied(skip=c),
-            stops_made=car.stops,
-            pit_allowed=self.pit_allowed(c, car),
-            own_box=self.own_box[c],
-            avoid=self.danger,
-            max_lane_changes=self.preset.max_lane_changes,
-        )
+        why = explain_illegal(board, car.space, state.roll, target, self.move_rules(state))
         if why:
             return f"{name} cannot end on space {sid!r} with a roll of {state.roll}: {why}"
         return (
@@ -722,19 +743,7 @@ class Engine(IncidentRules):
                 state = self._engine_check(state, c, dice, events)  # D-6: the others still roll
             return self._end_turn(state, events)
 
-        # position, stops (C-2, C-6)
-        start_corner = board.corner[start]
-        dest_corner = board.corner[dest]
-        left_start = start_corner in option.corners_left or any(
-            o.corner == start_corner for o in option.overshoots
-        )
-        if dest_corner is None:
-            stops = 0
-        elif dest_corner == start_corner and not left_start:
-            stops = car.stops + 1
-        else:
-            stops = 1 if option.stop_counts else 0
-        lap = car.lap + (1 if "finish" in option.lines else 0)
+        stops, lap = after_move(board, start, car.stops, car.lap, option)  # C-2, C-6, S-4
         pit_entry = car.pit_entry
         if board.kind[dest] == "track":
             pit_entry = None

@@ -10,9 +10,11 @@ It is meant for error messages and lessons, not for the hot path.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
+from typing import Any
 
 from fdlab.rules.board import STEP_TUNNEL, Board
-from fdlab.rules.movement import MovementError, _search
+from fdlab.rules.movement import FREE_RUN, MovementError, MoveRules, move_options
 
 __all__ = ["explain_illegal"]
 
@@ -22,13 +24,7 @@ def explain_illegal(
     start: int,
     roll: int,
     destination: int,
-    *,
-    occupied: frozenset[int],
-    stops_made: int,
-    pit_allowed: bool = False,
-    own_box: int | None = None,
-    avoid: frozenset[int] = frozenset(),
-    max_lane_changes: int = 2,
+    rules: MoveRules = FREE_RUN,
 ) -> str | None:
     """Say why ``destination`` cannot end a move of ``roll`` from ``start``.
 
@@ -38,7 +34,7 @@ def explain_illegal(
         As for :func:`fdlab.rules.movement.move_options`.
     destination : int
         Board index of the requested final space.
-    occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
+    rules : MoveRules
         As for :func:`fdlab.rules.movement.move_options`.
 
     Returns
@@ -57,13 +53,14 @@ def explain_illegal(
     --------
     >>> from fdlab.track import from_ascii
     >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.movement import MoveRules
     >>> board = compile_board(from_ascii('''
     ...     . . . . .
     ...     . . . . .
     ... '''))
-    >>> print(explain_illegal(board, 0, 2, 4, occupied=frozenset({2, 3}), stops_made=0))
+    >>> print(explain_illegal(board, 0, 2, 4, MoveRules(occupied=frozenset({2, 3}))))
     every way to space 4 with at most 2 spaces passes through a car (on space 2): no jumping over cars (M-2)
-    >>> explain_illegal(board, 0, 2, 4, occupied=frozenset(), stops_made=0) is None
+    >>> explain_illegal(board, 0, 2, 4) is None
     True
     """
     n = len(board.ids)
@@ -71,17 +68,10 @@ def explain_illegal(
         raise MovementError(f"destination {destination!r} is not a board index (0..{n - 1})")
     ids = board.ids
     here, there = repr(ids[start]), repr(ids[destination])
-    rules = {
-        "occupied": occupied,
-        "stops_made": stops_made,
-        "pit_allowed": pit_allowed,
-        "own_box": own_box,
-        "avoid": avoid,
-        "max_lane_changes": max_lane_changes,
-    }
+    occupied, own_box, max_lane_changes = rules.occupied, rules.own_box, rules.max_lane_changes
 
-    def routes(**changes: object) -> list:
-        options = _search(board, start, roll, **{**rules, **changes})
+    def routes(**changes: Any) -> list:
+        options = move_options(board, start, roll, replace(rules, **changes))
         return [o for o in options if o.destination == destination]
 
     if routes():

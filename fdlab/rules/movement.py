@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from numbers import Integral
+from typing import Any
 
 from fdlab.rules.board import (
     STEP_BOX_IN,
@@ -53,10 +54,14 @@ from fdlab.rules.board import (
 )
 
 __all__ = [
+    "FREE_RUN",
     "MoveOption",
+    "MoveRules",
     "MovementError",
     "Overshoot",
     "PathCheck",
+    "after_move",
+    "braking",
     "check_path",
     "follow_path",
     "move_options",
@@ -69,6 +74,59 @@ _LEAVES_LANE = frozenset({STEP_STRAIGHT_LANE_CHANGE, STEP_CORNER_LANE_CHANGE, ST
 
 class MovementError(ValueError):
     """A request the move generator cannot answer (bad start space, negative roll...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRules:
+    """What, besides the board, the start and the roll, decides which moves are legal.
+
+    One value instead of six keyword arguments, built by the engine for the
+    car on turn (:meth:`fdlab.rules.engine.Engine.move_rules`) and passed to
+    :func:`move_options`, :func:`move_options_for_rolls`, :func:`check_path`,
+    :func:`follow_path` and :func:`fdlab.rules.explain.explain_illegal`.
+
+    Attributes
+    ----------
+    occupied : frozenset of int
+        Board indices of the other cars (the start is ignored if present, M-2).
+    stops_made : int
+        Stops already counted in the corner of the start (ignored when the
+        start is not in a corner, C-2).
+    pit_allowed : bool
+        The car may turn into the pit lane (P-2, P-7).
+    own_box : int, optional
+        Board index of the car's box; entering it ends the move (P-2).
+    avoid : frozenset of int
+        Spaces that justify a return to a lane like a car does (street rules:
+        the danger spaces, X-3 / M-4).
+    max_lane_changes : int
+        Lane changes allowed on straights (M-3).
+    cars_block, no_zigzag, lane_lock : bool
+        M-2, M-4 and C-5 in force (always, in play); switched off one at a
+        time by :func:`fdlab.rules.explain.explain_illegal` to find the rule
+        that refuses a destination.
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> rules = MoveRules(occupied=frozenset({3}), stops_made=1)
+    >>> replace(rules, max_lane_changes=1).max_lane_changes
+    1
+    """
+
+    occupied: frozenset[int] = frozenset()
+    stops_made: int = 0
+    pit_allowed: bool = False
+    own_box: int | None = None
+    avoid: frozenset[int] = frozenset()
+    max_lane_changes: int = 2
+    cars_block: bool = True
+    no_zigzag: bool = True
+    lane_lock: bool = True
+
+
+#: The rules of a lone car on an empty board, outside a corner: the default value.
+FREE_RUN = MoveRules()
 
 
 @dataclass(frozen=True)
@@ -152,7 +210,7 @@ class MoveOption:
         >>> from fdlab.track import from_ascii
         >>> from fdlab.rules.board import compile_board
         >>> board = compile_board(from_ascii(". . . ."))
-        >>> print(move_options(board, 0, 2, occupied=frozenset(), stops_made=0)[0].describe(board))
+        >>> print(move_options(board, 0, 2)[0].describe(board))
         to space 2 via 1, 2: moved 2
         """
         ids = board.ids
@@ -184,13 +242,7 @@ def move_options(
     board: Board,
     start: int,
     roll: int,
-    *,
-    occupied: frozenset[int],
-    stops_made: int,
-    pit_allowed: bool = False,
-    own_box: int | None = None,
-    avoid: frozenset[int] = frozenset(),
-    max_lane_changes: int = 2,
+    rules: MoveRules = FREE_RUN,
 ) -> list[MoveOption]:
     """Every legal option of a car at ``start`` for a roll, all braking amounts.
 
@@ -202,20 +254,10 @@ def move_options(
         Board index of the car's space.
     roll : int
         Spaces rolled (or granted, e.g. a flying start).
-    occupied : frozenset of int
-        Board indices of the other cars (``start`` is ignored if present).
-    stops_made : int
-        Stops already counted in the corner of ``start`` (ignored when
-        ``start`` is not in a corner).
-    pit_allowed : bool
-        The car may turn into the pit lane (P-2, P-7).
-    own_box : int, optional
-        Board index of the car's box; entering it ends the move (P-2).
-    avoid : frozenset of int
-        Spaces that justify a return to a lane like a car does (street rules:
-        the danger spaces, X-3 / M-4).
-    max_lane_changes : int
-        Lane changes allowed on straights (M-3).
+    rules : MoveRules
+        The other cars, the stops made, the pit lane and box, the street
+        rules' danger spaces and the lane-change limit (default: a lone car
+        outside corners, :data:`FREE_RUN`).
 
     Returns
     -------
@@ -237,47 +279,33 @@ def move_options(
     ...     . . . .
     ...     . . . .
     ... '''))
-    >>> options = move_options(board, 0, 2, occupied=frozenset({2}), stops_made=0)  # car on 2
+    >>> options = move_options(board, 0, 2, MoveRules(occupied=frozenset({2})))  # car on 2
     >>> [(board.ids[o.destination], o.moved, o.lane_changes) for o in options]
     [(4, 2, 2), (5, 2, 1), (3, 1, 1), (0, 0, 0)]
     """
-    return _search(
-        board,
-        start,
-        roll,
-        occupied=occupied,
-        stops_made=stops_made,
-        pit_allowed=pit_allowed,
-        own_box=own_box,
-        avoid=avoid,
-        max_lane_changes=max_lane_changes,
-    )
+    found = _explore(board, start, roll, rules)
+    return _options(board, start, roll, rules.stops_made, found)
 
 
 def move_options_for_rolls(
     board: Board,
     start: int,
     rolls: Iterable[int],
-    *,
-    occupied: frozenset[int],
-    stops_made: int,
-    pit_allowed: bool = False,
-    own_box: int | None = None,
-    avoid: frozenset[int] = frozenset(),
-    max_lane_changes: int = 2,
+    rules: MoveRules = FREE_RUN,
 ) -> dict[int, list[MoveOption]]:
-    """:func:`move_options` for several rolls at once, with one search.
+    """:func:`move_options` for several rolls at once (a die's faces), with one search.
 
     The search does not depend on the roll until it stops, so the states
-    found for the largest roll give the options of every smaller one: useful
-    for odds over a die's faces and for bots that weigh each face.
+    found for the largest roll give the options of every smaller one. This
+    is the one way fdlab answers "every option of every face": odds, bots
+    and the solo solver all use it.
 
     Parameters
     ----------
+    board, start, rules
+        As for :func:`move_options`.
     rolls : iterable of int
         The rolls wanted (e.g. the faces of a gear's die).
-    board, start, occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
-        As for :func:`move_options`.
 
     Returns
     -------
@@ -289,11 +317,11 @@ def move_options_for_rolls(
     >>> from fdlab.track import from_ascii
     >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . . . ."))
-    >>> by_roll = move_options_for_rolls(board, 0, [1, 2], occupied=frozenset({3}), stops_made=0)
+    >>> car_on_3 = MoveRules(occupied=frozenset({3}))
+    >>> by_roll = move_options_for_rolls(board, 0, [1, 2], car_on_3)
     >>> {roll: [(o.moved, o.blocked) for o in options] for roll, options in by_roll.items()}
     {1: [(1, False), (0, False)], 2: [(2, False), (1, False), (0, False)]}
-    >>> by_roll = move_options_for_rolls(board, 0, [4], occupied=frozenset({3}), stops_made=0)
-    >>> [(o.moved, o.braked, o.blocked) for o in by_roll[4]]
+    >>> [(o.moved, o.braked, o.blocked) for o in move_options_for_rolls(board, 0, [4], car_on_3)[4]]
     [(2, 2, True), (1, 3, True), (0, 4, True)]
     """
     wanted = sorted(set(rolls))
@@ -301,55 +329,112 @@ def move_options_for_rolls(
         return {}
     if wanted[0] < 0:
         raise MovementError(f"roll {wanted[0]} is negative; a move is 0 or more spaces")
-    found = _explore(
-        board,
-        start,
-        wanted[-1],
-        occupied=occupied,
-        stops_made=stops_made,
-        pit_allowed=pit_allowed,
-        own_box=own_box,
-        avoid=avoid,
-        max_lane_changes=max_lane_changes,
+    found = _explore(board, start, wanted[-1], rules)
+    return {roll: _options(board, start, roll, rules.stops_made, found) for roll in wanted}
+
+
+def braking(roll: int, moved: Any, boxed: Any, full: Any) -> tuple[Any, Any]:
+    """Spaces braked and the blocked flag of an option that moved ``moved`` of ``roll``.
+
+    The one statement of the rule (D-4, A-6, P-2): braking is ``roll - moved``,
+    except into the car's own box, which ends the move at no cost; a roll is
+    blocked when no legal path of the full roll exists (``full`` is False),
+    and entering the own box is never blocked. Written with arithmetic only,
+    so it applies to numbers and, element by element, to numpy arrays (the
+    solo solver's option tables).
+
+    Parameters
+    ----------
+    roll : int
+    moved : int or array of int
+    boxed : bool or array of bool
+    full : bool
+        Some option of this roll moved all ``roll`` spaces or entered the box.
+
+    Returns
+    -------
+    (braked, blocked)
+
+    Examples
+    --------
+    >>> braking(5, 3, False, True)
+    (2, False)
+    >>> braking(5, 2, True, False)
+    (0, False)
+    """
+    braked = (roll - moved) * (1 - boxed)
+    blocked = (1 - full) * (1 - boxed) == 1
+    return braked, blocked
+
+
+def after_move(
+    board: Board, start: int, stops: int, lap: int, option: MoveOption
+) -> tuple[int, int]:
+    """Stops made and lap counter after a move: what a move does to the car's counts.
+
+    The one home of C-2 (a move that ends in a corner counts a stop there;
+    ending in the corner it started in continues its count, even after
+    moving 0 spaces), C-6 (leaving a corner resets the count), C-5 (after an
+    overshoot, a stop in a later corner does not count) and the lap counter
+    (S-4: crossing the finish line starts a lap). The engine and the solo
+    solver both count with it.
+
+    Parameters
+    ----------
+    board : Board
+    start : int
+        Board index the car moved from.
+    stops : int
+        Stops made in the corner of ``start`` before the move.
+    lap : int
+        Lap counter before the move.
+    option : MoveOption
+
+    Returns
+    -------
+    (stops, lap) : tuple of int
+        ``stops`` is not capped at the corner's requirement.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". 1 1 .", corners={1: 2}))
+    >>> stay = move_options(board, 1, 1, MoveRules(stops_made=1))[0]
+    >>> after_move(board, 1, 1, 1, stay)  # one more stop in the same corner
+    (2, 1)
+    """
+    start_corner = board.corner[start]
+    dest_corner = board.corner[option.destination]
+    left_start = start_corner in option.corners_left or any(
+        over.corner == start_corner for over in option.overshoots
     )
-    return {roll: _options(board, start, roll, stops_made, found) for roll in wanted}
-
-
-def _search(
-    board: Board,
-    start: int,
-    roll: int,
-    *,
-    stops_made: int,
-    **rules: object,
-) -> list[MoveOption]:
-    """The search behind :func:`move_options`; ``rules`` as for :func:`_explore`."""
-    found = _explore(board, start, roll, stops_made=stops_made, **rules)
-    return _options(board, start, roll, stops_made, found)
+    if dest_corner is None:
+        new_stops = 0
+    elif dest_corner == start_corner and not left_start:
+        new_stops = stops + 1
+    else:
+        new_stops = 1 if option.stop_counts else 0
+    return new_stops, lap + (1 if "finish" in option.lines else 0)
 
 
 def _explore(
     board: Board,
     start: int,
     roll: int,
-    *,
-    occupied: frozenset[int],
-    stops_made: int,
-    pit_allowed: bool = False,
-    own_box: int | None = None,
-    avoid: frozenset[int] = frozenset(),
-    max_lane_changes: int = 2,
-    cars_block: bool = True,
-    no_zigzag: bool = True,
-    lane_lock: bool = True,
+    rules: MoveRules,
 ) -> list[tuple]:
     """Search every state reachable in at most ``roll`` spaces, layer by layer.
 
     Returns the found states as ``(moved, key, best entry, boxed)``; the
     states with ``moved <= r`` are the options for any roll ``r <= roll``.
-    ``cars_block``, ``no_zigzag`` and ``lane_lock`` switch rules off for
-    :mod:`fdlab.rules.explain`.
+    ``rules.cars_block``, ``no_zigzag`` and ``lane_lock`` switch rules off
+    for :mod:`fdlab.rules.explain`.
     """
+    occupied, avoid, stops_made = rules.occupied, rules.avoid, rules.stops_made
+    pit_allowed, max_lane_changes = rules.pit_allowed, rules.max_lane_changes
+    cars_block, no_zigzag, lane_lock = rules.cars_block, rules.no_zigzag, rules.lane_lock
+    own_box = -1 if rules.own_box is None else rules.own_box
     n = len(board.ids)
     if not isinstance(start, Integral) or not 0 <= start < n:
         raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
@@ -374,8 +459,6 @@ def _explore(
         for a in board.abreast[o]:
             passmask[a] = passmask.get(a, 0) | bit
     start_corner = corner[start]
-    if own_box is None:
-        own_box = -1
 
     def enter(v, j, d, left, overs, danger, forbid):
         """Corner and zig-zag bookkeeping for stepping from v into j (C-3, C-6, M-4)."""
@@ -491,7 +574,6 @@ def _options(board: Board, start: int, roll: int, stops_made: int, found: list) 
         other = chosen.get(key)
         if other is None or entry[0] < other[2][0]:
             chosen[key] = item
-    blocked = not full
     options = []
     shots: dict[tuple, tuple[Overshoot, ...]] = {(): ()}  # options share their overshoots
     for key in sorted(chosen):
@@ -500,13 +582,14 @@ def _options(board: Board, start: int, roll: int, stops_made: int, found: list) 
         if overshoots is None:
             overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
             shots[(overs, moved)] = overshoots
+        braked, blocked = braking(roll, moved, boxed, full)
         options.append(
             MoveOption(
                 v,  # destination
                 path,
                 moved,
-                0 if boxed else roll - moved,  # braked
-                blocked and not boxed,
+                braked,
+                blocked,
                 lc,  # lane_changes
                 overshoots,
                 corners_left if left else (),
@@ -567,13 +650,7 @@ def check_path(
     board: Board,
     start: int,
     path: Iterable[int],
-    *,
-    occupied: frozenset[int],
-    stops_made: int,
-    pit_allowed: bool = False,
-    own_box: int | None = None,
-    avoid: frozenset[int] = frozenset(),
-    max_lane_changes: int = 2,
+    rules: MoveRules = FREE_RUN,
 ) -> str | None:
     """Why a named path is not a legal walk from ``start``, or None when it is.
 
@@ -589,7 +666,7 @@ def check_path(
     path : iterable of int
         Board indices entered in order, as in :attr:`MoveOption.path`: both
         portals of a tunnel appear, entry then exit.
-    occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
+    rules : MoveRules
         As for :func:`move_options`.
 
     Returns
@@ -611,37 +688,21 @@ def check_path(
     ...     . . . .
     ...     . . . .
     ... '''))
-    >>> print(check_path(board, 0, [3, 4], occupied=frozenset({2}), stops_made=0))  # overtakes
+    >>> print(check_path(board, 0, [3, 4], MoveRules(occupied=frozenset({2}))))  # overtakes
     None
-    >>> print(check_path(board, 0, [3, 4], occupied=frozenset(), stops_made=0))
+    >>> print(check_path(board, 0, [3, 4]))
     the step from space 3 to space 4 returns to lane 0, left earlier on this straight, without overtaking a car in it: no zig-zag on straights (M-4)
-    >>> print(check_path(board, 0, [3, 4], occupied=frozenset(), stops_made=0, max_lane_changes=1))
+    >>> print(check_path(board, 0, [3, 4], MoveRules(max_lane_changes=1)))
     the step from space 3 to space 4 would be lane change 2 on straights; at most 1 are allowed in one move (M-3)
     """
-    return follow_path(
-        board,
-        start,
-        path,
-        occupied=occupied,
-        stops_made=stops_made,
-        pit_allowed=pit_allowed,
-        own_box=own_box,
-        avoid=avoid,
-        max_lane_changes=max_lane_changes,
-    ).reason
+    return follow_path(board, start, path, rules).reason
 
 
 def follow_path(
     board: Board,
     start: int,
     path: Iterable[int],
-    *,
-    occupied: frozenset[int],
-    stops_made: int,
-    pit_allowed: bool = False,
-    own_box: int | None = None,
-    avoid: frozenset[int] = frozenset(),
-    max_lane_changes: int = 2,
+    rules: MoveRules = FREE_RUN,
 ) -> PathCheck:
     """Judge a named path step by step and sum it up (:class:`PathCheck`).
 
@@ -654,7 +715,7 @@ def follow_path(
 
     Parameters
     ----------
-    board, start, path, occupied, stops_made, pit_allowed, own_box, avoid, max_lane_changes
+    board, start, path, rules
         As for :func:`check_path`.
 
     Returns
@@ -670,15 +731,17 @@ def follow_path(
     ...     . . . .
     ...     . . . .
     ... '''))
-    >>> walk = follow_path(board, 0, [3, 4], occupied=frozenset({2}), stops_made=0)
+    >>> walk = follow_path(board, 0, [3, 4], MoveRules(occupied=frozenset({2})))
     >>> walk.reason, walk.moved, walk.lane_changes
     (None, 2, 2)
-    >>> print(follow_path(board, 0, [2, 3], occupied=frozenset(), stops_made=0).reason)
+    >>> print(follow_path(board, 0, [2, 3]).reason)
     no step leads from space 2 to space 3: a path goes one step at a time along the track, never backwards nor sideways (M-1)
     """
     n = len(board.ids)
     if not isinstance(start, Integral) or not 0 <= start < n:
         raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
+    occupied, avoid, stops_made = rules.occupied, rules.avoid, rules.stops_made
+    max_lane_changes = rules.max_lane_changes
     ids = board.ids
     corner = board.corner
     lane = board.lane
@@ -769,14 +832,14 @@ def follow_path(
                 )
             lane_changes += 1
             forbid |= 1 << lane[here]
-        elif code == STEP_PIT_IN and not pit_allowed:
+        elif code == STEP_PIT_IN and not rules.pit_allowed:
             return summary(
                 f"the step from space {a} to space {b} turns into the pit lane, which this car "
                 f"may not enter now (P-2: only between laps; P-7: not on the last lap nor from "
                 f"the grid)"
             )
         if code == STEP_BOX_IN:
-            if j != own_box:
+            if j != rules.own_box:
                 owner = board.box[j]
                 return summary(
                     f"space {b} is the box of car {owner}: a car may only enter its own box (P-2)"

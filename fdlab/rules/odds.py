@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from fdlab.rules.costs import move_cost
 from fdlab.rules.engine import Engine
-from fdlab.rules.movement import move_options
+from fdlab.rules.movement import move_options_for_rolls
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import ordinal
 from fdlab.rules.state import RaceState
@@ -112,20 +112,13 @@ def stop_odds(
     if corner is None:
         return Fraction(0)
     die = engine.preset.gear_dice[gear - 1]
-    occupied = state.occupied(skip=car_index)
+    outcomes = die.chance_outcomes()
+    rules = replace(engine.move_rules(state, car_index), pit_allowed=False)
+    by_face = move_options_for_rolls(board, car.space, [v for v, _ in outcomes], rules)
     total = Fraction(0)
     probe = replace(car, gear=gear)
-    for value, p in die.chance_outcomes():
-        for option in move_options(
-            board,
-            car.space,
-            value,
-            occupied=occupied,
-            stops_made=car.stops,
-            pit_allowed=False,
-            avoid=engine.danger,
-            max_lane_changes=engine.preset.max_lane_changes,
-        ):
+    for value, p in outcomes:
+        for option in by_face[value]:
             if board.corner[option.destination] != corner or not option.stop_counts:
                 continue
             cost = move_cost(board, engine.preset, probe, option)

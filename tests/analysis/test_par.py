@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from fdlab.analysis import SoloModelError, solve_par
-from fdlab.analysis.solo_model import SoloModel, after_move, options_for_roll
+from fdlab.analysis.solo_model import FINISHED, SoloModel
 from fdlab.bots.solo import SoloOptimalBot
-from fdlab.rules.actions import ChooseGear, ChooseMove
+from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import compile_board
 from fdlab.rules.dice import LoadedDice
 from fdlab.rules.engine import Engine
@@ -77,62 +77,32 @@ def test_d6_engine_check_is_priced_in_fifth_gear():
     assert solution.value[p, 4, 1] >= solution.value[p, 4, 2]
 
 
-def test_options_for_roll_match_a_direct_search():
-    """M-7 / D-3: options of a roll derived from the widest search equal move_options(roll)."""
-    board = compile_board(ring())
+def test_option_rows_match_a_direct_search_for_every_face():
+    """D-4 / P-2 / C-2: the solver's option rows for each face equal move_options for that roll.
+
+    The rows derive every face's options from one wide search with the
+    vectorised :func:`fdlab.rules.movement.braking`; this checks them, face by
+    face, against the engine's own search, successor and cost for that roll.
+    """
+    model = SoloModel(compile_board(ring()), BASIC)
     rng = random.Random(5)
-
-    def summary(options):
-        return sorted(
-            (o.destination, o.moved, o.braked, o.blocked, o.overshoots, o.stop_counts, o.lines)
-            for o in options
-        )
-
-    for _ in range(40):
-        start = rng.randrange(len(board))
-        stops = rng.randrange(3)
-        roll = rng.randint(1, 30)
-        wide = move_options(board, start, 30, occupied=frozenset(), stops_made=stops)
-        direct = move_options(board, start, roll, occupied=frozenset(), stops_made=stops)
-        assert summary(options_for_roll(wide, roll)) == summary(direct)
-
-
-def test_after_move_matches_the_engine():
-    """C-2, C-6, S-4: stops and laps after a move agree with Engine.step."""
-    board = compile_board(ring())
-    engine = Engine(board, BASIC, ["Solo"])
-    rng = random.Random(11)
-    checked = 0
-    for _ in range(60):
-        space = rng.randrange(len(board))
-        stops = rng.randrange(3)
-        gear = rng.randint(1, 4)
-        state = engine.position(
-            [{"space": board.ids[space], "gear": gear, "stops": stops, "lap": 1}]
-        )
-        state, _ = engine.step(
-            state, ChooseGear(gear), LoadedDice([rng.choice(BASIC.gear_faces[gear - 1])])
-        )
-        for option, cost in engine.legal_moves(state):
-            if cost.eliminated:
-                continue
-            after, _ = engine.step(
-                state,
-                ChooseMove(
-                    board.ids[option.destination],
-                    tuple(board.ids[i] for i in option.path),
-                    option.moved,
-                ),
-                LoadedDice([20] * 4),
-            )
-            car = after.cars[0]
-            new_stops, new_lap = after_move(board, space, stops, 1, option)
-            if car.status == "racing":
-                assert (car.stops, car.lap) == (new_stops, new_lap)
-            else:
-                assert car.status == "finished" and new_lap > BASIC.laps
-            checked += 1
-    assert checked > 100
+    for p in rng.sample(range(len(model.positions)), 25):
+        position = model.positions[p]
+        rows = model.rows(p)
+        for k in rng.sample(range(len(model.groups)), 6):
+            _, roll, _ = model.groups[k]
+            mine = rows.group == k
+            got = sorted(zip(rows.target[mine].tolist(), rows.loss[mine].tolist(), strict=True))
+            direct = move_options(model.board, position[0], roll, model._rules(position))
+            expected = []
+            for option in direct:
+                nxt = model.successor(position, option)
+                if nxt == FINISHED:
+                    cost = model.finish_cost(position[0], option)
+                    expected.append((FINISHED, cost.total))
+                else:
+                    expected.append((model.index[nxt], model.cost(position[0], option).total))
+            assert got == sorted(expected)
 
 
 def test_solo_races_average_the_par_within_their_confidence_interval():

@@ -13,7 +13,7 @@ from fdlab.track import from_ascii
 
 def _options(text, corners, finish, start, roll):
     board = compile_board(from_ascii(text, corners=corners, finish=finish))
-    options = move_options(board, start, roll, occupied=frozenset(), stops_made=0)
+    options = move_options(board, start, roll)
     return board, options
 
 

@@ -19,6 +19,7 @@ from fdlab.rules.explain import explain_illegal
 from fdlab.rules.movement import (
     MovementError,
     MoveOption,
+    MoveRules,
     Overshoot,
     check_path,
     follow_path,
@@ -36,9 +37,11 @@ def run(track, start, roll, occupied=(), stops=0, **rules):
         board,
         ix[start],
         roll,
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=stops,
-        **{k: _to_index(ix, k, v) for k, v in rules.items()},
+        MoveRules(
+            occupied=frozenset(ix[o] for o in occupied),
+            stops_made=stops,
+            **{k: _to_index(ix, k, v) for k, v in rules.items()},
+        ),
     )
     return board, options
 
@@ -51,9 +54,11 @@ def along(check, track, start, path, occupied=(), stops=0, **rules):
         board,
         ix[start],
         [ix[s] for s in path],
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=stops,
-        **{k: _to_index(ix, k, v) for k, v in rules.items()},
+        MoveRules(
+            occupied=frozenset(ix[o] for o in occupied),
+            stops_made=stops,
+            **{k: _to_index(ix, k, v) for k, v in rules.items()},
+        ),
     )
     return board, result
 
@@ -107,9 +112,9 @@ def test_m1_roll_longer_than_the_track_stops_at_its_end():
 def test_bad_arguments_raise_movement_error():
     board = compile_board(from_ascii(". . ."))
     with pytest.raises(MovementError, match="start 9"):
-        move_options(board, 9, 1, occupied=frozenset(), stops_made=0)
+        move_options(board, 9, 1)
     with pytest.raises(MovementError, match="negative"):
-        move_options(board, 0, -1, occupied=frozenset(), stops_made=0)
+        move_options(board, 0, -1)
 
 
 # -- M-2: no jumping over cars ---------------------------------------------------
@@ -508,9 +513,11 @@ def explain(track, start, roll, destination, occupied=(), stops=0, **rules):
         ix[start],
         roll,
         ix[destination],
-        occupied=frozenset(ix[o] for o in occupied),
-        stops_made=stops,
-        **{k: _to_index(ix, k, v) for k, v in rules.items()},
+        MoveRules(
+            occupied=frozenset(ix[o] for o in occupied),
+            stops_made=stops,
+            **{k: _to_index(ix, k, v) for k, v in rules.items()},
+        ),
     )
 
 
@@ -792,10 +799,10 @@ def test_explain_illegal_agrees_with_move_options(track, data):
     occupied -= {start}
     roll = data.draw(st.integers(0, 6))
     stops = data.draw(st.integers(0, 2))
-    rules = {"occupied": occupied, "stops_made": stops}
-    destinations = {o.destination for o in move_options(board, start, roll, **rules)}
+    rules = MoveRules(occupied=occupied, stops_made=stops)
+    destinations = {o.destination for o in move_options(board, start, roll, rules)}
     for space in range(len(board)):
-        reason = explain_illegal(board, start, roll, space, **rules)
+        reason = explain_illegal(board, start, roll, space, rules)
         if space in destinations:
             assert reason is None
         else:
@@ -852,11 +859,13 @@ def test_shipped_boards_match_brute_force(shipped_boards, data):
         board,
         start,
         roll,
-        occupied=occupied,
-        stops_made=stops,
-        pit_allowed=pit_allowed,
-        own_box=own_box,
-        avoid=avoid,
+        MoveRules(
+            occupied=occupied,
+            stops_made=stops,
+            pit_allowed=pit_allowed,
+            own_box=own_box,
+            avoid=avoid,
+        ),
     )
     assert {option_key(board, o): o.lane_changes for o in options} == expected
     check_representatives(
@@ -873,18 +882,18 @@ def test_options_for_several_rolls_equal_one_call_per_roll(track, data):
     start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
     occupied = frozenset(data.draw(st.lists(st.integers(0, len(board) - 1), max_size=4)))
     rolls = data.draw(st.lists(st.integers(0, 8), min_size=1, max_size=4))
-    rules = {"occupied": occupied - {start}, "stops_made": data.draw(st.integers(0, 2))}
-    by_roll = move_options_for_rolls(board, start, rolls, **rules)
+    rules = MoveRules(occupied=occupied - {start}, stops_made=data.draw(st.integers(0, 2)))
+    by_roll = move_options_for_rolls(board, start, rolls, rules)
     assert sorted(by_roll) == sorted(set(rolls))
     for roll, options in by_roll.items():
-        assert options == move_options(board, start, roll, **rules)
+        assert options == move_options(board, start, roll, rules)
 
 
 def test_options_for_rolls_refuses_a_negative_roll():
     board = compile_board(from_ascii(". . ."))
     with pytest.raises(MovementError, match="negative"):
-        move_options_for_rolls(board, 0, [2, -1], occupied=frozenset(), stops_made=0)
-    assert move_options_for_rolls(board, 0, [], occupied=frozenset(), stops_made=0) == {}
+        move_options_for_rolls(board, 0, [2, -1])
+    assert move_options_for_rolls(board, 0, []) == {}
 
 
 # -- check_path: one named path, judged like the search -----------------------------------------
@@ -963,9 +972,8 @@ def test_check_path_pit_lane_matches_brute_force(data):
 def test_check_path_refuses_a_jump_and_a_path_through_a_tunnel_entry():
     """M-1 and M-6: a path is one step at a time and names both tunnel portals."""
     board = compile_board(from_ascii(". . D . . . . . .", tunnels={"2": (2, 6)}))
-    rules = {"occupied": frozenset(), "stops_made": 0}
-    assert "(M-1)" in check_path(board, 0, [2], **rules)
-    assert "(M-6)" in check_path(board, 0, [1, 2, 3], **rules)
-    assert "(M-6)" in check_path(board, 0, [1, 2], **rules)
-    assert check_path(board, 0, [1, 2, 6, 7], **rules) is None
-    assert follow_path(board, 0, [1, 2, 6, 7], **rules).moved == 3
+    assert "(M-1)" in check_path(board, 0, [2])
+    assert "(M-6)" in check_path(board, 0, [1, 2, 3])
+    assert "(M-6)" in check_path(board, 0, [1, 2])
+    assert check_path(board, 0, [1, 2, 6, 7]) is None
+    assert follow_path(board, 0, [1, 2, 6, 7]).moved == 3

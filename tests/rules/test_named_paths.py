@@ -93,8 +93,7 @@ def test_m1_on_a_closed_board_a_space_across_the_finish_line_is_ahead():
     from fdlab.rules.explain import explain_illegal
 
     board = compile_board(from_ascii(". . . . . . . . . .", closed=True))
-    rules = {"occupied": frozenset(), "stops_made": 0}
     assert board.wraps and not compile_board(THREE_LANES).wraps
-    ahead = explain_illegal(board, 8, 2, 1, **rules)
+    ahead = explain_illegal(board, 8, 2, 1)
     assert "too far ahead: 3 spaces from space 8" in ahead and "(M-1)" in ahead
-    assert "space 6 is behind space 8" in explain_illegal(board, 8, 2, 6, **rules)
+    assert "space 6 is behind space 8" in explain_illegal(board, 8, 2, 6)

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from fdlab.rules.board import Board, compile_board
-from fdlab.rules.movement import move_options
+from fdlab.rules.movement import MoveRules, move_options
 from fdlab.track import Track, from_ascii
 
 HERE = Path(__file__).resolve().parent
@@ -100,10 +100,12 @@ def counts(board: Board, position: dict) -> list[int]:
         board,
         ix[position["start"]],
         position["roll"],
-        occupied=frozenset(ix[s] for s in position["occupied"]),
-        stops_made=position["stops_made"],
-        pit_allowed=position.get("pit_allowed", False),
-        own_box=None if own_box is None else ix[own_box],
+        MoveRules(
+            occupied=frozenset(ix[s] for s in position["occupied"]),
+            stops_made=position["stops_made"],
+            pit_allowed=position.get("pit_allowed", False),
+            own_box=None if own_box is None else ix[own_box],
+        ),
     )
     return [
         len(options),
