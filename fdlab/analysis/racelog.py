@@ -1,8 +1,8 @@
 """One race between bots, recorded turn by turn for the playtest tables.
 
-:func:`play_logged_race` drives the engine like
-:func:`fdlab.rules.simulate.simulate` (the same actions a person takes) and
-writes down, for every car's turn, where it went, what it cost and whom it
+:func:`play_logged_race` drives the race with the one race loop
+(:func:`fdlab.rules.loop.iter_race`, as :func:`fdlab.rules.simulate.simulate`
+does) and writes down, for every car's turn, where it went, what it cost and whom it
 passed. Records are plain tuples so that worker processes send them back
 cheaply; :data:`TURN_COLUMNS`, :data:`CAR_COLUMNS`, :data:`RACE_COLUMNS` and
 :data:`EVENT_COLUMNS` name their fields.
@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fdlab.rules.actions import ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import Board
 from fdlab.rules.dice import SeededDice
 from fdlab.rules.engine import CAR_NAMES, Engine
+from fdlab.rules.loop import RaceStep, iter_race
+from fdlab.rules.movement import MoveOption
 from fdlab.rules.order import next_corners, race_distance
 from fdlab.rules.presets import Preset
-from fdlab.rules.state import FINISHED
-from fdlab.rules.view import RaceView
+from fdlab.rules.state import FINISHED, RaceState
 
 #: Fields of a turn record: one car's turn (gear, roll, move and what followed).
 TURN_COLUMNS = (
@@ -143,115 +144,42 @@ def play_logged_race(
     n = len(policies)
     names = CAR_NAMES[:n]
     engine = Engine(board, preset, names)
-    dice = SeededDice(seed)
     zones = zones if zones is not None else next_corners(board)
     log = RaceLog(race=())
     ids = board.ids
-    state = engine.initial_state()
-    state, events = engine.step(state, RollGrid(), dice)
-    if keep_events:
-        log.events.extend((race, 0, e.car, e.kind, e.text) for e in events)
-    grid = [board.grid[car.space] for car in state.cars]
+    grid: list[Any] = [None] * n
     turns = [0] * n
     damage = [0] * n
     lost_at: list[Any] = [None] * n
+    state = engine.initial_state()
+    turn: _Turn | None = None
 
-    while state.phase != "over":
-        c = state.current
-        before = state.cars[c]
-        rnd = state.round
-        policy = policies[c]
-        gear = policy.choose_gear(RaceView(engine, state, c))
-        state, events = engine.step(state, ChooseGear(gear), dice)
-        new_events = list(events)
-        option = None
-        cost = None
-        rolled = 0
-        if state.phase == "move" and state.current == c:
-            view = RaceView(engine, state, c)
-            if (
-                view.nitro_available()
-                and getattr(policy, "use_nitro", None)
-                and policy.use_nitro(view)
-            ):
-                state, events = engine.step(state, UseNitro(), dice)
-                new_events.extend(events)
-                view = RaceView(engine, state, c)
-            moves = view.legal_moves()
-            rolled = state.roll
-            option = policy.choose_move(view, moves)
-            cost = next((k for o, k in moves if o is option), None)
-            if cost is None:  # a policy may return an equal copy of an option
-                cost = next(k for o, k in moves if o == option)
-            distance_before = {
-                k: race_distance(board, car)
-                for k, car in enumerate(state.cars)
-                if k != c and car.racing and car.space >= 0
-            }
-            mine_before = race_distance(board, state.cars[c])
-            action = ChooseMove(
-                ids[option.destination], tuple(ids[i] for i in option.path), option.moved
-            )
-            state, events = engine.step(state, action, dice)
-            new_events.extend(events)
+    def close(turn: _Turn, state: RaceState) -> None:
+        """Write the record of a finished turn (one car's gear, roll and move)."""
+        c = turn.car
+        before = turn.before.cars[c]
         after = state.cars[c]
         turns[c] += 1
         lost = sum(before.pools) - sum(after.pools)
-        bonus = sum(e.amount for e in new_events if e.kind == "bonus" and e.car == c)
-        lost += bonus
+        lost += sum(e.amount for e in turn.events if e.kind == "bonus" and e.car == c)
         damage[c] += max(0, lost)
         eliminated = after.status == "eliminated" and before.status != "eliminated"
         finished = after.status == FINISHED
-        if option is not None:
-            dest = option.destination
-            overtakes = 0
-            if after.space >= 0:
-                mine_after = race_distance(board, after)
-                overtakes = sum(
-                    1
-                    for k, d in distance_before.items()
-                    if d > mine_before and d < mine_after and state.cars[k].racing
-                )
-            overshoots = option.overshoots
-            left_ok = list(option.corners_left)
-            if finished:  # corners past the flag do not count as passages
-                counted = _corners_before_flag(board, before.space, option.path)
-                overshoots = tuple(o for o in overshoots if o.corner in counted)
-                left_ok = [k for k in left_ok if k in counted]
-            left = [over.corner for over in overshoots]
-            stopped = board.corner[dest] is not None and option.stop_counts
-            row = (
-                race,
-                rnd,
-                c,
-                labels[c],
-                before.lap,
-                ids[before.space],
-                gear,
-                rolled,
-                ids[dest],
-                board.corner[dest],
-                zones[dest],
-                option.moved,
-                option.braked,
-                stopped,
-                sum(over.beyond for over in overshoots),
-                left[0] if left else None,
-                left_ok[0] if left_ok else None,
-                overshoots[0].stops_made if overshoots else (before.stops if left_ok else None),
-                cost.total if cost is not None else 0,
-                max(0, lost),
-                overtakes,
-                eliminated,
-                finished,
-            )
+        move = turn.move
+        if move is not None:
+            option, cost, moved_from = move.option, move.cost, move.before
+            row = _move_row(board, zones, option, moved_from, c, state, finished)
+            row = (race, turn.before.round, c, labels[c], before.lap, ids[before.space],
+                   turn.gear, moved_from.roll, *row, cost.total if cost is not None else 0,
+                   max(0, lost), _overtakes(board, moved_from, state, c), eliminated,
+                   finished)  # fmt: skip
             if eliminated:
-                lost_at[c] = ids[dest]
+                lost_at[c] = ids[option.destination]
         else:
             here = before.space if before.space >= 0 else None
             row = (
-                race, rnd, c, labels[c], before.lap,
-                ids[here] if here is not None else None, gear, 0,
+                race, turn.before.round, c, labels[c], before.lap,
+                ids[here] if here is not None else None, turn.gear, 0,
                 ids[here] if here is not None else None,
                 board.corner[here] if here is not None else None,
                 zones[here] if here is not None else None,
@@ -261,7 +189,24 @@ def play_logged_race(
                 lost_at[c] = row[5]
         log.turns.append(row)
         if keep_events:
-            log.events.extend((race, rnd, e.car, e.kind, e.text) for e in new_events)
+            log.events.extend((race, turn.before.round, e.car, e.kind, e.text) for e in turn.events)
+
+    for step in iter_race(engine, policies, SeededDice(seed), state):
+        state = step.state
+        if step.car is None:  # the grid roll (S-1)
+            grid = [board.grid[car.space] for car in state.cars]
+            if keep_events:
+                log.events.extend((race, 0, e.car, e.kind, e.text) for e in step.events)
+            continue
+        if isinstance(step.action, ChooseGear):
+            turn = _Turn(step.car, step.before, step.action.gear)
+        assert turn is not None
+        turn.events.extend(step.events)
+        if step.option is not None:
+            turn.move = step
+        if state.phase != "move" or state.current != turn.car:
+            close(turn, state)
+            turn = None
 
     place = {c: k + 1 for k, c in enumerate(state.finished)}
     for c in range(n):
@@ -306,3 +251,65 @@ def _corners_before_flag(board: Board, start: int, path: Sequence[int]) -> set:
         previous = i
     corners.discard(None)
     return corners
+
+
+@dataclass
+class _Turn:
+    """One car's turn while it is played: the gear step, then nitro and the move."""
+
+    car: int
+    before: RaceState
+    gear: int
+    events: list = field(default_factory=list)
+    move: RaceStep | None = None
+
+
+def _move_row(
+    board: Board,
+    zones: tuple,
+    option: MoveOption,
+    before: RaceState,
+    c: int,
+    after: RaceState,
+    finished: bool,
+) -> tuple:
+    """The move columns of a turn record: from ``space`` to ``stops_made``."""
+    dest = option.destination
+    overshoots = option.overshoots
+    left_ok = list(option.corners_left)
+    start = before.cars[c]
+    if finished:  # corners past the flag do not count as passages
+        counted = _corners_before_flag(board, start.space, option.path)
+        overshoots = tuple(o for o in overshoots if o.corner in counted)
+        left_ok = [k for k in left_ok if k in counted]
+    left = [over.corner for over in overshoots]
+    return (
+        board.ids[dest],
+        board.corner[dest],
+        zones[dest],
+        option.moved,
+        option.braked,
+        board.corner[dest] is not None and option.stop_counts,
+        sum(over.beyond for over in overshoots),
+        left[0] if left else None,
+        left_ok[0] if left_ok else None,
+        overshoots[0].stops_made if overshoots else (start.stops if left_ok else None),
+    )
+
+
+def _overtakes(board: Board, before: RaceState, after: RaceState, c: int) -> int:
+    """Cars still racing that car ``c`` passed with its move (race distance)."""
+    car = after.cars[c]
+    if car.space < 0:
+        return 0
+    mine_before = race_distance(board, before.cars[c])
+    mine_after = race_distance(board, car)
+    return sum(
+        1
+        for k, other in enumerate(before.cars)
+        if k != c
+        and other.racing
+        and other.space >= 0
+        and mine_before < race_distance(board, other) < mine_after
+        and after.cars[k].racing
+    )

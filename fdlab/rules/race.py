@@ -30,6 +30,7 @@ from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import RaceOverError, WrongPhaseError
 from fdlab.rules.events import Event, EventList
+from fdlab.rules.loop import iter_race
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, stop_odds, target_corner
 from fdlab.rules.presets import Preset, get_preset, ordinal
@@ -397,22 +398,48 @@ class Race:
     def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> EventList:
         """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass.
 
+        A ``None`` seat is a car a person drives: the bots play until that
+        car is on turn, then the race waits for :meth:`play`.
+
+        Parameters
+        ----------
+        bots : sequence
+            One policy per car, car 1 first, ``None`` for a person's car.
+        rounds : int, optional
+            Stop when this many more rounds have started.
+
+        Raises
+        ------
+        RuleError
+            When ``bots`` does not have one entry per car.
+
         Examples
         --------
         >>> from fdlab.track import from_ascii
-        >>> from fdlab.bots import RandomBot
+        >>> from fdlab.bots import HeuristicBot, RandomBot
         >>> race = Race(from_ascii(". . . . . . . .", grid=[0], finish=7), cars=1, seed=1)
         >>> _ = race.play_bots([RandomBot(2)], rounds=1)
         >>> race.state.round
         2
+        >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=1)
+        >>> _ = race.play_bots([HeuristicBot(), None])  # Blue is a bot, Red a person
+        >>> race.current, race.phase
+        ('Red', 'gear')
         """
-        from fdlab.rules.simulate import bot_action
-
-        start_round = self.state.round
+        stop = None if rounds is None else self.state.round + rounds
         events = EventList()
-        while not self.over and (rounds is None or self.state.round < start_round + rounds):
-            view = self.view()
-            events += self.play(bot_action(bots[view.car_index], view))
+        if self.over or (stop is not None and self.state.round >= stop):
+            return events
+        snapshot = self.dice.snapshot()
+        for step in iter_race(self.engine, bots, self.dice, self.state):
+            self._history.append((step.before, snapshot, len(self.events)))
+            self.state = step.state
+            self.actions.append(step.action)
+            self.events.extend(step.events)
+            events += step.events
+            if stop is not None and self.state.round >= stop:
+                break
+            snapshot = self.dice.snapshot()
         return events
 
     def undo(self) -> Action:

@@ -2,10 +2,8 @@
 
 No history and no undo, just the engine's step function on one shared
 :class:`~fdlab.rules.board.Board`, so a playtest can run many races.
-A policy is any object with ``choose_gear(view) -> int`` and
-``choose_move(view, moves) -> MoveOption`` (``moves`` is the list of legal
-``(option, cost)`` pairs) and, optionally, ``use_nitro(view) -> bool``
-(see :mod:`fdlab.bots`).
+Races are driven by the one race loop, :func:`fdlab.rules.loop.iter_race`,
+which says what a policy is.
 """
 
 from __future__ import annotations
@@ -14,15 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.actions import Action
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import RuleError
 from fdlab.rules.events import Event
+from fdlab.rules.loop import iter_race
 from fdlab.rules.presets import Preset, get_preset
 from fdlab.rules.state import RaceState
-from fdlab.rules.view import RaceView
 from fdlab.track.model import Track
 
 
@@ -89,35 +87,6 @@ class RaceResult:
         )
 
 
-def bot_action(policy: Any, view: RaceView) -> Action:
-    """The action a policy takes in ``view`` (gear, nitro, or move).
-
-    Examples
-    --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
-    >>> from fdlab.bots import HeuristicBot
-    >>> engine = Engine(compile_board(from_ascii(" ".join(["."] * 30))), BASIC, ["A"])
-    >>> state = engine.position([{"space": 0, "gear": 1}])
-    >>> bot_action(HeuristicBot(), RaceView(engine, state, 0))
-    ChooseGear(gear=2)
-    """
-    state = view.state
-    if state.phase == "grid":
-        return RollGrid()
-    if state.phase == "gear":
-        return ChooseGear(policy.choose_gear(view))
-    if view.nitro_available() and getattr(policy, "use_nitro", None) and policy.use_nitro(view):
-        return UseNitro()
-    moves = view.legal_moves()
-    option = policy.choose_move(view, moves)
-    board = view.board
-    return ChooseMove(
-        board.ids[option.destination], tuple(board.ids[i] for i in option.path), option.moved
-    )
-
-
 def simulate(
     track: Track | Board,
     bots: Sequence[Any],
@@ -165,20 +134,15 @@ def simulate(
     if len(names) != len(bots):
         raise RuleError(f"{len(bots)} bots for {len(names)} car names")
     engine = Engine(board, preset, names, max_rounds=max_rounds)
-    source = make_dice(seed, dice)
+    if any(bot is None for bot in bots):
+        raise RuleError("simulate plays bots only: every car needs a policy, not None")
     state = engine.initial_state()
     events: list[Event] = []
     actions: list[Action] = []
-    step = engine.step
-    while state.phase != "over":
-        if state.phase == "grid":
-            action: Action = RollGrid()
-        else:
-            c = state.current
-            action = bot_action(bots[c], RaceView(engine, state, c))
-        state, new_events = step(state, action, source)
-        events.extend(new_events)
-        actions.append(action)
+    for step in iter_race(engine, bots, make_dice(seed, dice), state):
+        events.extend(step.events)
+        actions.append(step.action)
+        state = step.state
     return RaceResult(
         names=names,
         finished=state.finished,

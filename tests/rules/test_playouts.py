@@ -23,10 +23,10 @@ from fdlab.rules import (
     simulate,
 )
 from fdlab.rules.actions import ChooseMove, RollGrid
+from fdlab.rules.loop import bot_action
 from fdlab.rules.order import race_distance
 from fdlab.rules.presets import get_preset
 from fdlab.rules.race import Race
-from fdlab.rules.simulate import bot_action
 from fdlab.rules.view import RaceView
 from fdlab.track import from_ascii
 

@@ -222,7 +222,7 @@ def test_undo_then_the_same_actions_give_the_same_race(seed, steps, back):
 
 
 def _bot_action(race, bots):
-    from fdlab.rules.simulate import bot_action
+    from fdlab.rules.loop import bot_action
 
     view = race.view()
     return bot_action(bots[view.car_index], view)
