@@ -18,8 +18,8 @@ import statistics
 import time
 from pathlib import Path
 
-from fdlab.analysis import solve_par
 from fdlab.bots.solo import SoloOptimalBot
+from fdlab.par import solve_par
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.simulate import simulate
 from fdlab.track import Track, from_ascii, load_track

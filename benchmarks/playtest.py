@@ -29,8 +29,8 @@ from pathlib import Path
 
 from fdlab.analysis.playtest import playtest, race_seeds, run_races
 from fdlab.analysis.racelog import play_logged_race
-from fdlab.analysis.roster import make_bot
 from fdlab.bots import HeuristicBot
+from fdlab.bots.roster import make_bot
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import BASIC
 from fdlab.rules.simulate import simulate

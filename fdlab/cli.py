@@ -6,18 +6,21 @@ Subcommands (each with ``--help``)::
     fdlab build CIRCUIT.geojson -o OUT.json [--name ...] [--lanes N] [--finish F] [--stops 1,2,...] [--pit] ...
     fdlab show TRACK.json -o board.html|board.svg
 
-Other modules add subcommands with :func:`register_command`; the modules
-listed in :data:`COMMAND_MODULES` are imported before the command line is
-read, so adding one is a one-line change here plus one function there::
+Subcommands of other layers (``fdlab playtest``, in
+:mod:`fdlab.analysis.cli`) live in modules listed in :data:`COMMAND_MODULES`.
+Such a module never imports this one: it defines ``NAME``, ``HELP``,
+``arguments(parser)`` and ``run(args) -> int``, and :func:`main` registers it
+when the command line asks for a subcommand not registered here, so
+``fdlab validate`` does not load the playtest machinery::
 
-    # fdlab/analysis/playtest_cli.py
-    from fdlab.cli import register_command
+    # fdlab/analysis/cli.py
+    NAME = "playtest"
+    HELP = "race bots on a board"
 
-    def _arguments(parser):
+    def arguments(parser):
         parser.add_argument("track")
 
-    @register_command("playtest", help="race bots on a board", arguments=_arguments)
-    def playtest(args):
+    def run(args):
         ...
         return 0
 
@@ -72,7 +75,7 @@ class Command:
 #: Subcommand name -> :class:`Command`, in the order they were registered.
 COMMANDS: dict[str, Command] = {}
 
-#: Modules imported by :func:`main` so that they can register their subcommands.
+#: Modules whose subcommand (``NAME``, ``HELP``, ``arguments``, ``run``) :func:`main` registers.
 COMMAND_MODULES: list[str] = ["fdlab.analysis.cli"]
 
 
@@ -145,12 +148,16 @@ def build_parser(*, extra_commands: bool = True) -> argparse.ArgumentParser:
 
 
 def _import_command_modules() -> None:
-    for module in COMMAND_MODULES:
+    for name in COMMAND_MODULES:
         try:
-            importlib.import_module(module)
+            module = importlib.import_module(name)
+            if module.NAME not in COMMANDS:
+                register_command(module.NAME, help=module.HELP, arguments=module.arguments)(
+                    module.run
+                )
         except Exception as error:  # a broken extra command must not take the others down
             print(
-                f"fdlab: the commands of {module} are unavailable ({type(error).__name__}: {error})",
+                f"fdlab: the commands of {name} are unavailable ({type(error).__name__}: {error})",
                 file=sys.stderr,
             )
 

@@ -1,6 +1,7 @@
 """Playtests and solvers: exact solo par, Monte Carlo races, circuit analytics.
 
-* :func:`solve_par`: the exact solo par of a board and its optimal policy;
+* :func:`solve_par`: the exact solo par of a board and its optimal policy
+  (from :mod:`fdlab.par`);
 * :func:`playtest`: many races between bots, on every core or a Dask cluster,
   as tidy tables;
 * :func:`circuit_report`: where the circuit bites, drawn on the board;
@@ -14,28 +15,15 @@ playtest's worker process loads only what a race needs (not scipy.stats).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from fdlab._lazy import lazy_exports
 from fdlab.analysis.playtest import PlaytestError, PlaytestResult, playtest
 
 if TYPE_CHECKING:
     from fdlab.analysis.compare import Comparison, compare_playtests
-    from fdlab.analysis.par import ParSolution, solve_par
     from fdlab.analysis.report import CircuitReport, circuit_report
-    from fdlab.analysis.solo_model import SoloModel, SoloModelError
-
-#: Public name -> the module that defines it.
-_HOMES = {
-    "CircuitReport": "report",
-    "Comparison": "compare",
-    "ParSolution": "par",
-    "SoloModel": "solo_model",
-    "SoloModelError": "solo_model",
-    "circuit_report": "report",
-    "compare_playtests": "compare",
-    "solve_par": "par",
-}
+    from fdlab.par import ParSolution, SoloModel, SoloModelError, solve_par
 
 __all__ = [
     "CircuitReport",
@@ -51,15 +39,18 @@ __all__ = [
     "solve_par",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'fdlab.analysis' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"fdlab.analysis.{home}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    globals(),
+    {
+        "CircuitReport": "fdlab.analysis.report",
+        "Comparison": "fdlab.analysis.compare",
+        "circuit_report": "fdlab.analysis.report",
+        "compare_playtests": "fdlab.analysis.compare",
+        # the solver lives in fdlab.par (below the bots); named here too for playtests
+        "ParSolution": "fdlab.par",
+        "SoloModel": "fdlab.par",
+        "SoloModelError": "fdlab.par",
+        "solve_par": "fdlab.par",
+    },
+)

@@ -1,6 +1,8 @@
 """``fdlab playtest``: race bots on a track file headless and write the circuit report.
 
-Registered in :data:`fdlab.cli.COMMAND_MODULES`::
+Listed in :data:`fdlab.cli.COMMAND_MODULES`, which reads :data:`NAME`,
+:data:`HELP`, :func:`arguments` and :func:`run` from here (this module does
+not import :mod:`fdlab.cli`)::
 
     fdlab playtest tracks/monaco.json --races 1000 -o monaco-report.html
     fdlab playtest my.json --bots heuristic,lookahead:reckless,solo --workers 2
@@ -15,7 +17,6 @@ from pathlib import Path
 
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
-from fdlab.cli import register_command
 
 
 def _positive(text: str) -> int:
@@ -28,7 +29,15 @@ def _positive(text: str) -> int:
     return value
 
 
-def _arguments(parser: argparse.ArgumentParser) -> None:
+#: The subcommand's name.
+NAME = "playtest"
+
+#: One line for ``fdlab --help``.
+HELP = "race bots on a board and write the circuit report"
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``fdlab playtest`` to its parser."""
     parser.add_argument("track", metavar="TRACK.json", help="the track file to playtest")
     parser.add_argument(
         "--races", type=_positive, default=1000, metavar="N", help="races to play (default 1000)"
@@ -74,10 +83,7 @@ def _bots(text: str | None) -> list[str] | int | None:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-@register_command(
-    "playtest", help="race bots on a board and write the circuit report", arguments=_arguments
-)
-def run_playtest(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Race bots on a track many times and write a standalone HTML circuit report.
 
     Prints the report's sentences; the page adds the damage heatmap on the

@@ -50,7 +50,7 @@ from fdlab.analysis.racelog import (
     RaceLog,
     play_logged_race,
 )
-from fdlab.analysis.roster import bot_label, make_bot
+from fdlab.bots.roster import bot_label, make_bot
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, get_preset
@@ -229,7 +229,7 @@ def playtest(
     track : Track or path
         The board, or a track file.
     bots : sequence of bot specs, or int, optional
-        One per car (:mod:`fdlab.analysis.roster`: ``"heuristic"``,
+        One per car (:mod:`fdlab.bots.roster`: ``"heuristic"``,
         ``"lookahead:reckless"``, ``"solo"``, a policy object...). An int
         means that many heuristic bots. Default: six (fewer if the grid has
         fewer spots).

@@ -22,9 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from fdlab.analysis.par import ParSolution, solve_par
 from fdlab.analysis.playtest import PlaytestResult
-from fdlab.analysis.solo_model import SoloModelError
 from fdlab.analysis.stats import (
     bot_table,
     corner_table,
@@ -33,6 +31,8 @@ from fdlab.analysis.stats import (
     race_lengths,
     space_heat,
 )
+from fdlab.par.model import SoloModelError
+from fdlab.par.solve import ParSolution, solve_par
 
 #: Colours of the damage heatmap, light to dark (few to much damage per race).
 HEAT = ("#fff5b1", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#bd0026", "#800026")

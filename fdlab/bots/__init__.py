@@ -6,20 +6,17 @@ MoveOption`` (``moves``: the legal ``(option, cost)`` pairs) and
 No policy picks an eliminating gear or move unless nothing else is legal (D-2).
 """
 
+from typing import TYPE_CHECKING
+
+from fdlab._lazy import lazy_exports
 from fdlab.bots.heuristic import HeuristicBot
+from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.random_bot import RandomBot
+
+if TYPE_CHECKING:
+    from fdlab.bots.solo import SoloOptimalBot
 
 __all__ = ["HeuristicBot", "LookaheadBot", "RandomBot", "SoloOptimalBot"]
 
-
-def __getattr__(name: str):
-    # LookaheadBot and SoloOptimalBot use fdlab.analysis; imported on first use
-    if name == "LookaheadBot":
-        from fdlab.bots.lookahead import LookaheadBot
-
-        return LookaheadBot
-    if name == "SoloOptimalBot":
-        from fdlab.bots.solo import SoloOptimalBot
-
-        return SoloOptimalBot
-    raise AttributeError(f"module 'fdlab.bots' has no attribute {name!r}")
+# SoloOptimalBot needs the solver (numpy, networkx): imported on first use
+__getattr__, __dir__ = lazy_exports(__name__, globals(), {"SoloOptimalBot": "fdlab.bots.solo"})

@@ -1,9 +1,9 @@
 """The solo-optimal bot: replays the policy of the exact solo solver.
 
 :class:`SoloOptimalBot` announces the gear of
-:attr:`fdlab.analysis.par.ParSolution.gear_policy` and picks, among the
+:attr:`fdlab.par.solve.ParSolution.gear_policy` and picks, among the
 engine's legal moves, the one with the least expected turns still to play
-(:meth:`~fdlab.analysis.par.ParSolution.option_value`). Alone on the board
+(:meth:`~fdlab.par.solve.ParSolution.option_value`). Alone on the board
 it plays perfectly: its races average the par. Among other cars it plays as
 if it were alone (cars only take options away); where the solver never went
 (a grid spot behind others, a stop count only blocking gives) it falls back
@@ -12,27 +12,27 @@ to a :class:`~fdlab.bots.heuristic.HeuristicBot`.
 
 from __future__ import annotations
 
-from fdlab.analysis.par import ParSolution
 from fdlab.bots.heuristic import HeuristicBot
+from fdlab.par.solve import ParSolution
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.view import RaceView
 
 
 class SoloOptimalBot:
-    """Plays the exact solo policy of a :class:`~fdlab.analysis.par.ParSolution`.
+    """Plays the exact solo policy of a :class:`~fdlab.par.solve.ParSolution`.
 
     Parameters
     ----------
     solution : ParSolution
-        From :func:`fdlab.analysis.solve_par` on the same board and preset
+        From :func:`fdlab.par.solve_par` on the same board and preset
         (in races of two laps or more, with ``box_slot`` the number of the
         car it drives: its pit box).
 
     Examples
     --------
     >>> from fdlab.track import from_ascii
-    >>> from fdlab.analysis import solve_par
+    >>> from fdlab.par import solve_par
     >>> from fdlab.rules.simulate import simulate
     >>> track = from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1)
     >>> bot = SoloOptimalBot(solve_par(track))

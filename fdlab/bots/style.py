@@ -5,7 +5,7 @@ of :data:`STYLES`. Each bot turns it into its own weights: how much a point
 of damage is worth against a space of progress, and how much of the pool a
 driver keeps in reserve. A playtest mixes driver types by giving each car a
 bot with its own style (``"heuristic:reckless"``, see
-:func:`fdlab.analysis.roster.make_bot`).
+:func:`fdlab.bots.roster.make_bot`).
 """
 
 from __future__ import annotations

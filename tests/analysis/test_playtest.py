@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from fdlab.analysis.playtest import PlaytestError, playtest, race_seeds
-from fdlab.analysis.roster import BotSpecError, bot_label, make_bot
 from fdlab.bots import RandomBot
+from fdlab.bots.roster import BotSpecError, bot_label, make_bot
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import BASIC
 from fdlab.track import from_ascii

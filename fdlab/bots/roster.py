@@ -19,10 +19,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from fdlab.analysis.par import ParSolution, solve_par
 from fdlab.bots.heuristic import HeuristicBot
+from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.random_bot import RandomBot
+from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import damage_weight, style_name, style_value
+from fdlab.par import ParSolution, solve_par
 from fdlab.rules.board import Board
 from fdlab.rules.presets import Preset
 
@@ -136,11 +138,7 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
             pit_below=round(0.4 + 0.4 * (1 - style), 6),
         )
     if name == "lookahead":
-        from fdlab.bots.lookahead import LookaheadBot  # it imports fdlab.analysis
-
         return LookaheadBot(style)
     if name == "random":
         return RandomBot(seed)
-    from fdlab.bots.solo import SoloOptimalBot  # it imports fdlab.analysis
-
     return SoloOptimalBot(solo_solution(board, preset, slot))

@@ -3,7 +3,7 @@
 Like golf's par for a hole, a circuit's *par* is what perfect play needs on
 average. :func:`solve_par` finds it by value iteration over the states of a
 lone car, ``(position, gear, pool)`` where a position is ``(space, lap,
-stops made in the corner)`` (:mod:`fdlab.analysis.solo_model`), and returns
+stops made in the corner)`` (:mod:`fdlab.par.model`), and returns
 the policy that reaches it.
 
 The race is modelled exactly as the engine plays it: the start roll (S-2:
@@ -38,7 +38,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from fdlab.analysis.solo_model import FINISHED, OptionRows, SoloModel
+from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
@@ -243,7 +243,7 @@ def solve_par(
 
     Raises
     ------
-    fdlab.analysis.solo_model.SoloModelError
+    fdlab.par.model.SoloModelError
         For a preset the solver does not model.
 
     Examples

@@ -1,4 +1,4 @@
-"""Exact solo par (fdlab.analysis.par) and the solo-optimal bot (fdlab.bots.solo)."""
+"""Exact solo par (fdlab.par.solve) and the solo-optimal bot (fdlab.bots.solo)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fdlab.analysis import SoloModelError, solve_par
-from fdlab.analysis.solo_model import FINISHED, SoloModel
 from fdlab.bots.solo import SoloOptimalBot
+from fdlab.par import SoloModelError, solve_par
+from fdlab.par.model import FINISHED, SoloModel
 from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import compile_board
 from fdlab.rules.dice import LoadedDice

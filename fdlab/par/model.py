@@ -1,6 +1,6 @@
 """One car alone on a board, as the engine plays it: positions and option tables.
 
-The exact solo solver (:mod:`fdlab.analysis.par`) needs, for every place a
+The exact solo solver (:mod:`fdlab.par.solve`) needs, for every place a
 lone car can be, every option of every die face with its certain cost and
 where it leads. This module builds those tables from the engine's own
 pieces, never from a second copy of the rules:

@@ -1,0 +1,22 @@
+"""The exact solo solution of a board: par, and the value of every option.
+
+* :func:`solve_par`: the minimum expected number of turns of one car alone
+  on the board (the *par*) by value iteration, and the optimal policy;
+* :class:`SoloModel`: that car's positions and option tables, built from the
+  engine's own movement and cost functions (:mod:`fdlab.par.model`).
+
+It sits between the rules and the bots: bots are guided by it
+(:class:`fdlab.bots.SoloOptimalBot`), playtests measure bots against it.
+
+Examples
+--------
+>>> from fdlab.track import from_ascii
+>>> ring = from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1)
+>>> round(solve_par(ring).par, 2)  # turns for one lap of 8 spaces, starts and stalls included
+3.09
+"""
+
+from fdlab.par.model import FINISHED, OptionRows, SoloModel, SoloModelError
+from fdlab.par.solve import ParSolution, solve_par
+
+__all__ = ["FINISHED", "OptionRows", "ParSolution", "SoloModel", "SoloModelError", "solve_par"]
