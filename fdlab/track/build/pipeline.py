@@ -3,7 +3,7 @@
 Pipeline: the centreline is resampled and smoothed (:class:`LapPath`, tight
 bends eased and cramped parts pushed apart so lanes fit); corners are found
 from curvature (:func:`find_corners`) or given, then widened until every
-lane holds enough spaces for the stop count (:mod:`fdlab.track.build_corners`);
+lane holds enough spaces for the stop count (:mod:`fdlab.track.build.corner_fit`);
 the lap is cut into stretches (straights and corners); every lane of a
 stretch is cut into spaces (aligned columns on straights, more spaces on the
 outside of corners); then steps (lane changes diagonally forward, M-3),
@@ -24,13 +24,16 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from fdlab.track.build_corners import (
+from fdlab.track.build.centreline import Centreline, centreline_from_geojson
+from fdlab.track.build.corner_finder import find_corners, suggest_stops
+from fdlab.track.build.corner_fit import (
     CornerExtent,
     corner_cuts,
     corner_lane_count,
     fit_corners,
 )
-from fdlab.track.build_spec import (
+from fdlab.track.build.lap_path import LapPath
+from fdlab.track.build.spec import (
     BuildError,
     BuildSpec,
     CornerSpec,
@@ -38,10 +41,7 @@ from fdlab.track.build_spec import (
     StreetSpec,
     Stretch,
 )
-from fdlab.track.centreline import Centreline, centreline_from_geojson
-from fdlab.track.corner_finder import find_corners, suggest_stops
 from fdlab.track.corners import corner_path_counts, update_corner_counts
-from fdlab.track.lap_path import LapPath
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
 #: Default number of spaces along the centre of a lap.
@@ -262,8 +262,7 @@ def build_from_spec(spec: BuildSpec) -> Track:
 
     Examples
     --------
-    >>> from fdlab.track.build_spec import BuildSpec
-    >>> from fdlab.track.centreline import Centreline
+    >>> from fdlab.track.build import BuildSpec, Centreline
     >>> box = Centreline([(250, 0), (500, 0), (500, 250), (0, 250), (0, 0)])  # finish mid-straight
     >>> spec = BuildSpec(box, name="Box")
     >>> track = build_from_spec(spec)

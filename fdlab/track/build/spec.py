@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from fdlab.track.centreline import Centreline
+from fdlab.track.build.centreline import Centreline
 
 
 class BuildError(ValueError):
