@@ -1,20 +1,35 @@
 """The board builder: a closed circuit centreline becomes a playable board.
 
 The model's modules in :mod:`fdlab.track` never import the builder; the
-builder reads and writes the model. Its modules, one step of the pipeline
-each (see :func:`fdlab.track.build.pipeline.build_from_spec`):
+builder reads and writes the model. Its modules, one concern each:
 
-- :mod:`~fdlab.track.build.spec`: what to build, as JSON-native dataclasses.
+- :mod:`~fdlab.track.build.spec`: what to build, as JSON-native dataclasses,
+  and the checks of their values.
 - :mod:`~fdlab.track.build.centreline`: closed centrelines, drawn or read
   from GeoJSON (projected by :mod:`~fdlab.track.build.geo`).
 - :mod:`~fdlab.track.build.lap_path`: the centreline resampled, smoothed and
   measured by arc length.
-- :mod:`~fdlab.track.build.corner_finder`: corners from curvature, suggested
-  stop counts.
+- :mod:`~fdlab.track.build.corner_finder`: corners from curvature and
+  suggested stop counts.
 - :mod:`~fdlab.track.build.corner_fit`: corner extents long enough for their
   stop counts, and how a corner lane is cut into spaces.
-- :mod:`~fdlab.track.build.pipeline`: :func:`build_track` and the steps
-  that put the pieces together.
+- :mod:`~fdlab.track.build.corners`: the lap's corners for a spec, given or
+  found, clipped clear of the finish line and fitted to the lanes.
+- :mod:`~fdlab.track.build.stretches`: the lap cut into straights and
+  corners, and progress along them.
+- :mod:`~fdlab.track.build.cells`: the spaces while they are built, cut
+  from the stretches and shaped.
+- :mod:`~fdlab.track.build.steps`: ahead and lane-change steps, the lines
+  they cross, and contacts.
+- :mod:`~fdlab.track.build.grid`, :mod:`~fdlab.track.build.pit`,
+  :mod:`~fdlab.track.build.street`, :mod:`~fdlab.track.build.bridges`: the
+  grid, the pit lane and boxes, tunnels, hazards and the police line, and
+  bridges where a figure eight crosses itself.
+- :mod:`~fdlab.track.build.pipeline`: :func:`build_track` and
+  :func:`build_from_spec`, which put the pieces together.
+
+Names with a leading underscore are the builder's own working parts, shared
+between these modules only; the names exported here are its public face.
 
 Examples
 --------
