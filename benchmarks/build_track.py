@@ -14,8 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from fdlab.track.build import build_track
-from fdlab.track.build_spec import PitSpec
+from fdlab.track.build import PitSpec, build_track
 from fdlab.track.io import dumps
 
 CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"

@@ -349,8 +349,7 @@ def run_build(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.exists() and not args.force:
         raise ValueError(f"{output} already exists; pass --force to replace it")
-    from fdlab.track.build import build_track
-    from fdlab.track.centreline import centreline_from_geojson
+    from fdlab.track.build import build_track, centreline_from_geojson
     from fdlab.track.io import save_track
     from fdlab.track.validate import validate
 

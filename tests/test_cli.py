@@ -240,8 +240,7 @@ def test_build_writes_a_track_file_and_reports_on_it(monaco, tmp_path, capsys):
 
 def test_build_options_reach_the_builder(monaco, tmp_path):
     from fdlab.track import load_track
-    from fdlab.track.build import build_track
-    from fdlab.track.centreline import centreline_from_geojson
+    from fdlab.track.build import build_track, centreline_from_geojson
 
     out = tmp_path / "parco.json"
     argv = ["build", str(monaco), "-o", str(out), "--name", "Parco", "--spaces-per-lap", "60"]
@@ -265,8 +264,7 @@ def test_build_options_reach_the_builder(monaco, tmp_path):
 
 def test_build_finish_moves_the_finish_line_round_the_lap(monaco, tmp_path):
     from fdlab.track import load_track
-    from fdlab.track.build import build_track
-    from fdlab.track.centreline import centreline_from_geojson
+    from fdlab.track.build import build_track, centreline_from_geojson
 
     out = tmp_path / "monaco.json"
     assert main(["build", str(monaco), "-o", str(out), "--pit", "--finish", "0.715"]) == 0

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from fdlab.track import Track
-from fdlab.track.build import build_track
-from fdlab.track.build_spec import CornerSpec, PitSpec, StreetSpec, Stretch
+from fdlab.track.build import CornerSpec, PitSpec, StreetSpec, Stretch, build_track
 from fdlab.track.io import save_track
 
 TRACKS = Path(__file__).resolve().parent

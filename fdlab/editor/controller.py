@@ -671,7 +671,7 @@ class EditorController:
         _require_a_loop(getattr(centreline, "points", centreline))
         spec = self.track.graph.graph.get("build") if keep else None
         if spec is not None:
-            from fdlab.track.build_spec import BuildSpec
+            from fdlab.track.build import BuildSpec
 
             stored = BuildSpec.from_json(spec)
             kept = {f.name: getattr(stored, f.name) for f in fields(stored)}

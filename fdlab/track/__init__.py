@@ -53,27 +53,29 @@ __all__ = [
 
 # The board builder needs scipy and pyproj: it is imported on first use, so
 # that ``import fdlab.rules`` (which imports the model) stays fast.
-_BUILDER_EXPORTS = {
-    "BuildError": "fdlab.track.build_spec",
-    "BuildSpec": "fdlab.track.build_spec",
-    "CornerSpec": "fdlab.track.build_spec",
-    "PitSpec": "fdlab.track.build_spec",
-    "Stretch": "fdlab.track.build_spec",
-    "StreetSpec": "fdlab.track.build_spec",
-    "Centreline": "fdlab.track.centreline",
-    "CentrelineError": "fdlab.track.centreline",
-    "centreline_from_geojson": "fdlab.track.centreline",
-    "build_from_spec": "fdlab.track.build",
-    "build_track": "fdlab.track.build",
-    "rebuild": "fdlab.track.build",
-}
+_BUILDER_EXPORTS = frozenset(
+    {
+        "BuildError",
+        "BuildSpec",
+        "CornerSpec",
+        "PitSpec",
+        "Stretch",
+        "StreetSpec",
+        "Centreline",
+        "CentrelineError",
+        "centreline_from_geojson",
+        "build_from_spec",
+        "build_track",
+        "rebuild",
+    }
+)
 
 
 def __getattr__(name: str) -> object:
     if name in _BUILDER_EXPORTS:
         from importlib import import_module
 
-        value = getattr(import_module(_BUILDER_EXPORTS[name]), name)
+        value = getattr(import_module("fdlab.track.build"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'fdlab.track' has no attribute {name!r}")

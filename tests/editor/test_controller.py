@@ -596,7 +596,7 @@ def test_rename_corner_keeps_its_stops(editor):
 
 
 def test_rebuild_from_a_centreline_object_or_geojson_file(editor):
-    from fdlab.track.centreline import Centreline
+    from fdlab.track.build import Centreline
 
     editor.rebuild(Centreline([(0, 0), (160, 0), (160, 160), (0, 160)]), lanes=2, space_length=16.0)
     assert editor.history[-1] == "rebuild from a centreline of 4 points"

@@ -10,11 +10,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fdlab.track.build import BuildError, build_track, rebuild
-from fdlab.track.build_corners import CornerExtent, fit_corners
-from fdlab.track.build_spec import BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
-from fdlab.track.centreline import Centreline, CentrelineError, centreline_from_geojson
-from fdlab.track.corner_finder import suggest_stops
+from fdlab.track.build import (
+    BuildError,
+    BuildSpec,
+    Centreline,
+    CentrelineError,
+    CornerSpec,
+    PitSpec,
+    StreetSpec,
+    Stretch,
+    build_track,
+    centreline_from_geojson,
+    rebuild,
+)
+from fdlab.track.build.corner_finder import suggest_stops
+from fdlab.track.build.corner_fit import CornerExtent, fit_corners
 from fdlab.track.corners import corner_entries, corner_exits
 from fdlab.track.io import load_track, save_track
 from fdlab.track.validate import validate

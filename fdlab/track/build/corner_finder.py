@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.ndimage import gaussian_filter1d
 
-from fdlab.track.lap_path import LapPath
+from fdlab.track.build.lap_path import LapPath
 
 #: A bend tighter than this radius, in spaces, is part of a corner.
 CORNER_RADIUS_SPACES = 3.0

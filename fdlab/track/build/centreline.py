@@ -10,7 +10,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from fdlab.track.geo import project_lonlat
+from fdlab.track.build.geo import project_lonlat
 
 
 class CentrelineError(ValueError):

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from fdlab.track.centreline import Centreline
+from fdlab.track.build.centreline import Centreline
 
 
 class BuildError(ValueError):
@@ -227,3 +227,22 @@ class BuildSpec:
 
 def _item_json(item: Stretch | int) -> Any:
     return item if isinstance(item, int) else asdict(item)
+
+
+def _check_spec(spec: BuildSpec) -> None:
+    for label, value in [
+        ("lanes", spec.lanes),
+        *((f"lane_counts[{i}]", n) for i, (_, n) in enumerate(spec.lane_counts)),
+    ]:
+        if not 2 <= value <= 4:
+            raise BuildError(f"{label}: lane count must be 2-4, got {value}")
+    if spec.space_length is not None and spec.space_length <= 0:
+        raise BuildError(f"space_length must be positive, got {spec.space_length}")
+    if spec.spaces_per_lap is not None and spec.spaces_per_lap < 20:
+        raise BuildError(f"spaces_per_lap must be at least 20, got {spec.spaces_per_lap}")
+    if spec.grid < 0:
+        raise BuildError(f"grid must be 0 or more spots, got {spec.grid}")
+    if spec.laps < 1:
+        raise BuildError(f"laps must be at least 1, got {spec.laps}")
+    if not 0.0 <= spec.finish < 1.0:
+        raise BuildError(f"finish must be a lap fraction in [0, 1), got {spec.finish}")
