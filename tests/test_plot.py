@@ -319,3 +319,13 @@ def test_shipped_boards_draw_every_space_and_corner(path):
 def test_finish_line_of_a_wrapping_text_board_is_drawn_before_the_first_column():
     ring = from_ascii(". . . .\n. . . .", closed=True)  # the step 3 -> 0 wraps around
     assert annotation_data(ring)["finish"]["xs"] == [[0.0, 0.0], [0.0, 0.0]]
+
+
+def test_a_car_named_after_a_colour_is_drawn_in_it_everywhere():
+    """One colour rule: track_svg(cars={s: "Blue"}) draws Blue blue, as the race picture does."""
+    from fdlab.plot.colors import NAMED_CAR_COLORS
+
+    track = from_ascii(". . . .")
+    svg = track_svg(track, cars={1: "Blue", 2: "Ayrton"})
+    assert NAMED_CAR_COLORS["blue"] in svg
+    assert colors.car_color(1) in svg  # a name that is no colour takes the palette

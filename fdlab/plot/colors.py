@@ -123,12 +123,43 @@ def space_line(space: Mapping[str, Any], highlighted: bool = False) -> tuple[str
     return SPACE_LINE, 1.0
 
 
-def car_color(index: int) -> str:
-    """The default colour of the ``index``-th car (0-based), cycling the palette.
+#: Colours of cars named after a colour (the default names Blue, Red, Green...).
+NAMED_CAR_COLORS: dict[str, str] = {
+    "blue": "#1f6fe0",
+    "red": "#e4262c",
+    "green": "#1fa64a",
+    "yellow": "#f5c800",
+    "black": "#222222",
+    "white": "#ffffff",
+    "orange": "#f07c16",
+    "purple": "#8d3fd1",
+    "grey": "#8a8a8a",
+    "pink": "#f06aa9",
+}
+
+
+def car_color(index: int, name: str | None = None) -> str:
+    """The colour of a car: the one it is named after, else the ``index``-th of the palette.
+
+    The one colour rule of every picture (SVG, Bokeh, the race table): a car
+    called "Blue" is blue wherever it is drawn.
+
+    Parameters
+    ----------
+    index : int
+        The car's number, 0-based (cycles the palette).
+    name : str, optional
+        The car's name or label.
 
     Examples
     --------
     >>> car_color(0), car_color(len(CAR_COLORS))
     ('#e4262c', '#e4262c')
+    >>> car_color(0, "Blue"), car_color(3, "Ayrton") == car_color(3)
+    ('#1f6fe0', True)
     """
+    if name is not None:
+        named = NAMED_CAR_COLORS.get(str(name).strip().lower())
+        if named is not None:
+            return named
     return CAR_COLORS[index % len(CAR_COLORS)]

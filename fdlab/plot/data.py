@@ -232,7 +232,7 @@ def normalize_cars(track: Track, cars: Cars) -> list[tuple[Any, str, str]]:
                 f"cars {seen[space]!r} and {label!r} are both on space {space!r}"
             )
         seen[space] = label
-        result.append((space, label, color or colors.car_color(index)))
+        result.append((space, label, color or colors.car_color(index, label)))
     return result
 
 

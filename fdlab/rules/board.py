@@ -9,7 +9,6 @@ converts back to space ids with ``board.ids[i]`` only for people.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -158,17 +157,9 @@ class Board:
         )
 
     def _repr_html_(self) -> str:
-        names = {cid: info.get("name", "") for cid, info in self.track.corners.items()}
-        rows = "".join(
-            f"<tr><td>{html.escape(str(cid))}</td><td>{html.escape(str(names.get(cid, '')))}"
-            f"</td><td>{stops}</td></tr>"
-            for cid, stops in sorted(self.stops.items(), key=lambda item: str(item[0]))
-        )
-        return (
-            f"<div><b>Board {html.escape(self.track.name)}</b>: {len(self.ids)} spaces, "
-            f"lap length {self.lap_length:g}"
-            f"<table><tr><th>corner</th><th>name</th><th>stops</th></tr>{rows}</table></div>"
-        )
+        from fdlab.plot.tables import board_html
+
+        return board_html(self)
 
 
 def compile_board(track: Track) -> Board:

@@ -13,7 +13,6 @@ Examples
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 #: Event kinds.
@@ -66,5 +65,6 @@ class EventList(list):
         return "\n".join(str(event) for event in self)
 
     def _repr_html_(self) -> str:
-        lines = "<br>".join(html.escape(str(event)) for event in self)
-        return f"<div style='font-family:monospace'>{lines}</div>"
+        from fdlab.plot.tables import events_html
+
+        return events_html(self)

@@ -8,7 +8,6 @@ certain cost?
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -130,11 +129,22 @@ def stop_odds(
 
 @dataclass(frozen=True)
 class GearOdds:
-    """Odds of stopping in a corner for each gear, ready to show in a notebook."""
+    """Odds of stopping in a corner for each gear, ready to show in a notebook.
+
+    Attributes
+    ----------
+    corner : corner id
+    car : str
+    odds : dict
+        Gear -> exact probability (:class:`fractions.Fraction`).
+    max_damage : int
+        The certain damage the stop may cost (0: a stop at no cost).
+    """
 
     corner: object
     car: str
     odds: dict
+    max_damage: int = 0
 
     def __str__(self) -> str:
         return "\n".join(
@@ -143,12 +153,6 @@ class GearOdds:
         )
 
     def _repr_html_(self) -> str:
-        rows = "".join(
-            f"<tr><td>{ordinal(g)}</td><td>{float(p):.0%}</td><td>{p}</td></tr>"
-            for g, p in self.odds.items()
-        )
-        return (
-            f"<div><b>{html.escape(self.car)}</b>: odds of stopping in corner "
-            f"{html.escape(repr(self.corner))} with no damage"
-            f"<table><tr><th>gear</th><th>odds</th><th>exact</th></tr>{rows}</table></div>"
-        )
+        from fdlab.plot.tables import gear_odds_html
+
+        return gear_odds_html(self)

@@ -254,23 +254,9 @@ class Preset:
         >>> "<table>" in BASIC._repr_html_()
         True
         """
-        import html
+        from fdlab.plot.tables import preset_html
 
-        dice = "".join(
-            f"<tr><td>{ordinal(g)}</td><td>{html.escape(', '.join(map(str, faces)))}</td></tr>"
-            for g, faces in enumerate(self.gear_faces, 1)
-        )
-        pools = ", ".join(f"{html.escape(n)} {v}" for n, v in self.pools)
-        extras = []
-        if self.street:
-            extras.append("street rules (X)")
-        if self.pits:
-            extras.append("pits (P)")
-        return (
-            f"<div><b>{html.escape(self.name)}</b>: {self.model} rules, {self.laps} lap(s)"
-            f"{'; ' + ', '.join(extras) if extras else ''}; pools: {pools}"
-            f"<table><tr><th>gear</th><th>die faces</th></tr>{dice}</table></div>"
-        )
+        return preset_html(self)
 
 
 def _is_count(value: object, least: int = 0) -> bool:

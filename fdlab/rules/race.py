@@ -17,7 +17,6 @@ plays the same race again, roll for roll.
 
 from __future__ import annotations
 
-import html
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,24 +32,10 @@ from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import iter_race
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, stop_odds, target_corner
-from fdlab.rules.presets import Preset, get_preset, ordinal
+from fdlab.rules.presets import Preset, get_preset
 from fdlab.rules.state import RaceState
 from fdlab.rules.view import RaceView
 from fdlab.track.model import Track
-
-#: Colours of the default car names (CAR_NAMES), for the board picture.
-NAMED_COLOURS = {
-    "blue": "#1f6fe0",
-    "red": "#e4262c",
-    "green": "#1fa64a",
-    "yellow": "#f5c800",
-    "black": "#222222",
-    "white": "#ffffff",
-    "orange": "#f07c16",
-    "purple": "#8d3fd1",
-    "grey": "#8a8a8a",
-    "pink": "#f06aa9",
-}
 
 
 @dataclass(frozen=True)
@@ -105,30 +90,10 @@ class MoveList(list):
     """The legal moves of the car on turn; shows itself as a table in a notebook."""
 
     def _repr_html_(self) -> str:
-        """One row per move: destination, spaces, braking, lane changes, overshoot, cost, path.
+        """One row per move: destination, spaces, braking, lane changes, overshoot, cost, path."""
+        from fdlab.plot.tables import move_list_html
 
-        Examples
-        --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.dice import LoadedDice
-        >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, dice=LoadedDice([9, 2]))
-        >>> _ = race.play(1)
-        >>> "<th>lane changes</th>" in race.legal_moves()._repr_html_()
-        True
-        """
-        rows = "".join(
-            f"<tr><td>{html.escape(repr(m.destination))}</td><td>{m.moved}</td>"
-            f"<td>{m.braked}</td><td>{m.lane_changes}</td><td>{html.escape(m.overshoot)}</td>"
-            f"<td>{'yes' if m.eliminates else ''}</td>"
-            f"<td>{html.escape(m.cost.describe())}</td>"
-            f"<td>{html.escape(' '.join(map(repr, m.path)))}</td></tr>"
-            for m in self
-        )
-        return (
-            "<table><tr><th>to space</th><th>moved</th><th>braked</th><th>lane changes</th>"
-            "<th>overshoot</th><th>eliminates</th><th>cost</th><th>path</th></tr>"
-            f"{rows}</table>"
-        )
+        return move_list_html(self)
 
 
 def _legal_move(board: Board, option: MoveOption, cost: MoveCost) -> LegalMove:
@@ -326,7 +291,7 @@ class Race:
             g: stop_odds(self.engine, state, c, g, corner=corner, max_damage=max_damage)
             for g in gears
         }
-        return GearOdds(corner=corner, car=self.names[c], odds=table)
+        return GearOdds(corner=corner, car=self.names[c], odds=table, max_damage=max_damage)
 
     # -- playing ------------------------------------------------------------------------
     def play(
@@ -550,44 +515,7 @@ class Race:
             f"{len(self.names)} cars: {where}>"
         )
 
-    def _car_marks(self) -> dict:
-        """Space id -> (name, colour); a car named after a colour is drawn in it."""
-        from fdlab.plot.colors import car_color
-
-        marks = {}
-        for c, car in enumerate(self.state.cars):
-            if car.space >= 0:
-                name = self.names[c]
-                colour = NAMED_COLOURS.get(name.lower(), car_color(c))
-                marks[self.board.ids[car.space]] = (name, colour)
-        return marks
-
     def _repr_html_(self) -> str:
-        rows = self.standings()
-        pools = list(self.preset.pool_names)
-        head = "".join(
-            f"<th>{html.escape(h)}</th>"
-            for h in ["", "car", "status", "lap", "space", "gear", *pools]
-        )
-        body = "".join(
-            "<tr>"
-            + "".join(
-                f"<td>{html.escape(str(v if k != 'gear' else ordinal(v)))}</td>"
-                for k, v in row.items()
-            )
-            + "</tr>"
-            for row in rows
-        )
-        title = html.escape(repr(self))
-        picture = ""
-        try:
-            from fdlab.plot import track_svg
+        from fdlab.plot.tables import race_html
 
-            picture = track_svg(self.track, cars=self._car_marks(), width=640)
-        except ImportError:
-            picture = ""
-        recent = "<br>".join(html.escape(t) for t in self.log[-6:])
-        return (
-            f"<div><p><b>{title}</b></p><table>{head}{body}</table>"
-            f"<div>{picture}</div><p style='font-size:smaller'>{recent}</p></div>"
-        )
+        return race_html(self)

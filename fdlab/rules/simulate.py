@@ -65,20 +65,9 @@ class RaceResult:
         ]
 
     def _repr_html_(self) -> str:
-        import html
+        from fdlab.plot.tables import race_result_html
 
-        rows = []
-        for place, c in enumerate(self.finished, 1):
-            rows.append((place, self.names[c], "finished"))
-        for c in reversed(self.eliminated):
-            rows.append((len(rows) + 1, self.names[c], "eliminated"))
-        body = "".join(
-            f"<tr><td>{p}</td><td>{html.escape(n)}</td><td>{s}</td></tr>" for p, n, s in rows
-        )
-        return (
-            f"<div><b>Race result</b> after {self.rounds} rounds (seed {self.seed!r})"
-            f"<table><tr><th>place</th><th>car</th><th>status</th></tr>{body}</table></div>"
-        )
+        return race_result_html(self)
 
     def __repr__(self) -> str:
         return (

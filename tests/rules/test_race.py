@@ -145,7 +145,7 @@ def test_html_shows_standings_and_the_board():
     race = Race(LOOP, cars=["Blue", "Red"], seed=4)
     page = race._repr_html_()
     assert "Blue" in page and "Red" in page and "<svg" in page and "SP" in page
-    assert sorted(race._car_marks().values()) == [("Blue", "#1f6fe0"), ("Red", "#e4262c")]
+    assert "#1f6fe0" in page and "#e4262c" in page  # Blue drawn blue, Red red (one colour rule)
 
 
 def test_from_position_and_string_cars():
@@ -287,3 +287,11 @@ def test_the_race_title_names_its_length():
     """P-1: the board may suggest 2 laps; the title says how long this race is."""
     assert "basic rules, 1 lap, 2 cars: round 1, " in repr(Race(LOOP, cars=2, seed=1))
     assert "basic rules, 2 laps, 2 cars" in repr(Race(LOOP, cars=2, laps=2, seed=1))
+
+
+def test_odds_title_says_how_much_damage_the_stop_may_cost():
+    """The odds table says 'with at most 1 damage' when asked with max_damage=1 (not 'no damage')."""
+    track = from_ascii(". . . . 1 1 . .", corners={1: 1}, grid=[2], finish=7)
+    race = Race(track, cars=1, seed=1)
+    assert "with no damage" in race.odds()._repr_html_()
+    assert "with at most 1 damage" in race.odds(max_damage=1)._repr_html_()
