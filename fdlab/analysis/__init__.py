@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fdlab._lazy import lazy_exports
-from fdlab.analysis.playtest import PlaytestError, PlaytestResult, playtest
+from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.playtest import PlaytestResult, playtest
 
 if TYPE_CHECKING:
     from fdlab.analysis.compare import Comparison, compare_playtests
@@ -50,7 +51,7 @@ __getattr__, __dir__ = lazy_exports(
         # the solver lives in fdlab.par (below the bots); named here too for playtests
         "ParSolution": "fdlab.par",
         "SoloModel": "fdlab.par",
-        "SoloModelError": "fdlab.par",
+        "SoloModelError": "fdlab.par.errors",
         "solve_par": "fdlab.par",
     },
 )

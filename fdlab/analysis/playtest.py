@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.racelog import (
     CAR_COLUMNS,
     EVENT_COLUMNS,
@@ -56,10 +57,6 @@ from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, get_preset
 from fdlab.track.io import load_track, track_from_dict, track_to_dict
 from fdlab.track.model import Track
-
-
-class PlaytestError(ValueError):
-    """A playtest that cannot run as asked; the message says what to change."""
 
 
 @dataclass

@@ -9,6 +9,7 @@ No policy picks an eliminating gear or move unless nothing else is legal (D-2).
 from typing import TYPE_CHECKING
 
 from fdlab._lazy import lazy_exports
+from fdlab.bots.errors import BotSpecError, StyleError
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.random_bot import RandomBot
@@ -16,7 +17,14 @@ from fdlab.bots.random_bot import RandomBot
 if TYPE_CHECKING:
     from fdlab.bots.solo import SoloOptimalBot
 
-__all__ = ["HeuristicBot", "LookaheadBot", "RandomBot", "SoloOptimalBot"]
+__all__ = [
+    "BotSpecError",
+    "HeuristicBot",
+    "LookaheadBot",
+    "RandomBot",
+    "SoloOptimalBot",
+    "StyleError",
+]
 
 # SoloOptimalBot needs the solver (numpy, networkx): imported on first use
 __getattr__, __dir__ = lazy_exports(__name__, globals(), {"SoloOptimalBot": "fdlab.bots.solo"})

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from fdlab.bots.errors import BotSpecError
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.random_bot import RandomBot
@@ -40,10 +41,6 @@ BOT_NAMES = ("heuristic", "lookahead", "random", "solo")
 HEURISTIC_CAUTION = 0.5
 
 _SOLUTIONS: dict[tuple[int, str, int, int], ParSolution] = {}
-
-
-class BotSpecError(ValueError):
-    """A bot spec that names no known bot or style."""
 
 
 def bot_label(spec: Any) -> str:

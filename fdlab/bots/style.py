@@ -10,6 +10,8 @@ bot with its own style (``"heuristic:reckless"``, see
 
 from __future__ import annotations
 
+from fdlab.bots.errors import StyleError
+
 #: Named styles, cautious to reckless.
 STYLES: dict[str, float] = {
     "cautious": 0.0,
@@ -18,10 +20,6 @@ STYLES: dict[str, float] = {
     "bold": 0.75,
     "reckless": 1.0,
 }
-
-
-class StyleError(ValueError):
-    """A style that is neither a known name nor a number from 0 to 1."""
 
 
 def style_value(style: str | float) -> float:

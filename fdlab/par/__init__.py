@@ -16,7 +16,8 @@ Examples
 3.09
 """
 
-from fdlab.par.model import FINISHED, OptionRows, SoloModel, SoloModelError
+from fdlab.par.errors import SoloModelError
+from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.solve import ParSolution, solve_par
 
 __all__ = ["FINISHED", "OptionRows", "ParSolution", "SoloModel", "SoloModelError", "solve_par"]

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from fdlab.par.errors import SoloModelError
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.engine import Engine
@@ -52,10 +53,6 @@ Position = tuple[int, int, int]
 
 #: Stand-in "position" of a car that crossed the line for the last time.
 FINISHED = -1
-
-
-class SoloModelError(ValueError):
-    """A board or preset the solo solver cannot model; the message says why."""
 
 
 @dataclass

@@ -243,7 +243,7 @@ def solve_par(
 
     Raises
     ------
-    fdlab.par.model.SoloModelError
+    fdlab.par.errors.SoloModelError
         For a preset the solver does not model.
 
     Examples

@@ -417,8 +417,8 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         row["dy"].append((flag[1] - point[1]) / (1.6 * size))
         lines = notes["corner_lines"]
         for end, spaces, neighbours in (
-            ("entry", corner_entries(track.graph, corner), track.graph.pred),
-            ("exit", corner_exits(track.graph, corner), track.graph.adj),
+            ("entry", corner_entries(track, corner), track.graph.pred),
+            ("exit", corner_exits(track, corner), track.graph.adj),
         ):
             for space in spaces:
                 outside = _straight_neighbour(track, space, neighbours, corner)

@@ -26,10 +26,12 @@ from fdlab.rules.costs import MoveCost, move_cost
 from fdlab.rules.dice import Die, LoadedDice, SeededDice
 from fdlab.rules.engine import Engine
 from fdlab.rules.errors import (
+    BoardError,
     DiceError,
     IllegalGearError,
     IllegalMoveError,
     IllegalNitroError,
+    MovementError,
     PresetError,
     RaceOverError,
     RaceStuckError,
@@ -52,6 +54,7 @@ __all__ = [
     "PRESETS",
     "STREET",
     "Board",
+    "BoardError",
     "CarState",
     "ChooseGear",
     "ChooseMove",
@@ -67,6 +70,7 @@ __all__ = [
     "LegalMove",
     "LoadedDice",
     "MoveCost",
+    "MovementError",
     "MoveOption",
     "MoveRules",
     "Overshoot",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from fdlab.rules.errors import BoardError
 from fdlab.track.model import Track
 
 __all__ = [
@@ -43,10 +44,6 @@ _STEP_CODES = {
     "box_in": STEP_BOX_IN,
     "tunnel": STEP_TUNNEL,
 }
-
-
-class BoardError(ValueError):
-    """A track that cannot be compiled for play; the message names the space."""
 
 
 @dataclass(frozen=True, eq=False, repr=False)

@@ -48,3 +48,11 @@ class DiceError(ValueError):
 
 class RaceStuckError(RuntimeError):
     """A race that hit its hard cap on rounds: a bug in the engine or a bot, not a rule."""
+
+
+class BoardError(ValueError):
+    """A track that cannot be compiled for play; the message names the space."""
+
+
+class MovementError(ValueError):
+    """A request the move generator cannot answer (bad start space, negative roll...)."""

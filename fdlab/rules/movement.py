@@ -52,6 +52,7 @@ from fdlab.rules.board import (
     STEP_TUNNEL,
     Board,
 )
+from fdlab.rules.errors import MovementError
 
 __all__ = [
     "FREE_RUN",
@@ -70,10 +71,6 @@ __all__ = [
 
 #: Steps that take the car out of its lane: refused during and after an overshoot (C-5).
 _LEAVES_LANE = frozenset({STEP_STRAIGHT_LANE_CHANGE, STEP_CORNER_LANE_CHANGE, STEP_PIT_IN})
-
-
-class MovementError(ValueError):
-    """A request the move generator cannot answer (bad start space, negative roll...)."""
 
 
 @dataclass(frozen=True, slots=True)

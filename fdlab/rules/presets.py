@@ -401,7 +401,7 @@ def get_preset(preset: str | Preset = "basic", laps: int | None = None) -> Prese
         try:
             preset = PRESETS[preset]
         except KeyError:
-            raise KeyError(
+            raise PresetError(
                 f"no rules preset {preset!r}; choose one of {sorted(PRESETS)} "
                 "or pass a Preset object"
             ) from None

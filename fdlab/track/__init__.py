@@ -1,8 +1,15 @@
-"""The track model: spaces, steps, corners and contacts of a Formula D board."""
+"""The track model: spaces, steps, corners and contacts of a Formula D board.
 
-from fdlab.track.ascii import AsciiBoardError, from_ascii
+Every error of this package is a ``ValueError`` from :mod:`fdlab.track.errors`.
+"""
+
+from typing import TYPE_CHECKING
+
+from fdlab._lazy import lazy_exports
+from fdlab.track.ascii import from_ascii
 from fdlab.track.corners import corner_entries, corner_exits, corner_path_counts
-from fdlab.track.io import TrackFileError, load_track, save_track, track_from_dict, track_to_dict
+from fdlab.track.errors import AsciiBoardError, BuildError, CentrelineError, TrackFileError
+from fdlab.track.io import load_track, save_track, track_from_dict, track_to_dict
 from fdlab.track.model import (
     EDGE_KINDS,
     SCHEMA_VERSION,
@@ -51,35 +58,38 @@ __all__ = [
     "validate",
 ]
 
+if TYPE_CHECKING:
+    from fdlab.track.build import (
+        BuildSpec,
+        Centreline,
+        CornerSpec,
+        PitSpec,
+        StreetSpec,
+        Stretch,
+        build_from_spec,
+        build_track,
+        centreline_from_geojson,
+        rebuild,
+    )
+
 # The board builder needs scipy and pyproj: it is imported on first use, so
 # that ``import fdlab.rules`` (which imports the model) stays fast.
-_BUILDER_EXPORTS = frozenset(
-    {
-        "BuildError",
-        "BuildSpec",
-        "CornerSpec",
-        "PitSpec",
-        "Stretch",
-        "StreetSpec",
-        "Centreline",
-        "CentrelineError",
-        "centreline_from_geojson",
-        "build_from_spec",
-        "build_track",
-        "rebuild",
-    }
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    globals(),
+    dict.fromkeys(
+        [
+            "BuildSpec",
+            "CornerSpec",
+            "PitSpec",
+            "Stretch",
+            "StreetSpec",
+            "Centreline",
+            "centreline_from_geojson",
+            "build_from_spec",
+            "build_track",
+            "rebuild",
+        ],
+        "fdlab.track.build",
+    ),
 )
-
-
-def __getattr__(name: str) -> object:
-    if name in _BUILDER_EXPORTS:
-        from importlib import import_module
-
-        value = getattr(import_module("fdlab.track.build"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'fdlab.track' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_BUILDER_EXPORTS})

@@ -38,13 +38,10 @@ from shapely.geometry import Polygon
 from shapely.geometry import box as rectangle
 
 from fdlab.track.corners import update_corner_counts
+from fdlab.track.errors import AsciiBoardError
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
 _HAZARD_TOKENS = {"S": "shooting", "D": "danger"}
-
-
-class AsciiBoardError(ValueError):
-    """A text board that cannot be read: the message names the row and column."""
 
 
 def from_ascii(

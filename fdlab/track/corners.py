@@ -1,51 +1,47 @@
-"""Corner geometry derived from the graph: entries, exits and path counts."""
+"""Corner geometry derived from the graph: entries, exits and path counts.
+
+The public functions take a :class:`~fdlab.track.model.Track`, like the rest
+of :mod:`fdlab.track`; :func:`update_corner_counts` works on the bare graph
+while a builder is still assembling it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+if TYPE_CHECKING:
+    from fdlab.track.model import Track
 
-def corner_entries(graph: nx.DiGraph, corner: Any) -> list[Any]:
+__all__ = ["corner_entries", "corner_exits", "corner_path_counts", "update_corner_counts"]
+
+
+def corner_entries(track: Track, corner: Any) -> list[Any]:
     """Corner spaces reached by a step from outside the corner.
 
     Examples
     --------
     >>> from fdlab.track import from_ascii
-    >>> track = from_ascii(". 1 1 .", corners={1: 1})
-    >>> corner_entries(track.graph, 1)
+    >>> corner_entries(from_ascii(". 1 1 .", corners={1: 1}), 1)
     [1]
     """
-    nodes = graph.nodes
-    return [
-        n
-        for n in graph
-        if nodes[n]["corner"] == corner
-        and any(nodes[p]["corner"] != corner for p in graph.predecessors(n))
-    ]
+    return _entries(track.graph, corner)
 
 
-def corner_exits(graph: nx.DiGraph, corner: Any) -> list[Any]:
+def corner_exits(track: Track, corner: Any) -> list[Any]:
     """Corner spaces with a step leading out of the corner.
 
     Examples
     --------
     >>> from fdlab.track import from_ascii
-    >>> track = from_ascii(". 1 1 .", corners={1: 1})
-    >>> corner_exits(track.graph, 1)
+    >>> corner_exits(from_ascii(". 1 1 .", corners={1: 1}), 1)
     [2]
     """
-    nodes = graph.nodes
-    return [
-        n
-        for n in graph
-        if nodes[n]["corner"] == corner
-        and any(nodes[s]["corner"] != corner for s in graph.successors(n))
-    ]
+    return _exits(track.graph, corner)
 
 
-def corner_path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
+def corner_path_counts(track: Track, corner: Any) -> tuple[int, int]:
     """The longest and shortest path through a corner, counted in spaces.
 
     These are the green (long) and red (short) numbers printed beside a
@@ -65,15 +61,40 @@ def corner_path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
     ...     . 1 1 1 .
     ...     . 1 1 1 .
     ... ''', corners={1: 2})
-    >>> corner_path_counts(track.graph, 1)
+    >>> corner_path_counts(track, 1)
     (3, 3)
     """
+    return path_counts(track.graph, corner)
+
+
+def _entries(graph: nx.DiGraph, corner: Any) -> list[Any]:
+    nodes = graph.nodes
+    return [
+        n
+        for n in graph
+        if nodes[n]["corner"] == corner
+        and any(nodes[p]["corner"] != corner for p in graph.predecessors(n))
+    ]
+
+
+def _exits(graph: nx.DiGraph, corner: Any) -> list[Any]:
+    nodes = graph.nodes
+    return [
+        n
+        for n in graph
+        if nodes[n]["corner"] == corner
+        and any(nodes[s]["corner"] != corner for s in graph.successors(n))
+    ]
+
+
+def path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
+    """:func:`corner_path_counts` on a bare graph (a builder's, or part of a board)."""
     members = [n for n, d in graph.nodes(data=True) if d["corner"] == corner]
     if not members:
         return (0, 0)
     sub = graph.subgraph(members)
-    entries = corner_entries(graph, corner) or [n for n in sub if sub.in_degree(n) == 0]
-    exits = set(corner_exits(graph, corner) or [n for n in sub if sub.out_degree(n) == 0])
+    entries = _entries(graph, corner) or [n for n in sub if sub.in_degree(n) == 0]
+    exits = set(_exits(graph, corner) or [n for n in sub if sub.out_degree(n) == 0])
     if not nx.is_directed_acyclic_graph(sub):
         return (0, 0)
     # Longest and shortest number of spaces from any entry to any exit, by DP
@@ -96,6 +117,16 @@ def corner_path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
 
 
 def update_corner_counts(graph: nx.DiGraph) -> None:
-    """Recompute ``long`` and ``short`` of every corner in ``graph.graph``."""
+    """Recompute ``long`` and ``short`` of every corner in ``graph.graph`` (C-1).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". 1 1 .", corners={1: 1})
+    >>> track.corners[1]["long"] = 9
+    >>> update_corner_counts(track.graph)
+    >>> track.corners[1]["long"]
+    2
+    """
     for corner, info in graph.graph["corners"].items():
-        info["long"], info["short"] = corner_path_counts(graph, corner)
+        info["long"], info["short"] = path_counts(graph, corner)

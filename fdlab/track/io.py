@@ -33,6 +33,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from fdlab.files import atomic_write
+from fdlab.track.errors import TrackFileError
 from fdlab.track.model import (
     CONTACT_KINDS,
     EDGE_KINDS,
@@ -65,34 +66,6 @@ MIGRATIONS: dict[int, Migration] = {}
 
 _TOP_LEVEL_KEYS = ("schema", "graph", "spaces", "steps", "contacts")
 _STRING = "<string>"
-
-
-class TrackFileError(ValueError):
-    """A track file (or track data) that cannot be read or written.
-
-    The message names the file and the field, for example
-    ``tracks/x.json: spaces[12].polygon: not valid WKT (...)``.
-
-    Attributes
-    ----------
-    source : str
-        The file name, or ``"<string>"`` / ``"<dict>"`` for in-memory data.
-    field : str
-        The path of the offending field (``""`` for the whole file).
-    detail : str
-        What is wrong with it.
-    """
-
-    def __init__(self, source: str, field: str, detail: str) -> None:
-        self.source = source
-        self.field = field
-        self.detail = detail
-        where = f"{source}: {field}" if field else source
-        super().__init__(f"{where}: {detail}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuild from the three parts, so the error survives pickling (dask workers).
-        return (type(self), (self.source, self.field, self.detail))
 
 
 def register_migration(from_version: int) -> Callable[[Migration], Migration]:
@@ -407,7 +380,7 @@ def loads(text: str | bytes, *, source: str = _STRING) -> Track:
     >>> loads('{"schema": 1, "graph": {}')
     Traceback (most recent call last):
     ...
-    fdlab.track.io.TrackFileError: <string>: not valid JSON: Expecting ',' delimiter at line 1 column 26 (is the file truncated?)
+    fdlab.track.errors.TrackFileError: <string>: not valid JSON: Expecting ',' delimiter at line 1 column 26 (is the file truncated?)
     """
     if isinstance(text, bytes):
         try:
@@ -444,7 +417,7 @@ def load_track(path: str | os.PathLike[str]) -> Track:
     >>> load_track("no/such/board.json")
     Traceback (most recent call last):
     ...
-    fdlab.track.io.TrackFileError: no/such/board.json: cannot read the file (No such file or directory)
+    fdlab.track.errors.TrackFileError: no/such/board.json: cannot read the file (No such file or directory)
     """
     source = str(path)
     try:
@@ -477,7 +450,7 @@ def track_from_dict(doc: Any, *, source: str = "<dict>") -> Track:
     >>> track_from_dict(doc | {"steps": [{"from": "a", "to": "c", "kind": "ahead"}]})
     Traceback (most recent call last):
     ...
-    fdlab.track.io.TrackFileError: <dict>: steps[0].to: space 'c' is not in spaces
+    fdlab.track.errors.TrackFileError: <dict>: steps[0].to: space 'c' is not in spaces
     """
     reader = _Reader(source)
     doc = reader.migrate(doc)

@@ -31,7 +31,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from fdlab.track.corners import corner_path_counts
+from fdlab.track.corners import path_counts
 from fdlab.track.model import HAZARDS, SPACE_KINDS, Track
 
 __all__ = [
@@ -548,7 +548,7 @@ class _Validator:
                 )
         # Counting on the corner and its neighbours only gives the same result, faster.
         around = inside.union(*(self.pred[n] for n in spaces), *(self.succ[n] for n in spaces))
-        computed = corner_path_counts(self.graph.subgraph(around).copy(), corner)
+        computed = path_counts(self.graph.subgraph(around).copy(), corner)
         stored = (info.get("long"), info.get("short"))
         if computed == (0, 0):
             self.report(

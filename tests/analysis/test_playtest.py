@@ -143,7 +143,7 @@ def test_a_script_without_a_main_guard_gets_a_clear_error_not_a_hang(tmp_path):
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("fdlab.analysis.playtest.PlaytestError")
+    assert last.startswith("fdlab.analysis.errors.PlaytestError")
     assert 'if __name__ == "__main__":' in last
 
 

@@ -106,5 +106,5 @@ def test_R5_the_shipped_presets_and_their_longer_races_are_sound():
 
 def test_get_preset_names_the_choices():
     assert set(PRESETS) == {"basic", "street", "advanced"}
-    with pytest.raises(KeyError, match="choose one of"):
+    with pytest.raises(PresetError, match="choose one of"):
         get_preset("formula-e")

@@ -391,8 +391,8 @@ def test_corners_are_entered_and_left_only_across_their_lines():
             )
             firsts.add(spaces[0])
             lasts.add(spaces[-1])
-        assert set(corner_entries(track.graph, corner)) == firsts
-        assert set(corner_exits(track.graph, corner)) == lasts
+        assert set(corner_entries(track, corner)) == firsts
+        assert set(corner_exits(track, corner)) == lasts
 
 
 def test_a_hairpin_is_widened_until_its_inner_lane_holds_three_spaces():

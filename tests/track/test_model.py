@@ -84,7 +84,7 @@ def test_corner_path_counts_outer_lane_longer():
     for path in (["in", *outer, "out"], ["in", *inner, "out"]):
         for u, v in zip(path, path[1:], strict=False):
             add_step(graph, u, v)
-    assert corner_path_counts(graph, 1) == (3, 2)
+    assert corner_path_counts(Track(graph), 1) == (3, 2)
 
 
 def test_ascii_corner_counts_are_filled_in():

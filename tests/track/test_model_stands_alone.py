@@ -1,7 +1,7 @@
 """The track model's modules never import the board builder (issue 9, item 7).
 
-``fdlab.track`` hands out the builder's names lazily (``import_module`` on first
-use, see its ``__getattr__``); no module of the model imports it by statement.
+``fdlab.track`` hands out the builder's names lazily (:func:`fdlab._lazy.lazy_exports`);
+no module of the model imports it by a statement that runs.
 """
 
 from __future__ import annotations
@@ -16,9 +16,16 @@ MODEL_MODULES = sorted(TRACK.glob("*.py"))
 
 
 def imported_modules(path: Path) -> set[str]:
-    """Every module an ``import`` or ``from ... import`` of ``path`` names, at any depth."""
+    """Every module an ``import`` or ``from ... import`` of ``path`` names, at any depth.
+
+    Imports under ``if TYPE_CHECKING:`` never run (they name types for checkers) and are skipped.
+    """
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for block in ast.walk(tree):
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test):
+            block.body = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:

@@ -11,10 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from fdlab.track.build.geo import project_lonlat
-
-
-class CentrelineError(ValueError):
-    """A centreline that cannot make a lap: the message says what and where."""
+from fdlab.track.errors import CentrelineError
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from fdlab.track.build.cells import _Cell
 from fdlab.track.build.corner_finder import find_corners, suggest_stops
 from fdlab.track.build.corner_fit import CornerExtent, corner_lane_count, fit_corners
 from fdlab.track.build.lap_path import LapPath
-from fdlab.track.build.spec import BuildError, BuildSpec
-from fdlab.track.corners import corner_path_counts
+from fdlab.track.build.spec import BuildSpec
+from fdlab.track.corners import path_counts
+from fdlab.track.errors import BuildError
 
 
 def _corner_stretches(
@@ -123,7 +124,7 @@ def _short_corners(
     return [
         number
         for number, (_, _, stops, _) in enumerate(corners, start=1)
-        if corner_path_counts(graph, number)[1] < stops
+        if path_counts(graph, number)[1] < stops
     ]
 
 

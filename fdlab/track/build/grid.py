@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from fdlab.track.build.cells import _Cell, _lanes
-from fdlab.track.build.spec import BuildError
 from fdlab.track.build.stretches import _EPS
+from fdlab.track.errors import BuildError
 
 
 def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:

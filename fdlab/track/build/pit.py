@@ -12,8 +12,9 @@ from fdlab.track.build.cells import _at, _Cell, _lanes, _shape
 from fdlab.track.build.corner_fit import corner_cuts, corner_lane_count
 from fdlab.track.build.corners import _turn_between
 from fdlab.track.build.lap_path import LapPath
-from fdlab.track.build.spec import BuildError, PitSpec
+from fdlab.track.build.spec import PitSpec
 from fdlab.track.build.stretches import _EPS, _progress_at, _progress_span, _Stretch
+from fdlab.track.errors import BuildError
 
 #: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
 _PIT_SPACES = 5

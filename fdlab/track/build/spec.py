@@ -12,10 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from fdlab.track.build.centreline import Centreline
-
-
-class BuildError(ValueError):
-    """Build options that cannot make a board: the message names the option."""
+from fdlab.track.errors import BuildError
 
 
 @dataclass(frozen=True)

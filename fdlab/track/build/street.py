@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from fdlab.track.build.cells import _Cell, _lanes
-from fdlab.track.build.spec import BuildError, StreetSpec
+from fdlab.track.build.spec import StreetSpec
 from fdlab.track.build.stretches import _Stretch
+from fdlab.track.errors import BuildError
 
 #: Tunnel pair labels: tunnel number and lane letter (``1a``, ``1b``, ...).
 _LANE_LETTERS = "abcd"

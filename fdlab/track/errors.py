@@ -1,0 +1,51 @@
+"""Errors of the track model: files, text boards, the builder.
+
+Every error is a ``ValueError`` whose message says what is wrong and where
+(the file and field, the row and column, the option).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["AsciiBoardError", "BuildError", "CentrelineError", "TrackFileError"]
+
+
+class TrackFileError(ValueError):
+    """A track file (or track data) that cannot be read or written.
+
+    The message names the file and the field, for example
+    ``tracks/x.json: spaces[12].polygon: not valid WKT (...)``.
+
+    Attributes
+    ----------
+    source : str
+        The file name, or ``"<string>"`` / ``"<dict>"`` for in-memory data.
+    field : str
+        The path of the offending field (``""`` for the whole file).
+    detail : str
+        What is wrong with it.
+    """
+
+    def __init__(self, source: str, field: str, detail: str) -> None:
+        self.source = source
+        self.field = field
+        self.detail = detail
+        where = f"{source}: {field}" if field else source
+        super().__init__(f"{where}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuild from the three parts, so the error survives pickling (dask workers).
+        return (type(self), (self.source, self.field, self.detail))
+
+
+class AsciiBoardError(ValueError):
+    """A text board that cannot be read: the message names the row and column."""
+
+
+class BuildError(ValueError):
+    """Build options that cannot make a board: the message names the option."""
+
+
+class CentrelineError(ValueError):
+    """A centreline that cannot make a lap: the message says what and where."""
