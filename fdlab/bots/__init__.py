@@ -1,8 +1,9 @@
 """Policies that play Formula D through the same actions a person uses.
 
-A policy has ``choose_gear(view) -> int``, ``choose_move(view, moves) ->
-MoveOption`` (``moves``: the legal ``(option, cost)`` pairs) and
-``use_nitro(view) -> bool``; ``view`` is a :class:`fdlab.rules.view.RaceView`.
+A policy satisfies :class:`Policy` (``choose_gear(view) -> int``,
+``choose_move(view, moves) -> MoveOption``; ``moves``: the legal ``(option,
+cost)`` pairs) and, for nitro, :class:`NitroPolicy` (``use_nitro(view) ->
+bool``); ``view`` is a :class:`fdlab.rules.view.RaceView`.
 No policy picks an eliminating gear or move unless nothing else is legal (D-2).
 """
 
@@ -13,6 +14,7 @@ from fdlab.bots.errors import BotSpecError, StyleError
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.random_bot import RandomBot
+from fdlab.rules.policy import NitroPolicy, Policy
 
 if TYPE_CHECKING:
     from fdlab.bots.solo import SoloOptimalBot
@@ -21,6 +23,8 @@ __all__ = [
     "BotSpecError",
     "HeuristicBot",
     "LookaheadBot",
+    "NitroPolicy",
+    "Policy",
     "RandomBot",
     "SoloOptimalBot",
     "StyleError",

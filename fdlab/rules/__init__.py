@@ -42,6 +42,7 @@ from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption, MoveRules, Overshoot, move_options
 from fdlab.rules.odds import GearOdds, stop_odds
+from fdlab.rules.policy import NitroPolicy, Policy
 from fdlab.rules.presets import ADVANCED, BASIC, PRESETS, STREET, Preset, get_preset
 from fdlab.rules.race import LegalMove, Race
 from fdlab.rules.simulate import RaceResult, simulate
@@ -71,9 +72,11 @@ __all__ = [
     "LoadedDice",
     "MoveCost",
     "MovementError",
+    "NitroPolicy",
     "MoveOption",
     "MoveRules",
     "Overshoot",
+    "Policy",
     "Preset",
     "PresetError",
     "Race",

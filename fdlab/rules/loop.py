@@ -5,9 +5,8 @@ policies: :func:`fdlab.rules.simulate.simulate` (whole races, no history),
 :meth:`fdlab.rules.race.Race.play_bots` (bots' turns in an interactive race,
 stopping at a person's seat) and the playtest log
 (:func:`fdlab.analysis.racelog.play_logged_race`). A policy is any object
-with ``choose_gear(view) -> int`` and ``choose_move(view, moves) ->
-MoveOption`` (``moves`` is the list of legal ``(option, cost)`` pairs) and,
-optionally, ``use_nitro(view) -> bool`` (see :class:`fdlab.bots.Policy`).
+that satisfies :class:`fdlab.rules.policy.Policy` (``choose_gear`` and
+``choose_move``; ``use_nitro`` too for the street rules, :class:`NitroPolicy`).
 
 Gears and nitro go through the checked :meth:`~fdlab.rules.engine.Engine.step`;
 a move chosen from the legal list is played with the unchecked
@@ -20,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.costs import MoveCost
@@ -29,6 +27,7 @@ from fdlab.rules.engine import Engine
 from fdlab.rules.errors import RuleError
 from fdlab.rules.events import Event
 from fdlab.rules.movement import MoveOption
+from fdlab.rules.policy import Policy
 from fdlab.rules.state import RaceState
 from fdlab.rules.view import RaceView
 
@@ -63,7 +62,7 @@ class RaceStep:
 
 def iter_race(
     engine: Engine,
-    policies: Sequence[Any],
+    policies: Sequence[Policy | None],
     dice: DiceSource,
     state: RaceState | None = None,
 ) -> Iterator[RaceStep]:
@@ -143,7 +142,7 @@ def iter_race(
         state = after
 
 
-def bot_action(policy: Any, view: RaceView) -> Action:
+def bot_action(policy: Policy, view: RaceView) -> Action:
     """The action a policy takes in ``view`` (gear, nitro, or move), as a person would name it.
 
     For stepping the engine by hand (tests, lessons); :func:`iter_race` plays
@@ -171,7 +170,7 @@ def bot_action(policy: Any, view: RaceView) -> Action:
     return ChooseMove.of(option, view.board.ids)
 
 
-def _wants_nitro(policy: Any, view: RaceView) -> bool:
+def _wants_nitro(policy: Policy, view: RaceView) -> bool:
     """X-1: nitro is on offer and the policy (if it has a say) takes it."""
     decide = getattr(policy, "use_nitro", None)
     return decide is not None and view.nitro_available() and bool(decide(view))
