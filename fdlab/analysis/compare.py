@@ -183,15 +183,10 @@ def compare_playtests(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
+    >>> from fdlab.track.examples import two_corner_ring
     >>> from fdlab.analysis.playtest import playtest
-    >>> def board(stops):
-    ...     return from_ascii('''
-    ...         . . . 1 1 . . . . . . 2 2 . . . . .
-    ...         . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     ''', corners={1: 1, 2: stops}, closed=True, grid=[34, 35])
-    >>> a = playtest(board(1), 2, races=20, workers=1, progress=False)
-    >>> b = playtest(board(3), 2, races=20, workers=1, progress=False)
+    >>> a = playtest(two_corner_ring(stops=(1, 1)), 2, races=20, workers=1, progress=False)
+    >>> b = playtest(two_corner_ring(stops=(1, 3)), 2, races=20, workers=1, progress=False)
     >>> "race length (rounds)" in compare_playtests(a, b).table.index
     True
     """

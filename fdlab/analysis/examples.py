@@ -10,23 +10,19 @@ Examples
 from __future__ import annotations
 
 from fdlab.analysis.playtest import PlaytestResult, playtest
-from fdlab.track import Track, from_ascii
-
-TWO_CORNER_RING = """
-    . . . 1 1 . . . . . . 2 2 . . . . .
-    . . . 1 1 . . . . . . 2 2 . . . . .
-"""
+from fdlab.track import Track
+from fdlab.track.examples import two_corner_ring as _ring
 
 
 def two_corner_ring() -> Track:
-    """A two-lane ring of 18 columns: a 1-stop corner and a tight 3-stop corner.
+    """The shared ring (:func:`fdlab.track.examples.two_corner_ring`) with a tight 3-stop corner.
 
     Examples
     --------
     >>> len(two_corner_ring())
     36
     """
-    return from_ascii(TWO_CORNER_RING, corners={1: 1, 2: 3}, closed=True, grid=[34, 35])
+    return _ring(stops=(1, 3))
 
 
 def small_playtest(races: int = 4, seed: int = 0) -> PlaytestResult:

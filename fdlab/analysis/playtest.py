@@ -258,11 +258,8 @@ def playtest(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> track = from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 2}, closed=True, grid=[34, 35])
+    >>> from fdlab.track.examples import two_corner_ring
+    >>> track = two_corner_ring(stops=(1, 2))
     >>> result = playtest(track, ["heuristic", "lookahead"], races=4, workers=1, progress=False)
     >>> len(result.races), sorted(result.cars["bot"].unique())
     (4, ['heuristic', 'lookahead'])

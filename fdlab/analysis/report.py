@@ -277,12 +277,9 @@ def circuit_report(result: PlaytestResult, par: bool | ParSolution | None = True
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.analysis.playtest import playtest
-    >>> track = from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 2}, closed=True, grid=[34, 35])
+    >>> from fdlab.track.examples import two_corner_ring
+    >>> track = two_corner_ring(stops=(1, 2))
     >>> report = circuit_report(playtest(track, 2, races=5, workers=1, progress=False))
     >>> report.most_dangerous in (1, 2), len(report.sentences()) >= 3
     (True, True)

@@ -45,12 +45,9 @@ class LookaheadBot:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules.simulate import simulate
-    >>> track = from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 2}, closed=True, grid=[34, 35])
+    >>> from fdlab.track.examples import two_corner_ring
+    >>> track = two_corner_ring(stops=(1, 2))
     >>> result = simulate(track, [LookaheadBot(), LookaheadBot("reckless")], seed=4)
     >>> len(result.ranking)
     2

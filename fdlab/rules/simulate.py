@@ -107,12 +107,9 @@ def simulate(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.bots import HeuristicBot
-    >>> track = from_ascii('''
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ...     . . . 1 1 . . . . . . 2 2 . . . . .
-    ... ''', corners={1: 1, 2: 1}, closed=True, grid=[34, 35])
+    >>> from fdlab.track.examples import two_corner_ring
+    >>> track = two_corner_ring(stops=(1, 1))
     >>> result = simulate(track, [HeuristicBot(), HeuristicBot()], "basic", seed=4)
     >>> len(result.ranking)
     2

@@ -29,6 +29,7 @@ from fdlab.rules.presets import get_preset
 from fdlab.rules.race import Race
 from fdlab.rules.view import RaceView
 from fdlab.track import from_ascii
+from fdlab.track.examples import two_corner_ring
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((REPO / "tracks").glob("*.json"))
@@ -61,10 +62,7 @@ def feature_loop():
 
 def plain_loop():
     """Two lanes, two 1-stop corners, tight enough for traffic."""
-    row = ". . . 1 1 . . . . . . 2 2 . . . . ."
-    return from_ascii(
-        "\n".join([row] * 2), corners={1: 1, 2: 1}, closed=True, grid=[34, 35, 32, 33, 30, 31]
-    )
+    return two_corner_ring(stops=(1, 1), cars=6)
 
 
 def shipped_boards():
