@@ -12,7 +12,7 @@ G-4), every option of every face of the gear die with its certain cost
 (braking, overshoot, C-4), the engine check after a 20 in 5th or a 30 in 6th
 (D-6), pit stops in races of two laps or more (P-2..P-5).
 
-Eliminations. The solver minimises the expected number of turns plus
+Eliminations. Decision (D-2): the solver minimises the expected number of turns plus
 ``elimination_penalty`` turns for a race that ends in an elimination. With
 the default penalty (1000 turns) the optimal policy takes a risk of
 elimination only when every choice has one, just as the bots never pick an

@@ -93,21 +93,21 @@ def in_pit_zone(board: Board, index: int) -> bool:
 def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:
     """The certain cost of ``option`` for ``car``.
 
-    Decisions (rules.md is silent):
+    Decisions where rules.md is silent (listed in docs/decisions.md):
 
-    * Pit zone (P-4): braking is free when the car starts or ends its move
+    * Decision (P-4), pit zone: braking is free when the car starts or ends its move
       in the pit lane or a box.
-    * Blocked (D-4, A-6): when no path of the full roll exists, every option
+    * Decision (D-4, A-6), blocked: when no path of the full roll exists, every option
       pays the blocked cost on the spaces not moved (basic: as braking;
       advanced: the A-6 table), whichever the car chooses.
-    * Double overshoot: a move leaving two corners short of stops pays each
+    * Decision (C-3, C-4), double overshoot: a move leaving two corners short of stops pays each
       overshoot on its own (the spaces beyond each exit line are counted
       for each corner), and C-4 is checked for each corner.
-    * Advanced braking (A-5): braking more spaces than the car has brake WP
+    * Decision (A-5), advanced braking: braking more spaces than the car has brake WP
       is not allowed; blocking (A-6) is paid from the table instead.
     * A pool that cannot pay its loss eliminates the car (D-2, A-2, A-6),
       except A-4: a car with 0 tires overshooting by one space spins again.
-    * Finish (S-4): a move that crosses the finish line on the last lap ends
+    * Decision (S-4), finish: a move that crosses the finish line on the last lap ends
       the car's race at the line. Braking is free and only corners whose exit
       line comes before the finish line cost anything, counted up to the line.
 

@@ -200,6 +200,9 @@ class Engine(IncidentRules):
     def gear_error(self, state: RaceState, gear: int) -> str | None:
         """Why ``gear`` may not be chosen now (with the clause id), or ``None``.
 
+        Decision (S-2): a stalled car sits in "gear 0"; 1st is its only choice
+        next turn.
+
         Examples
         --------
         >>> from fdlab.track import from_ascii
@@ -483,11 +486,12 @@ class Engine(IncidentRules):
     def grid_lap(self, index: int) -> int:
         """The lap counter of a car placed on a grid spot (S-4, docs/schema.md).
 
-        On a closed board a spot behind the finish line (progress in the
-        second half of the lap) starts on lap 0, so the first crossing starts
-        lap 1; a spot past the line starts on lap 1.
+        Decision (S-4), laps: on a closed board a spot behind the finish line
+        (progress in the second half of the lap) starts on lap 0, so the first
+        crossing starts lap 1; a spot past the line starts on lap 1; a car
+        finishes on reaching lap ``laps + 1``.
 
-        Decision: an open board (:attr:`Board.wraps` False, such as a text
+        Decision (S-4), open boards: an open board (:attr:`Board.wraps` False, such as a text
         board for a lesson) has no lap to go round, so a race on it is a
         sprint to the finish line: a spot behind the line (negative progress)
         starts on the last lap and its first crossing finishes the race,
@@ -646,8 +650,8 @@ class Engine(IncidentRules):
         (:func:`~fdlab.rules.movement.follow_path`: M-1..M-6, C-5, P-2, P-7)
         and an illegal one is refused with the reason; a legal one with the
         same spaces moved, overshoots, danger count and box as a listed
-        option has the same costs and checks, so it is played as that option
-        (decision); the log shows the listed path.
+        option has the same costs and checks, so it is played as that option;
+        the log shows the listed path (Decision (M-7)).
 
         Raises
         ------
@@ -707,16 +711,17 @@ class Engine(IncidentRules):
     ) -> RaceState:
         """Apply a chosen option: costs, position, stops, lines, box, hazards, collisions, engine.
 
-        Decisions where rules.md is silent:
+        Decisions where rules.md is silent (listed in docs/decisions.md):
 
-        * a move that ends in the corner it started in counts a stop even if
-          the car moved 0 spaces (blocked or braking to a standstill): its
-          move ended there (C-2);
-        * a car that finishes or is eliminated leaves the board at once, so
-          it blocks nobody (S-4, D-1);
-        * no collision roll when ending on a tunnel portal (X-5) or in the
-          pit zone (P-4); the engine check skips cars in the pit zone (P-4);
-        * the police speed of a flying start (no die) is the spaces moved x 10.
+        * Decision (C-2): a move that ends in the corner it started in counts
+          a stop even if the car moved 0 spaces (blocked or braking to a
+          standstill): its move ended there (:func:`~fdlab.rules.movement.after_move`);
+        * Decision (S-4, D-1): a car that finishes or is eliminated leaves
+          the board at once, so it blocks nobody;
+        * Decision (X-5, P-4): no collision roll when ending on a tunnel
+          portal or in the pit zone; the engine check skips cars in the pit zone;
+        * Decision (X-4): the police speed of a flying start (no die) is the
+          spaces moved x 10.
         """
         board = self.board
         preset = self.preset

@@ -18,14 +18,18 @@ Rules, in the words of ``rules.md``:
   ``lane_change`` step between two non-corner spaces);
 * M-4 no returning to a lane left on the same straight unless, while out of
   it, the car passed a space of that lane holding a car or listed in
-  ``avoid`` (street rules: danger spaces, X-3);
+  ``avoid`` (street rules: danger spaces, X-3); Decision (M-4): a car
+  "passed" a car in another lane when it was side by side with it (the
+  track's ``beside`` contacts), which keeps the test local on boards with
+  staggered lanes;
 * M-5 inside corners only the board's arrows (its steps) exist;
 * M-6 / X-5 a tunnel pair counts as one space and a move never ends on an
   entry portal;
 * C-3 / C-5 leaving a corner without the required stops is an overshoot;
-  the overshooting step and every later one may not change lane (nor turn
-  into the pit lane: decision, the car "continues in the lane it left the
-  corner in") and a stop in a later corner does not count;
+  the overshooting step and every later one may not change lane and a stop
+  in a later corner does not count; Decision (C-5): a turn into the pit lane
+  counts as a lane change (the car "continues in the lane it left the
+  corner in");
 * P-2 / P-5 / P-7 the pit lane only when ``pit_allowed``, one lane, and the
   car's own box ends the move.
 
@@ -334,9 +338,10 @@ def braking(roll: int, moved: Any, boxed: Any, full: Any) -> tuple[Any, Any]:
     """Spaces braked and the blocked flag of an option that moved ``moved`` of ``roll``.
 
     The one statement of the rule (D-4, A-6, P-2): braking is ``roll - moved``,
-    except into the car's own box, which ends the move at no cost; a roll is
-    blocked when no legal path of the full roll exists (``full`` is False),
-    and entering the own box is never blocked. Written with arithmetic only,
+    except into the car's own box, which ends the move at no cost.
+    Decision (D-4, A-6, P-2): ``blocked`` is a property of the roll, true
+    for every option when no legal path of the full roll exists (``full`` is
+    False); entering the own box is never blocked. Written with arithmetic only,
     so it applies to numbers and, element by element, to numpy arrays (the
     solo solver's option tables).
 

@@ -128,8 +128,8 @@ def inside_ranks(board: Board) -> tuple:
     """Per index, a number that is smaller nearer the inside of the next corner (T-3).
 
     Lane 0 is the leftmost lane: inside for a left-hand corner; for a
-    right-hand corner the highest lane is inside. A straight "corner" counts
-    as left-hand (decision).
+    right-hand corner the highest lane is inside. Decision (T-3): a straight
+    "corner" counts as left-hand.
 
     Examples
     --------

@@ -225,7 +225,7 @@ class Preset:
     def with_laps(self, laps: int) -> Preset:
         """The same rules for a race of ``laps`` laps (P-1, R-2).
 
-        Advanced pools grow with the race (A-1, decision): each extra lap adds
+        Decision (A-1): advanced pools grow with the race; each extra lap adds
         half the one-lap value, rounded up (tires 4 -> 6 for two laps).
 
         Examples

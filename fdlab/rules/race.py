@@ -130,9 +130,9 @@ class Race:
     preset : str or Preset
         ``basic``, ``street``, ``advanced`` or a custom :class:`Preset`.
     seed : int, optional
-        Seed of the dice (ignored when ``dice`` is given). Without a seed or
-        dice a fresh seed is drawn and kept in ``race.seed``, so every race
-        can be replayed with :meth:`replay`.
+        Seed of the dice (ignored when ``dice`` is given). Decision (replay):
+        without a seed or dice a fresh seed is drawn and kept in
+        ``race.seed``, so every race can be replayed with :meth:`replay`.
     dice : DiceSource, optional
         Injected dice, e.g. ``LoadedDice([...])``.
     laps : int, optional
