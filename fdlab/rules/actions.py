@@ -64,7 +64,7 @@ class ChooseMove:
     """
 
     destination: Any
-    path: tuple | None = None
+    path: tuple[Any, ...] | None = None
     moved: int | None = None
 
     @classmethod

@@ -105,26 +105,26 @@ class Board:
     """
 
     track: Track
-    ids: tuple
-    index: dict
-    steps: tuple
-    corner: tuple
-    lane: tuple
-    progress: tuple
-    kind: tuple
-    hazard: tuple
-    tunnel: tuple
-    grid: tuple
-    box: tuple
-    level: tuple
-    stops: dict
-    touching: tuple
+    ids: tuple[Any, ...]
+    index: dict[Any, int]
+    steps: tuple[tuple[tuple[int, str, frozenset[str]], ...], ...]
+    corner: tuple[Any, ...]
+    lane: tuple[int, ...]
+    progress: tuple[float, ...]
+    kind: tuple[str, ...]
+    hazard: tuple[str | None, ...]
+    tunnel: tuple[Any, ...]
+    grid: tuple[int | None, ...]
+    box: tuple[int | None, ...]
+    level: tuple[int, ...]
+    stops: dict[Any, int]
+    touching: tuple[tuple[int, ...], ...]
     lap_length: float
-    moves: tuple = field(default=())
-    abreast: tuple = field(default=())
-    tunnel_exit: tuple = field(default=())
-    step_lines: dict = field(default_factory=dict)
-    danger_space: tuple = field(default=())
+    moves: tuple[tuple[tuple[int, int], ...], ...] = field(default=())
+    abreast: tuple[tuple[int, ...], ...] = field(default=())
+    tunnel_exit: tuple[int, ...] = field(default=())
+    step_lines: dict[tuple[int, int], frozenset[str]] = field(default_factory=dict)
+    danger_space: tuple[bool, ...] = field(default=())
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -194,7 +194,7 @@ def compile_board(track: Track) -> Board:
     index = {sid: i for i, sid in enumerate(ids)}
     nodes = graph.nodes
 
-    def per_space(attr: str) -> tuple:
+    def per_space(attr: str) -> tuple[Any, ...]:
         return tuple(nodes[sid][attr] for sid in ids)
 
     corner = per_space("corner")
@@ -265,7 +265,9 @@ def compile_board(track: Track) -> Board:
     )
 
 
-def _abreast(track: Track, ids: tuple, index: dict) -> tuple:
+def _abreast(
+    track: Track, ids: tuple[Any, ...], index: dict[Any, int]
+) -> tuple[tuple[int, ...], ...]:
     """Per index, the straight track spaces side by side with it, lane by lane outwards.
 
     From a space, follow ``beside`` contacts one lane further left (then right)

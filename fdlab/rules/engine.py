@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from numbers import Integral
+from typing import Any
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.board import Board
@@ -123,7 +124,7 @@ class Engine(IncidentRules):
         self.max_rounds = max_rounds or int(60 + 40 * (preset.laps + 1) * lap)
 
     # -- naming helpers ------------------------------------------------------------
-    def space_id(self, index: int):
+    def space_id(self, index: int) -> Any:
         """Space id of a board index."""
         return self.board.ids[index]
 
@@ -135,7 +136,7 @@ class Engine(IncidentRules):
 
     def position(
         self,
-        placements: Sequence[dict],
+        placements: Sequence[dict[str, Any]],
         *,
         order: Sequence[int] | None = None,
         phase: str = "gear",
@@ -189,7 +190,7 @@ class Engine(IncidentRules):
         if entry is None:
             return None
         lap = car.lap if self.board.progress[car.space] >= entry else car.lap - 1
-        return lap * self.board.lap_length + entry
+        return float(lap * self.board.lap_length + entry)
 
     # -- queries ---------------------------------------------------------------------
     def pit_allowed(self, car_index: int, car: CarState) -> bool:
@@ -312,7 +313,7 @@ class Engine(IncidentRules):
         >>> rules.occupied, rules.max_lane_changes
         (frozenset({1}), 2)
         """
-        c = state.current if car_index is None else car_index
+        c = state.on_turn if car_index is None else car_index
         car = state.cars[c]
         return MoveRules(
             occupied=state.occupied(skip=c),
@@ -327,7 +328,7 @@ class Engine(IncidentRules):
         """Every movement option of the car on turn, for its roll (costs not checked)."""
         if state.phase != "move":
             return []
-        car = state.cars[state.current]
+        car = state.cars[state.on_turn]
         return move_options(self.board, car.space, state.roll, self.move_rules(state))
 
     def legal_moves(self, state: RaceState) -> list[tuple[MoveOption, MoveCost]]:
@@ -347,7 +348,7 @@ class Engine(IncidentRules):
         """
         if state.phase != "move":
             return []
-        car = state.cars[state.current]
+        car = state.cars[state.on_turn]
         result = []
         for option in self.options(state):
             cost = move_cost(self.board, self.preset, car, option)
@@ -359,7 +360,7 @@ class Engine(IncidentRules):
         """X-1: street rules, after the roll, once per lap (the grid belongs to lap 1)."""
         if not self.preset.street or state.phase != "move" or state.nitro:
             return False
-        car = state.cars[state.current]
+        car = state.cars[state.on_turn]
         return car.nitro_lap != max(car.lap, 1) and state.die_roll > 0
 
     # -- the two ways to play a move ----------------------------------------------------
@@ -414,7 +415,7 @@ class Engine(IncidentRules):
         if isinstance(action, ChooseGear):
             if state.phase != "gear":
                 raise WrongPhaseError(
-                    f"G-2: {self.names[state.current]} has already rolled; choose a move"
+                    f"G-2: {self.names[state.on_turn]} has already rolled; choose a move"
                 )
             return self._gear(state, action.gear, dice, events), events
         if isinstance(action, UseNitro):
@@ -424,7 +425,7 @@ class Engine(IncidentRules):
         if isinstance(action, ChooseMove):
             if state.phase != "move":
                 raise WrongPhaseError(
-                    f"G-2: {self.names[state.current]} must announce a gear before moving"
+                    f"G-2: {self.names[state.on_turn]} must announce a gear before moving"
                 )
             option, cost = self.resolve_move(state, action)
             return self._move(state, option, cost, dice, events), events
@@ -527,7 +528,7 @@ class Engine(IncidentRules):
         if error is not None:
             raise IllegalGearError(error)
         preset = self.preset
-        c = state.current
+        c = state.on_turn
         car = state.cars[c]
         name = self.names[c]
         cost = self.downshift_cost(car, gear)
@@ -586,7 +587,7 @@ class Engine(IncidentRules):
         )
 
     def _nitro(self, state: RaceState, events: list[Event]) -> RaceState:
-        c = state.current
+        c = state.on_turn
         car = state.cars[c]
         bonus = car.gear
         cars = list(state.cars)
@@ -604,11 +605,11 @@ class Engine(IncidentRules):
     def resolve_move(self, state: RaceState, action: ChooseMove) -> tuple[MoveOption, MoveCost]:
         """The legal option an action names, or an :class:`IllegalMoveError` saying why not."""
         board = self.board
-        name = self.names[state.current]
+        name = self.names[state.on_turn]
         if action.destination not in board.index:
             raise IllegalMoveError(f"M-1: there is no space {action.destination!r} on this board")
         target = board.index[action.destination]
-        car = state.cars[state.current]
+        car = state.cars[state.on_turn]
         candidates = [o for o in self.options(state) if o.destination == target]
         if action.moved is not None:
             candidates = [o for o in candidates if o.moved == action.moved]
@@ -660,7 +661,7 @@ class Engine(IncidentRules):
             destination.
         """
         board = self.board
-        c = state.current
+        c = state.on_turn
         car = state.cars[c]
         name = self.names[c]
         target = candidates[0].destination
@@ -687,10 +688,10 @@ class Engine(IncidentRules):
     def _unreachable(self, state: RaceState, target: int, name: str) -> str:
         board = self.board
         sid = board.ids[target]
-        if target in state.occupied(skip=state.current):
+        if target in state.occupied(skip=state.on_turn):
             return f"M-2: space {sid!r} holds another car; a move may not end on a car"
         reach = sorted({board.ids[o.destination] for o in self.options(state)}, key=str)
-        c = state.current
+        c = state.on_turn
         car = state.cars[c]
         why = explain_illegal(board, car.space, state.roll, target, self.move_rules(state))
         if why:
@@ -725,7 +726,7 @@ class Engine(IncidentRules):
         """
         board = self.board
         preset = self.preset
-        c = state.current
+        c = state.on_turn
         name = self.names[c]
         car = state.cars[c]
         start = car.space

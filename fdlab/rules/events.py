@@ -49,7 +49,7 @@ class Event:
         return self.text
 
 
-class EventList(list):
+class EventList(list[Event]):
     """The events of one or more steps; a notebook shows them as lines of text.
 
     Examples

@@ -70,7 +70,7 @@ def explain_illegal(
     here, there = repr(ids[start]), repr(ids[destination])
     occupied, own_box, max_lane_changes = rules.occupied, rules.own_box, rules.max_lane_changes
 
-    def routes(**changes: Any) -> list:
+    def routes(**changes: Any) -> list[Any]:
         options = move_options(board, start, roll, replace(rules, **changes))
         return [o for o in options if o.destination == destination]
 

@@ -118,7 +118,7 @@ def iter_race(
             yield RaceStep(None, action, state, after, events)
             state = after
             continue
-        c = state.current
+        c = state.on_turn
         policy = policies[c]
         if policy is None:
             return

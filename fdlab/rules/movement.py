@@ -197,7 +197,7 @@ class MoveOption:
     blocked: bool
     lane_changes: int
     overshoots: tuple[Overshoot, ...]
-    corners_left: tuple
+    corners_left: tuple[Any, ...]
     stop_counts: bool
     lines: frozenset[str]
     danger: tuple[int, ...]
@@ -425,7 +425,7 @@ def _explore(
     start: int,
     roll: int,
     rules: MoveRules,
-) -> list[tuple]:
+) -> list[tuple[Any, ...]]:
     """Search every state reachable in at most ``roll`` spaces, layer by layer.
 
     Returns the found states as ``(moved, key, best entry, boxed)``; the
@@ -484,10 +484,10 @@ def _explore(
     # danger spaces) to its non-dominated entries (lane changes, forbidden lanes
     # as a bitset, path, danger spaces, lines crossed). Paths are tuples that
     # share nothing but are cheap to extend: a layer holds a few dozen states.
-    layer: dict[tuple, list[tuple]] = {
+    layer: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {
         (start, start_corner is None, (), 0): [(0, 0, (), (), _NO_LINES)]
     }
-    found: list[tuple] = []  # (moved, key, best entry, boxed)
+    found: list[tuple[Any, ...]] = []  # (moved, key, best entry, boxed)
     for d in range(roll + 1):
         for key, entries in layer.items():
             best = entries[0]
@@ -497,7 +497,7 @@ def _explore(
             found.append((d, key, best, False))
         if d == roll:
             break
-        following: dict[tuple, list[tuple]] = {}
+        following: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
         for (v, left, overs, _), entries in layer.items():
             locked = lane_lock and bool(overs)
             for lc, forbid, path, danger, lines in entries:
@@ -555,17 +555,19 @@ def _explore(
     return found
 
 
-def _options(board: Board, start: int, roll: int, stops_made: int, found: list) -> list[MoveOption]:
+def _options(
+    board: Board, start: int, roll: int, stops_made: int, found: list[Any]
+) -> list[MoveOption]:
     """The options for ``roll`` from the states found by :func:`_explore`."""
     corner = board.corner
     start_corner = corner[start]
-    corners_left: tuple = ()
+    corners_left: tuple[Any, ...] = ()
     if start_corner is not None and stops_made >= board.stops[start_corner]:
         corners_left = (start_corner,)
     full = False
     # One option per (destination, moved, overshoots, danger count); the key
     # is also the sort order: moved descending, destination, danger, overshoots.
-    chosen: dict[tuple, tuple] = {}
+    chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for item in found:
         moved, (v, _, overs, danger), entry, boxed = item
         if moved > roll:
@@ -577,7 +579,7 @@ def _options(board: Board, start: int, roll: int, stops_made: int, found: list) 
         if other is None or entry[0] < other[2][0]:
             chosen[key] = item
     options = []
-    shots: dict[tuple, tuple[Overshoot, ...]] = {(): ()}  # options share their overshoots
+    shots: dict[tuple[Any, ...], tuple[Overshoot, ...]] = {(): ()}  # options share their overshoots
     for key in sorted(chosen):
         moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed = chosen[key]
         overshoots = shots.get(overs and (overs, moved))
@@ -607,7 +609,7 @@ def _options(board: Board, start: int, roll: int, stops_made: int, found: list) 
 _NO_LINES: frozenset[str] = frozenset()
 
 
-def _insert(entries: list, entry: tuple) -> None:
+def _insert(entries: list[Any], entry: tuple[Any, ...]) -> None:
     """Add an entry unless another has as few lane changes and forbidden lanes (dominance)."""
     lc, forbid = entry[0], entry[1]
     for other in entries:
@@ -758,7 +760,7 @@ def follow_path(
             passmask[a] = passmask.get(a, 0) | 1 << lane[o]
     start_corner = corner[start]
     left = start_corner is None
-    overs: tuple = ()
+    overs: tuple[Any, ...] = ()
     danger: tuple[int, ...] = ()
     forbid = 0
     lane_changes = 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from fdlab.rules.costs import move_cost
 from fdlab.rules.engine import Engine
@@ -18,10 +19,10 @@ from fdlab.rules.order import next_corners
 from fdlab.rules.presets import ordinal
 from fdlab.rules.state import RaceState
 
-_NEXT_CORNER_CACHE: dict[int, tuple] = {}
+_NEXT_CORNER_CACHE: dict[int, tuple[Any, ...]] = {}
 
 
-def target_corner(engine: Engine, state: RaceState, car_index: int):
+def target_corner(engine: Engine, state: RaceState, car_index: int) -> Any:
     """The corner the car must stop in next: its own if stops are missing, else the next one.
 
     Returns ``None`` when no corner lies ahead.
@@ -72,7 +73,7 @@ def stop_odds(
     car_index: int,
     gear: int,
     *,
-    corner=None,
+    corner: Any = None,
     max_damage: int = 0,
 ) -> Fraction:
     """Exact probability that, in ``gear``, the car can end its move in ``corner``.
@@ -143,7 +144,7 @@ class GearOdds:
 
     corner: object
     car: str
-    odds: dict
+    odds: dict[Any, Any]
     max_damage: int = 0
 
     def __str__(self) -> str:

@@ -10,6 +10,7 @@ are level with or past the pit entry (P-6).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from fdlab.rules.board import Board
 from fdlab.rules.state import CarState
@@ -34,7 +35,7 @@ def race_distance(board: Board, car: CarState) -> float:
     return car.lap * board.lap_length + board.progress[car.space]
 
 
-def corner_turns(board: Board) -> dict:
+def corner_turns(board: Board) -> dict[Any, Any]:
     """Corner id -> +1 for a left-hand corner, -1 for a right-hand one, 0 if straight.
 
     The turn is the sign of the cross product of the heading into the corner
@@ -49,7 +50,7 @@ def corner_turns(board: Board) -> dict:
     {1: 0}
     """
     nodes = board.track.graph.nodes
-    members: dict = {}
+    members: dict[Any, Any] = {}
     for i, c in enumerate(board.corner):
         if c is not None:
             members.setdefault(c, []).append(i)
@@ -80,7 +81,7 @@ def corner_turns(board: Board) -> dict:
     return turns
 
 
-def next_corners(board: Board) -> tuple:
+def next_corners(board: Board) -> tuple[Any, ...]:
     """Per index, the corner the car is in or the next one ahead (``None`` if none).
 
     Follows the first step out of each space (an ``ahead`` step when there is
@@ -95,7 +96,7 @@ def next_corners(board: Board) -> tuple:
     (1, 1, 1, None)
     """
     n = len(board.ids)
-    result: list = [None] * n
+    result: list[Any] = [None] * n
     done = [False] * n
     for i in range(n):
         chain = []
@@ -124,7 +125,7 @@ def next_corners(board: Board) -> tuple:
     return tuple(result)
 
 
-def inside_ranks(board: Board) -> tuple:
+def inside_ranks(board: Board) -> tuple[Any, ...]:
     """Per index, a number that is smaller nearer the inside of the next corner (T-3).
 
     Lane 0 is the leftmost lane: inside for a left-hand corner; for a
@@ -185,7 +186,7 @@ def turn_order(
     """
     rank_previous = {c: k for k, c in enumerate(previous)}
 
-    def key(c: int) -> tuple:
+    def key(c: int) -> tuple[Any, ...]:
         car = cars[c]
         distance = round(race_distance(board, car), 6)
         primary = distance if car.pit_entry is None else round(car.pit_entry, 6) - 0.5

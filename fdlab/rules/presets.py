@@ -304,9 +304,9 @@ def _preset_problems(preset: Preset) -> Iterator[tuple[str, str]]:
         referenced.append(("spin_pool", preset.spin_pool))
     if preset.street:
         referenced.append(("street_pool", preset.street_pool))
-    for field_name, name in referenced:
-        if name not in known:
-            yield field_name, f"no pool named {name!r} (its pools: {listing})"
+    for field_name, pool in referenced:
+        if pool not in known:
+            yield field_name, f"no pool named {pool!r} (its pools: {listing})"
     gears = len(preset.gear_faces)
     if not _is_count(preset.max_downshift, 1) or preset.max_downshift >= max(gears, 2):
         yield "max_downshift", f"{preset.max_downshift!r} is not between 1 and {gears - 1} (G-4)"

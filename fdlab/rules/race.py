@@ -54,7 +54,7 @@ class LegalMove:
     """
 
     destination: Any
-    path: tuple
+    path: tuple[Any, ...]
     moved: int
     braked: int
     blocked: bool
@@ -86,7 +86,7 @@ class LegalMove:
         return text + f"): {self.cost.describe()}"
 
 
-class MoveList(list):
+class MoveList(list[LegalMove]):
     """The legal moves of the car on turn; shows itself as a table in a notebook."""
 
     def _repr_html_(self) -> str:
@@ -173,7 +173,7 @@ class Race:
         laps: int | None = None,
         roll_grid: bool = True,
         max_rounds: int | None = None,
-        start: RaceState | dict | None = None,
+        start: RaceState | dict[Any, Any] | None = None,
     ) -> None:
         self.board = track if isinstance(track, Board) else compile_board(track)
         self.track = self.board.track
@@ -223,7 +223,7 @@ class Race:
 
     def view(self) -> RaceView:
         """What the car on turn sees (for bots)."""
-        return RaceView(self.engine, self.state, self.state.current)
+        return RaceView(self.engine, self.state, self.state.on_turn)
 
     def legal_gears(self) -> list[int]:
         """Gears the car on turn may announce."""
@@ -252,7 +252,7 @@ class Race:
         state = self.state
         board = self.board
         preset = self.preset
-        rows = []
+        rows: list[dict[str, Any]] = []
         racing = [c for c in (state.order or range(len(self.names))) if state.cars[c].racing]
         racing += [c for c in range(len(self.names)) if state.cars[c].racing and c not in racing]
         for c in list(state.finished) + racing + list(reversed(state.eliminated)):
@@ -300,7 +300,7 @@ class Race:
         *,
         gear: int | None = None,
         to: Any = None,
-        path: Sequence | None = None,
+        path: Sequence[Any] | None = None,
         nitro: bool = False,
     ) -> EventList:
         """Play one action and return its events.
@@ -438,7 +438,7 @@ class Race:
     def from_position(
         cls,
         track: Track | Board,
-        cars: dict[str, dict],
+        cars: dict[str, dict[Any, Any]],
         preset: str | Preset = "basic",
         *,
         order: Sequence[str] | None = None,
@@ -480,7 +480,7 @@ class Race:
         cls,
         track: Track | Board,
         seed: int | None,
-        actions: Sequence[Action | dict],
+        actions: Sequence[Action | dict[Any, Any]],
         **options: Any,
     ) -> Race:
         """Play ``actions`` again from ``seed``: the same race, roll for roll.

@@ -149,6 +149,24 @@ class RaceState:
         return None
 
     @property
+    def on_turn(self) -> int:
+        """Index of the car on turn, for code that runs only in the gear and move phases.
+
+        Raises
+        ------
+        ValueError
+            In the grid phase or once the race is over (no car is on turn).
+
+        Examples
+        --------
+        >>> RaceState(cars=(CarState(),), phase="gear", order=(0,)).on_turn
+        0
+        """
+        if self.phase in ("gear", "move"):
+            return self.order[self.turn]
+        raise ValueError(f"no car is on turn in the {self.phase!r} phase")
+
+    @property
     def over(self) -> bool:
         """Every car has finished or been eliminated."""
         return self.phase == "over"

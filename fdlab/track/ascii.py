@@ -31,9 +31,10 @@ geometry is sound too: no long closing step, no overlapping spaces.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import networkx as nx
 from shapely.geometry import Polygon
 from shapely.geometry import box as rectangle
 
@@ -130,7 +131,7 @@ def from_ascii(
     if finish is None and closed:
         finish = 0
     lap_length = float(ncols)
-    corner_info = {
+    corner_info: dict[Any, dict[str, Any]] = {
         cid: dict(spec) if isinstance(spec, Mapping) else {"stops": spec}
         for cid, spec in (corners or {}).items()
     }
@@ -257,7 +258,16 @@ def _token_kind(tok: str, r: int, c: int) -> str:
     )
 
 
-def _join_pit(graph, cells, pit_row, box_rows, outer_lane, sid, lines_into, next_col) -> None:
+def _join_pit(
+    graph: nx.DiGraph,
+    cells: dict[tuple[int, int], Any],
+    pit_row: int,
+    box_rows: Sequence[int],
+    outer_lane: int,
+    sid: Callable[[int, int], Any],
+    lines_into: Callable[[int, int], list[str]],
+    next_col: Callable[[int], int | None],
+) -> None:
     pit_cols = sorted(c for (r, c) in cells if r == pit_row)
     first, last = pit_cols[0], pit_cols[-1]
     if first > 0 and (outer_lane, first - 1) in cells:
@@ -279,7 +289,13 @@ def _join_pit(graph, cells, pit_row, box_rows, outer_lane, sid, lines_into, next
                 add_step(graph, sid(r, c), sid(pit_row, c + 1), "box_out", lines_into(c, c + 1))
 
 
-def _add_contacts(track: Track, cells: Iterable, kinds, sid, next_col) -> None:
+def _add_contacts(
+    track: Track,
+    cells: Iterable[Any],
+    kinds: Mapping[int, str],
+    sid: Callable[[int, int], Any],
+    next_col: Callable[[int], int | None],
+) -> None:
     for r, c in cells:
         if kinds[r] == "box":
             continue

@@ -25,7 +25,7 @@ import math
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import networkx as nx
 import numpy as np
@@ -320,7 +320,7 @@ def _space_id(space: Any, source: str, where: str) -> int | str:
     raise TrackFileError(source, where, f"space ids must be int or str, not {type(space).__name__}")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -25,7 +25,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 import shapely
@@ -103,7 +103,7 @@ STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {
 _SHOWN_SPACES = 8
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
