@@ -18,7 +18,7 @@ def test_fdlab_import_writes_a_track_file_and_prints_the_report(gponline_file, t
 def test_fdlab_import_exits_1_and_names_the_problems_of_a_board_with_some(
     tts_file, tmp_path, capsys
 ):
-    out = tmp_path / "stadium.json"
+    out = tmp_path / "imported.json"
     # ten cars need ten grid spots; the stadium has five
     assert main(["import", str(tts_file), "-o", str(out)]) == 1
     assert "grid_too_small" in capsys.readouterr().out
