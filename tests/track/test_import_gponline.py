@@ -140,3 +140,56 @@ def test_a_board_without_a_finish_line_is_refused(tmp_path):
     path.write_text("b.png 0\n\n1 0 0 1\n2 40 0 1\n\n1 2\n2 1\n")
     with pytest.raises(ValueError, match="finish line"):
         read_gponline(path)
+
+
+def _ring(lanes: int, staggered: bool, rows: int = 80) -> str:
+    """A round GP Online board; odd lanes half a row ahead when ``staggered``."""
+    import math
+
+    shift = {lane: 0.5 if staggered and lane % 2 else 0.0 for lane in range(lanes)}
+    ident = {(row, lane): row * lanes + lane for row in range(rows) for lane in range(lanes)}
+    curve = {row: row % 40 - 29 for row in range(rows) if 30 <= row % 40 < 36}
+    lines = ["ring.png 0", ""]
+    for (row, lane), n in ident.items():
+        angle = 2 * math.pi * (row + shift[lane]) / rows
+        radius = 600 + 25 * lane
+        kind = 3 if row in curve else 1
+        flag = " F" if row == 0 else ""
+        lines.append(
+            f"{n} {radius * math.cos(angle):.2f} {radius * math.sin(angle):.2f} {kind}{flag}"
+        )
+    lines.append("")
+    for (row, lane), n in ident.items():
+        lines.append(f"{n} {ident[(row + 1) % rows, lane]}")
+        for other in (lane - 1, lane + 1):
+            if 0 <= other < lanes:
+                # the neighbouring lane's space about one space (or half a row) ahead
+                ahead = row if shift[other] > shift[lane] else row + 1
+                lines.append(f"{n} {ident[ahead % rows, other]}")
+    lines.append("")
+    lines += [
+        f"{ident[row, lane]} {curve[row] + shift[lane]}" for row in curve for lane in range(lanes)
+    ]
+    lines.append("")
+    lines += [f"{ident[rows - 1 - k, k % lanes]} 0" for k in range(6)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("lanes", [2, 3, 4])
+@pytest.mark.parametrize("staggered", [False, True], ids=["rows", "staggered"])
+def test_boards_of_two_to_four_lanes_and_staggered_lanes_import_soundly(tmp_path, lanes, staggered):
+    path = tmp_path / "ring.dat"
+    path.write_text(_ring(lanes, staggered))
+    track = read_gponline(path)
+    assert validate(track, cars=6).ok, str(validate(track, cars=6))
+    nodes = track.graph.nodes
+    assert {nodes[n]["lane"] for n in track} == set(range(lanes))
+    # a space offset half a row by a lane change is half a space of progress further on
+    row = 10
+    expected = [row + (0.5 if staggered and lane % 2 else 0.0) for lane in range(lanes)]
+    got = sorted(nodes[row * lanes + lane]["progress"] for lane in range(lanes))
+    assert got == sorted(expected)
+    beside = [
+        n for n in track.touching(row * lanes) if nodes[n]["lane"] != nodes[row * lanes]["lane"]
+    ]
+    assert len(beside) == (2 if staggered else 1)

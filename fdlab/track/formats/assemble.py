@@ -154,6 +154,7 @@ class _Assembly:
         main = self.main_track()
         self.space_length = self.typical_step(main)
         self.assign_lanes(main)
+        self.space_length = self.lane_step(main)
         self.corner_ids = self.find_corners(main)
         self.assign_progress(main)
         self.pit_progress()
@@ -193,6 +194,11 @@ class _Assembly:
             if out:
                 shortest.append(min(out))
         return float(statistics.median(shortest or lengths)) or 1.0
+
+    def lane_step(self, main: nx.DiGraph) -> float:
+        """The typical length of a step along a lane: the board's space length."""
+        lengths = [self.distance(u, v) for u, v in main.edges if self.lanes[u] == self.lanes[v]]
+        return float(statistics.median(lengths)) if lengths else self.space_length
 
     def distance(self, u: SpaceId, v: SpaceId) -> float:
         a, b = self.spaces[u], self.spaces[v]
@@ -393,7 +399,14 @@ class _Assembly:
             return 1.0
         hx, hy = self.heading(graph, u)
         a, b = self.spaces[u], self.spaces[v]
-        ahead = ((b.x - a.x) * hx + (b.y - a.y) * hy) / self.space_length
+        # measured in steps of u's own lane (shorter on the inside of a curve)
+        along_lane = [
+            self.distance(u, w)
+            for w in graph.successors(u)
+            if self.lanes.get(w) == self.lanes.get(u) and self.spaces[w].kind == a.kind
+        ]
+        step = along_lane[0] if along_lane else self.space_length
+        ahead = ((b.x - a.x) * hx + (b.y - a.y) * hy) / (step or 1.0)
         return 0.5 if ahead < _HALF_STEP_AHEAD else 1.0
 
     def finish_offsets(self, main: nx.DiGraph) -> dict[SpaceId, float]:
