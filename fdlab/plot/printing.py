@@ -218,16 +218,33 @@ def tile_area(layout: PrintLayout, row: int, column: int) -> tuple[float, float,
 
     Examples
     --------
-    >>> layout = PrintLayout("A4", (210.0, 297.0), (400.0, 300.0), 1.0, 3, 2, ["A1"] * 6)
+    >>> layout = PrintLayout("A4", (210.0, 297.0), (370.0, 550.0), 1.0, 2, 2, ["A1"] * 4)
     >>> tile_area(layout, 1, 0)
     (0.0, 0.0, 194.0, 281.0)
     """
     step_w, step_h = layout.step_mm()
     inner_w, inner_h = layout.printable_mm()
-    total_h = step_h * layout.rows + layout.overlap_mm
-    x0 = column * step_w
-    y1 = total_h - row * step_h
+    left, bottom, _, top = grid_extent(layout)
+    x0 = left + column * step_w
+    y1 = top - row * step_h
     return (x0, y1 - inner_h, x0 + inner_w, y1)
+
+
+def grid_extent(layout: PrintLayout) -> tuple[float, float, float, float]:
+    """The part of the board's plane (mm) the page grid covers: centred on the board.
+
+    Examples
+    --------
+    >>> layout = PrintLayout("A4", (210.0, 297.0), (370.0, 540.0), 1.0, 2, 2, ["A1"] * 4)
+    >>> grid_extent(layout)
+    (0.0, 0.0, 370.0, 550.0)
+    """
+    step_w, step_h = layout.step_mm()
+    width = step_w * layout.columns + layout.overlap_mm
+    height = step_h * layout.rows + layout.overlap_mm
+    left = (layout.board_mm[0] - width) / 2
+    bottom = (layout.board_mm[1] - height) / 2
+    return (left, bottom, left + width, bottom + height)
 
 
 def _own_area(layout: PrintLayout, row: int, column: int) -> tuple[float, float, float, float]:
@@ -427,30 +444,37 @@ class _BoardDrawing:
         canvas.setPageSize((page_w * mm, page_h * mm))
         inner_w, inner_h = layout.printable_mm()
         top_band = 22.0
-        board_w, board_h = layout.board_mm
-        fit = min(inner_w / board_w, (inner_h - top_band) / board_h)
+        gx0, gy0, gx1, gy1 = grid_extent(layout)
+        x_low, y_low = min(0.0, gx0), min(0.0, gy0)
+        x_high, y_high = max(layout.board_mm[0], gx1), max(layout.board_mm[1], gy1)
+        span_w, span_h = x_high - x_low, y_high - y_low
+        fit = min(inner_w / span_w, (inner_h - top_band) / span_h)
+        left = PRINTER_MARGIN_MM + (inner_w - span_w * fit) / 2 - x_low * fit
+        bottom = PRINTER_MARGIN_MM + (inner_h - top_band - span_h * fit) / 2 - y_low * fit
         canvas.saveState()
         canvas.scale(mm, mm)
         self.heading(canvas, PRINTER_MARGIN_MM, page_h - PRINTER_MARGIN_MM - 6, overview=True)
-        left = PRINTER_MARGIN_MM + (inner_w - board_w * fit) / 2
-        bottom = PRINTER_MARGIN_MM + (inner_h - top_band - board_h * fit) / 2
         canvas.saveState()
         canvas.translate(left, bottom)
         canvas.scale(fit, fit)
-        self.board(canvas, (0, 0, board_w, board_h), fine=False)
-        # the page grid: each page's own area (the glue strip is the next page's)
-        step_w, step_h = layout.step_mm()
+        self.board(canvas, (x_low, y_low, x_high, y_high), fine=False)
+        # the page grid: each page's own area (its glue strips lie under its neighbours)
         canvas.setStrokeColor(self.color("#1f5fbf"))
         canvas.setLineWidth(0.6 / fit)
         for index, label in enumerate(layout.labels):
-            row, column = divmod(index, layout.columns)
-            x0, y0, x1, y1 = self.tile_area(row, column)
-            canvas.rect(x0, y0, step_w, step_h, stroke=1, fill=0)
-            blank = label in layout.blank
-            canvas.setFillColor(self.color("#9aa5b5" if blank else "#1f5fbf"))
-            canvas.setFont("Helvetica" if blank else "Helvetica-Bold", (4 if blank else 7) / fit)
-            text = f"{label} (blank, not printed)" if blank else label
-            canvas.drawCentredString(x0 + step_w / 2, y0 + step_h / 2, text)
+            x0, y0, x1, y1 = _own_area(layout, *divmod(index, layout.columns))
+            canvas.rect(x0, y0, x1 - x0, y1 - y0, stroke=1, fill=0)
+            middle_x, middle_y = (x0 + x1) / 2, (y0 + y1) / 2
+            if label in layout.blank:
+                canvas.setFillColor(self.color("#9aa5b5"))
+                canvas.setFont("Helvetica", 5 / fit)
+                canvas.drawCentredString(middle_x, middle_y + 1 / fit, label)
+                canvas.setFont("Helvetica", 3.2 / fit)
+                canvas.drawCentredString(middle_x, middle_y - 3.5 / fit, "blank, not printed")
+            else:
+                canvas.setFillColor(self.color("#1f5fbf"))
+                canvas.setFont("Helvetica-Bold", 7 / fit)
+                canvas.drawCentredString(middle_x, middle_y - 2.5 / fit, label)
         canvas.restoreState()
         canvas.setFillColor(self.color(_INK))
         canvas.setFont("Helvetica", 3.2)
@@ -778,7 +802,7 @@ class _BoardDrawing:
 
     def flags(self, canvas: Any, flags: dict[str, list[Any]]) -> None:
         """Yellow stop flags with the green long and red short counts under them."""
-        u = self.unit
+        u = 1.3 * self.unit
         for i, stops in enumerate(flags["stops"]):
             fx, fy = self.mm(flags["x"][i], flags["y"][i])
             px, py = self.mm(flags["px"][i], flags["py"][i])
