@@ -218,9 +218,9 @@ def tile_area(layout: PrintLayout, row: int, column: int) -> tuple[float, float,
 
     Examples
     --------
-    >>> layout = PrintLayout("A4", (210.0, 297.0), (370.0, 550.0), 1.0, 2, 2, ["A1"] * 4)
-    >>> tile_area(layout, 1, 0)
-    (0.0, 0.0, 194.0, 281.0)
+    >>> layout = PrintLayout("A4", (210.0, 297.0), (376.0, 550.0), 1.0, 2, 2, ["A1"] * 4)
+    >>> tile_area(layout, 1, 0), tile_area(layout, 0, 1)
+    ((0.0, 0.0, 194.0, 281.0), (182.0, 269.0, 376.0, 550.0))
     """
     step_w, step_h = layout.step_mm()
     inner_w, inner_h = layout.printable_mm()
@@ -236,8 +236,8 @@ def grid_extent(layout: PrintLayout) -> tuple[float, float, float, float]:
     Examples
     --------
     >>> layout = PrintLayout("A4", (210.0, 297.0), (370.0, 540.0), 1.0, 2, 2, ["A1"] * 4)
-    >>> grid_extent(layout)
-    (0.0, 0.0, 370.0, 550.0)
+    >>> grid_extent(layout)  # two 194 mm wide pages overlapping by 12 mm: 376 mm
+    (-3.0, -5.0, 373.0, 545.0)
     """
     step_w, step_h = layout.step_mm()
     width = step_w * layout.columns + layout.overlap_mm
