@@ -18,7 +18,8 @@ from fdlab.plot.data import (
 )
 from fdlab.plot.errors import CarPlacementError, PlotError, UnknownSpaceError
 from fdlab.plot.figure import board_figure, save_html
-from fdlab.plot.printing import plan_pages, print_board
+from fdlab.plot.pages import plan_pages
+from fdlab.plot.printing import print_board
 from fdlab.plot.svg import track_svg
 
 __all__ = [

@@ -15,7 +15,7 @@ import argparse
 import time
 from pathlib import Path
 
-from fdlab.plot.printing import PAPER_MM, PUBLISHED_SPACE_MM
+from fdlab.plot.pages import PAPER_MM, PUBLISHED_SPACE_MM
 
 
 def _millimetres(text: str) -> float:

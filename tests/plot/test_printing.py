@@ -4,14 +4,8 @@ import re
 
 import pytest
 
-from fdlab.plot.printing import (
-    PAPER_MM,
-    PUBLISHED_SPACE_MM,
-    page_label,
-    plan_pages,
-    print_board,
-    tile_area,
-)
+from fdlab.plot.pages import PAPER_MM, PUBLISHED_SPACE_MM, page_label, plan_pages, tile_area
+from fdlab.plot.printing import print_board
 from fdlab.track import load_track
 
 
