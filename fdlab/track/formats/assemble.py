@@ -35,20 +35,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
-from shapely.geometry import Polygon
 
 from fdlab.track.corners import corner_path_counts
+from fdlab.track.formats.shapes import add_contacts, add_outlines
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
 SpaceId = Hashable
 
 #: A lane change to a space less than this many space lengths ahead gains half a space.
 _HALF_STEP_AHEAD = 0.75
-#: Two spaces of neighbouring lanes are beside each other when their stretches of
-#: progress overlap by more than this share of the shorter one.
-_BESIDE_OVERLAP = 0.3
-#: Outlines are this share of the room between neighbouring centres.
-_OUTLINE_SHARE = 0.9
 
 
 class BoardImportError(ValueError):
@@ -522,8 +517,9 @@ class _Assembly:
             if n in graph:
                 graph.nodes[n]["grid"] = spot
         track = Track(graph)
-        self.add_contacts(track)
-        self.add_outlines(track)
+        add_contacts(track)
+        headings = {n: self.heading(graph, n) for n in graph}
+        add_outlines(track, headings, self.space_length)
         for c, info in track.corners.items():
             if c not in board.corners or "long" not in board.corners[c]:
                 info["long"], info["short"] = corner_path_counts(graph, c)
@@ -618,75 +614,6 @@ class _Assembly:
             return p + lap if p < lap / 2 else p
 
         return sorted(spots, key=lambda n: (-ahead(n), self.lanes.get(n, 0), _sort_key(n)))
-
-    def add_contacts(self, track: Track) -> None:
-        graph, lap = track.graph, self.lap_length
-        stretch: dict[SpaceId, tuple[float, float]] = {}
-        for n, d in graph.nodes(data=True):
-            if d["kind"] == "box":
-                continue
-            p = d["progress"]
-            ahead = [
-                graph.nodes[m]["progress"]
-                for m, e in graph.adj[n].items()
-                if e["kind"] == "ahead" and graph.nodes[m]["kind"] == d["kind"]
-            ]
-            end = min((q + lap if q <= p else q for q in ahead), default=p + 1.0)
-            stretch[n] = (p, end)
-        for u, v, e in graph.edges(data=True):
-            if e["kind"] == "ahead" and graph.nodes[u]["kind"] == graph.nodes[v]["kind"]:
-                track.add_contact(u, v, "behind", rear=u)
-        by_lane: dict[int, list[SpaceId]] = {}
-        for n in stretch:
-            if graph.nodes[n]["kind"] == "track":
-                by_lane.setdefault(graph.nodes[n]["lane"], []).append(n)
-        for lane, row in by_lane.items():
-            for a in row:
-                for b in by_lane.get(lane + 1, ()):
-                    if _overlapping(stretch[a], stretch[b], lap):
-                        track.add_contact(a, b, "beside")
-
-    def add_outlines(self, track: Track) -> None:
-        graph = track.graph
-        beside = [
-            self.distance(a, b)
-            for a, b, d in track.contacts.edges(data=True)
-            if d["kind"] == "beside"
-        ]
-        width = _OUTLINE_SHARE * (statistics.median(beside) if beside else self.space_length)
-        width = min(width, self.space_length)
-        for n, d in graph.nodes(data=True):
-            hx, hy = self.heading(graph, n)
-            lane_steps = [
-                self.distance(n, m)
-                for view in (graph.adj[n], graph.pred[n])
-                for m, e in view.items()
-                if e["kind"] == "ahead"
-            ]
-            room = min(lane_steps) if lane_steps else self.space_length
-            length = _OUTLINE_SHARE * min(max(room, 0.5 * self.space_length), self.space_length)
-            d["polygon"] = _rectangle(d["x"], d["y"], hx, hy, length, width)
-
-
-def _overlapping(a: tuple[float, float], b: tuple[float, float], lap: float) -> bool:
-    shorter = min(a[1] - a[0], b[1] - b[0])
-    for shift in (-lap, 0.0, lap):
-        overlap = min(a[1], b[1] + shift) - max(a[0], b[0] + shift)
-        if overlap > _BESIDE_OVERLAP * shorter:
-            return True
-    return False
-
-
-def _rectangle(x: float, y: float, hx: float, hy: float, length: float, width: float) -> Polygon:
-    ax, ay = hx * length / 2, hy * length / 2
-    bx, by = -hy * width / 2, hx * width / 2
-    corners = [
-        (x - ax - bx, y - ay - by),
-        (x + ax - bx, y + ay - by),
-        (x + ax + bx, y + ay + by),
-        (x - ax + bx, y - ay + by),
-    ]
-    return Polygon([(round(px, 4), round(py, 4)) for px, py in corners])
 
 
 def _sort_key(n: SpaceId) -> tuple[int, Any]:
