@@ -16,7 +16,7 @@ from fdlab.plot.data import (
     normalize_cars,
     step_data,
 )
-from fdlab.plot.errors import CarPlacementError, PlotError, UnknownSpaceError
+from fdlab.plot.errors import CarPlacementError, PlotError, PrintError, UnknownSpaceError
 from fdlab.plot.figure import board_figure, save_html
 from fdlab.plot.pages import plan_pages
 from fdlab.plot.printing import print_board
@@ -25,6 +25,7 @@ from fdlab.plot.svg import track_svg
 __all__ = [
     "CarPlacementError",
     "PlotError",
+    "PrintError",
     "UnknownSpaceError",
     "annotation_data",
     "board_data",

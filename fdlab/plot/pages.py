@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from fdlab.plot.data import annotation_data, board_data
+from fdlab.plot.errors import PrintError
 from fdlab.plot.geometry import space_size
 from fdlab.track.model import Track
 
@@ -155,13 +156,13 @@ def plan_pages(
     42.0
     """
     if paper not in PAPER_MM:
-        raise ValueError(f"paper must be one of {', '.join(PAPER_MM)}, not {paper!r}")
+        raise PrintError(f"paper must be one of {', '.join(PAPER_MM)}, not {paper!r}")
     if not (isinstance(space_mm, int | float) and math.isfinite(space_mm) and space_mm > 0):
-        raise ValueError(
+        raise PrintError(
             f"a space's length must be a positive number of millimetres, not {space_mm!r}"
         )
     if len(track) == 0:
-        raise ValueError(f"track {track.name!r} has no spaces to print")
+        raise PrintError(f"track {track.name!r} has no spaces to print")
     length = float(track.graph.graph.get("space_length") or space_size(track))
     scale = space_mm / length
     minx, miny, maxx, maxy = board_bounds(track)

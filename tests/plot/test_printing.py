@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from fdlab.plot import PrintError
 from fdlab.plot.pages import PAPER_MM, PUBLISHED_SPACE_MM, page_label, plan_pages, tile_area
 from fdlab.plot.printing import print_board
 from fdlab.track import load_track
@@ -99,9 +100,9 @@ def test_a_poster_is_one_sheet_as_big_as_the_board(monaco, tmp_path):
 
 
 def test_bad_paper_or_size_is_refused_in_plain_words(monaco, tmp_path):
-    with pytest.raises(ValueError, match="paper must be one of A4, A3, letter"):
+    with pytest.raises(PrintError, match="paper must be one of A4, A3, letter"):
         print_board(monaco, tmp_path / "x.pdf", paper="A5")
-    with pytest.raises(ValueError, match="positive number of millimetres"):
+    with pytest.raises(PrintError, match="positive number of millimetres"):
         plan_pages(monaco, space_mm=0)
     assert not (tmp_path / "x.pdf").exists()
 

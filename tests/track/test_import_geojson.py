@@ -70,6 +70,14 @@ def test_bad_collections_are_refused_naming_the_feature(change, field):
         track_from_geojson(collection)
 
 
+def test_the_track_package_exports_the_importer_and_the_geojson_pair():
+    import fdlab.track
+
+    assert fdlab.track.import_track is import_track
+    assert fdlab.track.track_to_geojson is track_to_geojson
+    assert fdlab.track.track_from_geojson is track_from_geojson
+
+
 def test_import_track_picks_the_reader_from_the_file(gponline_file, tts_file, tmp_path):
     assert detect_format(gponline_file) == "gponline"
     assert detect_format(tts_file) == "tts"

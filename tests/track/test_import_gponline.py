@@ -4,7 +4,7 @@ import pytest
 
 from fdlab.bots import HeuristicBot
 from fdlab.rules import Race
-from fdlab.track import TrackFileError, validate
+from fdlab.track import BoardImportError, TrackFileError, validate
 from fdlab.track.formats import import_track, parse_gponline, read_gponline
 
 
@@ -138,7 +138,7 @@ def test_malformed_lines_are_refused_naming_the_line(text, where):
 def test_a_board_without_a_finish_line_is_refused(tmp_path):
     path = tmp_path / "nofinish.dat"
     path.write_text("b.png 0\n\n1 0 0 1\n2 40 0 1\n\n1 2\n2 1\n")
-    with pytest.raises(ValueError, match="finish line"):
+    with pytest.raises(BoardImportError, match="finish line"):
         read_gponline(path)
 
 

@@ -9,7 +9,8 @@ files. Space ids stay those of the file, so the validator's problems name
 the spaces as the other program knows them.
 """
 
-from fdlab.track.formats.assemble import BoardImportError, RawBoard, RawSpace, assemble
+from fdlab.track.errors import BoardImportError
+from fdlab.track.formats.assemble import RawBoard, RawSpace, assemble
 from fdlab.track.formats.dispatch import detect_format, import_track
 from fdlab.track.formats.geojson import (
     load_geojson,

@@ -37,6 +37,7 @@ from typing import Any
 import networkx as nx
 
 from fdlab.track.corners import corner_path_counts
+from fdlab.track.errors import BoardImportError
 from fdlab.track.formats.shapes import add_contacts, add_outlines
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
@@ -44,10 +45,6 @@ SpaceId = Hashable
 
 #: A lane change to a space less than this many space lengths ahead gains half a space.
 _HALF_STEP_AHEAD = 0.75
-
-
-class BoardImportError(ValueError):
-    """A board that cannot be turned into a track; the message names the file's ids."""
 
 
 @dataclass
@@ -114,7 +111,7 @@ def assemble(board: RawBoard) -> Track:
 
     Raises
     ------
-    ValueError
+    BoardImportError
         If the board has no finish line, or its track loops without passing
         it, naming the spaces involved.
 
@@ -522,7 +519,7 @@ class _Assembly:
         add_outlines(track, headings, self.space_length)
         for c, info in track.corners.items():
             if c not in board.corners or "long" not in board.corners[c]:
-                info["long"], info["short"] = corner_path_counts(graph, c)
+                info["long"], info["short"] = corner_path_counts(track, c)
         return track
 
     def step_kind(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> str:

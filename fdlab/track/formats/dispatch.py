@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from fdlab.track.io import TrackFileError
+from fdlab.track.errors import TrackFileError
 from fdlab.track.model import Track
 
 __all__ = ["FORMATS", "detect_format", "import_track"]

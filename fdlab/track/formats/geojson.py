@@ -27,7 +27,8 @@ from typing import Any
 from shapely.geometry import mapping, shape
 
 from fdlab.files import atomic_write
-from fdlab.track.io import TrackFileError, polygon_to_wkt, track_from_dict, track_to_dict
+from fdlab.track.errors import TrackFileError
+from fdlab.track.io import polygon_to_wkt, track_from_dict, track_to_dict
 from fdlab.track.model import Track
 
 __all__ = ["load_geojson", "save_geojson", "track_from_geojson", "track_to_geojson"]

@@ -27,8 +27,8 @@ import math
 import os
 from pathlib import Path
 
+from fdlab.track.errors import TrackFileError
 from fdlab.track.formats.assemble import RawBoard, RawSpace, assemble
-from fdlab.track.io import TrackFileError
 from fdlab.track.model import Track
 
 __all__ = ["SPACE_TYPES", "parse_gponline", "read_gponline"]

@@ -30,8 +30,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from fdlab.track.errors import TrackFileError
 from fdlab.track.formats.assemble import RawBoard, RawSpace, assemble
-from fdlab.track.io import TrackFileError
 from fdlab.track.model import Track
 
 __all__ = ["is_tts_document", "parse_tts", "read_tts"]
