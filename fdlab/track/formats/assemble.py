@@ -202,8 +202,9 @@ class _Assembly:
     # -- lanes ----------------------------------------------------------------------
     def assign_lanes(self, main: nx.DiGraph) -> None:
         spaces = self.spaces
-        if all(spaces[n].lane is not None for n in main):
-            self.lanes = {n: int(spaces[n].lane) for n in main}
+        given = {n: spaces[n].lane for n in main}
+        if all(lane is not None for lane in given.values()):
+            self.lanes = {n: int(lane) for n, lane in given.items() if lane is not None}
             return
         finish = [n for n in main if spaces[n].finish]
         hx, hy = self.mean_heading(main, finish)
@@ -339,7 +340,7 @@ class _Assembly:
             for n in run:
                 corner_of[n] = number
             exits = [n for n in run if any(m not in run for m in main.successors(n))]
-            stops = [spaces[n].stops for n in exits or run if spaces[n].stops]
+            stops = [s for s in (spaces[n].stops for n in exits or run) if s]
             self.board.corners.setdefault(number, {"stops": max(stops) if stops else None})
         return corner_of
 
@@ -416,9 +417,9 @@ class _Assembly:
         offsets: dict[SpaceId, float] = {}
         order = {n: i for i, n in enumerate(self.order(main))}
         for inside in members.values():
-            typed = [n for n in inside if self.spaces[n].offset is not None]
-            if len(typed) == len(inside):
-                offsets.update({n: float(self.spaces[n].offset) for n in inside})
+            typed = {n: self.spaces[n].offset for n in inside}
+            if all(offset is not None for offset in typed.values()):
+                offsets.update({n: float(o) for n, o in typed.items() if o is not None})
                 continue
             # no distances in the file: each lane's spaces spread over the corner
             by_lane: dict[int, list[SpaceId]] = {}
@@ -503,7 +504,7 @@ class _Assembly:
         keep = set(kept)
         for u, v in self.graph.edges:
             if u in keep and v in keep:
-                lines = ("finish",) if (u, v) in self.finish_steps else ()
+                lines: tuple[str, ...] = ("finish",) if (u, v) in self.finish_steps else ()
                 kind = self.step_kind(graph, u, v)
                 lines += {"pit_in": ("pit_entry",), "pit_out": ("pit_exit",)}.get(kind, ())
                 add_step(graph, u, v, kind, lines)

@@ -159,7 +159,9 @@ def load_geojson(path: str | os.PathLike[str]) -> Track:
     return track_from_geojson(collection, source=source)
 
 
-def _feature(geometry: dict[str, Any], properties: dict[str, Any], ident: Any = None) -> dict:
+def _feature(
+    geometry: dict[str, Any], properties: dict[str, Any], ident: Any = None
+) -> dict[str, Any]:
     feature: dict[str, Any] = {"type": "Feature", "geometry": geometry, "properties": properties}
     if ident is not None:
         feature["id"] = ident

@@ -228,11 +228,10 @@ def _read_pit(reader: _Reader, doc: dict[str, Any], board: RawBoard) -> None:
 def _renumber_lanes(board: RawBoard) -> None:
     """File lanes count from the inside of the lap; fdlab's from the left of the car."""
     spaces = board.spaces
-    track = [s for s in spaces.values() if s.kind == "track" and s.lane is not None]
-    if not track:
+    given = [s.lane for s in spaces.values() if s.kind == "track" and s.lane is not None]
+    if not given:
         return
-    low = min(s.lane for s in track)
-    high = max(s.lane for s in track)
+    low, high = min(given), max(given)
     vote = 0.0
     for u, v in board.steps:
         a, b = spaces[u], spaces[v]
@@ -246,7 +245,8 @@ def _renumber_lanes(board: RawBoard) -> None:
         if s.kind != "track":
             s.lane = None
         elif s.lane is not None:
-            s.lane = high - s.lane if higher_is_left else s.lane - low
+            lane = s.lane
+            s.lane = high - lane if higher_is_left else lane - low
 
 
 def _is_number(value: Any) -> bool:
@@ -262,7 +262,9 @@ class _Reader:
     def fail(self, where: str, message: str) -> TrackFileError:
         return TrackFileError(self.source, where, message)
 
-    def list_of(self, record: dict[str, Any], key: str, where: str, default: Any = None) -> list:
+    def list_of(
+        self, record: dict[str, Any], key: str, where: str, default: Any = None
+    ) -> list[Any]:
         value = record.get(key, default)
         path = f"{where}.{key}" if where else key
         if value is None:
