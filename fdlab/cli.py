@@ -76,7 +76,12 @@ class Command:
 COMMANDS: dict[str, Command] = {}
 
 #: Modules whose subcommand (``NAME``, ``HELP``, ``arguments``, ``run``) :func:`main` registers.
-COMMAND_MODULES: list[str] = ["fdlab.analysis.cli"]
+COMMAND_MODULES: list[str] = [
+    "fdlab.analysis.cli",
+    "fdlab.plot.print_cli",
+    "fdlab.track.formats.import_cli",
+    "fdlab.track.formats.export_cli",
+]
 
 
 def register_command(name: str, *, help: str, arguments: Arguments) -> Callable[[Runner], Runner]:

@@ -14,5 +14,9 @@ class UnknownSpaceError(PlotError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class PrintError(PlotError):
+    """A board that cannot be printed as asked (paper, space size); the message says why."""
+
+
 class CarPlacementError(PlotError):
     """Cars given in a form the picture cannot place (bad entry, shared space)."""

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 from fdlab._lazy import lazy_exports
 from fdlab.track.ascii import from_ascii
 from fdlab.track.corners import corner_entries, corner_exits, corner_path_counts
-from fdlab.track.errors import AsciiBoardError, BuildError, CentrelineError, TrackFileError
+from fdlab.track.errors import (
+    AsciiBoardError,
+    BoardImportError,
+    BuildError,
+    CentrelineError,
+    TrackFileError,
+)
 from fdlab.track.io import load_track, save_track, track_from_dict, track_to_dict
 from fdlab.track.model import (
     EDGE_KINDS,
@@ -24,6 +30,7 @@ from fdlab.track.validate import Problem, ValidationReport, validate
 
 __all__ = [
     "AsciiBoardError",
+    "BoardImportError",
     "BuildError",
     "BuildSpec",
     "Centreline",
@@ -50,11 +57,14 @@ __all__ = [
     "corner_exits",
     "corner_path_counts",
     "from_ascii",
+    "import_track",
     "load_track",
     "new_graph",
     "save_track",
     "track_from_dict",
+    "track_from_geojson",
     "track_to_dict",
+    "track_to_geojson",
     "validate",
 ]
 
@@ -71,6 +81,7 @@ if TYPE_CHECKING:
         centreline_from_geojson,
         rebuild,
     )
+    from fdlab.track.formats import import_track, track_from_geojson, track_to_geojson
 
 # The board builder needs scipy and pyproj: it is imported on first use, so
 # that ``import fdlab.rules`` (which imports the model) stays fast.
@@ -91,5 +102,9 @@ __getattr__, __dir__ = lazy_exports(
             "rebuild",
         ],
         "fdlab.track.build",
+    )
+    # boards of other programs, and GeoJSON: fdlab.track.formats
+    | dict.fromkeys(
+        ["import_track", "track_from_geojson", "track_to_geojson"], "fdlab.track.formats"
     ),
 )

@@ -1,4 +1,4 @@
-"""Errors of the track model: files, text boards, the builder.
+"""Errors of the track model: files, text boards, the builder, imported boards.
 
 Every error is a ``ValueError`` whose message says what is wrong and where
 (the file and field, the row and column, the option).
@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["AsciiBoardError", "BuildError", "CentrelineError", "TrackFileError"]
+__all__ = [
+    "AsciiBoardError",
+    "BoardImportError",
+    "BuildError",
+    "CentrelineError",
+    "TrackFileError",
+]
 
 
 class TrackFileError(ValueError):
@@ -49,3 +55,10 @@ class BuildError(ValueError):
 
 class CentrelineError(ValueError):
     """A centreline that cannot make a lap: the message says what and where."""
+
+
+class BoardImportError(ValueError):
+    """Another program's board that cannot be made into a track.
+
+    The message names the file and the spaces by that file's own ids.
+    """

@@ -1,0 +1,141 @@
+"""Contacts and outlines of an imported board, from its spaces, lanes and progress.
+
+Other programs store neither which spaces touch nor the shape of a space;
+:func:`add_contacts` and :func:`add_outlines` derive them once
+:func:`~fdlab.track.formats.assemble.assemble` has found lanes and progress.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Hashable, Mapping
+
+from shapely.geometry import Polygon
+
+from fdlab.track.model import Track
+
+__all__ = ["add_contacts", "add_outlines"]
+
+#: Two spaces of neighbouring lanes are beside each other when their stretches of
+#: progress overlap by more than this share of the shorter one.
+BESIDE_OVERLAP = 0.3
+#: Outlines are this share of the room between neighbouring centres.
+OUTLINE_SHARE = 0.9
+
+
+def add_contacts(track: Track) -> None:
+    """Record which spaces touch: the next space in a lane, and spaces side by side.
+
+    A space is ``behind`` the next one down its lane (an ``ahead`` step
+    between two spaces of the same kind). Two track spaces of neighbouring
+    lanes are ``beside`` each other when their stretches of progress (from
+    a space's own progress to that of the next space in its lane) overlap by
+    more than :data:`BESIDE_OVERLAP` of the shorter one.
+
+    Examples
+    --------
+    >>> from fdlab.track.model import add_space, add_step, new_graph
+    >>> g = new_graph("staggered", lap_length=3.0)
+    >>> for n in range(6):  # lane 1 lies half a space ahead of lane 0
+    ...     add_space(g, n, lane=n // 3, progress=n % 3 + 0.5 * (n // 3))
+    >>> for n in range(6):
+    ...     add_step(g, n, 3 * (n // 3) + (n + 1) % 3)
+    >>> track = Track(g)
+    >>> add_contacts(track)
+    >>> sorted(track.touching(0))  # behind 1, beside both staggered spaces of lane 1 by it
+    [1, 3, 5]
+    """
+    graph, lap = track.graph, track.lap_length
+    stretch: dict[Hashable, tuple[float, float]] = {}
+    for n, d in graph.nodes(data=True):
+        if d["kind"] == "box":
+            continue
+        p = d["progress"]
+        ahead = [
+            graph.nodes[m]["progress"]
+            for m, e in graph.adj[n].items()
+            if e["kind"] == "ahead" and graph.nodes[m]["kind"] == d["kind"]
+        ]
+        end = min((q + lap if q <= p else q for q in ahead), default=p + 1.0)
+        stretch[n] = (p, end)
+    for u, v, e in graph.edges(data=True):
+        if e["kind"] == "ahead" and graph.nodes[u]["kind"] == graph.nodes[v]["kind"]:
+            track.add_contact(u, v, "behind", rear=u)
+    by_lane: dict[int, list[Hashable]] = {}
+    for n in stretch:
+        if graph.nodes[n]["kind"] == "track":
+            by_lane.setdefault(graph.nodes[n]["lane"], []).append(n)
+    for lane, row in by_lane.items():
+        for a in row:
+            for b in by_lane.get(lane + 1, ()):
+                if _overlapping(stretch[a], stretch[b], lap):
+                    track.add_contact(a, b, "beside")
+
+
+def add_outlines(
+    track: Track, headings: Mapping[Hashable, tuple[float, float]], space_length: float
+) -> None:
+    """Give every space a rectangle around its centre, along its direction of travel.
+
+    Parameters
+    ----------
+    track : Track
+        With contacts already added (their spacing sets the width).
+    headings : mapping
+        Space -> unit vector of the direction of travel there.
+    space_length : float
+        The board's typical step along a lane; no outline is longer.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". . .")
+    >>> add_outlines(track, {n: (1.0, 0.0) for n in track}, 1.0)
+    >>> track.graph.nodes[1]["polygon"].bounds
+    (1.05, -0.95, 1.95, -0.05)
+    """
+    graph = track.graph
+    nodes = graph.nodes
+
+    def distance(a: Hashable, b: Hashable) -> float:
+        return math.dist((nodes[a]["x"], nodes[a]["y"]), (nodes[b]["x"], nodes[b]["y"]))
+
+    beside = [
+        distance(a, b) for a, b, d in track.contacts.edges(data=True) if d["kind"] == "beside"
+    ]
+    width = min(
+        OUTLINE_SHARE * (statistics.median(beside) if beside else space_length), space_length
+    )
+    for n, d in graph.nodes(data=True):
+        hx, hy = headings[n]
+        lane_steps = [
+            distance(n, m)
+            for view in (graph.adj[n], graph.pred[n])
+            for m, e in view.items()
+            if e["kind"] == "ahead"
+        ]
+        room = min(lane_steps) if lane_steps else space_length
+        length = OUTLINE_SHARE * min(max(room, 0.5 * space_length), space_length)
+        d["polygon"] = _rectangle(d["x"], d["y"], hx, hy, length, width)
+
+
+def _overlapping(a: tuple[float, float], b: tuple[float, float], lap: float) -> bool:
+    shorter = min(a[1] - a[0], b[1] - b[0])
+    for shift in (-lap, 0.0, lap):
+        overlap = min(a[1], b[1] + shift) - max(a[0], b[0] + shift)
+        if overlap > BESIDE_OVERLAP * shorter:
+            return True
+    return False
+
+
+def _rectangle(x: float, y: float, hx: float, hy: float, length: float, width: float) -> Polygon:
+    ax, ay = hx * length / 2, hy * length / 2
+    bx, by = -hy * width / 2, hx * width / 2
+    corners = [
+        (x - ax - bx, y - ay - by),
+        (x + ax - bx, y + ay - by),
+        (x + ax + bx, y + ay + by),
+        (x - ax + bx, y - ay + by),
+    ]
+    return Polygon([(round(px, 4), round(py, 4)) for px, py in corners])
