@@ -9,12 +9,17 @@ layer may use it.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["atomic_write"]
+__all__ = ["STALE_AFTER_SECONDS", "atomic_write"]
+
+#: A temporary file of a save whose process is gone is removed once it is this old.
+STALE_AFTER_SECONDS = 60.0
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
@@ -26,6 +31,12 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     removed and an ``OSError`` naming ``path`` (not the temporary file) is
     raised.
 
+    When ``path`` is a symbolic link, the file it points to is replaced and
+    the link stays. The temporary file's name holds the saving process's
+    id (``.NAME.PID-XXXX.tmp``); one left behind by a save that was killed
+    (so it could not remove it) is removed by the next save of the same
+    file, once its process is gone and it is :data:`STALE_AFTER_SECONDS` old.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -34,12 +45,17 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     >>> page.read_bytes()
     b'<svg/>'
     """
-    target = Path(path)
+    asked = Path(path)
+    # Replace the file a link points to, not the link (os.replace would swap the link itself).
+    target = Path(os.path.realpath(asked)) if asked.is_symlink() else asked
     folder = target.parent
     temp_name = None
     try:
+        _remove_stale_temporaries(target)
         mode = _new_file_mode(target)
-        handle, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        handle, temp_name = tempfile.mkstemp(
+            dir=folder, prefix=f"{_temporary_prefix(target)}{os.getpid()}-", suffix=".tmp"
+        )
         with os.fdopen(handle, "wb") as stream:
             _write_all(stream, data)
             stream.flush()
@@ -49,14 +65,43 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
         temp_name = None
         _fsync_folder(folder)
     except OSError as exc:
-        if exc.errno is None or exc.filename == str(target):
+        if exc.errno is None or exc.filename == str(asked):
             raise
         # Name the file the caller asked for, not the hidden temporary one.
-        raise OSError(exc.errno, exc.strerror, str(target)) from exc
+        raise OSError(exc.errno, exc.strerror, str(asked)) from exc
     finally:
         if temp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temp_name)
+
+
+def _temporary_prefix(target: Path) -> str:
+    return f".{target.name}."
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove temporary files of earlier saves of ``target`` whose process was killed."""
+    pattern = os.path.join(glob.escape(str(target.parent)), glob.escape(_temporary_prefix(target)))
+    now = time.time()
+    for name in glob.glob(pattern + "*-*.tmp", include_hidden=True):
+        pid_text = os.path.basename(name)[len(_temporary_prefix(target)) :].split("-", 1)[0]
+        if not pid_text.isdigit() or _process_alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            if now - os.lstat(name).st_mtime >= STALE_AFTER_SECONDS:
+                os.unlink(name)
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # someone else's process, or a number we cannot ask about: leave it
+    return True
 
 
 def _write_all(stream: Any, data: bytes) -> None:

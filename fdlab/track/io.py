@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeGuard
@@ -47,6 +49,8 @@ from fdlab.track.model import (
 )
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
     "MIGRATIONS",
     "TrackFileError",
     "dumps",
@@ -66,6 +70,19 @@ MIGRATIONS: dict[int, Migration] = {}
 
 _TOP_LEVEL_KEYS = ("schema", "graph", "spaces", "steps", "contacts")
 _STRING = "<string>"
+
+#: The largest track file :func:`load_track` reads, in bytes (the shipped boards are
+#: about 0.2 MB). Larger files, and things that are not files (a FIFO, ``/dev/zero``),
+#: are refused before anything is read.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+#: The deepest nesting of lists and objects a track file may have, counting the
+#: document itself as 1 (a space's own record is 3 deep). Deeper files are refused on
+#: load and deeper values on save, so that whatever loads can be saved.
+MAX_DEPTH = 64
+
+#: Space and corner fields that hold small whole numbers (lanes, ids, counts).
+_SMALL_INT = 10**9
 
 
 def register_migration(from_version: int) -> Callable[[Migration], Migration]:
@@ -141,7 +158,7 @@ def track_to_dict(track: Track, *, source: str = "<dict>") -> dict[str, Any]:
             if key == "polygon":
                 record[key] = None if value is None else polygon_to_wkt(value, source, where)
             else:
-                record[key] = _native(value, source, f"{where}.{key}")
+                record[key] = _native(value, source, f"{where}.{key}", 4)
         spaces.append(record)
     steps = []
     for index, (u, v, data) in enumerate(track.graph.edges(data=True)):
@@ -155,7 +172,7 @@ def track_to_dict(track: Track, *, source: str = "<dict>") -> dict[str, Any]:
             if key == "lines":
                 record[key] = _sorted_lines(value, source, f"{where}.lines")
             else:
-                record[key] = _native(value, source, f"{where}.{key}")
+                record[key] = _native(value, source, f"{where}.{key}", 4)
         steps.append(record)
     contacts = []
     for index, (a, b, data) in enumerate(track.contacts.edges(data=True)):
@@ -166,7 +183,7 @@ def track_to_dict(track: Track, *, source: str = "<dict>") -> dict[str, Any]:
                 raise TrackFileError(
                     source, f"{where}.{key}", f"'{key}' may not be a contact attribute"
                 )
-            record[key] = _native(value, source, f"{where}.{key}")
+            record[key] = _native(value, source, f"{where}.{key}", 4)
         contacts.append(record)
     return {
         "schema": SCHEMA_VERSION,
@@ -302,7 +319,7 @@ def _corners_to_list(corners: Any, source: str) -> list[dict[str, Any]]:
             raise TrackFileError(source, where, f"must be a dict, not {type(info).__name__}")
         if "id" in info:
             raise TrackFileError(source, f"{where}.id", "'id' may not be a corner attribute")
-        records.append({"id": int(corner), **_native(info, source, where)})
+        records.append({"id": int(corner), **_native(info, source, where, 4)})
     return records
 
 
@@ -316,7 +333,7 @@ def _sorted_lines(lines: Any, source: str, where: str) -> list[str]:
 
 def _space_id(space: Any, source: str, where: str) -> int | str:
     if _is_int(space) or isinstance(space, str):
-        return space
+        return _native(space, source, where)
     raise TrackFileError(source, where, f"space ids must be int or str, not {type(space).__name__}")
 
 
@@ -324,33 +341,54 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _native(value: Any, source: str, where: str) -> Any:
-    """``value`` checked to be JSON-native (so it reads back equal)."""
+def _native(value: Any, source: str, where: str, depth: int = 3) -> Any:
+    """``value`` checked to be JSON-native (so it reads back equal).
+
+    ``depth`` is the nesting level ``value`` would have in the file; the exact
+    limit (:data:`MAX_DEPTH`) is checked on the whole document when it is read back.
+    """
     if isinstance(value, np.generic):  # numpy scalars read back as plain numbers
         value = value.item()
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        problem = _string_problem(value)
+        if problem:
+            raise TrackFileError(source, where, problem)
         return value
     if isinstance(value, int):
+        problem = _int_problem(value)
+        if problem:
+            raise TrackFileError(source, where, problem)
         return int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise TrackFileError(source, where, f"{value!r} cannot be written to JSON")
+            raise TrackFileError(source, where, f"{_shown(value)} cannot be written to JSON")
         return float(value)
+    if isinstance(value, (list, dict)) and depth > MAX_DEPTH:
+        raise TrackFileError(
+            source, where, f"nested more than {MAX_DEPTH} levels deep (lists and objects)"
+        )
     if isinstance(value, list):
-        return [_native(item, source, f"{where}[{i}]") for i, item in enumerate(value)]
+        return [_native(item, source, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TrackFileError(
-                    source, where, f"dict key {key!r} is not a str, so it would not read back equal"
+                    source,
+                    where,
+                    f"dict key {_shown(key)} is not a str, so it would not read back equal",
                 )
-            out[key] = _native(item, source, f"{where}.{key}")
+            problem = _string_problem(key)
+            if problem:
+                raise TrackFileError(source, where, f"dict key {_shown(key)}: {problem}")
+            out[key] = _native(item, source, f"{where}.{key}", depth + 1)
         return out
     raise TrackFileError(
         source,
         where,
-        f"{type(value).__name__} value {value!r} is not JSON-native "
+        f"{type(value).__name__} value {_shown(value)} is not JSON-native "
         "(use None, bool, int, float, str, list or dict with str keys)",
     )
 
@@ -388,7 +426,9 @@ def loads(text: str | bytes, *, source: str = _STRING) -> Track:
         except UnicodeDecodeError as exc:
             raise TrackFileError(source, "", f"not UTF-8 text ({exc})") from None
     try:
-        doc = json.loads(text, parse_constant=_reject_constant)
+        doc = json.loads(
+            text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_json_int
+        )
     except json.JSONDecodeError as exc:
         hint = " (is the file truncated?)" if exc.pos >= len(text.rstrip()) - 1 else ""
         raise TrackFileError(
@@ -396,11 +436,49 @@ def loads(text: str | bytes, *, source: str = _STRING) -> Track:
         ) from None
     except ValueError as exc:
         raise TrackFileError(source, "", f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise TrackFileError(
+            source, "", f"nested more than {MAX_DEPTH} levels deep (lists and objects)"
+        ) from None
     return track_from_dict(doc, source=source)
 
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is too large (the largest is about 1.8e308)")
+    return value
+
+
+def _json_int(text: str) -> int:
+    limit = sys.get_int_max_str_digits()
+    digits = len(text.lstrip("-"))
+    if limit and digits > limit:
+        raise ValueError(f"an integer with {digits} digits is too long (at most {limit})")
+    return int(text)
+
+
+def _string_problem(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (
+            f"holds a lone surrogate {text[exc.start]!r} at character {exc.start} "
+            "(not a character UTF-8 can store)"
+        )
+    return ""
+
+
+def _int_problem(value: int) -> str:
+    try:
+        str(value)
+    except ValueError:
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits is too long"
+    return ""
 
 
 def load_track(path: str | os.PathLike[str]) -> Track:
@@ -421,10 +499,42 @@ def load_track(path: str | os.PathLike[str]) -> Track:
     """
     source = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = _read_bytes(path, source)
     except OSError as exc:
         raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
     return loads(data, source=source)
+
+
+_NOT_FILES = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_bytes(path: str | os.PathLike[str], source: str) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (never blocks on a FIFO)."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(handle, "rb") as stream:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _NOT_FILES if test(info.st_mode)), "not a file")
+            raise TrackFileError(source, "", f"cannot read the file (it is {kind}, not a file)")
+        if info.st_size > MAX_FILE_BYTES:
+            raise TrackFileError(source, "", _too_big(info.st_size))
+        data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise TrackFileError(source, "", _too_big(len(data)))
+    return data
+
+
+def _too_big(size: int) -> str:
+    return (
+        f"the file is too big for a track file ({size / 2**20:.0f} MB; "
+        f"at most {MAX_FILE_BYTES // 2**20} MB)"
+    )
 
 
 def track_from_dict(doc: Any, *, source: str = "<dict>") -> Track:
@@ -453,6 +563,7 @@ def track_from_dict(doc: Any, *, source: str = "<dict>") -> Track:
     fdlab.track.errors.TrackFileError: <dict>: steps[0].to: space 'c' is not in spaces
     """
     reader = _Reader(source)
+    reader.plain_values(doc)
     doc = reader.migrate(doc)
     return reader.track(doc)
 
@@ -465,6 +576,42 @@ class _Reader:
 
     def fail(self, where: str, message: str) -> TrackFileError:
         return TrackFileError(self.source, where, message)
+
+    # -- values any JSON file can hold, but a track file must be able to write back --------
+    def plain_values(self, doc: Any) -> None:
+        """Check every value: JSON types, depth, strings UTF-8 can store, finite numbers."""
+        pending: list[tuple[Any, int, tuple]] = [(doc, 1, ())]
+        while pending:
+            value, depth, where = pending.pop()
+            if value is None or isinstance(value, (bool, int)):
+                continue
+            if isinstance(value, str):
+                problem = _string_problem(value)
+            elif isinstance(value, float):
+                problem = (
+                    "" if math.isfinite(value) else f"{_shown(value)} is not a number JSON allows"
+                )
+            elif isinstance(value, (list, dict)):
+                if depth > MAX_DEPTH:
+                    raise self.fail(
+                        _field_name(where),
+                        f"nested more than {MAX_DEPTH} levels deep (lists and objects)",
+                    )
+                if isinstance(value, list):
+                    pending.extend((item, depth + 1, (where, i)) for i, item in enumerate(value))
+                    continue
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        raise self.fail(_field_name(where), f"key {_shown(key)} is not a string")
+                    problem = _string_problem(key)
+                    if problem:
+                        raise self.fail(_field_name(where), f"key {_shown(key)} {problem}")
+                    pending.append((item, depth + 1, (where, key)))
+                continue
+            else:
+                problem = f"{type(value).__name__} is not a JSON value"
+            if problem:
+                raise self.fail(_field_name(where), problem)
 
     # -- schema versions ---------------------------------------------------------------
     def migrate(self, doc: Any) -> dict[str, Any]:
@@ -514,13 +661,13 @@ class _Reader:
         for where, record in self.records(doc, "spaces"):
             space = self.space_id(record, "id", where)
             if space in graph:
-                raise self.fail(f"{where}.id", f"duplicate space id {space!r}")
+                raise self.fail(f"{where}.id", f"duplicate space id {_shown(space)}")
             graph.add_node(space, **self.space_attributes(record, where))
         for where, record in self.records(doc, "steps"):
             u = self.existing_space(graph, record, "from", where)
             v = self.existing_space(graph, record, "to", where)
             if graph.has_edge(u, v):
-                raise self.fail(where, f"duplicate step {u!r} -> {v!r}")
+                raise self.fail(where, f"duplicate step {_shown(u)} -> {_shown(v)}")
             graph.add_edge(u, v, **self.step_attributes(record, where))
         contacts = nx.Graph()
         contacts.add_nodes_from(graph.nodes)
@@ -528,7 +675,7 @@ class _Reader:
             a = self.existing_space(graph, record, "a", where)
             b = self.existing_space(graph, record, "b", where)
             if contacts.has_edge(a, b):
-                raise self.fail(where, f"duplicate contact {a!r} - {b!r}")
+                raise self.fail(where, f"duplicate contact {_shown(a)} - {_shown(b)}")
             contacts.add_edge(a, b, **self.contact_attributes(record, a, b, where))
         return Track(graph, contacts)
 
@@ -551,13 +698,13 @@ class _Reader:
             "name": (lambda v: isinstance(v, str), "a string"),
             "description": (lambda v: isinstance(v, str), "a string"),
             "units": (lambda v: isinstance(v, str), "a string"),
-            "laps": (lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
-            "space_length": (lambda v: _is_number(v) and v > 0, "a number > 0"),
-            "lap_length": (lambda v: _is_number(v) and v >= 0, "a number >= 0"),
+            "laps": (lambda v: _is_small_int(v) and v >= 1, "an integer >= 1"),
+            "space_length": (lambda v: _is_finite_number(v) and v > 0, "a finite number > 0"),
+            "lap_length": (lambda v: _is_finite_number(v) and v >= 0, "a finite number >= 0"),
         }
         for key, (ok, expected) in checks.items():
             if key in out and not ok(out[key]):
-                raise self.fail(f"graph.{key}", f"must be {expected}, not {out[key]!r}")
+                raise self.fail(f"graph.{key}", f"must be {expected}, not {_shown(out[key])}")
         out["corners"] = self.corners(out.get("corners", []))
         out["schema"] = SCHEMA_VERSION
         return {key: out.get(key, default) for key, default in TRACK_DEFAULTS.items()} | out
@@ -573,16 +720,18 @@ class _Reader:
             if "id" not in record:
                 raise self.fail(f"{where}.id", "missing")
             corner = record["id"]
-            if not _is_int(corner):
-                raise self.fail(f"{where}.id", f"corner ids must be integers, not {corner!r}")
+            if not _is_small_int(corner):
+                raise self.fail(f"{where}.id", f"corner ids must be integers, not {_shown(corner)}")
             if corner in corners:
                 raise self.fail(f"{where}.id", f"duplicate corner id {corner}")
             info = {k: v for k, v in record.items() if k != "id"}
             for key in ("stops", "long", "short"):
-                if key in info and not _is_int(info[key]):
-                    raise self.fail(f"{where}.{key}", f"must be an integer, not {info[key]!r}")
+                if key in info and not _is_small_int(info[key]):
+                    raise self.fail(
+                        f"{where}.{key}", f"must be an integer, not {_shown(info[key])}"
+                    )
             if "name" in info and not isinstance(info["name"], str):
-                raise self.fail(f"{where}.name", f"must be a string, not {info['name']!r}")
+                raise self.fail(f"{where}.name", f"must be a string, not {_shown(info['name'])}")
             corners[corner] = info
         return corners
 
@@ -591,7 +740,9 @@ class _Reader:
             raise self.fail(f"{where}.{key}", "missing")
         value = record[key]
         if not (_is_int(value) or isinstance(value, str)):
-            raise self.fail(f"{where}.{key}", f"space ids are integers or strings, not {value!r}")
+            raise self.fail(
+                f"{where}.{key}", f"space ids are integers or strings, not {_shown(value)}"
+            )
         return value
 
     def existing_space(
@@ -599,7 +750,7 @@ class _Reader:
     ) -> int | str:
         space = self.space_id(record, key, where)
         if space not in graph:
-            raise self.fail(f"{where}.{key}", f"space {space!r} is not in spaces")
+            raise self.fail(f"{where}.{key}", f"space {_shown(space)} is not in spaces")
         return space
 
     def space_attributes(self, record: dict[str, Any], where: str) -> dict[str, Any]:
@@ -612,8 +763,8 @@ class _Reader:
             "x": (_is_finite_number, "a finite number"),
             "y": (_is_finite_number, "a finite number"),
             "progress": (_is_finite_number, "a finite number"),
-            "lane": (_is_int, "an integer"),
-            "level": (_is_int, "an integer"),
+            "lane": (_is_small_int, "an integer"),
+            "level": (_is_small_int, "an integer"),
             "kind": (lambda v: v in SPACE_KINDS, f"one of {', '.join(SPACE_KINDS)}"),
             "hazard": (lambda v: v in HAZARDS, "null, 'shooting' or 'danger'"),
             "corner": (_is_optional_int, "null or an integer corner id"),
@@ -624,18 +775,27 @@ class _Reader:
         }
         for key, (ok, expected) in expectations.items():
             if not ok(attrs[key]):
-                raise self.fail(f"{where}.{key}", f"must be {expected}, not {attrs[key]!r}")
+                raise self.fail(f"{where}.{key}", f"must be {expected}, not {_shown(attrs[key])}")
         if attrs["polygon"] is not None:
             attrs["polygon"] = self.polygon(attrs["polygon"], f"{where}.polygon")
         return attrs
 
     def polygon(self, text: str, where: str) -> Polygon:
         try:
-            geometry = shapely.from_wkt(text)
+            with np.errstate(all="ignore"):  # 1e999 reads as inf, refused below
+                geometry = shapely.from_wkt(text)
         except (shapely.errors.ShapelyError, ValueError) as exc:
             raise self.fail(where, f"not valid WKT ({str(exc).strip()})") from None
         if not isinstance(geometry, Polygon):
             raise self.fail(where, f"must be a POLYGON, not {geometry.geom_type.upper()}")
+        if _has_measures(text, geometry):
+            raise self.fail(
+                where,
+                "has M (measure) values, which a track file does not keep; use POLYGON or POLYGON Z",
+            )
+        coordinates = shapely.get_coordinates(geometry, include_z=geometry.has_z)
+        if not np.isfinite(coordinates).all():
+            raise self.fail(where, "has a coordinate that is NaN or infinite")
         return geometry
 
     def step_attributes(self, record: dict[str, Any], where: str) -> dict[str, Any]:
@@ -644,15 +804,17 @@ class _Reader:
             raise self.fail(f"{where}.kind", f"missing (one of {', '.join(EDGE_KINDS)})")
         if attrs["kind"] not in EDGE_KINDS:
             raise self.fail(
-                f"{where}.kind", f"must be one of {', '.join(EDGE_KINDS)}, not {attrs['kind']!r}"
+                f"{where}.kind",
+                f"must be one of {', '.join(EDGE_KINDS)}, not {_shown(attrs['kind'])}",
             )
         lines = attrs.get("lines", [])
         if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
-            raise self.fail(f"{where}.lines", f"must be a list of line names, not {lines!r}")
+            raise self.fail(f"{where}.lines", f"must be a list of line names, not {_shown(lines)}")
         unknown = sorted(set(lines) - set(LINE_NAMES))
         if unknown:
             raise self.fail(
-                f"{where}.lines", f"unknown line {unknown[0]!r}; lines are {', '.join(LINE_NAMES)}"
+                f"{where}.lines",
+                f"unknown line {_shown(unknown[0])}; lines are {', '.join(LINE_NAMES)}",
             )
         attrs["lines"] = frozenset(lines)
         return attrs
@@ -664,13 +826,23 @@ class _Reader:
         kind = attrs.get("kind")
         if kind not in CONTACT_KINDS:
             raise self.fail(
-                f"{where}.kind", f"must be one of {', '.join(CONTACT_KINDS)}, not {kind!r}"
+                f"{where}.kind", f"must be one of {', '.join(CONTACT_KINDS)}, not {_shown(kind)}"
             )
         if kind == "behind" and attrs.get("rear") not in (a, b):
             raise self.fail(
-                f"{where}.rear", f"a 'behind' contact names its rear space: {a!r} or {b!r}"
+                f"{where}.rear",
+                f"a 'behind' contact names its rear space: {_shown(a)} or {_shown(b)}",
             )
         return attrs
+
+
+def _has_measures(text: str, geometry: Polygon) -> bool:
+    has_m = getattr(shapely, "has_m", None)  # shapely >= 2.1
+    if has_m is not None and has_m(geometry):
+        return True
+    # Older GEOS may read "POLYGON M" silently as 2D or as Z: look at the words before "(".
+    words = text.upper().split("(", 1)[0].replace("POLYGON", " ").replace("EMPTY", " ").split()
+    return "M" in words or "ZM" in words
 
 
 def _is_number(value: Any) -> bool:
@@ -678,11 +850,40 @@ def _is_number(value: Any) -> bool:
 
 
 def _is_finite_number(value: Any) -> bool:
-    return _is_number(value) and math.isfinite(value)
+    """An int or float within float range (a 400-digit integer is not a coordinate)."""
+    if not _is_number(value):
+        return False
+    if isinstance(value, int):
+        return abs(value) <= sys.float_info.max
+    return math.isfinite(value)
+
+
+def _is_small_int(value: Any) -> bool:
+    """A whole number of at most nine digits (lanes, levels, corner ids, counts)."""
+    return _is_int(value) and -_SMALL_INT < value < _SMALL_INT
 
 
 def _is_optional_int(value: Any) -> bool:
-    return value is None or _is_int(value)
+    return value is None or _is_small_int(value)
+
+
+def _field_name(where: tuple) -> str:
+    """``((((), "spaces"), 3), "x")`` -> ``spaces[3].x`` (a very deep one ends in ``...``)."""
+    parts: list[Any] = []
+    while where:
+        where, key = where
+        parts.append(key)
+    parts.reverse()
+    text = ""
+    for key in parts[:8]:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key[:40]}" if text else key[:40])
+    return text + ("..." if len(parts) > 8 else "")
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut short for error messages (a 400-digit number is not read out)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def _json_type(value: Any) -> str:
@@ -690,5 +891,5 @@ def _json_type(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"the number {value!r}"
+        return f"the number {_shown(value)}"
     return names.get(type(value), type(value).__name__)

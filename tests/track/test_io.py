@@ -524,3 +524,166 @@ SHIPPED = sorted((Path(__file__).resolve().parents[2] / "tracks").glob("*.json")
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_shipped_tracks_are_stored_exactly_as_save_track_writes_them(path):
     assert dumps(load_track(path)).encode("utf-8") == path.read_bytes()
+
+
+# -- bad input at the edges (issue 15): what loads saves, what cannot be saved does not load --
+
+
+def _training_text() -> str:
+    return (Path(__file__).resolve().parents[2] / "tracks" / "training.json").read_text()
+
+
+def _with_graph_extra(text: str) -> str:
+    return _training_text().replace('"graph": {', '"graph": {"note": ' + text + ", ", 1)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "expected"),
+    [
+        (("spaces", 3, "x"), 10**400, "spaces[3].x: must be a finite number, not 100000"),
+        (("spaces", 3, "progress"), -(10**400), "spaces[3].progress: must be a finite number"),
+        (("graph", "space_length"), 10**400, "graph.space_length: must be a finite number > 0"),
+        (("graph", "lap_length"), 10**400, "graph.lap_length: must be a finite number >= 0"),
+        (("spaces", 3, "lane"), 10**400, "spaces[3].lane: must be an integer, not 100000"),
+        (("graph", "name"), "Ring \ud800", "graph.name: holds a lone surrogate '\\ud800'"),
+    ],
+)
+def test_values_a_file_could_not_save_back_do_not_load(field, value, expected):
+    doc = json.loads(_training_text())
+    _set(list(field), value)(doc)
+    text = json.dumps(doc)  # escapes the surrogate as \ud800, as a hand-edited file would
+    with pytest.raises(TrackFileError) as info:
+        loads(text, source="x.json")
+    assert str(info.value).startswith(f"x.json: {expected}")
+    assert len(str(info.value)) < 200  # a 400-digit number is not read out in full
+
+
+@pytest.mark.parametrize(
+    ("note", "expected"),
+    [
+        ("1e999", "not valid JSON: the number 1e999 is too large"),
+        ("[-1e400]", "not valid JSON: the number -1e400 is too large"),
+        ("9" * 5000, "not valid JSON: an integer with 5000 digits is too long"),
+        ("[" * 70 + "]" * 70, "graph.note[0][0][0][0][0][0]...: nested more than 64 levels"),
+        ("[" * 700 + "]" * 700, "nested more than 64 levels deep"),
+        ("[" * 100_000 + "]" * 100_000, "nested more than 64 levels deep"),
+        ('{"\\udc00": 1}', "graph.note: key '\\udc00' holds a lone surrogate"),
+    ],
+)
+def test_numbers_nesting_and_text_json_allows_but_a_track_file_cannot_keep(note, expected):
+    with pytest.raises(TrackFileError) as info:
+        loads(_with_graph_extra(note), source="x.json")
+    assert str(info.value).startswith("x.json: ") and expected in str(info.value)
+
+
+def test_nesting_up_to_the_limit_loads_and_saves():
+    deep = "[" * 60 + "]" * 60  # the note sits at depth 3: 62 levels in all
+    track = loads(_with_graph_extra(deep))
+    assert loads(dumps(track)) == track
+
+
+@pytest.mark.parametrize("head", ["POLYGON M", "POLYGON ZM"])
+def test_polygons_with_measures_are_refused_instead_of_losing_them(head):
+    extra = " 7" if head == "POLYGON M" else " 7 8"
+    wkt = f"{head} ((0 0{extra}, 1 0{extra}, 1 1{extra}, 0 0{extra}))"
+    doc = json.loads(_training_text())
+    doc["spaces"][0]["polygon"] = wkt
+    with pytest.raises(TrackFileError, match=r"spaces\[0\]\.polygon: has M \(measure\) values"):
+        track_from_dict(doc)
+
+
+def test_polygon_with_a_coordinate_beyond_float_range_is_refused():
+    doc = json.loads(_training_text())
+    doc["spaces"][0]["polygon"] = "POLYGON ((0 0, 1e999 0, 1 1, 0 0))"
+    with pytest.raises(TrackFileError, match=r"spaces\[0\]\.polygon: has a coordinate that is NaN"):
+        track_from_dict(doc)
+
+
+def test_things_that_are_not_files_are_refused_without_reading(tmp_path):
+    with pytest.raises(TrackFileError, match=r"^/dev/zero: cannot read the file \(it is a char"):
+        load_track("/dev/zero")
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)  # nobody writes to it: reading would wait for ever
+    with pytest.raises(
+        TrackFileError, match=r"pipe\.json: cannot read the file \(it is a named pipe"
+    ):
+        load_track(fifo)
+
+
+def test_a_file_bigger_than_the_limit_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(track_io, "MAX_FILE_BYTES", 1000)
+    path = tmp_path / "big.json"
+    path.write_text(_training_text())
+    with pytest.raises(TrackFileError, match=r"big\.json: the file is too big for a track file"):
+        load_track(path)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda t: t.graph.graph.__setitem__("name", "Ring \ud800"), "graph.name: holds a lone"),
+        (lambda t: t.space(1).__setitem__("note", 10**5000), "spaces[1].note: an integer of about"),
+        (lambda t: t.graph.graph.__setitem__("deep", _nested(1000)), "graph.deep[0][0]"),
+        (lambda t: t.graph.graph.__setitem__("deep", _nested(62)), "graph.deep[0][0]"),
+    ],
+)
+def test_values_that_cannot_be_saved_give_one_error(tmp_path, change, expected):
+    track = from_ascii(". .")
+    change(track)
+    path = tmp_path / "bad.json"
+    with pytest.raises(TrackFileError) as info:
+        save_track(track, path)
+    assert str(info.value).startswith(f"{path}: {expected}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_saving_through_a_symlink_replaces_the_file_it_points_to(tmp_path):
+    real = tmp_path / "boards" / "ring.json"
+    real.parent.mkdir()
+    save_track(from_ascii(". ."), real)
+    link = tmp_path / "current.json"
+    link.symlink_to(real)
+    save_track(from_ascii(". . ."), link)
+    assert link.is_symlink() and link.resolve() == real
+    assert len(load_track(real)) == 3
+    assert sorted(p.name for p in real.parent.iterdir()) == ["ring.json"]
+
+
+def test_temporary_files_of_a_killed_save_are_removed_by_the_next_save(tmp_path):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". ."), path)
+    dead = _a_pid_that_is_not_running()
+    stale = tmp_path / f".ring.json.{dead}-k1ll3d.tmp"
+    stale.write_text('{"half": ')
+    os.utime(stale, (0, 0))
+    fresh = tmp_path / f".ring.json.{dead}-y0ung.tmp"  # perhaps another machine's, mid-save
+    fresh.write_text("{")
+    mine = tmp_path / f".ring.json.{os.getpid()}-l1ve.tmp"
+    mine.write_text("{")
+    os.utime(mine, (0, 0))
+    other = tmp_path / f".other.json.{dead}-k1ll3d.tmp"
+    other.write_text("{")
+    os.utime(other, (0, 0))
+    save_track(from_ascii(". . ."), path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["ring.json", fresh.name, mine.name, other.name]
+    )
+
+
+def _a_pid_that_is_not_running() -> int:
+    pid = 4_000_000
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            pass
+        pid += 1
