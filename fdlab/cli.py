@@ -24,9 +24,12 @@ when the command line asks for a subcommand not registered here, so
         ...
         return 0
 
-Exit status: 0 success, 1 the board has problems (``validate``), 2 bad
-input (an unreadable file, a bad option), with a one-line message and no
-traceback.
+Exit status (:data:`EXIT_PROBLEMS`, :data:`EXIT_BAD_INPUT`, :data:`EXIT_CRASH`):
+0 success, 1 the board has problems (``validate``), 2 bad input (an
+unreadable file, a bad option), 3 fdlab itself failed (a bug: the message
+names the exception; set ``FDLAB_TRACEBACK=1`` to see the traceback). Every
+failure is one short message, never a traceback. ``python -m fdlab`` runs
+the same command.
 """
 
 from __future__ import annotations
@@ -34,17 +37,30 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["COMMANDS", "COMMAND_MODULES", "Command", "build_parser", "main", "register_command"]
+__all__ = [
+    "COMMANDS",
+    "COMMAND_MODULES",
+    "EXIT_BAD_INPUT",
+    "EXIT_CRASH",
+    "EXIT_PROBLEMS",
+    "Command",
+    "build_parser",
+    "main",
+    "register_command",
+]
 
 #: Exit status when a track has problems.
 EXIT_PROBLEMS = 1
 #: Exit status for bad input: unreadable files, bad options.
 EXIT_BAD_INPUT = 2
+#: Exit status when fdlab itself fails (a bug, not the board or the input).
+EXIT_CRASH = 3
 
 Arguments = Callable[[argparse.ArgumentParser], None]
 Runner = Callable[[argparse.Namespace], int]
@@ -191,6 +207,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Bad input (unreadable or malformed files, builder refusals): one line, no traceback.
         print(f"fdlab {args.command}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Exception as error:
+        if os.environ.get("FDLAB_TRACEBACK"):
+            raise
+        # Not the board, not the input: fdlab failed. Say so, in one short message.
+        detail = str(error).splitlines()[0][:200] if str(error) else ""
+        print(
+            f"fdlab {args.command}: internal error ({type(error).__name__}"
+            f"{': ' + detail if detail else ''}); this is a bug in fdlab. "
+            "Set FDLAB_TRACEBACK=1 to see where it happened.",
+            file=sys.stderr,
+        )
+        return EXIT_CRASH
 
 
 def _positive_int(text: str) -> int:

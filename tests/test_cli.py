@@ -1,5 +1,6 @@
 """The ``fdlab`` command: validate, show, the subcommand registry, exit statuses."""
 
+import importlib
 import subprocess
 import sys
 import textwrap
@@ -310,3 +311,54 @@ def test_build_refusal_is_one_line(monaco, tmp_path, capsys):
 def test_build_bad_stop_counts_are_usage_errors(tmp_path, capsys, stops, words):
     assert main(["build", "c.geojson", "-o", str(tmp_path / "x.json"), "--stops", stops]) == 2
     assert words in capsys.readouterr().err
+
+
+# -- exit statuses: 1 is "the board has problems", never a crash (issue 15) -----------------
+
+
+def test_a_crash_has_its_own_status_and_a_short_message(board_file, monkeypatch, capsys):
+    validate_module = importlib.import_module("fdlab.track.validate")
+
+    def broken_validate(track, **options):
+        raise KeyError("corners")
+
+    monkeypatch.setattr(validate_module, "validate", broken_validate)
+    monkeypatch.delenv("FDLAB_TRACEBACK", raising=False)
+    status = main(["validate", str(board_file)])
+    assert status == cli.EXIT_CRASH == 3
+    assert status not in (cli.EXIT_PROBLEMS, cli.EXIT_BAD_INPUT)
+    err = capsys.readouterr().err
+    assert err.startswith("fdlab validate: internal error (KeyError: 'corners'); this is a bug")
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_traceback_of_a_crash_can_be_asked_for(board_file, monkeypatch):
+    validate_module = importlib.import_module("fdlab.track.validate")
+
+    def broken_validate(track, **options):
+        raise KeyError("corners")
+
+    monkeypatch.setattr(validate_module, "validate", broken_validate)
+    monkeypatch.setenv("FDLAB_TRACEBACK", "1")
+    with pytest.raises(KeyError, match="corners"):
+        main(["validate", str(board_file)])
+
+
+def test_python_dash_m_fdlab_is_the_fdlab_command(board_file):
+    sound = subprocess.run(
+        [sys.executable, "-m", "fdlab", "validate", board_file, "--cars", "4"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (sound.returncode, sound.stdout) == (0, "Track 'Ring': no problems found\n")
+    usage = subprocess.run(
+        [sys.executable, "-m", "fdlab"], capture_output=True, text=True, timeout=120
+    )
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: fdlab")
+
+
+def test_the_readme_documents_every_exit_status():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for status, meaning in [(1, "problems"), (2, "bad"), (3, "bug")]:
+        assert f"| `{status}` |" in readme and meaning in readme
