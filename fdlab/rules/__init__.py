@@ -36,6 +36,7 @@ from fdlab.rules.errors import (
     RaceOverError,
     RaceStuckError,
     RuleError,
+    StateError,
     WrongPhaseError,
 )
 from fdlab.rules.events import Event, EventList
@@ -47,6 +48,7 @@ from fdlab.rules.presets import ADVANCED, BASIC, PRESETS, STREET, Preset, get_pr
 from fdlab.rules.race import LegalMove, Race
 from fdlab.rules.simulate import RaceResult, simulate
 from fdlab.rules.state import CarState, RaceState
+from fdlab.rules.state_check import check_state
 from fdlab.rules.view import RaceView
 
 __all__ = [
@@ -89,9 +91,11 @@ __all__ = [
     "RollGrid",
     "RuleError",
     "SeededDice",
+    "StateError",
     "UseNitro",
     "WrongPhaseError",
     "action_from_json",
+    "check_state",
     "compile_board",
     "iter_race",
     "get_preset",

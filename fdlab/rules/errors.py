@@ -46,6 +46,10 @@ class DiceError(ValueError):
     """A dice source that cannot give the requested roll (exhausted, wrong face)."""
 
 
+class StateError(ValueError):
+    """A race state that cannot happen (a tampered or broken JSON); the message names the field."""
+
+
 class RaceStuckError(RuntimeError):
     """A race that hit its hard cap on rounds: a bug in the engine or a bot, not a rule."""
 

@@ -17,8 +17,10 @@ plays the same race again, roll for roll.
 
 from __future__ import annotations
 
+import numbers
+import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,13 +29,14 @@ from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost, spaces
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
-from fdlab.rules.errors import RaceOverError, WrongPhaseError
+from fdlab.rules.errors import IllegalMoveError, RaceOverError, WrongPhaseError
 from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import iter_race
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, stop_odds, target_corner
-from fdlab.rules.presets import Preset, get_preset
+from fdlab.rules.presets import PRESETS, Preset, get_preset
 from fdlab.rules.state import RaceState
+from fdlab.rules.state_check import check_state
 from fdlab.rules.view import RaceView
 from fdlab.track.model import Track
 
@@ -110,6 +113,96 @@ def _legal_move(board: Board, option: MoveOption, cost: MoveCost) -> LegalMove:
     )
 
 
+def _board_of(track: Any) -> Board:
+    if isinstance(track, Board):
+        return track
+    if isinstance(track, Track):
+        return compile_board(track)
+    hint = ""
+    if isinstance(track, (str, os.PathLike)):
+        hint = f"; to race on a track file, load it first: Race(load_track({str(track)!r}), ...)"
+    raise TypeError(
+        f"track must be a Track (or a compiled Board), not {type(track).__name__}{hint}"
+    )
+
+
+def _preset_of(preset: Any, laps: Any) -> Preset:
+    if not isinstance(preset, (str, Preset)):
+        raise TypeError(
+            f"preset must be a preset name ({', '.join(sorted(PRESETS))}) or a Preset, "
+            f"not {preset!r}"
+        )
+    if laps is not None and (not isinstance(laps, numbers.Integral) or isinstance(laps, bool)):
+        raise TypeError(f"laps must be a whole number of laps (or None), not {laps!r}")
+    try:
+        return get_preset(preset, None if laps is None else int(laps))
+    except KeyError as error:
+        raise ValueError(f"preset: {error.args[0]}") from None
+
+
+def _car_names(cars: Any) -> list[str]:
+    """``cars`` as the list of names: a count 1-10 or 1-10 different names."""
+    if isinstance(cars, bool) or not isinstance(cars, (numbers.Integral, Sequence)):
+        raise TypeError(f"cars must be a number of cars (1 to 10) or a list of names, not {cars!r}")
+    if isinstance(cars, str):
+        raise TypeError(f"cars must be a list of names, not the single string {cars!r}")
+    if isinstance(cars, numbers.Integral):
+        if not 1 <= cars <= len(CAR_NAMES):
+            raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {cars}")
+        return list(CAR_NAMES[: int(cars)])
+    names = [str(name) for name in cars]
+    if not 1 <= len(names) <= len(CAR_NAMES):
+        raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {len(names)} names")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"cars: every car needs its own name; {twice[0]!r} is there twice")
+    return names
+
+
+def _check_options(seed: Any, dice: Any, max_rounds: Any, start: Any) -> None:
+    if seed is not None and (not isinstance(seed, numbers.Integral) or isinstance(seed, bool)):
+        raise TypeError(f"seed must be a whole number (or None), not {seed!r}")
+    if dice is not None and not all(
+        callable(getattr(dice, name, None)) for name in ("roll", "snapshot", "restore")
+    ):
+        raise TypeError(
+            f"dice must be a dice source with roll, snapshot and restore (SeededDice, "
+            f"LoadedDice...), not {type(dice).__name__}"
+        )
+    if max_rounds is not None and (
+        not isinstance(max_rounds, numbers.Integral)
+        or isinstance(max_rounds, bool)
+        or max_rounds < 1
+    ):
+        raise ValueError(
+            f"max_rounds must be a whole number of at least 1 (or None), not {max_rounds!r}"
+        )
+    if start is not None and not isinstance(start, (RaceState, dict)):
+        raise TypeError(
+            f"start must be a RaceState or its JSON form (a dict), not {type(start).__name__}"
+        )
+
+
+def _destination_id(value: Any, what: str) -> Any:
+    """A space id a player named; an unhashable one is an illegal move, not a crash."""
+    try:
+        hash(value)
+    except TypeError:
+        raise IllegalMoveError(
+            f"M-1: {what} is a space id (a number or a name), not {value!r}; "
+            "to name the path, play(to=SPACE, path=[...])"
+        ) from None
+    return value
+
+
+def _path_ids(path: Any) -> tuple | None:
+    if path is None:
+        return None
+    if isinstance(path, (str, bytes)) or not isinstance(path, Iterable):
+        raise IllegalMoveError(f"M-1: path is a list of space ids, not {path!r}")
+    return tuple(_destination_id(space, "each space of a path") for space in path)
+
+
 def _gear_number(value: Any) -> Any:
     """A gear typed as ``4`` or ``"4"`` as the number 4; anything else unchanged (G-1 refuses it)."""
     if isinstance(value, str) and value.strip().isdigit():
@@ -175,17 +268,20 @@ class Race:
         max_rounds: int | None = None,
         start: RaceState | dict[Any, Any] | None = None,
     ) -> None:
-        self.board = track if isinstance(track, Board) else compile_board(track)
+        self.board = _board_of(track)
         self.track = self.board.track
-        self.preset = get_preset(preset, laps)
-        names = list(CAR_NAMES[:cars]) if isinstance(cars, int) else [str(n) for n in cars]
+        self.preset = _preset_of(preset, laps)
+        names = _car_names(cars)
+        _check_options(seed, dice, max_rounds, start)
         self.engine = Engine(self.board, self.preset, names, max_rounds=max_rounds)
         if seed is None and dice is None:
             seed = secrets.randbelow(2**32)
-        self.seed = seed
-        self.dice = make_dice(seed, dice)
+        self.seed = None if seed is None else int(seed)
+        self.dice = make_dice(self.seed, dice)
         if isinstance(start, dict):
             start = RaceState.from_json(start)
+        if start is not None:
+            check_state(self.engine, start)
         self.start: RaceState = start if start is not None else self.engine.initial_state()
         self.state: RaceState = self.start
         self.actions: list[Action] = []
@@ -322,17 +418,22 @@ class Race:
             elif gear is not None:
                 action = ChooseGear(gear)
             elif to is not None:
-                action = ChooseMove(to, tuple(path) if path is not None else None)
+                action = ChooseMove(_destination_id(to, "a move's destination"), _path_ids(path))
             elif self.phase == "grid":
                 action = RollGrid()
             else:
                 error = RaceOverError if self.over else WrongPhaseError
                 raise error(self._what_to_play())
-        elif not isinstance(action, RollGrid | ChooseGear | UseNitro | ChooseMove):
+        elif isinstance(action, ChooseMove):
+            _destination_id(action.destination, "a move's destination")
+            _path_ids(action.path)
+        elif not isinstance(action, RollGrid | ChooseGear | UseNitro):
             if self.phase == "gear":
                 action = ChooseGear(_gear_number(action))
             elif self.phase == "move":
-                action = ChooseMove(action, tuple(path) if path is not None else None)
+                action = ChooseMove(
+                    _destination_id(action, "a move's destination"), _path_ids(path)
+                )
             else:
                 raise WrongPhaseError(f"nothing to play with {action!r} in phase {self.phase!r}")
         snapshot = self.dice.snapshot()

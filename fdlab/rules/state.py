@@ -9,14 +9,21 @@ means off the board: not yet on the grid, finished or eliminated).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
+
+from fdlab.rules.errors import StateError
 
 #: Phases of a race.
 PHASES = ("grid", "gear", "move", "over")
 
 #: Car statuses.
 RACING, FINISHED, ELIMINATED = "racing", "finished", "eliminated"
+STATUSES = (RACING, FINISHED, ELIMINATED)
+
+#: The highest gear (G-1).
+TOP_GEAR = 6
 
 OFF_BOARD = -1
 
@@ -80,11 +87,62 @@ class CarState:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CarState:
-        """Inverse of :meth:`to_json`."""
+    def from_json(cls, data: dict[str, Any], where: str = "car") -> CarState:
+        """Inverse of :meth:`to_json`; every field is checked (:class:`StateError` names it).
+
+        Missing fields take their defaults. Whether the car fits a board and
+        a preset (its space exists, its pools are not above their start) is
+        :func:`fdlab.rules.state_check.check_state`'s job.
+
+        Examples
+        --------
+        >>> CarState.from_json({"space": 3, "gear": 9, "pools": [18]}, "cars[0]")
+        Traceback (most recent call last):
+        ...
+        fdlab.rules.errors.StateError: cars[0].gear: must be a whole number from 0 to 6, not 9
+        """
+        if not isinstance(data, dict):
+            raise StateError(f"{where}: must be an object, not {data!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known, key=str)
+        if unknown:
+            raise StateError(
+                f"{where}.{unknown[0]}: unknown field; a car has {', '.join(sorted(known))}"
+            )
         values = dict(data)
-        values["pools"] = tuple(values["pools"])
-        values["police"] = tuple(tuple(crossing) for crossing in values.get("police", ()))
+        checks = {
+            "space": (lambda v: _whole(v, OFF_BOARD), f"a space index (>= {OFF_BOARD})"),
+            "gear": (lambda v: _whole(v, 0, TOP_GEAR), f"a whole number from 0 to {TOP_GEAR}"),
+            "lap": (lambda v: _whole(v, 0), "a whole number >= 0"),
+            "stops": (lambda v: _whole(v, 0), "a whole number >= 0"),
+            "status": (lambda v: v in STATUSES, f"one of {', '.join(STATUSES)}"),
+            "started": (lambda v: isinstance(v, bool), "true or false"),
+            "spun": (lambda v: isinstance(v, bool), "true or false"),
+            "nitro_lap": (lambda v: _whole(v, -1), "a lap number (or -1: never)"),
+            "pit_entry": (
+                lambda v: v is None or (_number(v) and math.isfinite(v)),
+                "null or a race distance",
+            ),
+        }
+        for key, (ok, expected) in checks.items():
+            if key in values and not ok(values[key]):
+                raise StateError(f"{where}.{key}: must be {expected}, not {values[key]!r}")
+        pools = values.get("pools", [])
+        if not isinstance(pools, (list, tuple)) or not all(_whole(v) for v in pools):
+            raise StateError(f"{where}.pools: must be a list of whole numbers, not {pools!r}")
+        negative = [v for v in pools if v < 0]
+        if negative:
+            raise StateError(f"{where}.pools: a damage pool cannot go below 0, not {negative[0]}")
+        police = values.get("police", [])
+        if not isinstance(police, (list, tuple)) or not all(
+            isinstance(c, (list, tuple)) and len(c) == 2 and all(_whole(v, 0) for v in c)
+            for c in police
+        ):
+            raise StateError(
+                f"{where}.police: must be a list of [speed, stamp] pairs, not {police!r}"
+            )
+        values["pools"] = tuple(pools)
+        values["police"] = tuple(tuple(crossing) for crossing in police)
         return cls(**values)
 
 
@@ -196,18 +254,99 @@ class RaceState:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RaceState:
-        """Inverse of :meth:`to_json`."""
-        return cls(
-            cars=tuple(CarState.from_json(c) for c in data["cars"]),
+        """Inverse of :meth:`to_json`; a tampered or broken state is refused.
+
+        Every field is checked for its type and range, and the fields for
+        each other (car numbers in ``order``, the car on turn still racing...);
+        :class:`StateError` names the field. Whether the state fits a board and
+        a preset is checked by :func:`fdlab.rules.state_check.check_state`
+        (``Race(start=...)`` does both).
+
+        Examples
+        --------
+        >>> good = RaceState(cars=(CarState(pools=(18,)),) * 2).to_json()
+        >>> RaceState.from_json(good | {"phase": "lunch"})
+        Traceback (most recent call last):
+        ...
+        fdlab.rules.errors.StateError: phase: must be one of grid, gear, move, over, not 'lunch'
+        """
+        if not isinstance(data, dict):
+            raise StateError(f"a race state is an object, not {type(data).__name__}")
+        names = [f.name for f in fields(cls)]
+        for key in names:
+            if key not in data:
+                raise StateError(f"{key}: missing (a race state has {', '.join(names)})")
+        unknown = sorted(set(data) - set(names), key=str)
+        if unknown:
+            raise StateError(f"{unknown[0]}: unknown field; a race state has {', '.join(names)}")
+        if not isinstance(data["cars"], (list, tuple)) or not data["cars"]:
+            raise StateError(f"cars: must be a list of cars, not {data['cars']!r}")
+        cars = tuple(CarState.from_json(c, f"cars[{i}]") for i, c in enumerate(data["cars"]))
+        if data["phase"] not in PHASES:
+            raise StateError(f"phase: must be one of {', '.join(PHASES)}, not {data['phase']!r}")
+        for key in ("round", "turn", "roll", "die_roll", "police_awarded"):
+            if not _whole(data[key], 0):
+                raise StateError(f"{key}: must be a whole number >= 0, not {data[key]!r}")
+        if not isinstance(data["nitro"], bool):
+            raise StateError(f"nitro: must be true or false, not {data['nitro']!r}")
+        lists = {}
+        for key in ("order", "finished", "eliminated", "previous_order"):
+            value = data[key]
+            if not isinstance(value, (list, tuple)) or not all(
+                _whole(c, 0, len(cars) - 1) for c in value
+            ):
+                raise StateError(
+                    f"{key}: must be a list of car indices 0 to {len(cars) - 1}, not {value!r}"
+                )
+            if len(set(value)) != len(value):
+                raise StateError(f"{key}: names a car twice: {value!r}")
+            lists[key] = tuple(value)
+        state = cls(
+            cars=cars,
             phase=data["phase"],
             round=data["round"],
-            order=tuple(data["order"]),
+            order=lists["order"],
             turn=data["turn"],
             roll=data["roll"],
             die_roll=data["die_roll"],
             nitro=data["nitro"],
-            finished=tuple(data["finished"]),
-            eliminated=tuple(data["eliminated"]),
-            previous_order=tuple(data["previous_order"]),
+            finished=lists["finished"],
+            eliminated=lists["eliminated"],
+            previous_order=lists["previous_order"],
             police_awarded=data["police_awarded"],
         )
+        _check_consistent(state)
+        return state
+
+
+def _check_consistent(state: RaceState) -> None:
+    """The fields of a state agree with each other (whatever the board)."""
+    cars = state.cars
+    if state.phase in ("gear", "move"):
+        if state.turn >= len(state.order):
+            raise StateError(f"turn: {state.turn} is past the end of order {list(state.order)}")
+        current = state.current
+        if not cars[current].racing:
+            raise StateError(
+                f"order: car {current} is on turn but {cars[current].status}, not racing"
+            )
+    for key, status in (("finished", FINISHED), ("eliminated", ELIMINATED)):
+        listed = set(getattr(state, key))
+        for c, car in enumerate(cars):
+            if (car.status == status) != (c in listed):
+                raise StateError(
+                    f"{key}: car {c} is {car.status} but {'' if c in listed else 'not '}listed in {key}"
+                )
+    for c, car in enumerate(cars):
+        if not car.racing and car.space != OFF_BOARD:
+            raise StateError(f"cars[{c}].space: a {car.status} car is off the board ({OFF_BOARD})")
+
+
+def _whole(value: Any, low: int | None = None, high: int | None = None) -> bool:
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
