@@ -29,6 +29,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
 #: The subcommand's name.
 NAME = "playtest"
 
@@ -60,7 +70,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="race length in laps (default: the preset's, 1 for basic; the board's own "
         "'laps' is not used); two or more open the pits",
     )
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="master seed, 0 or more (default 0)")
     parser.add_argument(
         "--workers", type=_positive, default=None, help="processes (default: every core)"
     )

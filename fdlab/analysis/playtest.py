@@ -29,6 +29,7 @@ import hashlib
 import html
 import json
 import multiprocessing
+import numbers
 import os
 import pickle
 import sys
@@ -127,6 +128,18 @@ class PlaytestResult:
             f"<div><b>Playtest of {html.escape(self.track.name)}</b><table>{body}</table>"
             "<i>circuit_report(result) draws where the circuit bites</i></div>"
         )
+
+
+def _check_counts(**counts: Any) -> None:
+    """``races``, ``seed``, ``workers`` and ``chunk_size`` are whole numbers in range."""
+    lowest = {"races": 1, "seed": 0, "workers": 1, "chunk_size": 1}
+    for name, value in counts.items():
+        if value is None and name in ("workers", "chunk_size"):
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise PlaytestError(f"{name} must be a whole number, not {value!r}")
+        if value < lowest[name]:
+            raise PlaytestError(f"{name} must be at least {lowest[name]}, not {value}")
 
 
 def race_seeds(seed: int, races: int) -> list[tuple[int, int]]:
@@ -254,7 +267,10 @@ def playtest(
     Raises
     ------
     PlaytestError
-        For no races, no bots, or more cars than grid spots.
+        Before any race is played, naming the parameter: ``races``,
+        ``seed``, ``workers`` or ``chunk_size`` not a whole number in range
+        (at least 1; the seed at least 0), no bots, more cars than grid
+        spots, or a board with no finish line (no race could end).
 
     Examples
     --------
@@ -266,8 +282,14 @@ def playtest(
     """
     from tqdm.auto import tqdm
 
+    _check_counts(races=races, seed=seed, workers=workers, chunk_size=chunk_size)
     if not isinstance(track, Track):
         track = load_track(track)
+    if not any("finish" in lines for _, _, lines in track.graph.edges(data="lines", default=())):
+        raise PlaytestError(
+            f"track {track.name!r} has no finish line (no step crosses it), so no race could "
+            "ever end; mark one in the editor or with fdlab build (validate: no_finish_line)"
+        )
     rules = get_preset(preset, laps)
     board = compile_board(track)
     spots = sum(1 for g in board.grid if g is not None)
@@ -283,8 +305,6 @@ def playtest(
             f"{len(specs)} cars but track {track.name!r} has {spots} grid spots (S-1); "
             "pass fewer bots or add grid spots"
         )
-    if races < 1:
-        raise PlaytestError(f"races must be at least 1, not {races}")
     labels = [bot_label(s) for s in specs]
     if any(label == "solo" for label in labels) and (len(rules.pools) != 1 or rules.street):
         raise PlaytestError(

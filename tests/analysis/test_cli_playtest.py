@@ -45,3 +45,18 @@ def test_fdlab_playtest_refuses_an_unknown_bot(tmp_path, capsys):
     save_track(from_ascii(". . . .", grid=[0], finish=2), path)
     assert main(["playtest", str(path), "--races", "1", "--bots", "zoom", "--quiet"]) == 2
     assert "unknown bot 'zoom'" in capsys.readouterr().err
+
+
+def test_fdlab_playtest_names_a_negative_seed_option(tmp_path, capsys):
+    path = tmp_path / "ring.json"
+    save_track(from_ascii(". . . .", grid=[0], finish=2), path)
+    assert main(["playtest", str(path), "--races", "1", "--seed", "-1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --seed: must be at least 0, not -1" in err and "Traceback" not in err
+
+
+def test_fdlab_playtest_refuses_a_board_without_a_finish_line(tmp_path, capsys):
+    path = tmp_path / "line.json"
+    save_track(from_ascii(". . . .", grid=[0]), path)
+    assert main(["playtest", str(path), "--races", "1", "--workers", "1", "--quiet"]) == 2
+    assert "has no finish line" in capsys.readouterr().err

@@ -160,3 +160,32 @@ def test_solo_bots_in_a_two_lap_race_use_their_own_boxes():
     assert len(solo) == 12 and (solo["status"] == "finished").mean() > 0.9
     boxed = result.turns[result.turns["space"].isin([115, 119])]
     assert set(boxed[boxed["car"] == 1]["space"]) == {119}  # car 2 pits, in box 2 only
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"chunk_size": -1}, "chunk_size must be at least 1, not -1"),
+        ({"chunk_size": 0}, "chunk_size must be at least 1, not 0"),
+        ({"seed": -1}, "seed must be at least 0, not -1"),
+        ({"seed": 1.5}, "seed must be a whole number, not 1.5"),
+        ({"races": 1.5}, "races must be a whole number, not 1.5"),
+        ({"races": 0}, "races must be at least 1, not 0"),
+        ({"races": True}, "races must be a whole number, not True"),
+        ({"workers": 0}, "workers must be at least 1, not 0"),
+    ],
+)
+def test_bad_counts_are_refused_up_front_naming_the_parameter(options, words):
+    with pytest.raises(PlaytestError) as info:
+        playtest(ring(), 2, **({"races": 2, "workers": 1, "progress": False} | options))
+    assert str(info.value) == words
+
+
+def test_a_board_with_no_finish_line_is_refused_before_racing():
+    track = ring()
+    for _, _, lines in track.graph.edges(data="lines"):
+        assert isinstance(lines, frozenset)
+    for u, v in list(track.graph.edges):
+        track.graph.edges[u, v]["lines"] = track.graph.edges[u, v]["lines"] - {"finish"}
+    with pytest.raises(PlaytestError, match=r"has no finish line .*no race could ever end"):
+        playtest(track, 2, races=1, workers=1, progress=False)
