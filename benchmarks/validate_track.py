@@ -4,7 +4,8 @@ Run with ``python benchmarks/validate_track.py``; it prints the board size
 and the median, best and worst time of ``validate`` over repeated runs, for a
 board built from a real circuit (when the shared circuits are beside the
 repository), a sound text board and the same board broken in many ways at
-once (the broken one exercises the reporting paths). Also times loading and saving the board's
+once (the broken one exercises the reporting paths), and the sound board with
+one space outlined by a million points. Also times loading and saving the board's
 file. Nothing is asserted: these are figures to read.
 """
 
@@ -55,6 +56,22 @@ def broken(track: Track) -> Track:
     return track
 
 
+def scribbled_outline(track: Track) -> Track:
+    """The board with one space outlined by a million random points (self-intersecting).
+
+    Checking such an outline took minutes; the validator now reports it as too
+    detailed (MAX_OUTLINE_POINTS) instead, so this should time like the sound board.
+    """
+    import numpy as np
+    from shapely.geometry import Polygon
+
+    track = track.copy()
+    space = next(iter(track.graph))
+    points = np.random.default_rng(1).random((1_000_000, 2)) * 4
+    track.space(space)["polygon"] = Polygon(points)
+    return track
+
+
 def timings(function, repeat: int = 50) -> list[float]:
     function()  # warm up
     times = []
@@ -101,6 +118,8 @@ def main() -> None:
     assert validate(track).ok, validate(track)
     show("validate (sound board)", timings(lambda: validate(track)))
     show("validate (broken board)", timings(lambda: validate(bad)))
+    scribbled = scribbled_outline(track)
+    show("validate (10^6-point outline)", timings(lambda: validate(scribbled), repeat=5))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "ring.json"
         show("save_track", timings(lambda: save_track(track, path), repeat=20))

@@ -37,6 +37,7 @@ from fdlab.track.model import HAZARDS, SPACE_KINDS, Track
 __all__ = [
     "CHECKS",
     "LONG_STEP_FACTOR",
+    "MAX_OUTLINE_POINTS",
     "MIN_STEP_GAIN",
     "OVERLAP_TOLERANCE",
     "Problem",
@@ -82,6 +83,12 @@ CHECKS: dict[str, str] = {
 
 #: Overlapping area, as a fraction of the smaller space, above which two spaces overlap.
 OVERLAP_TOLERANCE = 0.05
+
+#: Most points a space outline may have. Built boards use about 30; checking an outline
+#: costs more than linear time in its points (a self-intersecting one of a million points
+#: took minutes), so a larger one is reported instead of checked, which keeps every
+#: validation (the editor runs one after each edit) bounded per space.
+MAX_OUTLINE_POINTS = 1000
 
 #: A step longer than this many ``space_length`` between centres is reported.
 LONG_STEP_FACTOR = 2.5
@@ -813,11 +820,23 @@ class _Validator:
         if not ids:
             return
         polygons = np.array([self.nodes[n]["polygon"] for n in ids], dtype=object)
+        points = shapely.get_num_coordinates(polygons)
+        detailed = points > MAX_OUTLINE_POINTS
         empty = shapely.is_empty(polygons)
-        valid = shapely.is_valid(polygons) & ~empty
+        checkable = ~empty & ~detailed
+        valid = np.zeros(len(ids), dtype=bool)
+        valid[checkable] = shapely.is_valid(polygons[checkable])
         for index in np.flatnonzero(~valid):
             n = ids[index]
-            reason = "it is empty" if empty[index] else shapely.is_valid_reason(polygons[index])
+            if empty[index]:
+                reason = "it is empty"
+            elif detailed[index]:
+                reason = (
+                    f"it has {points[index]} points, more than the {MAX_OUTLINE_POINTS} a space "
+                    "outline may have (simplify it); it was not checked further"
+                )
+            else:
+                reason = shapely.is_valid_reason(polygons[index])
             self.report("polygon_invalid", f"the outline of space {n!r} is invalid: {reason}", [n])
         keep = np.flatnonzero(valid)
         if len(keep) < 2:

@@ -1,5 +1,6 @@
 """The validator: one broken board per check, and a sound board that reports nothing."""
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,13 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from fdlab.track import Track, add_space, add_step, from_ascii, validate
-from fdlab.track.validate import CHECKS, OVERLAP_TOLERANCE, Problem, ValidationReport
+from fdlab.track.validate import (
+    CHECKS,
+    MAX_OUTLINE_POINTS,
+    OVERLAP_TOLERANCE,
+    Problem,
+    ValidationReport,
+)
 
 # An 18-column ring: corner 1 (2 stops) on columns 4-6, corner 2 (1 stop) on
 # columns 13-14, a pit lane on columns 15-17 with one box, the grid on the last
@@ -438,6 +445,25 @@ def test_invalid_polygon_outline():
     track.space(40)["polygon"] = Polygon([(0, 0), (1, 1), (1, 0), (0, 1)])  # a bow tie
     [problem] = problems(track, "polygon_invalid")
     assert problem.spaces == (40,) and "Self-intersection" in problem.message
+
+
+def test_an_outline_of_too_many_points_is_reported_not_checked():
+    """Bounded work per space (issue 15): checking a million-point outline took minutes."""
+    track = sound_board()
+    x, y = track.space(40)["x"], track.space(40)["y"]
+    ring = [
+        (x + 0.4 * math.cos(2 * math.pi * k / 2000), y + 0.4 * math.sin(2 * math.pi * k / 2000))
+        for k in range(2000)
+    ]
+    track.space(40)["polygon"] = Polygon(ring)  # a fine circle: valid, but far too detailed
+    [problem] = problems(track, "polygon_invalid")
+    assert problem.spaces == (40,)
+    assert problem.message == (
+        f"the outline of space 40 is invalid: it has 2001 points, more than the "
+        f"{MAX_OUTLINE_POINTS} a space outline may have (simplify it); it was not checked further"
+    )
+    track.space(40)["polygon"] = Polygon(ring[:: 2000 // MAX_OUTLINE_POINTS + 1])
+    assert validate(track, cars=CARS).ok
 
 
 def test_empty_polygon_outline():
