@@ -1,6 +1,7 @@
 """The ``fdlab`` command: validate, show, the subcommand registry, exit statuses."""
 
 import importlib
+import json
 import subprocess
 import sys
 import textwrap
@@ -362,3 +363,22 @@ def test_the_readme_documents_every_exit_status():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for status, meaning in [(1, "problems"), (2, "bad"), (3, "bug")]:
         assert f"| `{status}` |" in readme and meaning in readme
+
+
+def test_build_refuses_a_space_length_that_would_exhaust_memory(monaco, tmp_path, capsys):
+    out = tmp_path / "x.json"
+    assert main(["build", str(monaco), "-o", str(out), "--space-length", "1e-6"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("fdlab build: error: space_length 1e-06 m cuts this")
+        and err.count("\n") == 1
+    )
+    assert not out.exists()
+
+
+def test_build_refuses_a_geojson_position_off_the_globe(tmp_path, capsys):
+    circuit = tmp_path / "polar.geojson"
+    coordinates = [[7, 43], [7.001, 95], [7.002, 43.001], [7, 43.002]]
+    circuit.write_text(json.dumps({"type": "LineString", "coordinates": coordinates}))
+    assert main(["build", str(circuit), "-o", str(tmp_path / "x.json")]) == 2
+    assert "coordinates[1]: latitude 95 is outside -90..90 degrees" in capsys.readouterr().err

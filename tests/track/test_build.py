@@ -223,6 +223,70 @@ def test_bad_options_raise_clear_errors():
         centreline_from_geojson({"type": "Point", "coordinates": [0, 0]})
 
 
+OVAL = [(0, 0), (300, 0), (300, 200), (0, 200)]  # a 1000 m lap
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (
+            {"space_length": 1e-6},
+            "space_length 1e-06 m cuts this 1000 m lap into about 1e+09 spaces",
+        ),
+        ({"space_length": 1e-9}, "at most 1000 (space_length at least 1 m)"),
+        ({"space_length": 1e6}, "into only 0.001 spaces; at least 20 (space_length at most 50 m)"),
+        ({"space_length": math.nan}, "space_length must be a positive number of metres, got nan"),
+        ({"spaces_per_lap": 10**7}, "spaces_per_lap must be a whole number from 20 to 1000"),
+        ({"spaces_per_lap": 80.5}, "spaces_per_lap must be a whole number from 20 to 1000"),
+        ({"name": 5}, "name must be a string, got 5"),
+        ({"description": None}, "description must be a string, got None"),
+        ({"lane_width": -1}, "lane_width must be a positive number of metres, got -1"),
+        ({"lane_width": math.inf}, "lane_width must be a positive number of metres, got inf"),
+        ({"lane_width": 1e6}, "lane_width 1e+06 m is wider than a space is long (12.5 m)"),
+        ({"grid": 0}, "grid must be a whole number of spots from 1 to 60, got 0"),
+        ({"grid": True}, "grid must be a whole number of spots from 1 to 60, got True"),
+        ({"laps": 10**12}, "laps must be a whole number from 1 to 100"),
+        ({"lanes": 2.5}, "lanes: lane count must be 2-4, got 2.5"),
+        ({"finish": math.nan}, "finish must be a lap fraction in [0, 1), got nan"),
+        (
+            {"lanes": 4, "spaces_per_lap": 20, "lane_width": 50},
+            "the road (4 lanes of 50 m) is too wide to follow this centreline's bends",
+        ),
+    ],
+)
+def test_options_that_cannot_make_a_board_are_refused_before_any_work(options, words):
+    """Issue 15: 1e-6 tried to allocate 60 GiB, 10^7 spaces ran for minutes, name=5 built an
+    unsavable board, lane_width=-1 and grid=0 were accepted."""
+    with pytest.raises(BuildError) as info:
+        build_track(OVAL, **options)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("point", "words"),
+    [
+        (
+            [7.001, math.nan],
+            "geometry.coordinates[1]: coordinates must be finite, got [7.001, nan]",
+        ),
+        ([7.001, 95], "geometry.coordinates[1]: latitude 95 is outside -90..90 degrees"),
+        ([187, 43], "geometry.coordinates[1]: longitude 187 is outside -180..180 degrees"),
+        ([7.001, "43"], "geometry.coordinates[1]: expected a (lon, lat) pair, got [7.001, '43']"),
+        ([7.001], "geometry.coordinates[1]: expected a (lon, lat) pair, got [7.001]"),
+    ],
+)
+def test_geojson_positions_are_checked_before_projecting(point, words):
+    line = {"type": "LineString", "coordinates": [[7, 43], point, [7.002, 43.001], [7, 43.002]]}
+    with pytest.raises(CentrelineError) as info:
+        centreline_from_geojson(line)
+    assert str(info.value) == f"GeoJSON data: {words}"
+
+
+def test_centreline_coordinates_beyond_any_circuit_are_refused():
+    with pytest.raises(CentrelineError, match=r"point 1: coordinates are metres .* at most 1e\+07"):
+        build_track([(0, 0), (1e300, 0), (300, 200), (0, 200)])
+
+
 def test_built_board_survives_save_and_load(tmp_path):
     track = build_track(STADIUM, name="Stadium", space_length=16.0, pit=True)
     save_track(track, tmp_path / "stadium.json")

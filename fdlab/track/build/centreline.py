@@ -13,6 +13,9 @@ from typing import Any
 from fdlab.track.build.geo import project_lonlat
 from fdlab.track.errors import CentrelineError
 
+#: Largest centreline coordinate, in metres (10,000 km: no circuit is wider).
+MAX_COORDINATE = 1e7
+
 
 @dataclass(frozen=True)
 class Centreline:
@@ -53,6 +56,11 @@ class Centreline:
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise CentrelineError(
                     f"centreline point {i}: coordinates must be finite, got {point!r}"
+                )
+            if max(abs(x), abs(y)) > MAX_COORDINATE:
+                raise CentrelineError(
+                    f"centreline point {i}: coordinates are metres from the circuit's centre, "
+                    f"at most {MAX_COORDINATE:g}; got {point!r}"
                 )
             if cleaned and (x, y) == cleaned[-1]:
                 continue
@@ -165,10 +173,13 @@ def centreline_from_geojson(source: str | PathLike[str] | Mapping[str, Any]) -> 
             data = json.loads(Path(source).read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise CentrelineError(f"{where}: not valid JSON ({exc})") from None
+        except RecursionError:
+            raise CentrelineError(f"{where}: not a GeoJSON file (nested far too deeply)") from None
     geometry, properties = _first_linestring(data, where)
     coordinates = geometry.get("coordinates")
     if not isinstance(coordinates, Sequence) or len(coordinates) < 3:
         raise CentrelineError(f"{where}: geometry.coordinates must list at least 3 positions")
+    _check_lonlat(coordinates, where)
     try:
         xy = project_lonlat([c[:2] for c in coordinates])
     except (TypeError, ValueError, IndexError) as exc:
@@ -177,6 +188,28 @@ def centreline_from_geojson(source: str | PathLike[str] | Mapping[str, Any]) -> 
         ) from None
     points = tuple((round(float(x), 2), round(float(y), 2)) for x, y in xy)
     return Centreline(points, properties)
+
+
+def _check_lonlat(coordinates: Sequence[Any], where: str) -> None:
+    """Every position is a finite (lon, lat) in degrees, longitude -180..180, latitude -90..90."""
+    for i, position in enumerate(coordinates):
+        field_name = f"{where}: geometry.coordinates[{i}]"
+        if (
+            not isinstance(position, Sequence)
+            or isinstance(position, str)
+            or len(position) < 2
+            or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in position[:2]
+            )
+        ):
+            raise CentrelineError(f"{field_name}: expected a (lon, lat) pair, got {position!r}")
+        lon, lat = float(position[0]), float(position[1])
+        if not (math.isfinite(lon) and math.isfinite(lat)):
+            raise CentrelineError(f"{field_name}: coordinates must be finite, got {position!r}")
+        if not -180.0 <= lon <= 180.0:
+            raise CentrelineError(f"{field_name}: longitude {lon:g} is outside -180..180 degrees")
+        if not -90.0 <= lat <= 90.0:
+            raise CentrelineError(f"{field_name}: latitude {lat:g} is outside -90..90 degrees")
 
 
 def _first_linestring(data: Any, where: str) -> tuple[Mapping[str, Any], dict[str, Any]]:

@@ -16,10 +16,13 @@ eights (:mod:`~fdlab.track.build.bridges`) are added.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from fdlab.track.build.bridges import _raise_bridges
 from fdlab.track.build.cells import _cut_cells, _number
@@ -237,14 +240,22 @@ def build_from_spec(spec: BuildSpec) -> Track:
     most_lanes = max([spec.lanes, *(n for _, n in spec.lane_counts)])
     offsets = [((spec.lanes - 1) / 2 - j) * width for j in range(most_lanes)]
     half_road = max(abs(d) for d in offsets) + width / 2
-    path = LapPath(
-        spec.centreline.starting_at(spec.finish).points,
-        step=space_length / 8,
-        smoothing=space_length / 4,
-        min_radius=1.15 * half_road,
-        separation=2.3 * half_road,
-    )
+    with np.errstate(invalid="ignore", divide="ignore"):  # a road too wide: checked below
+        path = LapPath(
+            spec.centreline.starting_at(spec.finish).points,
+            step=space_length / 8,
+            smoothing=space_length / 4,
+            min_radius=1.15 * half_road,
+            separation=2.3 * half_road,
+        )
     lap = path.length
+    if not (
+        math.isfinite(lap) and np.isfinite(path.xy).all() and np.isfinite(path.curvature).all()
+    ):
+        raise BuildError(
+            f"the road ({most_lanes} lanes of {width:.3g} m) is too wide to follow this "
+            f"centreline's bends; use fewer lanes, a narrower lane_width or more spaces per lap"
+        )
     found = _corner_stretches(spec, path, space_length)
     extra = [0] * len(found)
     for _ in range(_MAX_CORNER_ROUNDS):

@@ -7,6 +7,8 @@ space length changed. A stretch may wrap past the finish (``start > end``).
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -226,20 +228,82 @@ def _item_json(item: Stretch | int) -> Any:
     return item if isinstance(item, int) else asdict(item)
 
 
+#: Most and fewest spaces along the centre of a lap a build may have (a real board has
+#: about 80; each space costs memory and time, so 10^7 would run for minutes).
+MAX_SPACES_PER_LAP = 1000
+MIN_SPACES_PER_LAP = 20
+#: Most grid spots and laps a build may ask for (a race has at most 10 cars).
+MAX_GRID = 60
+MAX_LAPS = 100
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _check_spec(spec: BuildSpec) -> None:
+    """Refuse options that cannot make a sound board, naming the option, before any work."""
+    for label in ("name", "description"):
+        value = getattr(spec, label)
+        if not isinstance(value, str):
+            raise BuildError(f"{label} must be a string, got {value!r}")
     for label, value in [
         ("lanes", spec.lanes),
         *((f"lane_counts[{i}]", n) for i, (_, n) in enumerate(spec.lane_counts)),
     ]:
-        if not 2 <= value <= 4:
-            raise BuildError(f"{label}: lane count must be 2-4, got {value}")
-    if spec.space_length is not None and spec.space_length <= 0:
-        raise BuildError(f"space_length must be positive, got {spec.space_length}")
-    if spec.spaces_per_lap is not None and spec.spaces_per_lap < 20:
-        raise BuildError(f"spaces_per_lap must be at least 20, got {spec.spaces_per_lap}")
-    if spec.grid < 0:
-        raise BuildError(f"grid must be 0 or more spots, got {spec.grid}")
-    if spec.laps < 1:
-        raise BuildError(f"laps must be at least 1, got {spec.laps}")
-    if not 0.0 <= spec.finish < 1.0:
-        raise BuildError(f"finish must be a lap fraction in [0, 1), got {spec.finish}")
+        if not _whole(value) or not 2 <= value <= 4:
+            raise BuildError(f"{label}: lane count must be 2-4, got {value!r}")
+    lap = spec.centreline.length
+    if not (math.isfinite(lap) and lap > 0):
+        raise BuildError(
+            f"the centreline's lap length must be a finite number of metres, got {lap}"
+        )
+    if spec.spaces_per_lap is not None and (
+        not _whole(spec.spaces_per_lap)
+        or not MIN_SPACES_PER_LAP <= spec.spaces_per_lap <= MAX_SPACES_PER_LAP
+    ):
+        raise BuildError(
+            f"spaces_per_lap must be a whole number from {MIN_SPACES_PER_LAP} to "
+            f"{MAX_SPACES_PER_LAP}, got {spec.spaces_per_lap!r}"
+        )
+    if spec.space_length is not None:
+        if not _real(spec.space_length) or spec.space_length <= 0:
+            raise BuildError(
+                f"space_length must be a positive number of metres, got {spec.space_length!r}"
+            )
+        count = lap / spec.space_length
+        if count < MIN_SPACES_PER_LAP:
+            raise BuildError(
+                f"space_length {spec.space_length:g} m cuts this {lap:.0f} m lap into only "
+                f"{count:.3g} spaces; at least {MIN_SPACES_PER_LAP} (space_length at most "
+                f"{lap / MIN_SPACES_PER_LAP:.3g} m)"
+            )
+        if count > MAX_SPACES_PER_LAP:
+            raise BuildError(
+                f"space_length {spec.space_length:g} m cuts this {lap:.0f} m lap into about "
+                f"{count:.3g} spaces; at most {MAX_SPACES_PER_LAP} (space_length at least "
+                f"{lap / MAX_SPACES_PER_LAP:.3g} m)"
+            )
+    if spec.lane_width is not None:
+        if not _real(spec.lane_width) or spec.lane_width <= 0:
+            raise BuildError(
+                f"lane_width must be a positive number of metres, got {spec.lane_width!r}"
+            )
+        space = spec.space_length or lap / (spec.spaces_per_lap or 80)
+        if spec.lane_width > space:
+            raise BuildError(
+                f"lane_width {spec.lane_width:g} m is wider than a space is long ({space:.3g} m); "
+                "spaces are longer than wide (the default is 0.45 of the space length)"
+            )
+    if not _whole(spec.grid) or not 1 <= spec.grid <= MAX_GRID:
+        raise BuildError(
+            f"grid must be a whole number of spots from 1 to {MAX_GRID}, got {spec.grid!r}"
+        )
+    if not _whole(spec.laps) or not 1 <= spec.laps <= MAX_LAPS:
+        raise BuildError(f"laps must be a whole number from 1 to {MAX_LAPS}, got {spec.laps!r}")
+    if not _real(spec.finish) or not 0.0 <= spec.finish < 1.0:
+        raise BuildError(f"finish must be a lap fraction in [0, 1), got {spec.finish!r}")
