@@ -134,10 +134,7 @@ def _preset_of(preset: Any, laps: Any) -> Preset:
         )
     if laps is not None and (not isinstance(laps, numbers.Integral) or isinstance(laps, bool)):
         raise TypeError(f"laps must be a whole number of laps (or None), not {laps!r}")
-    try:
-        return get_preset(preset, None if laps is None else int(laps))
-    except KeyError as error:
-        raise ValueError(f"preset: {error.args[0]}") from None
+    return get_preset(preset, None if laps is None else int(laps))
 
 
 def _car_names(cars: Any) -> list[str]:

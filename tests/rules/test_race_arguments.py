@@ -58,7 +58,7 @@ def test_a_path_instead_of_a_track_says_how_to_load_it():
     [
         ({"preset": None}, TypeError, "preset must be a preset name (advanced, basic, street)"),
         ({"preset": 3}, TypeError, "preset must be a preset name"),
-        ({"preset": "fast"}, ValueError, "preset: no rules preset 'fast'"),
+        ({"preset": "fast"}, ValueError, "no rules preset 'fast'; choose one of"),
         ({"laps": 1.5}, TypeError, "laps must be a whole number of laps"),
         ({"seed": "7"}, TypeError, "seed must be a whole number (or None), not '7'"),
         ({"max_rounds": 0}, ValueError, "max_rounds must be a whole number of at least 1"),
