@@ -130,6 +130,27 @@ class Board:
         return len(self.ids)
 
     @cached_property
+    def beside(self) -> tuple[frozenset[int], ...]:
+        """Per index, the track spaces side by side with it across the lanes (T-2).
+
+        ``beside`` contacts followed lane by lane outwards (as for
+        :attr:`abreast`), in corners too: corner spaces side by side rarely
+        share progress, since outer lanes have more spaces.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> board = compile_board(from_ascii('''
+        ...     . 1 .
+        ...     . 1 .
+        ...     . 1 .
+        ... ''', corners={1: 1}))
+        >>> sorted(board.ids[j] for j in board.beside[board.index[3]])  # lane 0 of the corner
+        [4, 5]
+        """
+        return _side_by_side(self.track, self.ids, self.index)
+
+    @cached_property
     def wraps(self) -> bool:
         """True when the lap closes: some step goes back in progress (over the finish line).
 
@@ -300,3 +321,28 @@ def _abreast(
                 found |= frontier
         abreast[index[sid]] = tuple(sorted(index[b] for b in found))
     return tuple(abreast)
+
+
+def _side_by_side(track: Track, ids: tuple, index: dict) -> tuple[frozenset[int], ...]:
+    """Per index, track spaces reached lane by lane outwards over ``beside`` contacts."""
+    nodes = track.graph.nodes
+    beside: dict[Any, list[Any]] = {}
+    for a, b, data in track.contacts.edges(data=True):
+        if data.get("kind") == "beside" and nodes[a]["kind"] == nodes[b]["kind"] == "track":
+            beside.setdefault(a, []).append(b)
+            beside.setdefault(b, []).append(a)
+    result: list[frozenset[int]] = [frozenset()] * len(ids)
+    for sid in beside:
+        found: set[Any] = set()
+        for direction in (-1, 1):
+            frontier = {sid}
+            while frontier:
+                frontier = {
+                    b
+                    for f in frontier
+                    for b in beside.get(f, ())
+                    if nodes[b]["lane"] == nodes[f]["lane"] + direction
+                }
+                found |= frontier
+        result[index[sid]] = frozenset(index[b] for b in found)
+    return tuple(result)

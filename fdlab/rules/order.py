@@ -1,7 +1,9 @@
 """Turn order (T-1..T-4, P-6) and the geometry it needs.
 
 Race order is by race distance (laps done times lap length plus the space's
-progress), then gear (T-2), then the tie break of the preset (T-3): the car
+progress), then gear (T-2), then the tie break of the preset (T-3), for cars
+on the same progress and for cars side by side (the board's
+:attr:`~fdlab.rules.board.Board.beside`, which in corners differ in progress): the car
 nearer the inside of the next corner (basic) or the car that played first
 last round (advanced). Cars in the pit zone play after the track cars that
 are level with or past the pit entry (P-6).
@@ -197,4 +199,26 @@ def turn_order(
         return (-primary, -distance, -car.gear, tie, c)
 
     racing = [c for c, car in enumerate(cars) if car.racing and car.space >= 0]
-    return tuple(sorted(racing, key=key))
+    order = sorted(racing, key=key)
+    # T-2/T-3 for cars side by side whose spaces differ in progress (corners): the
+    # higher gear, then the tie break, plays first. Only neighbours in the order that
+    # are side by side swap, so a car never passes one it is not beside.
+    beside = board.beside
+
+    def second(c: int) -> tuple:
+        return key(c)[2:4]
+
+    swapped = True
+    while swapped:
+        swapped = False
+        for k in range(len(order) - 1):
+            a, b = cars[order[k]], cars[order[k + 1]]
+            if (
+                a.pit_entry is None
+                and b.pit_entry is None
+                and b.space in beside[a.space]
+                and second(order[k + 1]) < second(order[k])
+            ):
+                order[k], order[k + 1] = order[k + 1], order[k]
+                swapped = True
+    return tuple(order)

@@ -85,3 +85,51 @@ def test_T4_order_is_recomputed_each_round():
     state, _ = engine.step(state, ChooseGear(3), LoadedDice([8]))
     state, _ = engine.step(state, ChooseMove(17), LoadedDice([]))
     assert state.round == 2 and state.order == (1, 0)
+
+
+def _corner_pair_beside_with_different_progress(board):
+    """Two corner spaces of Monaco joined by a ``beside`` contact whose progress differs."""
+    for a, b, kind in sorted(board.track.contacts.edges(data="kind")):
+        i, j = sorted((board.index[a], board.index[b]), key=lambda k: board.progress[k])
+        if (
+            kind == "beside"
+            and board.corner[i] is not None
+            and board.corner[j] is not None
+            and board.progress[i] < board.progress[j]
+        ):
+            return i, j
+    raise AssertionError("Monaco has side-by-side corner spaces with different progress")
+
+
+def test_T2_side_by_side_in_a_corner_higher_gear_first_though_progress_differs():
+    """T-2: beside each other in a corner (the track's ``beside`` contact), not the same
+    progress: the car behind in progress but in a higher gear plays first."""
+    from pathlib import Path
+
+    from fdlab.track import load_track
+
+    board = compile_board(load_track(Path(__file__).parents[2] / "tracks" / "monaco.json"))
+    behind, ahead = _corner_pair_beside_with_different_progress(board)
+    cars = [CarState(space=ahead, gear=2), CarState(space=behind, gear=4)]
+    assert turn_order(board, cars, inside=inside_ranks(board)) == (1, 0)
+    cars = [CarState(space=ahead, gear=4), CarState(space=behind, gear=2)]
+    assert turn_order(board, cars, inside=inside_ranks(board)) == (0, 1)
+
+
+@pytest.mark.parametrize(("turn", "first"), [("left", 0), ("right", 1)])
+def test_T3_side_by_side_with_different_progress_same_gear_inside_first(turn, first):
+    """T-3 applies to cars side by side even when their spaces' progress differs."""
+    board = bent_board(turn)
+    outside = 3 if turn == "left" else 2  # lane 1 is outside of a left-hand corner
+    track = board.track
+    track.space(outside)["progress"] += 0.3  # outer lane spaces sit a little further on
+    board = compile_board(track)
+    cars = [CarState(space=board.index[2], gear=3), CarState(space=board.index[3], gear=3)]
+    order = turn_order(board, cars, inside=inside_ranks(board))
+    assert board.lane[cars[order[0]].space] == first
+
+
+def test_T2_cars_not_side_by_side_keep_race_order():
+    board = compile_board(from_ascii(TWO_LANES, corners={1: 1}))
+    cars = [CarState(space=board.index[4], gear=1), CarState(space=board.index[1], gear=6)]
+    assert turn_order(board, cars, inside=inside_ranks(board)) == (0, 1)
