@@ -309,7 +309,10 @@ class SoloModel:
         for k, (_, roll, _) in enumerate(self.groups):
             idx = np.nonzero(moved <= roll)[0]
             full = bool(np.any((moved[idx] == roll) | boxed[idx]))
-            braked, blocked_rows = braking(roll, moved[idx], boxed[idx].astype(np.int64), full)
+            farthest = int(moved[idx].max()) if len(idx) else 0
+            braked, blocked_rows = braking(
+                roll, moved[idx], boxed[idx].astype(np.int64), full, farthest
+            )
             blocked = blocked_rows.astype(np.int64)
             cls = classes[idx]
             missing = np.nonzero(~self._known[cls, braked, blocked])[0]

@@ -97,9 +97,10 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
 
     * Decision (P-4), pit zone: braking is free when the car starts or ends its move
       in the pit lane or a box.
-    * Decision (D-4, A-6), blocked: when no path of the full roll exists, every option
-      pays the blocked cost on the spaces not moved (basic: as braking;
-      advanced: the A-6 table), whichever the car chooses.
+    * Blocked (D-4, A-6): the option that moves as far as the car can pays the
+      blocked cost on the spaces not moved (basic: as braking; advanced: the
+      A-6 table); stopping shorter is ordinary braking (D-3, A-5), as
+      :func:`fdlab.rules.movement.braking` marks it.
     * Decision (C-3, C-4), double overshoot: a move leaving two corners short of stops pays each
       overshoot on its own (the spaces beyond each exit line are counted
       for each corner), and C-4 is checked for each corner.

@@ -167,7 +167,8 @@ class MoveOption:
     braked : int
         ``roll - moved``, or 0 when the car entered its own box (P-2).
     blocked : bool
-        True when no legal path of the full roll exists (D-4, A-6, P-5).
+        True when no legal path of the full roll exists and this option moves
+        as far as the car can (D-4, A-6, P-5); a shorter stop is braking.
     lane_changes : int
         Lane changes on straights used by the path (M-3).
     overshoots : tuple of Overshoot
@@ -323,7 +324,7 @@ def move_options_for_rolls(
     >>> {roll: [(o.moved, o.blocked) for o in options] for roll, options in by_roll.items()}
     {1: [(1, False), (0, False)], 2: [(2, False), (1, False), (0, False)]}
     >>> [(o.moved, o.braked, o.blocked) for o in move_options_for_rolls(board, 0, [4], car_on_3)[4]]
-    [(2, 2, True), (1, 3, True), (0, 4, True)]
+    [(2, 2, True), (1, 3, False), (0, 4, False)]
     """
     wanted = sorted(set(rolls))
     if not wanted:
@@ -334,16 +335,18 @@ def move_options_for_rolls(
     return {roll: _options(board, start, roll, rules.stops_made, found) for roll in wanted}
 
 
-def braking(roll: int, moved: Any, boxed: Any, full: Any) -> tuple[Any, Any]:
+def braking(roll: int, moved: Any, boxed: Any, full: Any, farthest: Any) -> tuple[Any, Any]:
     """Spaces braked and the blocked flag of an option that moved ``moved`` of ``roll``.
 
     The one statement of the rule (D-4, A-6, P-2): braking is ``roll - moved``,
-    except into the car's own box, which ends the move at no cost.
-    Decision (D-4, A-6, P-2): ``blocked`` is a property of the roll, true
-    for every option when no legal path of the full roll exists (``full`` is
-    False); entering the own box is never blocked. Written with arithmetic only,
-    so it applies to numbers and, element by element, to numpy arrays (the
-    solo solver's option tables).
+    except into the car's own box, which ends the move at no cost. A blocked
+    car first moves as far as it can (D-4, A-6): only the options that move
+    ``farthest`` are blocked; stopping shorter than it could is ordinary
+    braking (D-3, A-5). Decision (D-4, A-6, P-2): a roll is blocked when no
+    legal path of the full roll exists (``full`` is False); entering the own
+    box is never blocked. Written with arithmetic only, so it applies to
+    numbers and, element by element, to numpy arrays (the solo solver's
+    option tables).
 
     Parameters
     ----------
@@ -352,6 +355,8 @@ def braking(roll: int, moved: Any, boxed: Any, full: Any) -> tuple[Any, Any]:
     boxed : bool or array of bool
     full : bool
         Some option of this roll moved all ``roll`` spaces or entered the box.
+    farthest : int
+        The most spaces any option of this roll moved (``roll`` when ``full``).
 
     Returns
     -------
@@ -359,13 +364,15 @@ def braking(roll: int, moved: Any, boxed: Any, full: Any) -> tuple[Any, Any]:
 
     Examples
     --------
-    >>> braking(5, 3, False, True)
+    >>> braking(5, 3, False, True, 5)
     (2, False)
-    >>> braking(5, 2, True, False)
+    >>> braking(5, 2, True, False, 3)
     (0, False)
+    >>> braking(5, 3, False, False, 3), braking(5, 2, False, False, 3)  # blocked at 3; 2 brakes
+    ((2, True), (3, False))
     """
     braked = (roll - moved) * (1 - boxed)
-    blocked = (1 - full) * (1 - boxed) == 1
+    blocked = ((1 - full) * (1 - boxed) == 1) & (moved == farthest)
     return braked, blocked
 
 
@@ -565,6 +572,7 @@ def _options(
     if start_corner is not None and stops_made >= board.stops[start_corner]:
         corners_left = (start_corner,)
     full = False
+    farthest = 0
     # One option per (destination, moved, overshoots, danger count); the key
     # is also the sort order: moved descending, destination, danger, overshoots.
     chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -574,6 +582,7 @@ def _options(
             continue
         if moved == roll or boxed:
             full = True
+        farthest = max(farthest, moved)
         key = (-moved, v, danger, overs, boxed)
         other = chosen.get(key)
         if other is None or entry[0] < other[2][0]:
@@ -586,7 +595,7 @@ def _options(
         if overshoots is None:
             overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
             shots[(overs, moved)] = overshoots
-        braked, blocked = braking(roll, moved, boxed, full)
+        braked, blocked = braking(roll, moved, boxed, full, farthest)
         options.append(
             MoveOption(
                 v,  # destination

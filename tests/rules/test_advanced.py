@@ -116,6 +116,26 @@ def test_A6_seven_or_more_short_eliminates_and_the_car_ahead_loses_body():
     assert state.cars[1].pools == pools(body=1)
 
 
+def test_A6_a_blocked_car_moves_as_far_as_it_can_stopping_shorter_is_braking():
+    """A-6: a blocked car first moves as far as it can, then pays the table for the rest;
+    stopping shorter than it could is ordinary braking (A-5), one brake WP a space."""
+    engine = Engine(LANE, ADVANCED, ["A", "B"])
+    start = engine.position([{"space": 0, "gear": 3}, {"space": 5}], order=(0, 1))
+    # Roll 7 with B on 5: A can reach 4, 3 short (A-6: brakes 3). Stopping on 3 would be
+    # braking 4 spaces with 3 brake WP (A-5: not allowed), not "blocked 4 short".
+    state, _ = engine.step(start, ChooseGear(3), LoadedDice([7]))
+    legal = engine.legal_moves(state)
+    assert [(o.moved, o.blocked) for o, _ in legal] == [(4, True)]
+    assert legal[0][1].reasons == ("A-6 blocked 3 spaces short: -3 brakes",)
+    # Roll 6: blocked 2 short on 4; stopping on 3 brakes 3 spaces, and B is not run into.
+    state, _ = engine.step(start, ChooseGear(3), LoadedDice([6]))
+    shorter = {o.moved: (o, cost) for o, cost in engine.legal_moves(state)}[3]
+    assert not shorter[0].blocked and shorter[1].reasons == ("A-5 braking 3 spaces: -3 brakes",)
+    state, events = engine.step(state, ChooseMove(3), LoadedDice([]))
+    assert state.cars[0].pools == pools(brakes=0)
+    assert state.cars[1].pools == FULL  # only a car that is blocked runs into the car ahead
+
+
 def test_A7_downshift_costs_and_needs_wear_points():
     """A-7: two gears fuel 1; three fuel 1 + brakes 1; four fuel, brakes and engine 1."""
     for start, gear, expected in [

@@ -102,11 +102,18 @@ def test_m1_every_braking_amount_is_listed_and_no_move_goes_back():
     assert options[-1].path == ()
 
 
+def assert_blocked_only_at_the_farthest(options):
+    """D-4 / A-6: a blocked car first moves as far as it can; stopping shorter is braking."""
+    farthest = max(o.moved for o in options)
+    assert [o.blocked for o in options] == [o.moved == farthest for o in options]
+    assert any(o.blocked for o in options)
+
+
 def test_m1_roll_longer_than_the_track_stops_at_its_end():
     """M-1 / D-4: an open board ends; the car cannot move the full roll."""
     board, options = run(from_ascii(". . ."), 0, 5)
     assert max(o.moved for o in options) == 2
-    assert all(o.blocked for o in options)
+    assert_blocked_only_at_the_farthest(options)
 
 
 def test_bad_arguments_raise_movement_error():
@@ -121,10 +128,10 @@ def test_bad_arguments_raise_movement_error():
 
 
 def test_m2_cannot_pass_through_a_car_in_a_single_lane():
-    """M-2 and D-4 / A-6: the car stops behind the car ahead and every option is blocked."""
+    """M-2 and D-4 / A-6: the car stops behind the car ahead, blocked; a shorter stop brakes."""
     board, options = run(from_ascii(". . . . . ."), 0, 4, occupied=[3])
     assert ends(board, options) == {0, 1, 2}
-    assert all(o.blocked for o in options)
+    assert_blocked_only_at_the_farthest(options)
     assert options[0].braked == 2
 
 
@@ -328,7 +335,7 @@ def test_m6_a_car_on_the_exit_portal_closes_the_tunnel():
     track = from_ascii(". . . . . . . . .", tunnels={"2": (2, 6)})
     board, options = run(track, 0, 3, occupied=[6])
     assert ends(board, options) == {0, 1}
-    assert all(o.blocked for o in options)
+    assert_blocked_only_at_the_farthest(options)
 
 
 # -- C-2 .. C-6: corners -------------------------------------------------------------------
@@ -403,7 +410,7 @@ def test_c5_locked_lane_blocked_by_a_car_means_braking():
     track = from_ascii(STRAIGHT_CORNER_STRAIGHT, corners={1: 1, 2: 2}, corner_lane_changes=False)
     board, options = run(track, at(3, 0, rows), 4, stops=0, occupied=[at(6, 0, rows)])
     assert max(o.moved for o in options) == 2
-    assert all(o.blocked for o in options)
+    assert_blocked_only_at_the_farthest(options)
 
 
 def test_c_passing_through_a_corner_is_an_overshoot_with_no_stop():
@@ -472,7 +479,7 @@ def test_p5_pit_lane_car_waits_behind_a_car_ahead():
     """P-5: one lane, no passing; the waiting car is blocked (the engine charges nothing)."""
     board, options = run(from_ascii(PIT), 4, 5, occupied=[10])
     assert ends(board, options) == {4, 7}
-    assert all(o.blocked for o in options)
+    assert_blocked_only_at_the_farthest(options)
 
 
 def test_p_leaving_the_pit_lane_crosses_the_exit_line():
@@ -761,8 +768,9 @@ def test_move_options_match_brute_force(track, data):
     assert got == expected
     check_representatives(track, board, start, options, occupied, stops, avoid, max_lc)
     full = any(key[1] == roll for key in expected)
+    farthest = max(key[1] for key in expected)
     for option in options:
-        assert option.blocked == (not full)
+        assert option.blocked == (not full and option.moved == farthest)
         assert option.braked == roll - option.moved
     assert options == sorted(options, key=lambda o: (-o.moved, o.destination, len(o.danger)))
 
@@ -783,8 +791,9 @@ def test_pit_lane_matches_brute_force(data):
     assert {option_key(board, o): o.lane_changes for o in options} == expected
     check_representatives(track, board, start, options, occupied, 0, frozenset(), 2)
     full = any(key[1] == roll or key[4] for key in expected)
+    farthest = max(key[1] for key in expected)
     for option in options:
-        assert option.blocked == (not full and not option.boxed)
+        assert option.blocked == (not full and not option.boxed and option.moved == farthest)
         assert option.braked == (0 if option.boxed else roll - option.moved)
 
 
