@@ -225,7 +225,8 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
     """``option`` as if the move stopped at the finish line (S-4 on the last lap).
 
     Braking is dropped, overshoots of corners left after the line are dropped,
-    and the spaces beyond an earlier exit line are counted up to the line.
+    and the spaces beyond an earlier exit line are counted up to the line, a
+    tunnel pair as one space (M-6, X-5).
     """
     walk = (start, *option.path)
     finish_at = next(
@@ -247,5 +248,11 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
             None,
         )
         if exit_at is not None and exit_at <= finish_at:
-            kept.append(replace(over, beyond=min(over.beyond, finish_at - exit_at)))
+            # Spaces from the exit line to the finish line; a tunnel pair is one space (M-6, X-5).
+            between = sum(
+                1
+                for j in range(exit_at + 1, finish_at + 1)
+                if board.tunnel_exit[walk[j - 1]] != walk[j]
+            )
+            kept.append(replace(over, beyond=min(over.beyond, between)))
     return replace(option, overshoots=tuple(kept), braked=0, blocked=False)

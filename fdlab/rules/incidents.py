@@ -141,13 +141,18 @@ class IncidentRules:
     ) -> RaceState:
         """D-5 / A-8: each touched car rolls once, then the mover once per touched car.
 
-        Touched cars roll in race order (this round's order, leader first).
+        Touched cars roll in race order (this round's order, leader first). A
+        car standing on a tunnel space is not touched (X-5: no die is rolled
+        for tunnel spaces); the mover on one is exempt too (checked by the caller).
         """
         board = self.board
         preset = self.preset
         car = state.cars[c]
         where = {o.space: i for i, o in enumerate(state.cars) if o.space >= 0 and i != c}
-        touched = [where[s] for s in board.touching[car.space] if s in where]
+        # X-5: no die is rolled for tunnel spaces, so a car standing on one is not touched
+        touched = [
+            where[s] for s in board.touching[car.space] if s in where and board.tunnel[s] is None
+        ]
         if not touched:
             return state
         rank = {k: n for n, k in enumerate(state.order)}
@@ -178,7 +183,8 @@ class IncidentRules:
     ) -> RaceState:
         """D-6 / A-9: the roller first, then every other car in 5th or 6th, in turn order.
 
-        Cars in the pit zone are exempt (P-4), so are cars off the board.
+        Cars in the pit zone are exempt (P-4), so are cars off the board and
+        cars on a tunnel space, the roller too (X-5: no die is rolled there).
         """
         preset = self.preset
         board = self.board
@@ -196,6 +202,8 @@ class IncidentRules:
         for k in [c] + others:
             car = state.cars[k]
             if not car.racing or car.space < 0 or in_pit_zone(board, car.space):
+                continue
+            if board.tunnel[car.space] is not None:
                 continue
             if car.gear not in preset.engine_gears:
                 continue

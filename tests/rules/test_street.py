@@ -190,3 +190,69 @@ def test_X3_danger_before_the_line_is_rolled_for_on_the_finishing_move(black, st
     assert [str(e) for e in events if "danger" in str(e)][0].startswith(
         "A crosses danger space 2: black"
     )
+
+
+TUNNEL_FINISH = compile_board(
+    from_ascii(". . 1 1 . . . . . . . . .", corners={1: 1}, finish=9, tunnels={"T": (5, 7)})
+)
+
+
+def test_X5_M6_a_tunnel_pair_is_one_space_in_the_count_up_to_the_finish_line():
+    """X-5 / M-6: leaving corner 1 short on the last lap and crossing the line through the
+    tunnel, the spaces beyond the exit line are counted up to the line with the pair as one
+    space: 4, the tunnel, 8 (the same 3 as stopping just before the line)."""
+    board = TUNNEL_FINISH
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 1, "gear": 4, "lap": 1}])
+    state, _ = engine.step(state, ChooseGear(4), LoadedDice([10]))
+    costs = {board.ids[o.destination]: cost for o, cost in engine.legal_moves(state)}
+    assert costs[8].reasons[-1] == "C-3 overshoot of corner 1 by 3: -3 SP"
+    for past_the_line in (9, 10, 12):
+        assert costs[past_the_line].reasons == ("C-3 overshoot of corner 1 by 3: -3 SP",)
+    state, _ = engine.step(state, ChooseMove(12), LoadedDice([]))
+    assert state.cars[0].status == "finished"
+
+
+TUNNEL_BESIDE = compile_board(
+    from_ascii(
+        """
+        . . . . . . . . .
+        . . . . . . . . .
+        """,
+        finish=8,
+        tunnels={"1": (6, 12)},
+    )
+)
+
+
+def test_X5_a_car_standing_on_a_tunnel_space_does_not_roll_for_a_collision():
+    """X-5: no die is rolled for tunnel spaces: a car stopping beside a car that stands on
+    a tunnel portal makes no collision check (only the mover was exempt before)."""
+    board = TUNNEL_BESIDE  # ids: column * 2 + row; the portals are 6 and 12 in row 0
+    assert (
+        board.tunnel[board.index[12]] == "1" and board.index[12] in board.touching[board.index[13]]
+    )
+    engine = Engine(board, STREET, ["A", "B"])
+    state = engine.position([{"space": 7, "gear": 2}, {"space": 12}], order=(0, 1))
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([3]))
+    state, events = engine.step(state, ChooseMove(13), LoadedDice([]))  # no die to roll
+    assert board.ids[state.cars[0].space] == 13
+    assert not any(e.kind == "check" for e in events)
+    off_portal = engine.position([{"space": 7, "gear": 2}, {"space": 15}], order=(0, 1))
+    off_portal, _ = engine.step(off_portal, ChooseGear(2), LoadedDice([3]))
+    _, events = engine.step(off_portal, ChooseMove(13), LoadedDice([15, 15]))
+    assert any("collision check" in e.text for e in events)  # the car ahead, off the tunnel
+
+
+def test_X5_no_engine_check_for_a_car_on_a_tunnel_space():
+    """X-5: an engine check (D-6) skips a car in 5th standing on a tunnel space."""
+    board = compile_board(from_ascii(" ".join(["."] * 40), finish=39, tunnels={"T": (30, 32)}))
+    engine = Engine(board, STREET, ["A", "B", "C"])
+    state = engine.position(
+        [{"space": 0, "gear": 5}, {"space": 30, "gear": 5}, {"space": 35, "gear": 5}],
+        order=(0, 1, 2),
+    )
+    state, _ = engine.step(state, ChooseGear(5), LoadedDice([20]))  # 20 in 5th: engine check
+    state, events = engine.step(state, ChooseMove(20), LoadedDice([15, 15]))  # A, then C
+    rolls = [e.text for e in events if e.text.startswith("engine check:")]
+    assert rolls == ["engine check: A rolls 15, safe", "engine check: C rolls 15, safe"]
