@@ -58,7 +58,9 @@ def test_D4_blocked_car_moves_as_far_as_it_can_and_pays_the_rest():
     state = engine.position([{"space": 0, "gear": 2}, {"space": 2}], order=(0, 1))
     state, _ = engine.step(state, ChooseGear(2), LoadedDice([4]))
     moves = engine.legal_moves(state)
-    assert all(o.blocked for o, _ in moves) and max(o.moved for o, _ in moves) == 1
+    # D-4: it moves as far as it can (1 space), blocked; staying put is braking 4 (D-3)
+    assert [(o.moved, o.blocked) for o, _ in moves] == [(1, True), (0, False)]
+    assert moves[1][1].reasons == ("D-3 braking 4 spaces: -4 SP",)
     # stopping right behind B touches it: collision rolls (D-5) follow
     state, events = engine.step(state, ChooseMove(1), LoadedDice([20, 20]))
     assert state.cars[0].pools == (15,)
