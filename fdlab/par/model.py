@@ -153,7 +153,7 @@ class SoloModel:
         ]
         self.max_roll = max(max(max(f) for f in preset.gear_faces), preset.start_flying_spaces)
         self.grid_positions: list[Position] = [
-            (i, self.engine.grid_lap(i), 0) for i in self.engine.grid_spots
+            (i, self.engine.grid_lap(i), self.engine.grid_stops(i)) for i in self.engine.grid_spots
         ]
         self.start: Position = self.grid_positions[0]
         self._costs: dict[tuple, MoveCost] = {}

@@ -357,11 +357,14 @@ class Engine(IncidentRules):
         return result
 
     def nitro_available(self, state: RaceState) -> bool:
-        """X-1: street rules, after the roll, once per lap (the grid belongs to lap 1)."""
+        """X-1: street rules, after the roll, once per lap (the grid belongs to lap 1).
+
+        A flying start (S-2, no die rolled) may use it too: the seed makes no exception.
+        """
         if not self.preset.street or state.phase != "move" or state.nitro:
             return False
         car = state.cars[state.on_turn]
-        return car.nitro_lap != max(car.lap, 1) and state.die_roll > 0
+        return car.nitro_lap != max(car.lap, 1)
 
     # -- the two ways to play a move ----------------------------------------------------
     def push(
@@ -442,8 +445,6 @@ class Engine(IncidentRules):
             return "X-1: nitro is chosen after the roll; announce a gear first"
         if state.nitro:
             return "X-1: nitro is already used this turn"
-        if state.die_roll == 0:
-            return "X-1: no nitro on a flying start (no die was rolled)"
         return "X-1: nitro may be used once per lap; this car already used it on this lap"
 
     # -- grid --------------------------------------------------------------------------
@@ -479,10 +480,32 @@ class Engine(IncidentRules):
         cars = list(state.cars)
         for spot, c in enumerate(ranking):
             index = self.grid_spots[spot]
-            cars[c] = replace(cars[c], space=index, lap=self.grid_lap(index))
+            cars[c] = replace(
+                cars[c], space=index, lap=self.grid_lap(index), stops=self.grid_stops(index)
+            )
             events.append(Event("grid", c, f"{self.names[c]} starts from grid spot {spot + 1}"))
         new = replace(state, cars=tuple(cars), phase="gear")
         return self._new_round(new, events)
+
+    def grid_stops(self, index: int) -> int:
+        """The stops made by a car placed on a grid spot (C-2, S-5).
+
+        Decision (S-5): a car whose grid spot lies inside a corner starts with
+        that corner's required stops made: it has not left the corner, and the
+        seed gives no reason to punish the back of the grid. Elsewhere 0.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.presets import BASIC
+        >>> board = compile_board(from_ascii(". 1 1 . .", corners={1: 2}, grid=[2, 0]))
+        >>> engine = Engine(board, BASIC, ["A", "B"])
+        >>> engine.grid_stops(board.index[2]), engine.grid_stops(board.index[0])
+        (2, 0)
+        """
+        corner = self.board.corner[index]
+        return 0 if corner is None else self.board.stops[corner]
 
     def grid_lap(self, index: int) -> int:
         """The lap counter of a car placed on a grid spot (S-4, docs/schema.md).
@@ -722,7 +745,7 @@ class Engine(IncidentRules):
         * Decision (X-5, P-4): no collision roll when ending on a tunnel
           portal or in the pit zone; the engine check skips cars in the pit zone;
         * Decision (X-4): the police speed of a flying start (no die) is the
-          spaces moved x 10.
+          spaces moved x 10, not counting a nitro bonus (X-1, X-4: nitro does not count).
         """
         board = self.board
         preset = self.preset
@@ -780,7 +803,8 @@ class Engine(IncidentRules):
                 )
             )
         if preset.street and "police" in option.lines:
-            speed = state.die_roll * 10 if state.die_roll else option.moved * 10
+            bonus = car.gear if state.nitro else 0  # X-4: nitro does not count
+            speed = state.die_roll * 10 if state.die_roll else max(option.moved - bonus, 0) * 10
             stamp = state.round * 100 + state.turn
             car = replace(car, police=car.police + ((speed, stamp),))
             events.append(Event("check", c, f"{name} crosses the police line at {speed} (X-4)"))

@@ -129,3 +129,26 @@ def test_S1_a_car_alone_takes_pole_without_a_roll():
 
     race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=["Blue"], dice=LoadedDice([]))
     assert race.log[0] == "Grid (S-1): Blue is alone and takes pole without a roll"
+
+
+def test_S5_a_grid_spot_inside_a_corner_starts_with_the_corner_stops_made():
+    """S-5 (decision): a car on a grid spot inside a corner has that corner's stops made,
+    so it leaves the corner on its first move without an overshoot (C-3)."""
+    track = from_ascii(". . 1 1 . . . . . . . .", corners={1: 2}, finish=11, grid=[3, 1])
+    board = compile_board(track)
+    engine = Engine(board, BASIC, ["A", "B"])
+    state, _ = engine.step(engine.initial_state(), RollGrid(), LoadedDice([18, 4]))
+    on_corner, behind = state.cars
+    assert board.ids[on_corner.space] == 3 and on_corner.stops == 2  # grid spot 1, corner 1
+    assert board.ids[behind.space] == 1 and behind.stops == 0
+    state, _ = engine.step(state, ChooseGear(1), LoadedDice([10, 2]))  # normal start, move 2
+    [(option, cost)] = [m for m in engine.legal_moves(state) if board.ids[m[0].destination] == 5]
+    assert option.overshoots == () and cost.total == 0
+
+
+def test_S5_the_solo_par_starts_from_the_same_stops():
+    from fdlab.par.model import SoloModel
+
+    board = compile_board(from_ascii(". . 1 1 . . . . . .", corners={1: 2}, finish=9, grid=[3]))
+    model = SoloModel(board, BASIC)
+    assert model.start == (board.index[3], model.engine.grid_lap(board.index[3]), 2)

@@ -256,3 +256,18 @@ def test_X5_no_engine_check_for_a_car_on_a_tunnel_space():
     state, events = engine.step(state, ChooseMove(20), LoadedDice([15, 15]))  # A, then C
     rolls = [e.text for e in events if e.text.startswith("engine check:")]
     assert rolls == ["engine check: A rolls 15, safe", "engine check: C rolls 15, safe"]
+
+
+def test_X1_nitro_on_a_flying_start():
+    """X-1: once per lap with no exception for the start: a flying start (S-2, 4 spaces in
+    1st, no die) may add nitro's +1; the police speed does not count it (X-4)."""
+    board = compile_board(from_ascii(" ".join(["."] * 30), finish=29, police=3))
+    engine = Engine(board, STREET, ["A"])
+    state = engine.position([{"space": 0, "started": False}])
+    state, events = engine.step(state, ChooseGear(1), LoadedDice([18]))
+    assert state.roll == 4 and state.die_roll == 0 and "flying start" in str(events[0])
+    assert engine.nitro_available(state)
+    state, _ = engine.step(state, UseNitro(), LoadedDice([]))
+    assert state.roll == 5
+    state, events = engine.step(state, ChooseMove(5), LoadedDice([]))
+    assert "A crosses the police line at 40 (X-4)" in [str(e) for e in events]
