@@ -1,8 +1,8 @@
 """Immutable race state: the cars and whose turn it is.
 
-A :class:`RaceState` is a frozen value. :func:`fdlab.rules.engine.step`
-takes one and an action and returns a new one, sharing every unchanged
-car. Spaces are board indices (``board.ids[i]`` is the space id; ``-1``
+A :class:`RaceState` is a frozen value. :meth:`fdlab.rules.engine.Engine.step`
+(and :meth:`~fdlab.rules.engine.Engine.push`) takes one and an action and
+returns a new one, sharing every unchanged car. Spaces are board indices (``board.ids[i]`` is the space id; ``-1``
 means off the board: not yet on the grid, finished or eliminated).
 ``to_json``/``from_json`` round-trip through plain JSON types.
 """
