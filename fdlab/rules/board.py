@@ -323,7 +323,9 @@ def _abreast(
     return tuple(abreast)
 
 
-def _side_by_side(track: Track, ids: tuple, index: dict) -> tuple[frozenset[int], ...]:
+def _side_by_side(
+    track: Track, ids: tuple[Any, ...], index: dict[Any, int]
+) -> tuple[frozenset[int], ...]:
     """Per index, track spaces reached lane by lane outwards over ``beside`` contacts."""
     nodes = track.graph.nodes
     beside: dict[Any, list[Any]] = {}

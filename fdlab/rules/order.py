@@ -205,7 +205,7 @@ def turn_order(
     # are side by side swap, so a car never passes one it is not beside.
     beside = board.beside
 
-    def second(c: int) -> tuple:
+    def second(c: int) -> tuple[Any, ...]:
         return key(c)[2:4]
 
     swapped = True

@@ -144,9 +144,10 @@ def _car_names(cars: Any) -> list[str]:
     if isinstance(cars, str):
         raise TypeError(f"cars must be a list of names, not the single string {cars!r}")
     if isinstance(cars, numbers.Integral):
-        if not 1 <= cars <= len(CAR_NAMES):
-            raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {cars}")
-        return list(CAR_NAMES[: int(cars)])
+        count = int(cars)
+        if not 1 <= count <= len(CAR_NAMES):
+            raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {count}")
+        return list(CAR_NAMES[:count])
     names = [str(name) for name in cars]
     if not 1 <= len(names) <= len(CAR_NAMES):
         raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {len(names)} names")
@@ -192,7 +193,7 @@ def _destination_id(value: Any, what: str) -> Any:
     return value
 
 
-def _path_ids(path: Any) -> tuple | None:
+def _path_ids(path: Any) -> tuple[Any, ...] | None:
     if path is None:
         return None
     if isinstance(path, (str, bytes)) or not isinstance(path, Iterable):

@@ -10,6 +10,7 @@ means off the board: not yet on the grid, finished or eliminated).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
@@ -110,7 +111,7 @@ class CarState:
                 f"{where}.{unknown[0]}: unknown field; a car has {', '.join(sorted(known))}"
             )
         values = dict(data)
-        checks = {
+        checks: dict[str, tuple[Callable[[Any], bool], str]] = {
             "space": (lambda v: _whole(v, OFF_BOARD), f"a space index (>= {OFF_BOARD})"),
             "gear": (lambda v: _whole(v, 0, TOP_GEAR), f"a whole number from 0 to {TOP_GEAR}"),
             "lap": (lambda v: _whole(v, 0), "a whole number >= 0"),
@@ -325,7 +326,7 @@ def _check_consistent(state: RaceState) -> None:
     if state.phase in ("gear", "move"):
         if state.turn >= len(state.order):
             raise StateError(f"turn: {state.turn} is past the end of order {list(state.order)}")
-        current = state.current
+        current = state.on_turn
         if not cars[current].racing:
             raise StateError(
                 f"order: car {current} is on turn but {cars[current].status}, not racing"

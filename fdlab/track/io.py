@@ -580,7 +580,7 @@ class _Reader:
     # -- values any JSON file can hold, but a track file must be able to write back --------
     def plain_values(self, doc: Any) -> None:
         """Check every value: JSON types, depth, strings UTF-8 can store, finite numbers."""
-        pending: list[tuple[Any, int, tuple]] = [(doc, 1, ())]
+        pending: list[tuple[Any, int, tuple[Any, ...]]] = [(doc, 1, ())]
         while pending:
             value, depth, where = pending.pop()
             if value is None or isinstance(value, (bool, int)):
@@ -867,7 +867,7 @@ def _is_optional_int(value: Any) -> bool:
     return value is None or _is_small_int(value)
 
 
-def _field_name(where: tuple) -> str:
+def _field_name(where: tuple[Any, ...]) -> str:
     """``((((), "spaces"), 3), "x")`` -> ``spaces[3].x`` (a very deep one ends in ``...``)."""
     parts: list[Any] = []
     while where:
