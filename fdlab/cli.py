@@ -295,7 +295,10 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", required=True, metavar="OUT.json", help="the track file to write"
     )
-    parser.add_argument("--name", help="the board's name (default: from the GeoJSON)")
+    parser.add_argument("--name", help="the board's name (default: the circuit's Name)")
+    parser.add_argument(
+        "--feature", metavar="ID", help="which circuit of a GeoJSON collection (id or name)"
+    )
     parser.add_argument("--description", default="", help="one or two sentences about the board")
     parser.add_argument(
         "--lanes", type=_positive_int, default=3, metavar="N", help="lanes (2-4, default 3)"
@@ -359,7 +362,7 @@ def run_build(args: argparse.Namespace) -> int:
     from fdlab.track.validate import validate
 
     track = build_track(
-        centreline_from_geojson(args.circuit),
+        centreline_from_geojson(args.circuit, feature=args.feature),
         name=args.name,
         description=args.description,
         lanes=args.lanes,

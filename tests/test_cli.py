@@ -210,16 +210,13 @@ def test_entry_point_in_a_real_process(board_file, tmp_path):
     )
 
 
-CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"
+CIRCUITS = Path(__file__).resolve().parents[1] / "circuits"
 
 
 @pytest.fixture
 def monaco() -> Path:
     pytest.importorskip("fdlab.track.build")
-    path = CIRCUITS / "mc-1929.geojson"
-    if not path.exists():
-        pytest.skip("the shared circuits folder is not beside the repository")
-    return path
+    return CIRCUITS / "mc-1929.geojson"
 
 
 def test_build_writes_a_track_file_and_reports_on_it(monaco, tmp_path, capsys):

@@ -2,7 +2,7 @@
 
 Run ``python tracks/build_shipped.py`` after changing the builder; a test
 checks that the committed JSON files equal a fresh build. Real circuits are
-read from ``<repo>/../shared/circuits`` (GeoJSON, MIT licence in that folder).
+read from ``circuits/`` (GeoJSON, MIT licence in that folder).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from fdlab.track.build import CornerSpec, PitSpec, StreetSpec, Stretch, build_tr
 from fdlab.track.io import save_track
 
 TRACKS = Path(__file__).resolve().parent
-CIRCUITS = TRACKS.parent.parent / "shared" / "circuits"
+CIRCUITS = TRACKS.parent / "circuits"
 
 #: A drawn practice circuit: straights (metres) and turns (degrees, left
 #: positive; radius in metres), anticlockwise from the finish line.

@@ -29,7 +29,7 @@ from fdlab.track.corners import corner_entries, corner_exits
 from fdlab.track.io import load_track, save_track
 from fdlab.track.validate import validate
 
-CIRCUITS = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
+CIRCUITS = Path(__file__).resolve().parents[2] / "circuits"
 
 
 def drawn(layout, step=4.0):
@@ -269,10 +269,14 @@ def test_random_smooth_centrelines_build_valid_boards(points, lanes, spaces):
     lap_steps_ok(track)
 
 
-CIRCUIT_FILES = sorted(CIRCUITS.glob("*.geojson")) if CIRCUITS.is_dir() else []
+CIRCUIT_FILES = sorted(CIRCUITS.glob("*.geojson"))
 
 
-@pytest.mark.skipif(not CIRCUIT_FILES, reason="shared circuits folder not present")
+def test_the_repository_carries_its_circuits_with_their_licence():
+    assert len(CIRCUIT_FILES) >= 8
+    assert "Permission is hereby granted" in (CIRCUITS / "LICENSE.md").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("path", CIRCUIT_FILES, ids=lambda p: p.stem)
 def test_every_real_circuit_builds_a_valid_board(path):
     track = build_track(path, spaces_per_lap=90, pit=True)
@@ -435,3 +439,24 @@ def test_pit_entry_and_exit_move_out_of_corners():
     assert sorted(kind for kind, _ in ends) == ["pit_in", "pit_out"]
     assert all(track.space(space)["corner"] is None for _, space in ends)
     assert validate(track).ok
+
+
+def test_a_collection_of_several_circuits_asks_which_one_to_build():
+    line = json.loads((CIRCUITS / "mc-1929.geojson").read_text(encoding="utf-8"))["features"][0]
+    other = json.loads((CIRCUITS / "nl-1948.geojson").read_text(encoding="utf-8"))["features"][0]
+    both = {"type": "FeatureCollection", "features": [line, other]}
+    with pytest.raises(
+        CentrelineError, match=r"2 LineString features \(mc-1929 'Circuit de Monaco'"
+    ):
+        centreline_from_geojson(both)
+    with pytest.raises(CentrelineError, match="no LineString feature with id or name 'Spa'"):
+        centreline_from_geojson(both, feature="Spa")
+    chosen = centreline_from_geojson(both, feature="nl-1948")
+    assert chosen.properties["Name"] == "Circuit Zandvoort"
+    assert centreline_from_geojson(both, feature="Circuit Zandvoort") == chosen
+
+
+def test_a_board_is_named_after_the_circuit_not_its_town():
+    line = centreline_from_geojson(CIRCUITS / "mc-1929.geojson")
+    assert line.properties["Location"] == "Monaco"
+    assert build_track(line, spaces_per_lap=60, grid=4).name == "Circuit de Monaco"

@@ -12,7 +12,6 @@ from fdlab.track.validate import validate
 
 REPO = Path(__file__).resolve().parents[2]
 TRACKS = REPO / "tracks"
-CIRCUITS = REPO.parent / "shared" / "circuits"
 SHIPPED = ["training", "monaco", "zandvoort", "street"]
 
 
@@ -33,7 +32,6 @@ def test_shipped_board_is_valid_and_described(name):
     assert track.graph.graph["build"]["name"] == track.name
 
 
-@pytest.mark.skipif(not CIRCUITS.is_dir(), reason="shared circuits folder not present")
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_board_is_up_to_date_with_a_fresh_build(name):
     fresh = build_script().BOARDS[name]()

@@ -55,6 +55,7 @@ def build_track(
     centreline: Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
     *,
     name: str | None = None,
+    feature: str | None = None,
     lanes: int = 3,
     space_length: float | None = None,
     spaces_per_lap: int | None = None,
@@ -77,7 +78,11 @@ def build_track(
         The lap in the direction of travel; its first point is the finish
         line. Points are metres; GeoJSON (lon/lat) is projected.
     name : str, optional
-        The board's name; defaults to the GeoJSON ``Location`` or "untitled".
+        The board's name; defaults to the circuit's ``Name`` (GeoJSON
+        properties), else its ``Location``, else "untitled".
+    feature : str, optional
+        Which LineString of a GeoJSON FeatureCollection to build, by id or
+        name (see :func:`~fdlab.track.build.centreline_from_geojson`).
     lanes : int
         Lane count, 2-4.
     space_length : float, optional
@@ -145,6 +150,7 @@ def build_track(
     spec = make_spec(
         centreline,
         name=name,
+        feature=feature,
         lanes=lanes,
         space_length=space_length,
         spaces_per_lap=spaces_per_lap,
@@ -174,16 +180,15 @@ def make_spec(
     >>> spec.lanes, spec.centreline.length
     (2, 1000.0)
     """
+    feature = options.pop("feature", None)
     if isinstance(centreline, Centreline):
         line = centreline
     elif isinstance(centreline, str | Path | Mapping):
-        line = centreline_from_geojson(centreline)
+        line = centreline_from_geojson(centreline, feature=feature)
     else:
         line = Centreline(tuple(tuple(p) for p in centreline))
     if options.get("name") is None:
-        options["name"] = str(
-            line.properties.get("Location") or line.properties.get("name") or "untitled"
-        )
+        options["name"] = circuit_name(line)
     pit = options.get("pit")
     options["pit"] = PitSpec() if pit is True else (None if pit is False else pit)
     options["lane_counts"] = tuple(
@@ -197,6 +202,21 @@ def make_spec(
     if options.get("stops") is not None:
         options["stops"] = tuple(int(s) for s in options["stops"])
     return BuildSpec(centreline=line, **options)
+
+
+def circuit_name(line: Centreline) -> str:
+    """The name of a board built from ``line``: its ``Name`` (or ``name``), else its ``Location``.
+
+    Examples
+    --------
+    >>> circuit_name(Centreline([(0, 0), (1, 0), (0, 1)], {"Name": "Circuit de Monaco",
+    ...                                                     "Location": "Monaco"}))
+    'Circuit de Monaco'
+    """
+    properties = line.properties
+    return str(
+        properties.get("Name") or properties.get("name") or properties.get("Location") or "untitled"
+    )
 
 
 def rebuild(track: Track, **changes: Any) -> Track:
