@@ -53,10 +53,11 @@ def drawn(layout, step=4.0):
     return points[:-1]
 
 
-# A stadium: two straights and two hairpins, finish line in the first straight.
-STADIUM = drawn([(150,), (180, 35), (300,), (180, 35), (150,)])
+# A stadium: two straights and two tight hairpins (a space of radius at 16 m a
+# space), finish line in the first straight.
+STADIUM = drawn([(150,), (180, 16), (300,), (180, 16), (150,)])
 # A stadium with a kink (45 degrees each way) on each straight.
-KINKED = drawn([(100,), (45, 20), (60,), (-45, 20), (100,), (180, 40)] * 2)
+KINKED = drawn([(100,), (45, 20), (60,), (-45, 20), (100,), (180, 16)] * 2)
 
 
 def lap_steps_ok(track):
@@ -77,11 +78,11 @@ def test_stadium_builds_a_valid_board_with_two_hairpins_of_three_stops():
 
 
 def test_a_gentle_kink_gets_one_stop():
-    track = build_track(KINKED, name="Kinks", space_length=16.0)
-    assert validate(track).ok, validate(track)
+    track = build_track(KINKED, name="Kinks", space_length=16.0, grid=6, finish=0.1)
+    assert validate(track, cars=6).ok, validate(track, cars=6)
     stops = [c["stops"] for c in track.corners.values()]
     assert 3 in stops and 1 in stops
-    assert suggest_stops(20, 3.0) == 1 and suggest_stops(180, 1.5) == 3
+    assert suggest_stops(20, 3.0) == 1 and suggest_stops(180, 0.9) == 3
 
 
 def test_outer_lanes_of_a_corner_get_more_spaces_than_inner_ones():
@@ -119,14 +120,20 @@ def test_building_twice_gives_equal_tracks_and_the_spec_rebuilds_it():
     assert BuildSpec.from_json(spec).to_json() == first.graph.graph["build"]
 
 
-def test_grid_spots_lie_behind_the_finish_line_pole_nearest():
-    track = build_track(STADIUM, name="Stadium", space_length=16.0, grid=10)
+def test_grid_is_staggered_one_spot_a_row_behind_the_line_pole_at_the_front():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, grid=8)
     spots = track.grid_spots()
-    assert len(spots) == 10
+    assert len(spots) == 8
     progress = [track.space(s)["progress"] for s in spots]
-    assert progress == sorted(progress, reverse=True)
-    assert progress[0] == track.lap_length - 1
-    assert len({track.space(s)["lane"] for s in spots}) == 2
+    assert progress == [track.lap_length - 1 - row for row in range(8)]  # one a row
+    lanes = [track.space(s)["lane"] for s in spots]
+    assert lanes == [lanes[0], lanes[1]] * 4 and lanes[0] != lanes[1]  # alternating sides
+    assert all(track.space(s)["corner"] is None for s in spots)
+
+
+def test_a_grid_that_does_not_fit_behind_the_line_is_refused_not_put_in_a_corner():
+    with pytest.raises(BuildError, match="grid: the straight behind the finish line holds"):
+        build_track(STADIUM, name="Stadium", space_length=16.0, grid=60, finish=0.1)
 
 
 def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
@@ -144,7 +151,7 @@ def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
 
 
 def test_pits_on_another_straight_need_the_finish_line_moved_there():
-    away = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.55, 0.75))
+    away = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.35, 0.65))
     assert validate(away).codes == ["pit_misses_finish"]
     moved = build_track(STADIUM, name="Stadium", space_length=16.0, pit=True, finish=0.6)
     assert validate(moved).ok, validate(moved)
@@ -279,7 +286,7 @@ def test_the_repository_carries_its_circuits_with_their_licence():
 
 @pytest.mark.parametrize("path", CIRCUIT_FILES, ids=lambda p: p.stem)
 def test_every_real_circuit_builds_a_valid_board(path):
-    track = build_track(path, spaces_per_lap=90, pit=True)
+    track = build_track(path, pit=True)
     report = validate(track)
     assert report.ok, report
     if path.stem == "jp-1962":  # Suzuka crosses itself: one branch goes over a bridge
@@ -294,10 +301,10 @@ def test_centreline_round_trips_through_json():
 
 
 def test_finish_option_moves_the_finish_line_along_the_centreline():
-    # a quarter lap on, the finish line lies on the far straight (y about 70)
+    # half a lap on, the finish line lies on the far straight (y about 32)
     track = build_track(STADIUM, name="Stadium", space_length=16.0, finish=0.5)
     crossing = track.edges_crossing("finish")
-    assert crossing and all(track.space(v)["y"] > 40 for _, v in crossing)
+    assert crossing and all(track.space(v)["y"] > 20 for _, v in crossing)
     assert validate(track).ok, validate(track)
 
 
@@ -307,7 +314,7 @@ def test_grid_fills_rows_across_the_lanes_when_the_straight_is_short():
     spots = track.grid_spots()
     assert len(spots) == 10
     rows = [track.space(s)["progress"] for s in spots]
-    assert rows[:3] == [rows[0]] * 3  # pole row: one spot per lane
+    assert rows[:2] == [rows[0]] * 2 and rows[2] < rows[0]  # two spots a row: 5 rows
     assert all(track.space(s)["corner"] is None for s in spots)
     assert validate(track).ok, validate(track)
 
@@ -418,11 +425,12 @@ def test_crowded_corners_take_room_from_neighbours_or_merge():
         CornerExtent(110, 115, 3, "B"),
         CornerExtent(115, 125, 1, "C"),
     ]
-    roomy = fit_corners(crowded, one_lane, low=80, high=150, step=2.5)
+    # a small board (a tenth of the printed size): a 3-stop corner needs 3 spaces
+    roomy = fit_corners(crowded, one_lane, low=80, high=150, step=2.5, scale=0.1)
     assert [c.name for c in roomy] == ["A", "B", "C"]
     assert [one_lane(c.start, c.end)[0] for c in roomy] == [2, 3, 2]
     assert roomy[1].start < 110 and roomy[1].end > 115  # grown on both sides of its apex
-    [merged] = fit_corners(crowded, one_lane, low=95, high=135, step=2.5)
+    [merged] = fit_corners(crowded, one_lane, low=95, high=135, step=2.5, scale=0.1)
     assert merged == CornerExtent(95, 135, 3, "A / B / C")
 
 

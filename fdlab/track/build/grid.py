@@ -1,4 +1,4 @@
-"""Grid spots behind the finish line, pole on the inside of the first corner."""
+"""Grid spots on the straight behind the finish line, pole on the inside of the first corner."""
 
 from __future__ import annotations
 
@@ -10,50 +10,48 @@ from fdlab.track.errors import BuildError
 
 
 def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:
-    """Grid spots behind the finish line, pole nearest it on the inside of the first corner.
+    """Grid spots on the straight behind the finish line, never in a corner.
 
-    Two staggered lanes when the straight behind the line holds them all,
-    otherwise one spot per lane and row, so the grid stays out of corners
-    where it can.
+    Staggered like a motor-racing grid, one spot per row on alternate sides,
+    pole nearest the line on the inside of the first corner. When the
+    straight is too short for that, each row takes two spots (or one per
+    lane), still pole first on the inside; when even that does not fit, a
+    :class:`BuildError` says how many rows the straight holds.
     """
     if spots == 0:
         return
     lanes = _lanes(cells)
     at_line = sorted(c.lane for c in cells if c.kind == "track" and c.end > lap - _EPS)
     inside = at_line if corners and _first_turn_left(cells, corners) else at_line[::-1]
-    straight = 0
-    for cell in reversed(lanes[inside[0]]):
-        if cell.corner is not None or cell.tunnel is not None:
+    rows = _straight_rows(lanes, inside)
+    for per_row in range(1, len(inside) + 1):
+        if math.ceil(spots / per_row) <= rows:
             break
-        straight += 1
-    if len(inside) >= 3 and straight < spots:
-        _grid_by_rows(lanes, inside, spots)
-        return
-    pattern = inside[:2]
-    limit = math.inf
-    for spot in range(spots):
-        lane = pattern[spot % len(pattern)]
-        candidates = [c for c in reversed(lanes[lane]) if c.progress < limit and c.tunnel is None]
-        if not candidates:
-            raise BuildError(
-                f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
-            )
-        candidates[0].grid = spot + 1
-        limit = candidates[0].progress - 1e-6
-
-
-def _grid_by_rows(lanes: dict[int, list[_Cell]], inside: list[int], spots: int) -> None:
-    spot = 0
-    for row in range(1, min(len(lanes[lane]) for lane in inside) + 1):
-        for lane in inside:
-            cell = lanes[lane][-row]
-            if cell.tunnel is None and spot < spots:
-                spot += 1
-                cell.grid = spot
-    if spot < spots:
+    else:
         raise BuildError(
-            f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
+            f"grid: the straight behind the finish line holds {rows} rows of spaces, too few "
+            f"for {spots} grid spots even {len(inside)} to a row (a grid spot is never in a "
+            "corner): give fewer spots (grid=...) or move the finish line (finish=...)"
         )
+    for spot in range(spots):
+        if per_row == 1:
+            row, lane = spot, inside[spot % min(2, len(inside))]
+        else:
+            row, lane = divmod(spot, per_row)
+            lane = inside[lane]
+        lanes[lane][-1 - row].grid = spot + 1
+
+
+def _straight_rows(lanes: dict[int, list[_Cell]], inside: list[int]) -> int:
+    """Rows of straight spaces (no corner, no tunnel) in every lane just behind the line."""
+    rows = 0
+    shortest = min(len(lanes[lane]) for lane in inside)
+    while rows < shortest and all(
+        lanes[lane][-1 - rows].corner is None and lanes[lane][-1 - rows].tunnel is None
+        for lane in inside
+    ):
+        rows += 1
+    return rows
 
 
 def _first_turn_left(cells: list[_Cell], corners: list) -> bool:

@@ -43,8 +43,9 @@ from fdlab.track.build.stretches import _lap_stretches
 from fdlab.track.corners import update_corner_counts
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
-#: Default number of spaces along the centre of a lap.
-DEFAULT_SPACES_PER_LAP = 80
+#: Default number of spaces along the centre of a lap: the printed boards have
+#: about 150 a lane whatever the circuit's length (they are drawn to fit a table).
+DEFAULT_SPACES_PER_LAP = 155
 #: Lane width as a fraction of the space length (spaces are longer than wide).
 LANE_WIDTH_RATIO = 0.45
 #: Builds tried before giving up on lengthening corners whose shortest path is too short.
@@ -87,7 +88,8 @@ def build_track(
         Lane count, 2-4.
     space_length : float, optional
         Length of a space along the centreline in metres. Default: the lap
-        divided by ``spaces_per_lap`` (80 if not given either).
+        divided by ``spaces_per_lap`` (155 if not given either, the size
+        of the printed boards).
     spaces_per_lap : int, optional
         Wanted number of spaces along the centre of the lap.
     lane_width : float, optional
@@ -139,13 +141,13 @@ def build_track(
     Examples
     --------
     >>> import math
-    >>> oval = [(400 * math.sin(t / 50 * math.pi), -150 * math.cos(t / 50 * math.pi))
+    >>> oval = [(400 * math.sin(t / 50 * math.pi), -100 * math.cos(t / 50 * math.pi))
     ...         for t in range(100)]
     >>> track = build_track(oval, name="Oval", spaces_per_lap=60, pit=True)
     >>> track.lap_length, len(track.grid_spots()), len(track.corners), len(track.boxes())
     (61.0, 10, 2, 10)
-    >>> [c["stops"] for c in track.corners.values()]
-    [1, 1]
+    >>> [c["stops"] for c in track.corners.values()]  # a half turn a space or so wide
+    [2, 2]
     """
     spec = make_spec(
         centreline,
