@@ -98,8 +98,8 @@ MIN_STEP_GAIN = 0.5
 GAIN_TOLERANCE = 1e-6
 
 #: A box smaller than this share of a typical track space cannot hold a car (half a
-#: space, with some slack for the outline's rounding).
-MIN_BOX_SHARE = 0.45
+#: space, with slack for boxes beside a bend of the pit lane).
+MIN_BOX_SHARE = 0.4
 
 #: Space kinds a step of each kind may join: ``(from, to)`` pairs.
 STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -132,7 +134,7 @@ def test_grid_is_staggered_one_spot_a_row_behind_the_line_pole_at_the_front():
 
 
 def test_a_grid_that_does_not_fit_behind_the_line_is_refused_not_put_in_a_corner():
-    with pytest.raises(BuildError, match="grid: the straight behind the finish line holds"):
+    with pytest.raises(BuildError, match="grid: no room for 60 grid spots behind the finish line"):
         build_track(STADIUM, name="Stadium", space_length=16.0, grid=60, finish=0.1)
 
 
@@ -468,3 +470,52 @@ def test_a_board_is_named_after_the_circuit_not_its_town():
     line = centreline_from_geojson(CIRCUITS / "mc-1929.geojson")
     assert line.properties["Location"] == "Monaco"
     assert build_track(line, spaces_per_lap=60, grid=4).name == "Circuit de Monaco"
+
+
+def test_a_lap_of_a_few_clicks_gets_corners_only_at_its_real_bends():
+    # the editor's Poly Draw: 15 clicks round a 1000 x 300 m stadium, each end a half
+    # circle of five clicks; every click turns 36 degrees but only the two ends are bends
+    ends = [math.pi * k / 4 for k in (0, 1, 2, 3, 4)]
+    clicks = [(250, 0), (500, 0), (750, 0)]
+    clicks += [(1000 + 150 * math.sin(a), 150 - 150 * math.cos(a)) for a in ends]
+    clicks += [(500, 300), (250, 300)]
+    clicks += [(-150 * math.sin(a), 150 + 150 * math.cos(a)) for a in ends]
+    assert len(clicks) == 15
+    track = build_track(clicks, name="Clicked")
+    assert len(track.corners) == 2, track.corners
+    assert validate(track).ok, validate(track)
+
+
+def test_the_pit_lane_never_lies_over_other_track_and_names_the_stretch_when_it_cannot_fit():
+    # half a lap on, Suzuka's straight has the other branch of the figure eight on one side
+    suzuka = CIRCUITS / "jp-1962.geojson"
+    track = build_track(suzuka, pit=True, finish=0.5, grid=6)
+    assert validate(track, cars=6).ok, validate(track, cars=6)
+    refused = []
+    for side in ("left", "right"):
+        try:
+            build_track(suzuka, pit=PitSpec(side=side), finish=0.5, grid=6)
+        except BuildError as error:
+            refused.append(str(error))
+    [message] = refused
+    assert re.search(
+        r"on the (left|right) of the stretch from lap fraction 0\.\d+ to 0\.\d+ "
+        r"it would lie over \d+ track spaces",
+        message,
+    ), message
+
+
+def test_the_pit_lane_never_runs_beside_a_corner():
+    # drawn over the first hairpin (lap fractions 0.21-0.29): refused, naming the corner
+    with pytest.raises(BuildError, match="runs beside corner 1: a car in the pits would skip it"):
+        build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.15, 0.4, boxes=4))
+    for path in CIRCUIT_FILES:
+        track = build_track(path, pit=True, grid=6)
+        assert "pit_beside_corner" not in validate(track, cars=6).codes, path.stem
+
+
+def test_boxes_are_at_least_half_a_space_long():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(boxes=10))
+    area = statistics.median(track.space(s)["polygon"].area for s in track.spaces(kind="track"))
+    assert all(track.space(b)["polygon"].area >= 0.45 * area for b in track.boxes())
+    assert "box_too_small" not in validate(track).codes

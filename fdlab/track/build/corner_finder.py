@@ -33,6 +33,9 @@ JOIN_MAX_ANGLE = 100.0
 FAST_RADIUS_SPACES = 2.0
 #: ... unless it turns this much (degrees) or more: a long curve is a corner however wide.
 FAST_MAX_ANGLE = 120.0
+#: A long curve (no bend in it) tighter than this radius, in spaces, turning at least
+#: :data:`FAST_MAX_ANGLE`, is a 1-stop corner: the end of a drawn oval.
+SWEEP_RADIUS_SPACES = 10.0
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
     step = path.length / count
     curvature = gaussian_filter1d(path.curvature, sigma=0.5 * space_length / step, mode="wrap")
     bent = np.abs(curvature) > 1.0 / (BEND_RADIUS_SPACES * space_length)
-    if bent.all() or not bent.any():
+    if bent.all():
         return []
     bends = []
     for a, b in _circular_runs(bent):
@@ -115,6 +118,8 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
         radius = 1.0 / float(np.abs(curvature[indices]).max()) / space_length
         bends.append(_Bend(a, last, angle, radius))
     groups = _join_bends(bends, count, JOIN_GAP_SPACES * space_length / step)
+    groups += _sweeps(path, space_length, [b for g in groups for b in g])
+    groups.sort(key=lambda g: g[0].first % count)
     found = []
     for group in groups:
         turn = sum(abs(b.angle) for b in group)
@@ -125,6 +130,29 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
         end = start + (group[-1].last - group[0].first) * step
         found.append(FoundCorner(start, end, turn, radius, suggest_stops(turn, radius)))
     return sorted(found, key=lambda c: c.start)
+
+
+def _sweeps(path: LapPath, space_length: float, bends: list[_Bend]) -> list[list[_Bend]]:
+    """Long curves turning :data:`FAST_MAX_ANGLE` or more that hold no bend, as corners."""
+    count = len(path.s)
+    step = path.length / count
+    # blurred over a few spaces: the clicks of a hand-drawn curve make one curve
+    curvature = gaussian_filter1d(path.curvature, sigma=3 * space_length / step, mode="wrap")
+    curved = np.abs(curvature) > 1.0 / (SWEEP_RADIUS_SPACES * space_length)
+    if curved.all() or not curved.any():
+        return []
+    taken = np.zeros(count, dtype=bool)
+    for bend in bends:
+        taken[np.arange(bend.first, bend.last) % count] = True
+    found = []
+    for a, b in _circular_runs(curved):
+        last = b if b > a else b + count
+        indices = np.arange(a, last) % count
+        angle = math.degrees(float(path.curvature[indices].sum() * step))
+        if abs(angle) >= FAST_MAX_ANGLE and not taken[indices].any():
+            radius = 1.0 / float(np.abs(curvature[indices]).max()) / space_length
+            found.append([_Bend(a, last, angle, radius)])
+    return found
 
 
 def _join_bends(bends: list[_Bend], count: int, gap: float) -> list[list[_Bend]]:

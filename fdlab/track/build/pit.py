@@ -47,52 +47,71 @@ def _pit_lane(
     needed = math.ceil(pit.boxes / 2) + 2  # two boxes beside each space, entry and exit
     if pit.start is not None:
         start, end = pit.start * lap, pit.end * lap  # type: ignore[operator]
-        start, end = _pit_ends_on_straights(stretches, start % lap, end % lap, lap)
-    else:
-        start, end = _finish_straight(stretches, lap, space, needed)
-    if end <= start:
-        end += lap
-    where = f"the stretch from lap fraction {start / lap:.3f} to {(end % lap) / lap:.3f}"
+        stretches_to_try = [_pit_ends_on_straights(stretches, start % lap, end % lap, lap)]
+    else:  # a box beside each pit space, or two beside each in a shorter pit lane
+        stretches_to_try = [
+            _finish_straight(stretches, lap, space, needed, wanted)
+            for wanted in (pit.boxes + 2, needed)
+        ]
+    outside = "right" if _signed_area(path) > 0 else "left"
+    sides = [pit.side] if pit.side else [outside, "left" if outside == "right" else "right"]
+    track_cells = [c for c in cells if c.kind == "track"]
+    tree = shapely.STRtree([c.polygon for c in track_cells])
+    blocked = []
+    for start, end in stretches_to_try:
+        if end <= start:
+            end += lap
+        where = f"the stretch from lap fraction {start / lap:.3f} to {(end % lap) / lap:.3f}"
+        _check_pit_stretch(stretches, start, end, lap, space, needed, pit.boxes, where)
+        for side in sides:
+            built = _lay_pit(pit, path, cells, stretches, offsets, width, lap, start, end, side)
+            over = _laid_over(built[0], track_cells, tree)
+            exit_part = {id(c) for c in [c for c in built[0] if c.kind == "pit"][-2:]}
+            if all(id(c) in exit_part for c, _ in over):
+                for cell, _ in over:
+                    cell.level = -1  # the pit exit passes under the track
+                return built
+            count = len({id(t) for _, t in over})
+            blocked.append(f"on the {side} of {where} it would lie over {count} track spaces")
+    raise BuildError(
+        f"pit: no room for the pit lane and its boxes ({'; '.join(blocked)}); "
+        "give another stretch (PitSpec(start=..., end=...)) or side"
+    )
+
+
+def _check_pit_stretch(
+    stretches: list[_Stretch],
+    start: float,
+    end: float,
+    lap: float,
+    space: float,
+    needed: int,
+    boxes: int,
+    where: str,
+) -> None:
+    """A pit lane runs beside no corner and holds its boxes, or a :class:`BuildError` says why."""
     beside = _corners_beside(stretches, start, end, lap)
     if beside:
         raise BuildError(
             f"pit: {where} runs beside corner {', '.join(map(str, beside))}: a car in the pits "
             "would skip it; put the pit lane on a straight (PitSpec(start=..., end=...))"
         )
-    if end - start < needed * space - _EPS:
+    if end - start < (needed - 0.5) * space:  # cut into ``needed`` spaces, rounded
         raise BuildError(
             f"pit: {where} holds {(end - start) / space:.1f} spaces of straight, fewer than the "
-            f"{needed} a pit lane with {pit.boxes} boxes needs (a pit lane never runs beside a "
+            f"{needed} a pit lane with {boxes} boxes needs (a pit lane never runs beside a "
             "corner): give fewer boxes (PitSpec(boxes=...)), or move the finish line to a "
             "longer straight (finish=...)"
         )
-    outside = "right" if _signed_area(path) > 0 else "left"
-    sides = [pit.side] if pit.side else [outside, "left" if outside == "right" else "right"]
-    track_cells = [c for c in cells if c.kind == "track"]
-    tree = shapely.STRtree([c.polygon for c in track_cells])
-    blocked = []
-    for side in sides:
-        built = _lay_pit(pit, path, cells, stretches, offsets, width, lap, start, end, side)
-        over = _laid_over(built[0], track_cells, tree)
-        exit_part = {id(c) for c in [c for c in built[0] if c.kind == "pit"][-2:]}
-        if all(id(c) in exit_part for c, _ in over):
-            for cell, _ in over:
-                cell.level = -1  # the pit exit passes under the track
-            return built
-        spaces = sorted({t for _, t in over}, key=lambda t: t.start)
-        blocked.append(f"on the {side} it would lie over {len(spaces)} track spaces")
-    raise BuildError(
-        f"pit: no side of {where} has room for the pit lane and its boxes "
-        f"({'; '.join(blocked)}); give another stretch (PitSpec(start=..., end=...)) or side"
-    )
 
 
 def _finish_straight(
-    stretches: list[_Stretch], lap: float, space: float, needed: int
+    stretches: list[_Stretch], lap: float, space: float, needed: int, wanted: int
 ) -> tuple[float, float]:
     """Where the default pit lane runs: on the straight through the finish line, from just
     after the last corner to just before the first, no longer than the boxes need (a few
-    spaces before the line, fewer after it)."""
+    spaces before the line, fewer after it): ``wanted`` spaces (a box beside each) where
+    the straight has room, else at least ``needed`` (two boxes beside each)."""
     low, high = 0.0, lap
     for stretch in reversed(stretches):
         if stretch.corner is not None:
@@ -102,13 +121,14 @@ def _finish_straight(
         if stretch.corner is not None:
             high = stretch.start
             break
-    room_before = max(0.0, lap - low - 0.5 * space)
-    room_after = max(0.0, high - 0.5 * space)
-    before = min(room_before, (needed + 2) * space)
+    room_before = max(0.0, lap - low - 0.1 * space)
+    room_after = max(0.0, high - 0.1 * space)
+    length = (wanted if room_before + room_after >= (wanted + 1) * space else needed) + 1
+    before = min(room_before, (length - 2) * space)
     after = min(room_after, 3 * space)
-    if before + after < (needed + 1) * space:  # one side short: take more from the other
-        before = min(room_before, (needed + 1) * space - after)
-        after = min(room_after, (needed + 1) * space - before)
+    if before + after < length * space:  # one side short: take more from the other
+        before = min(room_before, length * space - after)
+        after = min(room_after, length * space - before)
     return (lap - before) % lap, after
 
 
