@@ -314,7 +314,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         "--spaces-per-lap",
         type=_positive_int,
         metavar="N",
-        help="number of spaces along the centre of the lap (default 80)",
+        help="number of spaces along the centre of the lap (default 155, the printed boards' size)",
     )
     parser.add_argument(
         "--finish",
@@ -351,8 +351,9 @@ def run_build(args: argparse.Namespace) -> int:
     """Build a board from a circuit centreline and save it as a track file.
 
     The board is checked by the validator and its report printed; the file
-    is written either way, so that it can be fixed in the editor. An
-    existing OUT.json is only replaced with --force.
+    is written either way, so that it can be fixed in the editor, and the
+    exit status is 1 when it has problems. An existing OUT.json is only
+    replaced with --force.
     """
     output = Path(args.output)
     if output.exists() and not args.force:
@@ -379,8 +380,9 @@ def run_build(args: argparse.Namespace) -> int:
         f"wrote {output}: {track.name!r}, {len(track)} spaces, {len(track.corners)} corners, "
         f"{len(track.grid_spots())} grid spots"
     )
-    print(validate(track, cars=min(args.grid, 10)))
-    return 0
+    report = validate(track, cars=min(args.grid, 10))
+    print(report)
+    return 0 if report.ok else EXIT_PROBLEMS
 
 
 # -- fdlab show ---------------------------------------------------------------------------

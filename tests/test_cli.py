@@ -307,3 +307,23 @@ def test_build_refusal_is_one_line(monaco, tmp_path, capsys):
 def test_build_bad_stop_counts_are_usage_errors(tmp_path, capsys, stops, words):
     assert main(["build", "c.geojson", "-o", str(tmp_path / "x.json"), "--stops", stops]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_build_exits_1_and_prints_the_problems_of_what_it_built(
+    monaco, tmp_path, capsys, monkeypatch
+):
+    import importlib
+
+    validate_module = importlib.import_module("fdlab.track.validate")
+    out = tmp_path / "monaco.json"
+    assert main(["build", str(monaco), "-o", str(out), "--pit"]) == 0
+    assert "no problems found" in capsys.readouterr().out
+    found = validate_module.Problem("grid_in_corner", "grid spot 9 lies inside corner 4", (7,))
+
+    def with_a_problem(track, cars=10):
+        return validate_module.ValidationReport(track.name, (found,))
+
+    monkeypatch.setattr(validate_module, "validate", with_a_problem)
+    assert main(["build", str(monaco), "-o", str(out), "--pit", "--force"]) == 1
+    assert "[grid_in_corner] grid spot 9 lies inside corner 4" in capsys.readouterr().out
+    assert out.exists()  # written anyway, to be fixed in the editor
