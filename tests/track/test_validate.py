@@ -335,13 +335,13 @@ def test_grid_just_behind_the_finish_line_after_moving_it():
 
 
 def test_finish_line_moved_back_on_the_training_ring_leaves_grid_and_pits_behind():
-    """The editor's case: the line moved 14 spaces back, onto the track lanes only."""
+    """The editor's case: the line moved 17 spaces back, onto the track lanes only."""
     from fdlab.track import load_track
 
     track = load_track(Path(__file__).resolve().parents[2] / "tracks" / "training.json")
     graph, lap = track.graph, track.lap_length
     column = {
-        n for n, d in graph.nodes(data=True) if d["kind"] == "track" and 40 <= d["progress"] < 41
+        n for n, d in graph.nodes(data=True) if d["kind"] == "track" and 35 <= d["progress"] < 36
     }
     for u, v, data in graph.edges(data=True):
         data["lines"] = data["lines"] - {"finish"}
