@@ -519,3 +519,22 @@ def test_boxes_are_at_least_half_a_space_long():
     area = statistics.median(track.space(s)["polygon"].area for s in track.spaces(kind="track"))
     assert all(track.space(b)["polygon"].area >= 0.45 * area for b in track.boxes())
     assert "box_too_small" not in validate(track).codes
+
+
+def test_a_pit_exit_may_pass_under_the_track():
+    # a figure eight crossing itself at right angles just after the finish line: the pit
+    # lane beside the finish straight comes out under the bridge of the other branch
+    start = -0.18
+    eight = [
+        (
+            600 * math.sin(start + 2 * math.pi * i / 200),
+            300 * math.sin(2 * (start + 2 * math.pi * i / 200)),
+        )
+        for i in range(200)
+    ]
+    track = build_track(eight, name="Eight", spaces_per_lap=70, pit=PitSpec(boxes=4), grid=4)
+    assert validate(track, cars=4).ok, validate(track, cars=4)
+    under = [s for s in track.spaces(kind="pit") if track.space(s)["level"] == -1]
+    assert track.spaces(level=1)  # the other branch goes over on a bridge ...
+    exit_space = next(u for u, _, k in track.graph.edges(data="kind") if k == "pit_out")
+    assert under == [exit_space]  # ... and the pit exit under it
