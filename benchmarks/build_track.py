@@ -1,8 +1,8 @@
-"""Time the board builder: a 500-space board, and every shared circuit.
+"""Time the board builder: a 500-space board, and every circuit of the repository.
 
 Run: python benchmarks/build_track.py
 Prints the median build time of a 500-space board (goal: well under a
-second), whether its builds wrote identical track files (deterministic), and the time to build each circuit in ../shared/circuits, with the
+second), whether its builds wrote identical track files (deterministic), and the time to build each circuit in circuits/, with the
 progress gained by its lane changes (M-3: about one space, never below half)
 and its corners' shortest paths over their stop counts (at least 1).
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from fdlab.track.build import PitSpec, build_track
 from fdlab.track.io import dumps
 
-CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"
+CIRCUITS = Path(__file__).resolve().parents[1] / "circuits"
 
 
 def ellipse(points: int = 200) -> list[tuple[float, float]]:

@@ -1,8 +1,7 @@
 """Time the board pictures on 500-space boards.
 
 Run: ``python benchmarks/plot_board.py``. Two boards: a text board of 4 lanes
-x 125 columns (closed loop) and, when the shared circuits folder is next to
-the repository, Monaco built with ``build_track`` at about 500 spaces (curved
+x 125 columns (closed loop) and Monaco (``circuits/mc-1929.geojson``) built with ``build_track`` at about 500 spaces (curved
 polygons with many vertices, a pit lane with boxes). Prints the median of
 several runs of each drawing function; the editor redraws from
 ``board_data`` after every edit, so it should stay well under 100 ms.
@@ -20,7 +19,7 @@ from fdlab.track import Track, from_ascii
 
 LANES = 4
 COLUMNS = 125
-MONACO = Path(__file__).resolve().parents[1].parent / "shared" / "circuits" / "mc-1929.geojson"
+MONACO = Path(__file__).resolve().parents[1] / "circuits" / "mc-1929.geojson"
 
 
 def text_board() -> Track:

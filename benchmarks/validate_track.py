@@ -2,10 +2,10 @@
 
 Run with ``python benchmarks/validate_track.py``; it prints the board size
 and the median, best and worst time of ``validate`` over repeated runs, for a
-board built from a real circuit (when the shared circuits are beside the
-repository), a sound text board and the same board broken in many ways at
-once (the broken one exercises the reporting paths), and the sound board with
-one space outlined by a million points. Also times loading and saving the board's
+board built from a real circuit (``circuits/be-1925.geojson``), a sound text
+board and the same board broken in many ways at once (the broken one
+exercises the reporting paths), and the sound board with one space outlined
+by a million points. Also times loading and saving the board's
 file. Nothing is asserted: these are figures to read.
 """
 
@@ -91,7 +91,7 @@ def show(label: str, times: list[float]) -> None:
 
 def built_board() -> Track | None:
     """Spa-Francorchamps built at about 500 spaces, if the builder and the circuits are there."""
-    circuit = Path(__file__).resolve().parents[1].parent / "shared" / "circuits" / "be-1925.geojson"
+    circuit = Path(__file__).resolve().parents[1] / "circuits" / "be-1925.geojson"
     try:
         from fdlab.track.build import build_track
     except ImportError:

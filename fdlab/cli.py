@@ -323,7 +323,10 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", required=True, metavar="OUT.json", help="the track file to write"
     )
-    parser.add_argument("--name", help="the board's name (default: from the GeoJSON)")
+    parser.add_argument("--name", help="the board's name (default: the circuit's Name)")
+    parser.add_argument(
+        "--feature", metavar="ID", help="which circuit of a GeoJSON collection (id or name)"
+    )
     parser.add_argument("--description", default="", help="one or two sentences about the board")
     parser.add_argument(
         "--lanes", type=_positive_int, default=3, metavar="N", help="lanes (2-4, default 3)"
@@ -339,7 +342,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         "--spaces-per-lap",
         type=_positive_int,
         metavar="N",
-        help="number of spaces along the centre of the lap (default 80)",
+        help="number of spaces along the centre of the lap (default 155, the printed boards' size)",
     )
     parser.add_argument(
         "--finish",
@@ -376,8 +379,9 @@ def run_build(args: argparse.Namespace) -> int:
     """Build a board from a circuit centreline and save it as a track file.
 
     The board is checked by the validator and its report printed; the file
-    is written either way, so that it can be fixed in the editor. An
-    existing OUT.json is only replaced with --force.
+    is written either way, so that it can be fixed in the editor, and the
+    exit status is 1 when it has problems. An existing OUT.json is only
+    replaced with --force.
     """
     output = Path(args.output)
     if output.exists() and not args.force:
@@ -387,7 +391,7 @@ def run_build(args: argparse.Namespace) -> int:
     from fdlab.track.validate import validate
 
     track = build_track(
-        centreline_from_geojson(args.circuit),
+        centreline_from_geojson(args.circuit, feature=args.feature),
         name=args.name,
         description=args.description,
         lanes=args.lanes,
@@ -404,8 +408,9 @@ def run_build(args: argparse.Namespace) -> int:
         f"wrote {output}: {track.name!r}, {len(track)} spaces, {len(track.corners)} corners, "
         f"{len(track.grid_spots())} grid spots"
     )
-    print(validate(track, cars=min(args.grid, 10)))
-    return 0
+    report = validate(track, cars=min(args.grid, 10))
+    print(report)
+    return 0 if report.ok else EXIT_PROBLEMS
 
 
 # -- fdlab show ---------------------------------------------------------------------------

@@ -212,16 +212,13 @@ def test_entry_point_in_a_real_process(board_file, tmp_path):
     )
 
 
-CIRCUITS = Path(__file__).resolve().parents[1].parent / "shared" / "circuits"
+CIRCUITS = Path(__file__).resolve().parents[1] / "circuits"
 
 
 @pytest.fixture
 def monaco() -> Path:
     pytest.importorskip("fdlab.track.build")
-    path = CIRCUITS / "mc-1929.geojson"
-    if not path.exists():
-        pytest.skip("the shared circuits folder is not beside the repository")
-    return path
+    return CIRCUITS / "mc-1929.geojson"
 
 
 def test_build_writes_a_track_file_and_reports_on_it(monaco, tmp_path, capsys):
@@ -382,3 +379,23 @@ def test_build_refuses_a_geojson_position_off_the_globe(tmp_path, capsys):
     circuit.write_text(json.dumps({"type": "LineString", "coordinates": coordinates}))
     assert main(["build", str(circuit), "-o", str(tmp_path / "x.json")]) == 2
     assert "coordinates[1]: latitude 95 is outside -90..90 degrees" in capsys.readouterr().err
+
+
+def test_build_exits_1_and_prints_the_problems_of_what_it_built(
+    monaco, tmp_path, capsys, monkeypatch
+):
+    import importlib
+
+    validate_module = importlib.import_module("fdlab.track.validate")
+    out = tmp_path / "monaco.json"
+    assert main(["build", str(monaco), "-o", str(out), "--pit"]) == 0
+    assert "no problems found" in capsys.readouterr().out
+    found = validate_module.Problem("grid_in_corner", "grid spot 9 lies inside corner 4", (7,))
+
+    def with_a_problem(track, cars=10):
+        return validate_module.ValidationReport(track.name, (found,))
+
+    monkeypatch.setattr(validate_module, "validate", with_a_problem)
+    assert main(["build", str(monaco), "-o", str(out), "--pit", "--force"]) == 1
+    assert "[grid_in_corner] grid spot 9 lies inside corner 4" in capsys.readouterr().out
+    assert out.exists()  # written anyway, to be fixed in the editor

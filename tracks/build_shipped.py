@@ -1,8 +1,10 @@
 """Build the boards shipped in ``tracks/`` from their centrelines.
 
 Run ``python tracks/build_shipped.py`` after changing the builder; a test
-checks that the committed JSON files equal a fresh build. Real circuits are
-read from ``<repo>/../shared/circuits`` (GeoJSON, MIT licence in that folder).
+checks that the committed JSON files equal a fresh build. The real circuits
+are built at the builder's calibrated default size (that of the printed
+boards); the training ring is small, for lessons. Real circuits are
+read from ``circuits/`` (GeoJSON, MIT licence in that folder).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from fdlab.track.build import CornerSpec, PitSpec, StreetSpec, Stretch, build_tr
 from fdlab.track.io import save_track
 
 TRACKS = Path(__file__).resolve().parent
-CIRCUITS = TRACKS.parent.parent / "shared" / "circuits"
+CIRCUITS = TRACKS.parent / "circuits"
 
 #: A drawn practice circuit: straights (metres) and turns (degrees, left
 #: positive; radius in metres), anticlockwise from the finish line.
@@ -53,13 +55,34 @@ def drawn_centreline(
     return points
 
 
+def layout_corners(layout: tuple[tuple[float, ...], ...]) -> list[CornerSpec]:
+    """A corner on each turn of a drawn layout, as lap fractions of its arc."""
+    lengths = [
+        piece[0] if len(piece) == 1 else math.radians(abs(piece[0])) * piece[1] for piece in layout
+    ]
+    lap = sum(lengths)
+    corners, travelled = [], 0.0
+    for piece, length in zip(layout, lengths, strict=True):
+        if len(piece) == 2:
+            corners.append(CornerSpec(travelled / lap, (travelled + length) / lap))
+        travelled += length
+    return corners
+
+
+#: Stop counts of the training ring's turns: the hairpin, two fast bends, two sharp ones.
+TRAINING_STOPS = (3, 1, 1, 2, 2)
+
+
 def training() -> Track:
-    """A small practice ring with corners of 1, 2 and 3 stops."""
+    """A small practice ring with corners of 1, 2 and 3 stops (a lesson board: its corners
+    and stop counts are drawn, its bends being wide for its small spaces)."""
     return build_track(
         drawn_centreline(TRAINING_LAYOUT),
         name="Training ring",
         lanes=2,
         space_length=16.0,
+        corners=layout_corners(TRAINING_LAYOUT),
+        stops=TRAINING_STOPS,
         pit=PitSpec(boxes=6),
         description=(
             "A small practice ring for first races and lessons: "
@@ -89,7 +112,6 @@ def monaco() -> Track:
     return build_track(
         CIRCUITS / "mc-1929.geojson",
         name="Monaco",
-        spaces_per_lap=100,
         finish=0.715,
         corners=MONACO_CORNERS,
         stops=(1, 1, 1, 1, 3, 1, 1, 2, 2, 1),
@@ -107,7 +129,6 @@ def zandvoort() -> Track:
     return build_track(
         CIRCUITS / "nl-1948.geojson",
         name="Zandvoort",
-        spaces_per_lap=90,
         pit=PitSpec(),
         description=(
             "The seaside circuit in the dunes: a long start straight into a banked "
@@ -121,7 +142,6 @@ def street() -> Track:
     return build_track(
         CIRCUITS / "az-2016.geojson",
         name="Baku",
-        spaces_per_lap=90,
         pit=PitSpec(),
         street=StreetSpec(
             shooting=(Stretch(0.30, 0.34), Stretch(0.62, 0.64)),

@@ -82,6 +82,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="where to write the report (default: TRACK-report.html beside the track)",
     )
     parser.add_argument("--no-par", action="store_true", help="do not solve the solo par")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="playtest a board the validator finds problems in (the report says so)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -97,16 +102,34 @@ def run(args: argparse.Namespace) -> int:
     """Race bots on a track many times and write a standalone HTML circuit report.
 
     Prints the report's sentences; the page adds the damage heatmap on the
-    board, race lengths, win rate by grid spot and the corner table.
+    board, race lengths, win rate by grid spot and the corner table. A board
+    with problems (the validator's) is refused, exit status 1, unless
+    ``--force``; the report then says so.
     """
+    from fdlab.bots.roster import bot_label
     from fdlab.rules.presets import get_preset
+    from fdlab.track.io import load_track
+    from fdlab.track.validate import validate
 
     track_path = Path(args.track)
     began = time.perf_counter()
     get_preset(args.preset)  # an unknown name is a PresetError (a ValueError): one line
+    bots = _bots(args.bots)
+    for spec in bots if isinstance(bots, list) else []:
+        bot_label(spec)  # an unknown bot is bad input (exit 2) before the board is checked
+    track = load_track(track_path)
+    checked = validate(track, cars=1)
+    if not checked.ok and not args.force:
+        print(checked, file=sys.stderr)
+        print(
+            f"fdlab playtest: {track_path}: the board has problems; fix them, or pass "
+            "--force to playtest it anyway",
+            file=sys.stderr,
+        )
+        return 1
     result = playtest(
-        track_path,
-        _bots(args.bots),
+        track,
+        bots,
         races=args.races,
         preset=args.preset,
         seed=args.seed,
@@ -114,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.quiet,
     )
-    report = circuit_report(result, par=not args.no_par)
+    problems = tuple(f"[{p.code}] {p.message}" for p in checked.problems)
+    report = circuit_report(result, par=not args.no_par, problems=problems)
     output = (
         Path(args.output) if args.output else track_path.with_name(f"{track_path.stem}-report.html")
     )

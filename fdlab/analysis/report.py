@@ -63,6 +63,9 @@ class CircuitReport:
         Share of cars that finished.
     par : ParSolution or None
         The solo par, when the preset allows solving it.
+    problems : tuple of str
+        The validator's problems of the board, when it was playtested
+        anyway (``fdlab playtest --force``); the report says so first.
     """
 
     result: PlaytestResult
@@ -73,6 +76,7 @@ class CircuitReport:
     lengths: pd.Series
     finishing: float
     par: ParSolution | None
+    problems: tuple[str, ...] = ()
 
     @property
     def most_dangerous(self) -> Any:
@@ -83,6 +87,12 @@ class CircuitReport:
         """The report in a few plain sentences, most important first."""
         result = self.result
         lines = []
+        if self.problems:
+            lines.append(
+                f"Played on a board with {len(self.problems)} problem(s) the validator "
+                f"found, so its figures may not hold: {'; '.join(self.problems[:3])}"
+                f"{'; ...' if len(self.problems) > 3 else ''}."
+            )
         if self.most_dangerous is not None:
             row = self.corners.iloc[0]
             lines.append(
@@ -261,7 +271,11 @@ class CircuitReport:
         return save_html(self.layout(), path, title=f"Circuit report: {self.result.track.name}")
 
 
-def circuit_report(result: PlaytestResult, par: bool | ParSolution | None = True) -> CircuitReport:
+def circuit_report(
+    result: PlaytestResult,
+    par: bool | ParSolution | None = True,
+    problems: tuple[str, ...] = (),
+) -> CircuitReport:
     """The circuit report of a playtest.
 
     Parameters
@@ -270,6 +284,8 @@ def circuit_report(result: PlaytestResult, par: bool | ParSolution | None = True
     par : bool or ParSolution
         ``True`` solves the solo par of the board (when the preset allows
         it), ``False`` leaves it out, or pass a solution already computed.
+    problems : tuple of str
+        The validator's problems of a board playtested anyway.
 
     Returns
     -------
@@ -301,6 +317,7 @@ def circuit_report(result: PlaytestResult, par: bool | ParSolution | None = True
         lengths=race_lengths(result),
         finishing=finishing_rate(result),
         par=solution,
+        problems=tuple(problems),
     )
 
 

@@ -36,8 +36,10 @@ from fdlab.track.model import HAZARDS, SPACE_KINDS, Track
 
 __all__ = [
     "CHECKS",
+    "GAIN_TOLERANCE",
     "LONG_STEP_FACTOR",
     "MAX_OUTLINE_POINTS",
+    "MIN_BOX_SHARE",
     "MIN_STEP_GAIN",
     "OVERLAP_TOLERANCE",
     "Problem",
@@ -75,6 +77,9 @@ CHECKS: dict[str, str] = {
     "grid_too_small": "fewer grid spots than cars in the race",
     "grid_numbering": "grid spots not numbered 1, 2, 3... without gaps or repeats",
     "grid_ahead_of_finish": "grid spots just after the finish line instead of behind it",
+    "grid_in_corner": "a grid spot inside a corner",
+    "pit_beside_corner": "a pit lane beside a corner: a way through it skips a corner's exit line",
+    "box_too_small": "a box too small to hold a car (under half a space)",
     "step_kind": "a step whose kind does not fit the spaces it joins",
     "long_step": "a step far longer than a space",
     "polygon_invalid": "a space outline that is not a valid polygon",
@@ -95,6 +100,13 @@ LONG_STEP_FACTOR = 2.5
 
 #: An ahead or lane-change step gaining less progress than this (in spaces) goes sideways.
 MIN_STEP_GAIN = 0.5
+
+#: Slack (spaces) when comparing progress gains: a built board's float arithmetic.
+GAIN_TOLERANCE = 1e-6
+
+#: A box smaller than this share of a typical track space cannot hold a car (half a
+#: space, with slack for boxes beside a bend of the pit lane).
+MIN_BOX_SHARE = 0.4
 
 #: Space kinds a step of each kind may join: ``(from, to)`` pairs.
 STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {
@@ -455,8 +467,12 @@ class _Validator:
         self, u: Any, v: Any, a: dict[str, Any], b: dict[str, Any], crosses_finish: bool
     ) -> None:
         """A step forward gains at least :data:`MIN_STEP_GAIN` spaces (M-3: lane changes
-        are diagonal, never sideways). Steps that do not gain at all are ``progress``
-        problems; across the finish line the gain is counted round the lap."""
+        are diagonal, never sideways), within :data:`GAIN_TOLERANCE`. Steps that do not
+        gain at all are ``progress`` problems; across the finish line the gain is counted
+        round the lap. Inside a corner the steps are the arrows the board prints (M-5),
+        so the check is for straights only."""
+        if a["corner"] is not None and a["corner"] == b["corner"]:
+            return
         gain = b["progress"] - a["progress"]
         lap_length = self.graph.graph.get("lap_length")
         if crosses_finish:
@@ -465,7 +481,7 @@ class _Validator:
             gain %= lap_length
         elif gain <= 0:
             return
-        if gain < MIN_STEP_GAIN:
+        if gain < MIN_STEP_GAIN - GAIN_TOLERANCE:
             self.report(
                 "sideways_step",
                 f"step {u!r} -> {v!r} gains only {gain:.3g} spaces of progress "
@@ -606,6 +622,7 @@ class _Validator:
                 f"{_name_spaces(lost, 'box')} cannot be reached from the pit lane",
                 lost,
             )
+        self.check_box_size(boxes)
         slots: dict[Any, list[Any]] = {}
         for b in boxes:
             slots.setdefault(nodes[b]["box"], []).append(b)
@@ -616,6 +633,27 @@ class _Validator:
             elif len(owners) > 1:
                 self.report(
                     "box_slot", f"{_name_spaces(owners, 'box')} share slot {slot!r}", owners
+                )
+
+    def check_box_size(self, boxes: list[Any]) -> None:
+        """Each box holds a car: at least :data:`MIN_BOX_SHARE` of a typical track space."""
+        nodes = self.nodes
+        areas = [
+            nodes[n]["polygon"].area
+            for n in self.graph
+            if nodes[n]["kind"] == "track" and isinstance(nodes[n]["polygon"], Polygon)
+        ]
+        if not areas:
+            return
+        typical = float(np.median(areas))
+        for b in boxes:
+            polygon = nodes[b]["polygon"]
+            if isinstance(polygon, Polygon) and polygon.area < MIN_BOX_SHARE * typical:
+                self.report(
+                    "box_too_small",
+                    f"box {b!r} is {polygon.area / typical:.2f} of a track space: too small "
+                    "to hold a car (a box is at least half a space)",
+                    [b],
                 )
 
     def check_pit_lane(self, pit: list[Any], entries: list[tuple[Any, Any]]) -> None:
@@ -672,6 +710,42 @@ class _Validator:
             ends = [n for n in pit if not pit_succ[n]]
             self.report("pit_broken", "the pit lane has no exit (no pit_out step)", ends)
         self.check_pit_crosses_finish()
+        self.check_pit_beside_corner()
+
+    def check_pit_beside_corner(self) -> None:
+        """No way through the pit lane skips a corner's exit line: between the track
+        spaces a pit lane leaves and rejoins lie no spaces of a corner the car does not
+        rejoin (the pit lane runs beside straights only)."""
+        nodes, edges = self.nodes, self.graph.edges
+        lap_length = self.graph.graph.get("lap_length")
+        if not _is_finite_number(lap_length) or lap_length <= 0:
+            return
+        lane = {n for n, d in nodes.items() if d["kind"] in ("pit", "box")}
+        lane_succ = {n: [m for m in self.succ[n] if m in lane] for n in lane}
+        exits = [(u, v) for u, v, k in edges(data="kind") if k == "pit_out"]
+        corner_spaces = [
+            (n, d["corner"], d["progress"])
+            for n, d in nodes.items()
+            if d["kind"] == "track" and d["corner"] is not None
+        ]
+        for entry, first in [(u, v) for u, v, k in edges(data="kind") if k == "pit_in"]:
+            if first not in lane:
+                continue
+            reached = self.reach([first], lane_succ)
+            start = nodes[entry]["progress"]
+            for _, out in [(u, v) for u, v in exits if u in reached]:
+                span = (nodes[out]["progress"] - start) % lap_length
+                passed = {c for _, c, p in corner_spaces if 0 < (p - start) % lap_length < span}
+                passed.discard(nodes[out]["corner"])
+                for corner in sorted(passed, key=str):
+                    beside = [n for n, c, _ in corner_spaces if c == corner]
+                    self.report(
+                        "pit_beside_corner",
+                        f"the pit lane from space {entry!r} to space {out!r} runs beside "
+                        f"corner {corner!r}: a car in the pits would skip its exit line "
+                        "(the pit lane belongs beside a straight)",
+                        _sorted([entry, out, *beside]),
+                    )
 
     def check_pit_crosses_finish(self) -> None:
         """Every way from a ``pit_in`` step to a ``pit_out`` step crosses the finish
@@ -766,6 +840,15 @@ class _Validator:
                 "grid spots must be numbered 1, 2, 3... once each: " + "; ".join(parts),
                 [n for _, n in numbers],
             )
+        for g, n in numbers:
+            corner = self.nodes[n]["corner"]
+            if corner is not None:
+                self.report(
+                    "grid_in_corner",
+                    f"grid spot {g!r} (space {n!r}) lies inside corner {corner!r}: "
+                    "the grid belongs on the straight behind the finish line",
+                    [n],
+                )
 
     def check_grid_behind_finish(self) -> None:
         """Grid spots lie behind the finish line: from each, the line is fewer steps

@@ -9,7 +9,7 @@ from fdlab.track import from_ascii, save_track
 def test_fdlab_playtest_writes_a_standalone_report(tmp_path, capsys):
     row = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
     track = from_ascii(
-        "\n".join([row] * 2), corners={1: 2, 2: 1, 3: 3}, closed=True, grid=[64, 65], ring=True
+        "\n".join([row] * 2), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[64, 65], ring=True
     )
     path = tmp_path / "ring.json"
     save_track(track, path)
@@ -60,3 +60,23 @@ def test_fdlab_playtest_refuses_a_board_without_a_finish_line(tmp_path, capsys):
     save_track(from_ascii(". . . .", grid=[0]), path)
     assert main(["playtest", str(path), "--races", "1", "--workers", "1", "--quiet"]) == 2
     assert "has no finish line" in capsys.readouterr().err
+
+
+def test_fdlab_playtest_refuses_a_board_with_problems_unless_forced(tmp_path, capsys):
+    row = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    track = from_ascii(
+        "\n".join([row] * 2), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[64, 65], ring=True
+    )
+    track.space(8)["corner"] = 3  # a stray corner space: corner 3 in two pieces
+    path = tmp_path / "broken.json"
+    save_track(track, path)
+    out = tmp_path / "broken.html"
+    argv = ["playtest", str(path), "--races", "2", "--workers", "1", "--quiet", "--no-par"]
+    assert main([*argv, "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "corner_split" in err and "pass --force to playtest it anyway" in err
+    assert not out.exists()
+    assert main([*argv, "-o", str(out), "--force"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Played on a board with") and "[corner_split]" in first
+    assert "corner_split" in out.read_text(encoding="utf-8")

@@ -600,9 +600,7 @@ def test_rebuild_from_a_centreline_object_or_geojson_file(editor):
 
     editor.rebuild(Centreline([(0, 0), (160, 0), (160, 160), (0, 160)]), lanes=2, space_length=16.0)
     assert editor.history[-1] == "rebuild from a centreline of 4 points"
-    circuits = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
-    if not circuits.is_dir():
-        pytest.skip("the shared circuits folder is absent")
+    circuits = Path(__file__).resolve().parents[2] / "circuits"
     editor.rebuild(circuits / "nl-1948.geojson", lanes=3, spaces_per_lap=90)
     assert editor.history[-1] == "rebuild from a centreline" and len(editor.track) > 200
     assert editor.track.name == "ascii board"  # the board keeps its name

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -29,7 +31,7 @@ from fdlab.track.corners import corner_entries, corner_exits
 from fdlab.track.io import load_track, save_track
 from fdlab.track.validate import validate
 
-CIRCUITS = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
+CIRCUITS = Path(__file__).resolve().parents[2] / "circuits"
 
 
 def drawn(layout, step=4.0):
@@ -53,10 +55,11 @@ def drawn(layout, step=4.0):
     return points[:-1]
 
 
-# A stadium: two straights and two hairpins, finish line in the first straight.
-STADIUM = drawn([(150,), (180, 35), (300,), (180, 35), (150,)])
+# A stadium: two straights and two tight hairpins (a space of radius at 16 m a
+# space), finish line in the first straight.
+STADIUM = drawn([(150,), (180, 16), (300,), (180, 16), (150,)])
 # A stadium with a kink (45 degrees each way) on each straight.
-KINKED = drawn([(100,), (45, 20), (60,), (-45, 20), (100,), (180, 40)] * 2)
+KINKED = drawn([(100,), (45, 20), (60,), (-45, 20), (100,), (180, 16)] * 2)
 
 
 def lap_steps_ok(track):
@@ -77,11 +80,11 @@ def test_stadium_builds_a_valid_board_with_two_hairpins_of_three_stops():
 
 
 def test_a_gentle_kink_gets_one_stop():
-    track = build_track(KINKED, name="Kinks", space_length=16.0)
-    assert validate(track).ok, validate(track)
+    track = build_track(KINKED, name="Kinks", space_length=16.0, grid=6, finish=0.1)
+    assert validate(track, cars=6).ok, validate(track, cars=6)
     stops = [c["stops"] for c in track.corners.values()]
     assert 3 in stops and 1 in stops
-    assert suggest_stops(20, 3.0) == 1 and suggest_stops(180, 1.5) == 3
+    assert suggest_stops(20, 3.0) == 1 and suggest_stops(180, 0.9) == 3
 
 
 def test_outer_lanes_of_a_corner_get_more_spaces_than_inner_ones():
@@ -119,14 +122,20 @@ def test_building_twice_gives_equal_tracks_and_the_spec_rebuilds_it():
     assert BuildSpec.from_json(spec).to_json() == first.graph.graph["build"]
 
 
-def test_grid_spots_lie_behind_the_finish_line_pole_nearest():
-    track = build_track(STADIUM, name="Stadium", space_length=16.0, grid=10)
+def test_grid_is_staggered_one_spot_a_row_behind_the_line_pole_at_the_front():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, grid=8)
     spots = track.grid_spots()
-    assert len(spots) == 10
+    assert len(spots) == 8
     progress = [track.space(s)["progress"] for s in spots]
-    assert progress == sorted(progress, reverse=True)
-    assert progress[0] == track.lap_length - 1
-    assert len({track.space(s)["lane"] for s in spots}) == 2
+    assert progress == [track.lap_length - 1 - row for row in range(8)]  # one a row
+    lanes = [track.space(s)["lane"] for s in spots]
+    assert lanes == [lanes[0], lanes[1]] * 4 and lanes[0] != lanes[1]  # alternating sides
+    assert all(track.space(s)["corner"] is None for s in spots)
+
+
+def test_a_grid_that_does_not_fit_behind_the_line_is_refused_not_put_in_a_corner():
+    with pytest.raises(BuildError, match="grid: no room for 60 grid spots behind the finish line"):
+        build_track(STADIUM, name="Stadium", space_length=16.0, grid=60, finish=0.1)
 
 
 def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
@@ -144,7 +153,7 @@ def test_pit_lane_has_one_box_per_car_and_crosses_the_finish_line():
 
 
 def test_pits_on_another_straight_need_the_finish_line_moved_there():
-    away = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.55, 0.75))
+    away = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.35, 0.65))
     assert validate(away).codes == ["pit_misses_finish"]
     moved = build_track(STADIUM, name="Stadium", space_length=16.0, pit=True, finish=0.6)
     assert validate(moved).ok, validate(moved)
@@ -333,13 +342,17 @@ def test_random_smooth_centrelines_build_valid_boards(points, lanes, spaces):
     lap_steps_ok(track)
 
 
-CIRCUIT_FILES = sorted(CIRCUITS.glob("*.geojson")) if CIRCUITS.is_dir() else []
+CIRCUIT_FILES = sorted(CIRCUITS.glob("*.geojson"))
 
 
-@pytest.mark.skipif(not CIRCUIT_FILES, reason="shared circuits folder not present")
+def test_the_repository_carries_its_circuits_with_their_licence():
+    assert len(CIRCUIT_FILES) >= 8
+    assert "Permission is hereby granted" in (CIRCUITS / "LICENSE.md").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("path", CIRCUIT_FILES, ids=lambda p: p.stem)
 def test_every_real_circuit_builds_a_valid_board(path):
-    track = build_track(path, spaces_per_lap=90, pit=True)
+    track = build_track(path, pit=True)
     report = validate(track)
     assert report.ok, report
     if path.stem == "jp-1962":  # Suzuka crosses itself: one branch goes over a bridge
@@ -354,10 +367,10 @@ def test_centreline_round_trips_through_json():
 
 
 def test_finish_option_moves_the_finish_line_along_the_centreline():
-    # a quarter lap on, the finish line lies on the far straight (y about 70)
+    # half a lap on, the finish line lies on the far straight (y about 32)
     track = build_track(STADIUM, name="Stadium", space_length=16.0, finish=0.5)
     crossing = track.edges_crossing("finish")
-    assert crossing and all(track.space(v)["y"] > 40 for _, v in crossing)
+    assert crossing and all(track.space(v)["y"] > 20 for _, v in crossing)
     assert validate(track).ok, validate(track)
 
 
@@ -367,7 +380,7 @@ def test_grid_fills_rows_across_the_lanes_when_the_straight_is_short():
     spots = track.grid_spots()
     assert len(spots) == 10
     rows = [track.space(s)["progress"] for s in spots]
-    assert rows[:3] == [rows[0]] * 3  # pole row: one spot per lane
+    assert rows[:2] == [rows[0]] * 2 and rows[2] < rows[0]  # two spots a row: 5 rows
     assert all(track.space(s)["corner"] is None for s in spots)
     assert validate(track).ok, validate(track)
 
@@ -478,11 +491,12 @@ def test_crowded_corners_take_room_from_neighbours_or_merge():
         CornerExtent(110, 115, 3, "B"),
         CornerExtent(115, 125, 1, "C"),
     ]
-    roomy = fit_corners(crowded, one_lane, low=80, high=150, step=2.5)
+    # a small board (a tenth of the printed size): a 3-stop corner needs 3 spaces
+    roomy = fit_corners(crowded, one_lane, low=80, high=150, step=2.5, scale=0.1)
     assert [c.name for c in roomy] == ["A", "B", "C"]
     assert [one_lane(c.start, c.end)[0] for c in roomy] == [2, 3, 2]
     assert roomy[1].start < 110 and roomy[1].end > 115  # grown on both sides of its apex
-    [merged] = fit_corners(crowded, one_lane, low=95, high=135, step=2.5)
+    [merged] = fit_corners(crowded, one_lane, low=95, high=135, step=2.5, scale=0.1)
     assert merged == CornerExtent(95, 135, 3, "A / B / C")
 
 
@@ -499,3 +513,92 @@ def test_pit_entry_and_exit_move_out_of_corners():
     assert sorted(kind for kind, _ in ends) == ["pit_in", "pit_out"]
     assert all(track.space(space)["corner"] is None for _, space in ends)
     assert validate(track).ok
+
+
+def test_a_collection_of_several_circuits_asks_which_one_to_build():
+    line = json.loads((CIRCUITS / "mc-1929.geojson").read_text(encoding="utf-8"))["features"][0]
+    other = json.loads((CIRCUITS / "nl-1948.geojson").read_text(encoding="utf-8"))["features"][0]
+    both = {"type": "FeatureCollection", "features": [line, other]}
+    with pytest.raises(
+        CentrelineError, match=r"2 LineString features \(mc-1929 'Circuit de Monaco'"
+    ):
+        centreline_from_geojson(both)
+    with pytest.raises(CentrelineError, match="no LineString feature with id or name 'Spa'"):
+        centreline_from_geojson(both, feature="Spa")
+    chosen = centreline_from_geojson(both, feature="nl-1948")
+    assert chosen.properties["Name"] == "Circuit Zandvoort"
+    assert centreline_from_geojson(both, feature="Circuit Zandvoort") == chosen
+
+
+def test_a_board_is_named_after_the_circuit_not_its_town():
+    line = centreline_from_geojson(CIRCUITS / "mc-1929.geojson")
+    assert line.properties["Location"] == "Monaco"
+    assert build_track(line, spaces_per_lap=60, grid=4).name == "Circuit de Monaco"
+
+
+def test_a_lap_of_a_few_clicks_gets_corners_only_at_its_real_bends():
+    # the editor's Poly Draw: 15 clicks round a 1000 x 300 m stadium, each end a half
+    # circle of five clicks; every click turns 36 degrees but only the two ends are bends
+    ends = [math.pi * k / 4 for k in (0, 1, 2, 3, 4)]
+    clicks = [(250, 0), (500, 0), (750, 0)]
+    clicks += [(1000 + 150 * math.sin(a), 150 - 150 * math.cos(a)) for a in ends]
+    clicks += [(500, 300), (250, 300)]
+    clicks += [(-150 * math.sin(a), 150 + 150 * math.cos(a)) for a in ends]
+    assert len(clicks) == 15
+    track = build_track(clicks, name="Clicked")
+    assert len(track.corners) == 2, track.corners
+    assert validate(track).ok, validate(track)
+
+
+def test_the_pit_lane_never_lies_over_other_track_and_names_the_stretch_when_it_cannot_fit():
+    # half a lap on, Suzuka's straight has the other branch of the figure eight on one side
+    suzuka = CIRCUITS / "jp-1962.geojson"
+    track = build_track(suzuka, pit=True, finish=0.5, grid=6)
+    assert validate(track, cars=6).ok, validate(track, cars=6)
+    refused = []
+    for side in ("left", "right"):
+        try:
+            build_track(suzuka, pit=PitSpec(side=side), finish=0.5, grid=6)
+        except BuildError as error:
+            refused.append(str(error))
+    [message] = refused
+    assert re.search(
+        r"on the (left|right) of the stretch from lap fraction 0\.\d+ to 0\.\d+ "
+        r"it would lie over \d+ track spaces",
+        message,
+    ), message
+
+
+def test_the_pit_lane_never_runs_beside_a_corner():
+    # drawn over the first hairpin (lap fractions 0.21-0.29): refused, naming the corner
+    with pytest.raises(BuildError, match="runs beside corner 1: a car in the pits would skip it"):
+        build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(0.15, 0.4, boxes=4))
+    for path in CIRCUIT_FILES:
+        track = build_track(path, pit=True, grid=6)
+        assert "pit_beside_corner" not in validate(track, cars=6).codes, path.stem
+
+
+def test_boxes_are_at_least_half_a_space_long():
+    track = build_track(STADIUM, name="Stadium", space_length=16.0, pit=PitSpec(boxes=10))
+    area = statistics.median(track.space(s)["polygon"].area for s in track.spaces(kind="track"))
+    assert all(track.space(b)["polygon"].area >= 0.45 * area for b in track.boxes())
+    assert "box_too_small" not in validate(track).codes
+
+
+def test_a_pit_exit_may_pass_under_the_track():
+    # a figure eight crossing itself at right angles just after the finish line: the pit
+    # lane beside the finish straight comes out under the bridge of the other branch
+    start = -0.18
+    eight = [
+        (
+            600 * math.sin(start + 2 * math.pi * i / 200),
+            300 * math.sin(2 * (start + 2 * math.pi * i / 200)),
+        )
+        for i in range(200)
+    ]
+    track = build_track(eight, name="Eight", spaces_per_lap=70, pit=PitSpec(boxes=4), grid=4)
+    assert validate(track, cars=4).ok, validate(track, cars=4)
+    under = [s for s in track.spaces(kind="pit") if track.space(s)["level"] == -1]
+    assert track.spaces(level=1)  # the other branch goes over on a bridge ...
+    exit_space = next(u for u, _, k in track.graph.edges(data="kind") if k == "pit_out")
+    assert under == [exit_space]  # ... and the pit exit under it

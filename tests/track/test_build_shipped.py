@@ -6,13 +6,14 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+import shapely
+import shapely.affinity
 
 from fdlab.track.io import load_track
 from fdlab.track.validate import validate
 
 REPO = Path(__file__).resolve().parents[2]
 TRACKS = REPO / "tracks"
-CIRCUITS = REPO.parent / "shared" / "circuits"
 SHIPPED = ["training", "monaco", "zandvoort", "street"]
 
 
@@ -33,13 +34,45 @@ def test_shipped_board_is_valid_and_described(name):
     assert track.graph.graph["build"]["name"] == track.name
 
 
-@pytest.mark.skipif(not CIRCUITS.is_dir(), reason="shared circuits folder not present")
+def same_board(a, b, tolerance=0.01):
+    """Equal boards, outlines compared within ``tolerance`` metres (GEOS versions differ in
+    how they repair an outline by a hair; everything else is compared exactly)."""
+    if a.graph.graph != b.graph.graph or set(a.graph.edges) != set(b.graph.edges):
+        return False
+    if any(a.graph.edges[e] != b.graph.edges[e] for e in a.graph.edges):
+        return False
+    if a.contacts.edges != b.contacts.edges or set(a.graph) != set(b.graph):
+        return False
+    for n, data in a.graph.nodes(data=True):
+        other = b.graph.nodes[n]
+        if {k: v for k, v in data.items() if k != "polygon"} != {
+            k: v for k, v in other.items() if k != "polygon"
+        }:
+            return False
+        if not shapely.equals_exact(data["polygon"], other["polygon"], tolerance=tolerance):
+            return False
+    return True
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_board_is_up_to_date_with_a_fresh_build(name):
     fresh = build_script().BOARDS[name]()
-    assert load_track(TRACKS / f"{name}.json") == fresh, (
+    assert same_board(load_track(TRACKS / f"{name}.json"), fresh), (
         f"tracks/{name}.json is stale: run python tracks/build_shipped.py {name}"
     )
+
+
+def test_boards_differing_by_more_than_a_hair_are_not_the_same():
+    track = load_track(TRACKS / "training.json")
+    moved = track.copy()
+    assert same_board(track, moved)
+    moved.space(0)["polygon"] = shapely.affinity.translate(moved.space(0)["polygon"], 0.005)
+    assert same_board(track, moved)
+    moved.space(0)["polygon"] = shapely.affinity.translate(moved.space(0)["polygon"], 0.5)
+    assert not same_board(track, moved)
+    moved = track.copy()
+    moved.space(0)["progress"] += 1
+    assert not same_board(track, moved)
 
 
 def test_training_ring_is_small_with_corners_of_one_two_and_three_stops():
@@ -62,7 +95,7 @@ def test_monaco_has_the_stop_counts_of_the_printed_board_and_a_pit_lane():
         2,
         1,
     ]
-    assert 60 <= track.lap_length <= 100
+    assert 130 <= track.lap_length <= 170  # the size of the printed boards
     assert len(track.boxes()) == 10 and track.spaces(kind="pit")
 
 
@@ -98,9 +131,9 @@ def test_shipped_corners_do_not_weave_and_hold_their_stops(name):
         assert all(len(track.spaces(corner=corner, lane=lane)) >= 2 for lane in lanes), corner
 
 
-def test_monaco_hairpin_is_its_three_stop_corner_and_piscine_does_not_weave():
+def test_monaco_hairpin_is_its_three_stop_corner_and_long_enough_to_stop_in_three_times():
     track = load_track(TRACKS / "monaco.json")
     by_name = {info["name"]: info for info in track.corners.values()}
     assert [name for name, info in by_name.items() if info["stops"] == 3] == ["Hairpin"]
-    assert by_name["Hairpin"]["short"] >= 3
-    assert by_name["Piscine"]["long"] == by_name["Piscine"]["short"]  # seven spaces a lane
+    assert by_name["Hairpin"]["short"] >= 6
+    assert by_name["Piscine"]["short"] >= 4  # a 2-stop corner

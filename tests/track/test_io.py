@@ -498,15 +498,13 @@ def test_byte_order_mark_from_a_windows_editor_is_accepted(tmp_path):
     assert load_track(path) == rich_board()
 
 
-CIRCUITS = Path(__file__).resolve().parents[2].parent / "shared" / "circuits"
+CIRCUITS = Path(__file__).resolve().parents[2] / "circuits"
 
 
 @pytest.mark.parametrize("circuit", ["mc-1929", "jp-1962", "be-1925"])
 def test_built_boards_round_trip_exactly(circuit, tmp_path):
     build = pytest.importorskip("fdlab.track.build")
     source = CIRCUITS / f"{circuit}.geojson"
-    if not source.exists():
-        pytest.skip("the shared circuits folder is not beside the repository")
     track = build.build_track(source, pit=True)
     path = tmp_path / f"{circuit}.json"
     save_track(track, path)

@@ -342,13 +342,13 @@ def test_grid_just_behind_the_finish_line_after_moving_it():
 
 
 def test_finish_line_moved_back_on_the_training_ring_leaves_grid_and_pits_behind():
-    """The editor's case: the line moved 14 spaces back, onto the track lanes only."""
+    """The editor's case: the line moved 17 spaces back, onto the track lanes only."""
     from fdlab.track import load_track
 
     track = load_track(Path(__file__).resolve().parents[2] / "tracks" / "training.json")
     graph, lap = track.graph, track.lap_length
     column = {
-        n for n, d in graph.nodes(data=True) if d["kind"] == "track" and 40 <= d["progress"] < 41
+        n for n, d in graph.nodes(data=True) if d["kind"] == "track" and 35 <= d["progress"] < 36
     }
     for u, v, data in graph.edges(data=True):
         data["lines"] = data["lines"] - {"finish"}
@@ -501,6 +501,49 @@ def test_slight_overlap_is_tolerated_and_a_real_one_is_not():
         assert float(problem.message.split("(")[1].split("%")[0]) > 100 * OVERLAP_TOLERANCE
 
 
+def test_grid_spot_inside_a_corner():
+    track = sound_board()
+    track.space(64)["grid"] = None
+    track.space(56)["grid"] = 3  # corner 2's last column
+    [problem] = problems(track, "grid_in_corner")
+    assert problem.spaces == (56,)
+    assert "grid spot 3 (space 56) lies inside corner 2" in problem.message
+
+
+def test_pit_lane_beside_a_corner_lets_a_car_skip_its_exit_line():
+    track = sound_board()
+    assert "pit_beside_corner" not in validate(track, cars=CARS).codes  # 57 is corner 2's last
+    track.graph.remove_edge(57, 62)
+    track.graph.add_edge(49, 62, kind="pit_in", lines=frozenset({"pit_entry"}))  # column 12
+    [problem] = problems(track, "pit_beside_corner")
+    assert "from space 49 to space 1 runs beside corner 2" in problem.message
+    assert {49, 1, 52, 53, 56, 57} <= set(problem.spaces)
+
+
+def test_box_too_small_to_hold_a_car():
+    track = sound_board()
+    box = track.space(67)["polygon"]
+    track.space(67)["polygon"] = affinity.scale(box, 0.3, 0.3)  # a fifth of a space
+    [problem] = problems(track, "box_too_small")
+    assert problem.spaces == (67,) and "too small to hold a car" in problem.message
+    track.space(67)["polygon"] = affinity.scale(box, 0.5, 1.0)  # half a space is enough
+    assert "box_too_small" not in validate(track, cars=CARS).codes
+
+
+def test_a_gain_of_half_a_space_within_float_error_is_not_sideways():
+    track = sound_board()
+    track.space(32)["progress"] = 7.0 + 0.4999999999999982
+    assert "sideways_step" not in validate(track, cars=CARS).codes
+
+
+def test_steps_inside_a_corner_are_what_the_board_prints_m5():
+    track = sound_board()
+    track.space(20)["progress"] = 4.3  # 16 -> 20 and 17 -> 20 gain 0.3, inside corner 1
+    assert "sideways_step" not in validate(track, cars=CARS).codes
+    track.space(32)["progress"] = 7.3  # on the straight the same gain is sideways
+    assert "sideways_step" in validate(track, cars=CARS).codes
+
+
 BREAKERS: dict[str, Callable[[], None]] = {
     "empty": test_empty_board,
     "attribute": test_attribute_of_the_wrong_type,
@@ -530,6 +573,9 @@ BREAKERS: dict[str, Callable[[], None]] = {
     "grid_too_small": test_too_few_grid_spots_for_the_race,
     "grid_numbering": test_grid_numbering_with_gap_and_repeat,
     "grid_ahead_of_finish": test_grid_past_the_finish_line,
+    "grid_in_corner": test_grid_spot_inside_a_corner,
+    "pit_beside_corner": test_pit_lane_beside_a_corner_lets_a_car_skip_its_exit_line,
+    "box_too_small": test_box_too_small_to_hold_a_car,
     "step_kind": test_step_kind_must_fit_the_spaces,
     "long_step": test_step_far_longer_than_a_space,
     "polygon_invalid": test_invalid_polygon_outline,

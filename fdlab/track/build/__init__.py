@@ -34,7 +34,7 @@ between these modules only; the names exported here are its public face.
 Examples
 --------
 >>> from fdlab.track.build import build_track
->>> track = build_track([(0, 0), (600, 0), (600, 300), (0, 300)], name="Box")
+>>> track = build_track([(300, 0), (600, 0), (600, 300), (0, 300), (0, 0)], name="Box")
 >>> track.name, len(track.corners)
 ('Box', 4)
 """

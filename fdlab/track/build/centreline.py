@@ -141,14 +141,20 @@ class Centreline:
         return cls(tuple(tuple(p) for p in data["points"]), data.get("properties", {}))
 
 
-def centreline_from_geojson(source: str | PathLike[str] | Mapping[str, Any]) -> Centreline:
+def centreline_from_geojson(
+    source: str | PathLike[str] | Mapping[str, Any], feature: str | None = None
+) -> Centreline:
     """Read a circuit centreline from GeoJSON (lon/lat) and project it to metres.
 
     Parameters
     ----------
     source : path or mapping
-        A GeoJSON file, or its parsed data: a FeatureCollection (its first
-        LineString feature is used), a Feature or a bare LineString.
+        A GeoJSON file, or its parsed data: a FeatureCollection, a Feature
+        or a bare LineString.
+    feature : str, optional
+        Which LineString feature of a FeatureCollection to read, by its
+        ``id`` (the feature's or its properties') or its ``Name``/``name``.
+        Needed when the collection holds more than one; the error lists them.
 
     Returns
     -------
@@ -163,6 +169,16 @@ def centreline_from_geojson(source: str | PathLike[str] | Mapping[str, Any]) -> 
     >>> centre = centreline_from_geojson(line)
     >>> len(centre.points), round(centre.length)
     (4, 548)
+    >>> two = {"type": "FeatureCollection", "features": [
+    ...     {"type": "Feature", "properties": {"id": k, "Name": k.title()}, "geometry": line}
+    ...     for k in ("north", "south")]}
+    >>> centreline_from_geojson(two, feature="South").properties["id"]
+    'south'
+    >>> centreline_from_geojson(two)
+    Traceback (most recent call last):
+    ...
+    fdlab.track.errors.CentrelineError: GeoJSON data: features: 2 LineString features \
+(north 'North', south 'South'); choose one by id or name with feature=...
     """
     where = "GeoJSON data"
     if isinstance(source, Mapping):
@@ -175,7 +191,7 @@ def centreline_from_geojson(source: str | PathLike[str] | Mapping[str, Any]) -> 
             raise CentrelineError(f"{where}: not valid JSON ({exc})") from None
         except RecursionError:
             raise CentrelineError(f"{where}: not a GeoJSON file (nested far too deeply)") from None
-    geometry, properties = _first_linestring(data, where)
+    geometry, properties = _linestring(data, where, feature)
     coordinates = geometry.get("coordinates")
     if not isinstance(coordinates, Sequence) or len(coordinates) < 3:
         raise CentrelineError(f"{where}: geometry.coordinates must list at least 3 positions")
@@ -212,18 +228,34 @@ def _check_lonlat(coordinates: Sequence[Any], where: str) -> None:
             raise CentrelineError(f"{field_name}: latitude {lat:g} is outside -90..90 degrees")
 
 
-def _first_linestring(data: Any, where: str) -> tuple[Mapping[str, Any], dict[str, Any]]:
+def _linestring(
+    data: Any, where: str, feature: str | None = None
+) -> tuple[Mapping[str, Any], dict[str, Any]]:
     if not isinstance(data, Mapping):
         raise CentrelineError(f"{where}: expected a GeoJSON object, got {type(data).__name__}")
     kind = data.get("type")
     if kind == "FeatureCollection":
-        for i, feature in enumerate(data.get("features") or []):
-            if (
-                isinstance(feature, Mapping)
-                and (feature.get("geometry") or {}).get("type") == "LineString"
-            ):
-                return _first_linestring(feature, f"{where}: features[{i}]")
-        raise CentrelineError(f"{where}: features: no LineString feature found")
+        lines = [
+            (i, f)
+            for i, f in enumerate(data.get("features") or [])
+            if isinstance(f, Mapping) and (f.get("geometry") or {}).get("type") == "LineString"
+        ]
+        if not lines:
+            raise CentrelineError(f"{where}: features: no LineString feature found")
+        if feature is not None:
+            lines = [(i, f) for i, f in lines if str(feature) in _feature_keys(f)]
+            if not lines:
+                raise CentrelineError(
+                    f"{where}: features: no LineString feature with id or name {feature!r}"
+                )
+        if len(lines) > 1:
+            labels = ", ".join(_feature_label(i, f) for i, f in lines)
+            raise CentrelineError(
+                f"{where}: features: {len(lines)} LineString features ({labels});"
+                " choose one by id or name with feature=..."
+            )
+        index, chosen = lines[0]
+        return _linestring(chosen, f"{where}: features[{index}]")
     if kind == "Feature":
         geometry = data.get("geometry") or {}
         if geometry.get("type") != "LineString":
@@ -236,3 +268,17 @@ def _first_linestring(data: Any, where: str) -> tuple[Mapping[str, Any], dict[st
     raise CentrelineError(
         f"{where}: type must be FeatureCollection, Feature or LineString, got {kind!r}"
     )
+
+
+def _feature_keys(feature: Mapping[str, Any]) -> set[str]:
+    """The ids and names a feature answers to."""
+    properties = feature.get("properties") or {}
+    values = [feature.get("id"), *(properties.get(k) for k in ("id", "Name", "name"))]
+    return {str(v) for v in values if v is not None}
+
+
+def _feature_label(index: int, feature: Mapping[str, Any]) -> str:
+    properties = feature.get("properties") or {}
+    ident = feature.get("id", properties.get("id", f"features[{index}]"))
+    name = properties.get("Name") or properties.get("name")
+    return f"{ident} {name!r}" if name else str(ident)

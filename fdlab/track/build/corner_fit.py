@@ -125,15 +125,34 @@ def corner_cuts(by_length: np.ndarray, columns: float) -> np.ndarray:
     return cuts
 
 
-def spaces_needed(stops: int) -> int:
+#: Spaces along the shortest path of a corner, by stop count, on a board of
+#: :data:`REFERENCE_SPACES_PER_LAP` spaces a lane: the medians of the printed boards
+#: (a 3-stop corner is a long slow section a car stops in three times).
+CORNER_SPACES = {1: 2, 2: 6, 3: 11}
+#: Size of the printed boards, spaces per lane and lap (their median is 154).
+REFERENCE_SPACES_PER_LAP = 155
+
+
+def spaces_needed(stops: int, scale: float = 1.0) -> int:
     """Fewest spaces every lane of a corner with ``stops`` stops must hold.
+
+    Parameters
+    ----------
+    stops : int
+        The corner's stop count, 1-3.
+    scale : float
+        The board's size against the printed boards (its spaces a lap over
+        :data:`REFERENCE_SPACES_PER_LAP`): corners of a small board are
+        shorter, but never shorter than their stop count (C-2) or two spaces.
 
     Examples
     --------
     >>> [spaces_needed(stops) for stops in (1, 2, 3)]
-    [2, 2, 3]
+    [2, 6, 11]
+    >>> [spaces_needed(stops, scale=0.4) for stops in (1, 2, 3)]
+    [2, 2, 4]
     """
-    return max(MIN_CORNER_SPACES, stops)
+    return max(MIN_CORNER_SPACES, stops, round(CORNER_SPACES[stops] * scale))
 
 
 def fit_corners(
@@ -144,6 +163,7 @@ def fit_corners(
     high: float,
     step: float,
     extra: Sequence[int] = (),
+    scale: float = 1.0,
 ) -> list[CornerExtent]:
     """Widen corners until every lane of each holds the spaces its stop count needs.
 
@@ -160,11 +180,15 @@ def fit_corners(
     extra : sequence of int
         Spaces wanted beyond :func:`spaces_needed`, per corner (the builder asks
         for more when a corner's shortest path came out too short).
+    scale : float
+        The board's size against the printed boards (see :func:`spaces_needed`).
 
     Returns
     -------
     list of CornerExtent
-        The corners, widened where needed: by equal amounts before and after
+        The corners, widened until every lane holds at least two spaces and
+        the stop count, then on towards :func:`spaces_needed` as far as
+        there is room: by equal amounts before and after
         (all on one side when the other is blocked), up to the neighbouring
         corner or the limits; a corner hemmed in on both sides takes room from
         a touching neighbour that keeps enough spaces without it. A corner
@@ -179,13 +203,14 @@ def fit_corners(
     ...     columns = max(1, round((end - start) / 10.0))
     ...     return [corner_lane_count(0.5 * (end - start), end - start, columns), columns]
     >>> hairpin = CornerExtent(100.0, 110.0, stops=3)
-    >>> fitted = fit_corners([hairpin], by_length, low=10.0, high=300.0, step=2.5)
+    >>> fitted = fit_corners([hairpin], by_length, low=10.0, high=300.0, step=2.5, scale=0.3)
     >>> fitted[0].start, fitted[0].end, list(by_length(fitted[0].start, fitted[0].end))
     (87.5, 122.5, [3, 4])
     """
     fitted = list(corners)
     wanted = [
-        spaces_needed(c.stops) + (extra[i] if i < len(extra) else 0) for i, c in enumerate(fitted)
+        max(MIN_CORNER_SPACES, c.stops) + (extra[i] if i < len(extra) else 0)
+        for i, c in enumerate(fitted)
     ]
     apexes = [0.5 * (c.start + c.end) for c in fitted]
     while True:
@@ -199,12 +224,19 @@ def fit_corners(
             None,
         )
         if stuck is None:
-            return fitted
+            break
         other = min(_touching(fitted, stuck), key=lambda i: (fitted[i].length, i))
         first, second = sorted((stuck, other))
         fitted[first : second + 1] = [merge_corners(fitted[first], fitted[second])]
         wanted[first : second + 1] = [max(wanted[first], wanted[second])]
         apexes[first : second + 1] = [0.5 * (apexes[first] + apexes[second])]
+    # then as long as the printed boards' corners where there is room, merging none
+    targets = [
+        max(w, spaces_needed(c.stops, scale) + w - max(MIN_CORNER_SPACES, c.stops))
+        for w, c in zip(wanted, fitted, strict=True)
+    ]
+    _grow(fitted, targets, apexes, lane_counts, low, high, step)
+    return fitted
 
 
 def merge_corners(first: CornerExtent, second: CornerExtent) -> CornerExtent:

@@ -16,7 +16,12 @@ import numpy as np
 
 from fdlab.track.build.cells import _Cell
 from fdlab.track.build.corner_finder import find_corners, suggest_stops
-from fdlab.track.build.corner_fit import CornerExtent, corner_lane_count, fit_corners
+from fdlab.track.build.corner_fit import (
+    REFERENCE_SPACES_PER_LAP,
+    CornerExtent,
+    corner_lane_count,
+    fit_corners,
+)
 from fdlab.track.build.lap_path import LapPath
 from fdlab.track.build.spec import BuildSpec
 from fdlab.track.corners import path_counts
@@ -63,9 +68,7 @@ def _corner_stretches(
                 raise BuildError(f"stops[{index}]: a corner needs 1, 2 or 3 stops, got {stops}")
         if stops is None:
             angle = math.degrees(_turn(path, start, end))
-            stops = suggest_stops(
-                angle, (end - start) / max(math.radians(abs(angle)), 1e-9) / space_length
-            )
+            stops = suggest_stops(angle, _tightest_radius(path, start, end) / space_length)
         result.append((start, end, int(stops), name))
     # corners that overlap or touch share a boundary
     for i in range(1, len(result)):
@@ -103,12 +106,27 @@ def _fit_corners(
     fitted = fit_corners(
         [CornerExtent(*c) for c in corners],
         lane_counts,
-        low=space_length,
-        high=lap - space_length,
+        low=_room_after_line(spec) * space_length,
+        high=lap - _room_before_line(spec) * space_length,
         step=space_length / 4,
         extra=extra,
+        scale=spec.centreline.length / space_length / REFERENCE_SPACES_PER_LAP,
     )
     return [(c.start, c.end, c.stops, c.name) for c in fitted]
+
+
+def _room_before_line(spec: BuildSpec) -> int:
+    """Spaces of straight kept behind the finish line while corners grow: the grid (one
+    spot per row) and the default pit lane (its boxes two beside each pit space)."""
+    room = max(1, spec.grid)
+    if spec.pit is not None and spec.pit.start is None:
+        room = max(room, math.ceil(spec.pit.boxes / 2) + 4)
+    return room
+
+
+def _room_after_line(spec: BuildSpec) -> int:
+    """Spaces of straight kept after the finish line while corners grow (the pit exit)."""
+    return 3 if spec.pit is not None and spec.pit.start is None else 1
 
 
 def _short_corners(
@@ -126,6 +144,14 @@ def _short_corners(
         for number, (_, _, stops, _) in enumerate(corners, start=1)
         if path_counts(graph, number)[1] < stops
     ]
+
+
+def _tightest_radius(path: LapPath, start: float, end: float) -> float:
+    """Smallest radius (metres) of the lap between two arc lengths."""
+    inside = (path.s >= start) & (path.s < end)
+    if not inside.any():
+        return math.inf
+    return 1.0 / max(float(np.abs(path.curvature[inside]).max()), 1e-12)
 
 
 def _turn(path: LapPath, start: float, end: float) -> float:

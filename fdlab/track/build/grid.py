@@ -1,4 +1,4 @@
-"""Grid spots behind the finish line, pole on the inside of the first corner."""
+"""Grid spots on the straight behind the finish line, pole on the inside of the first corner."""
 
 from __future__ import annotations
 
@@ -10,50 +10,57 @@ from fdlab.track.errors import BuildError
 
 
 def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:
-    """Grid spots behind the finish line, pole nearest it on the inside of the first corner.
+    """Grid spots on the straight behind the finish line, never in a corner.
 
-    Two staggered lanes when the straight behind the line holds them all,
-    otherwise one spot per lane and row, so the grid stays out of corners
-    where it can.
+    Staggered like a motor-racing grid, one spot per row on alternate sides,
+    pole nearest the line on the inside of the first corner. When the
+    straight is too short for that, each row takes two spots (or one per
+    lane), still pole first on the inside; when even that does not fit, the
+    back rows go on behind the corner before the straight (a car starting
+    there drives through it), and a :class:`BuildError` says when the grid
+    does not fit at all.
     """
     if spots == 0:
         return
     lanes = _lanes(cells)
     at_line = sorted(c.lane for c in cells if c.kind == "track" and c.end > lap - _EPS)
     inside = at_line if corners and _first_turn_left(cells, corners) else at_line[::-1]
-    straight = 0
-    for cell in reversed(lanes[inside[0]]):
-        if cell.corner is not None or cell.tunnel is not None:
+    straight = _straight_rows(lanes, inside)
+    rows = len([r for i, r in enumerate(straight) if r == i])  # rows before the first corner
+    for per_row in range(1, len(inside) + 1):
+        if math.ceil(spots / per_row) <= rows:
+            chosen = straight[:rows]
             break
-        straight += 1
-    if len(inside) >= 3 and straight < spots:
-        _grid_by_rows(lanes, inside, spots)
-        return
-    pattern = inside[:2]
-    limit = math.inf
-    for spot in range(spots):
-        lane = pattern[spot % len(pattern)]
-        candidates = [c for c in reversed(lanes[lane]) if c.progress < limit and c.tunnel is None]
-        if not candidates:
+    else:
+        # the straight behind the line is too short: the back rows go behind the corner
+        per_row, chosen = len(inside), straight
+        if math.ceil(spots / per_row) > len(straight):
             raise BuildError(
-                f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
+                f"grid: no room for {spots} grid spots behind the finish line outside corners "
+                f"({len(straight)} rows of {per_row} spaces): give fewer spots (grid=...) or "
+                "move the finish line (finish=...)"
             )
-        candidates[0].grid = spot + 1
-        limit = candidates[0].progress - 1e-6
+    for spot in range(spots):
+        if per_row == 1:
+            row, lane = spot, inside[spot % min(2, len(inside))]
+        else:
+            row, lane = divmod(spot, per_row)
+            lane = inside[lane]
+        lanes[lane][-1 - chosen[row]].grid = spot + 1
 
 
-def _grid_by_rows(lanes: dict[int, list[_Cell]], inside: list[int], spots: int) -> None:
-    spot = 0
-    for row in range(1, min(len(lanes[lane]) for lane in inside) + 1):
-        for lane in inside:
-            cell = lanes[lane][-row]
-            if cell.tunnel is None and spot < spots:
-                spot += 1
-                cell.grid = spot
-    if spot < spots:
-        raise BuildError(
-            f"grid: no room for {spots} grid spots behind the finish line (placed {spot})"
+def _straight_rows(lanes: dict[int, list[_Cell]], inside: list[int]) -> list[int]:
+    """Rows (counted back from the line) straight in every lane, no corner, no tunnel,
+    within the last half of the lap."""
+    shortest = min(len(lanes[lane]) for lane in inside)
+    return [
+        row
+        for row in range(shortest // 2)
+        if all(
+            lanes[lane][-1 - row].corner is None and lanes[lane][-1 - row].tunnel is None
+            for lane in inside
         )
+    ]
 
 
 def _first_turn_left(cells: list[_Cell], corners: list) -> bool:

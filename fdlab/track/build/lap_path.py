@@ -13,6 +13,14 @@ import numpy as np
 from scipy.ndimage import gaussian_filter1d
 from scipy.spatial import cKDTree
 
+#: A lap whose median segment is longer than this many times the base smoothing was
+#: drawn with a few clicks (not digitised from a circuit): its blur is ...
+LONG_SEGMENT_FACTOR = 8.0
+#: ... this share of the median segment ...
+VERTEX_SMOOTHING = 0.25
+#: ... but at most this many times the path's base smoothing.
+MAX_SMOOTHING_FACTOR = 6.0
+
 
 def resample_closed(points: np.ndarray | Sequence[Sequence[float]], step: float) -> np.ndarray:
     """Evenly spaced points along a closed polyline, about ``step`` apart.
@@ -61,7 +69,12 @@ class LapPath:
         Sampling distance in metres.
     smoothing : float
         Standard deviation (metres) of a Gaussian blur that removes the
-        corners of a digitised polyline.
+        corners of a digitised polyline. For a lap drawn with a few clicks
+        (long segments, :data:`LONG_SEGMENT_FACTOR`) the blur widens to
+        :data:`VERTEX_SMOOTHING` of the typical segment, up to
+        :data:`MAX_SMOOTHING_FACTOR` times ``smoothing``: a vertex turning a
+        little between two long segments becomes a gentle curve, not a sharp
+        kink (only real bends become corners).
     min_radius : float
         Bends tighter than this radius are eased locally, so that lanes
         offset by up to about this distance stay free of folds.
@@ -92,7 +105,9 @@ class LapPath:
         xy = resample_closed(points, step)
         start = xy[0].copy()
         if smoothing > 0:
-            xy = gaussian_filter1d(xy, sigma=smoothing / step, axis=0, mode="wrap")
+            xy = gaussian_filter1d(
+                xy, sigma=_blur_width(points, smoothing) / step, axis=0, mode="wrap"
+            )
         xy = _make_room(xy, step, min_radius, separation)
         # keep the finish line where the centreline starts
         nearest = int(np.argmin(np.hypot(*(xy - start).T)))
@@ -167,6 +182,25 @@ class LapPath:
             inner.append(value)
             k += 1
         return np.array([start, *inner, end])
+
+
+def _blur_width(points: np.ndarray | Sequence[Sequence[float]], smoothing: float) -> float:
+    """Width (metres) of the blur of a drawn lap: ``smoothing``, or wider for a lap of a few
+    clicks (its median segment longer than :data:`LONG_SEGMENT_FACTOR` times ``smoothing``).
+
+    Examples
+    --------
+    >>> _blur_width([(0, 0), (5, 0), (5, 5), (0, 5)], 2.0)  # a digitised line
+    2.0
+    >>> _blur_width([(0, 0), (400, 0), (400, 400), (0, 400)], 2.0)  # four clicks
+    12.0
+    """
+    xy = np.asarray(points, dtype=float)
+    segments = np.hypot(*np.diff(np.vstack([xy, xy[:1]]), axis=0).T)
+    typical = float(np.median(segments))
+    if typical <= LONG_SEGMENT_FACTOR * smoothing:
+        return smoothing
+    return float(np.clip(VERTEX_SMOOTHING * typical, smoothing, MAX_SMOOTHING_FACTOR * smoothing))
 
 
 def _make_room(

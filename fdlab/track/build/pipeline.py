@@ -46,8 +46,9 @@ from fdlab.track.build.stretches import _lap_stretches
 from fdlab.track.corners import update_corner_counts
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
-#: Default number of spaces along the centre of a lap.
-DEFAULT_SPACES_PER_LAP = 80
+#: Default number of spaces along the centre of a lap: the printed boards have
+#: about 150 a lane whatever the circuit's length (they are drawn to fit a table).
+DEFAULT_SPACES_PER_LAP = 155
 #: Lane width as a fraction of the space length (spaces are longer than wide).
 LANE_WIDTH_RATIO = 0.45
 #: Builds tried before giving up on lengthening corners whose shortest path is too short.
@@ -58,6 +59,7 @@ def build_track(
     centreline: Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
     *,
     name: str | None = None,
+    feature: str | None = None,
     lanes: int = 3,
     space_length: float | None = None,
     spaces_per_lap: int | None = None,
@@ -80,12 +82,17 @@ def build_track(
         The lap in the direction of travel; its first point is the finish
         line. Points are metres; GeoJSON (lon/lat) is projected.
     name : str, optional
-        The board's name; defaults to the GeoJSON ``Location`` or "untitled".
+        The board's name; defaults to the circuit's ``Name`` (GeoJSON
+        properties), else its ``Location``, else "untitled".
+    feature : str, optional
+        Which LineString of a GeoJSON FeatureCollection to build, by id or
+        name (see :func:`~fdlab.track.build.centreline_from_geojson`).
     lanes : int
         Lane count, 2-4.
     space_length : float, optional
         Length of a space along the centreline in metres. Default: the lap
-        divided by ``spaces_per_lap`` (80 if not given either).
+        divided by ``spaces_per_lap`` (155 if not given either, the size
+        of the printed boards).
     spaces_per_lap : int, optional
         Wanted number of spaces along the centre of the lap.
     lane_width : float, optional
@@ -137,17 +144,18 @@ def build_track(
     Examples
     --------
     >>> import math
-    >>> oval = [(400 * math.sin(t / 50 * math.pi), -150 * math.cos(t / 50 * math.pi))
+    >>> oval = [(400 * math.sin(t / 50 * math.pi), -100 * math.cos(t / 50 * math.pi))
     ...         for t in range(100)]
     >>> track = build_track(oval, name="Oval", spaces_per_lap=60, pit=True)
     >>> track.lap_length, len(track.grid_spots()), len(track.corners), len(track.boxes())
     (61.0, 10, 2, 10)
-    >>> [c["stops"] for c in track.corners.values()]
-    [1, 1]
+    >>> [c["stops"] for c in track.corners.values()]  # a half turn a space or so wide
+    [2, 2]
     """
     spec = make_spec(
         centreline,
         name=name,
+        feature=feature,
         lanes=lanes,
         space_length=space_length,
         spaces_per_lap=spaces_per_lap,
@@ -177,16 +185,15 @@ def make_spec(
     >>> spec.lanes, spec.centreline.length
     (2, 1000.0)
     """
+    feature = options.pop("feature", None)
     if isinstance(centreline, Centreline):
         line = centreline
     elif isinstance(centreline, str | Path | Mapping):
-        line = centreline_from_geojson(centreline)
+        line = centreline_from_geojson(centreline, feature=feature)
     else:
         line = Centreline(tuple(tuple(p) for p in centreline))
     if options.get("name") is None:
-        options["name"] = str(
-            line.properties.get("Location") or line.properties.get("name") or "untitled"
-        )
+        options["name"] = circuit_name(line)
     pit = options.get("pit")
     options["pit"] = PitSpec() if pit is True else (None if pit is False else pit)
     options["lane_counts"] = tuple(
@@ -200,6 +207,21 @@ def make_spec(
     if options.get("stops") is not None:
         options["stops"] = tuple(int(s) for s in options["stops"])
     return BuildSpec(centreline=line, **options)
+
+
+def circuit_name(line: Centreline) -> str:
+    """The name of a board built from ``line``: its ``Name`` (or ``name``), else its ``Location``.
+
+    Examples
+    --------
+    >>> circuit_name(Centreline([(0, 0), (1, 0), (0, 1)], {"Name": "Circuit de Monaco",
+    ...                                                     "Location": "Monaco"}))
+    'Circuit de Monaco'
+    """
+    properties = line.properties
+    return str(
+        properties.get("Name") or properties.get("name") or properties.get("Location") or "untitled"
+    )
 
 
 def rebuild(track: Track, **changes: Any) -> Track:

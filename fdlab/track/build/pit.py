@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import shapely
 
 from fdlab.track.build.cells import _at, _Cell, _lanes, _shape
 from fdlab.track.build.corner_fit import corner_cuts, corner_lane_count
@@ -15,6 +16,7 @@ from fdlab.track.build.lap_path import LapPath
 from fdlab.track.build.spec import PitSpec
 from fdlab.track.build.stretches import _EPS, _progress_at, _progress_span, _Stretch
 from fdlab.track.errors import BuildError
+from fdlab.track.validate import OVERLAP_TOLERANCE
 
 #: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
 _PIT_SPACES = 5
@@ -29,31 +31,148 @@ def _pit_lane(
     width: float,
     lap: float,
 ) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+    """The pit lane and its boxes, beside straights only, on a side where it lies over no track.
+
+    The pit lane never runs beside a corner (a car in the pits would skip it):
+    by default it runs along the straight through the finish line, entry after
+    the last corner and exit before the first. It goes on the outside of the
+    circuit, or the inside when the outside holds other track (a parallel
+    straight); where only its last spaces cross other track, they pass under it
+    (level -1, like a bridge). Boxes are at least half a space long.
+    """
     if pit is None:
         return [], []
     lap_length = float(sum(s.columns for s in stretches))
+    space = lap / lap_length
+    needed = math.ceil(pit.boxes / 2) + 2  # two boxes beside each space, entry and exit
     if pit.start is not None:
         start, end = pit.start * lap, pit.end * lap  # type: ignore[operator]
-    else:
-        # the finish straight, lengthened into its neighbours until the boxes fit
-        after, before = 0, len(stretches) - 1
-        columns = stretches[after].columns + stretches[before].columns
-        while columns < math.ceil(pit.boxes / 2) + 3 and after + 1 < before - 1:
-            if (after + before) % 2:
-                after += 1
-                columns += stretches[after].columns
-            else:
-                before -= 1
-                columns += stretches[before].columns
-        start, end = stretches[before].start, stretches[after].end
-        # no longer than the boxes need: a few spaces before the line, fewer after it
-        space = lap / lap_length
-        start = max(start, lap - (math.ceil(pit.boxes / 2) + 4) * space)
-        end = min(end, 4 * space)
-    start, end = _pit_ends_on_straights(stretches, start % lap, end % lap, lap)
-    if end <= start:
-        end += lap
-    side = pit.side or ("right" if _signed_area(path) > 0 else "left")
+        stretches_to_try = [_pit_ends_on_straights(stretches, start % lap, end % lap, lap)]
+    else:  # a box beside each pit space, or two beside each in a shorter pit lane
+        stretches_to_try = [
+            _finish_straight(stretches, lap, space, needed, wanted)
+            for wanted in (pit.boxes + 2, needed)
+        ]
+    outside = "right" if _signed_area(path) > 0 else "left"
+    sides = [pit.side] if pit.side else [outside, "left" if outside == "right" else "right"]
+    track_cells = [c for c in cells if c.kind == "track"]
+    tree = shapely.STRtree([c.polygon for c in track_cells])
+    blocked = []
+    for start, end in stretches_to_try:
+        if end <= start:
+            end += lap
+        where = f"the stretch from lap fraction {start / lap:.3f} to {(end % lap) / lap:.3f}"
+        _check_pit_stretch(stretches, start, end, lap, space, needed, pit.boxes, where)
+        for side in sides:
+            built = _lay_pit(pit, path, cells, stretches, offsets, width, lap, start, end, side)
+            over = _laid_over(built[0], track_cells, tree)
+            exit_part = {id(c) for c in [c for c in built[0] if c.kind == "pit"][-2:]}
+            if all(id(c) in exit_part for c, _ in over):
+                for cell, _ in over:
+                    cell.level = -1  # the pit exit passes under the track
+                return built
+            count = len({id(t) for _, t in over})
+            blocked.append(f"on the {side} of {where} it would lie over {count} track spaces")
+    raise BuildError(
+        f"pit: no room for the pit lane and its boxes ({'; '.join(blocked)}); "
+        "give another stretch (PitSpec(start=..., end=...)) or side"
+    )
+
+
+def _check_pit_stretch(
+    stretches: list[_Stretch],
+    start: float,
+    end: float,
+    lap: float,
+    space: float,
+    needed: int,
+    boxes: int,
+    where: str,
+) -> None:
+    """A pit lane runs beside no corner and holds its boxes, or a :class:`BuildError` says why."""
+    beside = _corners_beside(stretches, start, end, lap)
+    if beside:
+        raise BuildError(
+            f"pit: {where} runs beside corner {', '.join(map(str, beside))}: a car in the pits "
+            "would skip it; put the pit lane on a straight (PitSpec(start=..., end=...))"
+        )
+    if end - start < (needed - 0.5) * space:  # cut into ``needed`` spaces, rounded
+        raise BuildError(
+            f"pit: {where} holds {(end - start) / space:.1f} spaces of straight, fewer than the "
+            f"{needed} a pit lane with {boxes} boxes needs (a pit lane never runs beside a "
+            "corner): give fewer boxes (PitSpec(boxes=...)), or move the finish line to a "
+            "longer straight (finish=...)"
+        )
+
+
+def _finish_straight(
+    stretches: list[_Stretch], lap: float, space: float, needed: int, wanted: int
+) -> tuple[float, float]:
+    """Where the default pit lane runs: on the straight through the finish line, from just
+    after the last corner to just before the first, no longer than the boxes need (a few
+    spaces before the line, fewer after it): ``wanted`` spaces (a box beside each) where
+    the straight has room, else at least ``needed`` (two boxes beside each)."""
+    low, high = 0.0, lap
+    for stretch in reversed(stretches):
+        if stretch.corner is not None:
+            low = stretch.end
+            break
+    for stretch in stretches:
+        if stretch.corner is not None:
+            high = stretch.start
+            break
+    room_before = max(0.0, lap - low - 0.1 * space)
+    room_after = max(0.0, high - 0.1 * space)
+    length = (wanted if room_before + room_after >= (wanted + 1) * space else needed) + 1
+    before = min(room_before, (length - 2) * space)
+    after = min(room_after, 3 * space)
+    if before + after < length * space:  # one side short: take more from the other
+        before = min(room_before, length * space - after)
+        after = min(room_after, length * space - before)
+    return (lap - before) % lap, after
+
+
+def _corners_beside(stretches: list[_Stretch], start: float, end: float, lap: float) -> list[int]:
+    """Corners with part of their stretch between arc lengths ``start`` and ``end``."""
+    found = []
+    for stretch in stretches:
+        if stretch.corner is None:
+            continue
+        for shift in (0.0, lap):
+            a, b = stretch.start + shift, stretch.end + shift
+            if min(b, end) - max(a, start) > _EPS and stretch.corner not in found:
+                found.append(stretch.corner)
+    return found
+
+
+def _laid_over(
+    pit_cells: list[_Cell], track_cells: list[_Cell], tree: shapely.STRtree
+) -> list[tuple[_Cell, _Cell]]:
+    """(pit or box cell, track cell) pairs that overlap (the validator's tolerance)."""
+    found = []
+    polygons = [c.polygon for c in pit_cells]
+    for i, j in zip(*tree.query(polygons, predicate="intersects"), strict=True):
+        mine, other = pit_cells[int(i)], track_cells[int(j)]
+        shared = mine.polygon.intersection(other.polygon).area
+        if shared > OVERLAP_TOLERANCE * min(mine.polygon.area, other.polygon.area):
+            found.append((mine, other))
+    return found
+
+
+def _lay_pit(
+    pit: PitSpec,
+    path: LapPath,
+    cells: list[_Cell],
+    stretches: list[_Stretch],
+    offsets: list[float],
+    width: float,
+    lap: float,
+    start: float,
+    end: float,
+    side: str,
+) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+    """Pit spaces and boxes on one side of the stretch from ``start`` to ``end``."""
+    lap_length = float(sum(s.columns for s in stretches))
     lanes = _lanes(cells)
     edge_lane = min(lanes) if side == "left" else max(lanes)
     sign = 1.0 if side == "left" else -1.0
@@ -61,10 +180,6 @@ def _pit_lane(
     pit_offset = sign * (edge + 0.35 * width + width / 2)
     box_offset = sign * (edge + 2.0 * width)
     space_length = lap / lap_length
-    if end - start < 3 * space_length:
-        raise BuildError(
-            f"pit: the stretch from {start / lap:.3f} to {(end % lap) / lap:.3f} holds fewer than 3 spaces"
-        )
     # cut at the finish line too, so that one pit step crosses it
     pieces = [(start, min(end, lap)), (lap, end)] if start < lap < end else [(start, end)]
     pit_cells: list[_Cell] = []
@@ -105,7 +220,13 @@ def _pit_lane(
     holders = pit_cells[1:-1]
     if not holders:
         raise BuildError("pit: the pit lane needs at least 3 spaces for a box")
-    per_column = max(2, math.ceil(pit.boxes / len(holders)))
+    # one box beside each pit space, or two half a space long each where room is short
+    per_column = 1 if len(holders) >= pit.boxes else 2
+    if pit.boxes > per_column * len(holders):
+        raise BuildError(
+            f"pit: {len(holders)} pit spaces hold at most {2 * len(holders)} boxes, "
+            f"not {pit.boxes}: give fewer boxes (PitSpec(boxes=...)) or a longer pit lane"
+        )
     used = math.ceil(pit.boxes / per_column)
     # the boxes go side by side beside the straightest part of the pit lane
     bend = [abs(_turn_between(path, h.start - space_length, h.end + space_length)) for h in holders]
@@ -145,8 +266,8 @@ def _pit_ends_on_straights(
 
     The pit lane first shrinks: it starts one space after the corner it would have
     started in and ends one space before the corner it would have ended in, then grows
-    along the straights at either end. If that leaves fewer than :data:`_PIT_SPACES`
-    spaces, it grows instead, running beside the corner: entry before it, exit after it.
+    along the straights at either end (up to :data:`_PIT_SPACES` spaces). It never
+    grows beside a corner: a car in the pits would skip it.
     """
     space = lap / sum(s.columns for s in stretches)
 
@@ -181,19 +302,7 @@ def _pit_ends_on_straights(
             high = (high + space) % lap
         else:
             break
-    if (high - low) % lap >= _PIT_SPACES * space:
-        return low, high
-    for _ in range(len(stretches)):
-        here = stretch_at(start - 0.01)
-        if here.corner is None:
-            break
-        start = here.start
-    for _ in range(len(stretches)):
-        here = stretch_at(end + 0.01)
-        if here.corner is None:
-            break
-        end = here.end % lap
-    return start, end
+    return low, high
 
 
 def _signed_area(path: LapPath) -> float:
