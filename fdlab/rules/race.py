@@ -439,6 +439,23 @@ class Race:
             yield step
             snapshot = self.dice.snapshot()
 
+    def history(self) -> list[tuple[RaceState, Action, list[Event]]]:
+        """Every action with the state before it and the events it made, in the order played.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
+        >>> _ = race.play(1)
+        >>> [(before.phase, action) for before, action, _ in race.history()]
+        [('grid', RollGrid()), ('gear', ChooseGear(gear=1))]
+        """
+        ends = [n for _, _, n in self._history[1:]] + [len(self.events)]
+        return [
+            (before, action, self.events[start:end])
+            for (before, _, start), action, end in zip(self._history, self.actions, ends, strict=True)
+        ]
+
     def actor(self, index: int) -> int | None:
         """The car (index) that played action number ``index``; ``None`` for the grid roll.
 

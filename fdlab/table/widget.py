@@ -171,7 +171,8 @@ class RaceTable:
             space: (xs, ys)
             for space, xs, ys in zip(*(board_data(track)[k] for k in ("id", "xs", "ys")), strict=True)
         }
-        self.car_source = self.figure.select_one({"name": "cars"}).data_source
+        by_name = {r.name: r for r in self.figure.renderers}  # select() walks every model: slow
+        self.car_source = by_name["cars"].data_source
         self.target_source = ColumnDataSource(
             {"xs": [], "ys": [], "id": [], "cost": [], "way": [], "fill": []}
         )
@@ -188,7 +189,7 @@ class RaceTable:
         # the cars stay on top of the targets
         renderers = list(self.figure.renderers)
         renderers.remove(targets)
-        at = renderers.index(self.figure.select_one({"name": "cars"}))
+        at = renderers.index(by_name["cars"])
         self.figure.renderers = [*renderers[:at], targets, *renderers[at:]]
         self.figure.add_tools(
             HoverTool(
