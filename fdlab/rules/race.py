@@ -453,7 +453,9 @@ class Race:
         ends = [n for _, _, n in self._history[1:]] + [len(self.events)]
         return [
             (before, action, self.events[start:end])
-            for (before, _, start), action, end in zip(self._history, self.actions, ends, strict=True)
+            for (before, _, start), action, end in zip(
+                self._history, self.actions, ends, strict=True
+            )
         ]
 
     def actor(self, index: int) -> int | None:

@@ -42,7 +42,7 @@ class GearChoice:
         What announcing it costs now (``"free"``, ``"2 SP"``...; G-4, A-7).
     odds : Fraction or None
         Chance of stopping in the next corner (C-2) at no cost; None when no
-        corner is ahead.
+        corner is ahead or none of the gears can reach it this turn.
     eliminates : bool
         The downshift alone would eliminate the car (D-2).
     start : bool
@@ -276,8 +276,10 @@ class TableController:
         car = state.cars[state.current]
         engine = race.engine
         gears = race.legal_gears()
-        odds = race.odds().odds if gears else {}
-        corner_ahead = race.odds().corner is not None if gears else False
+        table = race.odds() if gears else None
+        odds = table.odds if table is not None else {}
+        # no gear can stop in the corner ahead this turn: the odds would all read 0%
+        corner_ahead = table is not None and table.corner is not None and any(odds.values())
         choices = []
         for gear in gears:
             cost = engine.downshift_cost(car, gear)

@@ -167,9 +167,12 @@ class RaceTable:
         height = self.figure.height
         self._scale = pixels_per_unit(track, self._width, height)
         self._space = space_size(track)
+        self._bounds = _bounds(board_data(track))
         self._outlines = {
             space: (xs, ys)
-            for space, xs, ys in zip(*(board_data(track)[k] for k in ("id", "xs", "ys")), strict=True)
+            for space, xs, ys in zip(
+                *(board_data(track)[k] for k in ("id", "xs", "ys")), strict=True
+            )
         }
         by_name = {r.name: r for r in self.figure.renderers}  # select() walks every model: slow
         self.car_source = by_name["cars"].data_source
@@ -207,9 +210,7 @@ class RaceTable:
 
     def _build_controls(self, bot_delay: float, path: str) -> None:
         def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
-            control = w.Button(
-                description=text, tooltip=tip or text, layout=w.Layout(width="auto")
-            )
+            control = w.Button(description=text, tooltip=tip or text, layout=w.Layout(width="auto"))
             control.add_class(css)
             control.on_click(lambda _: handler())
             return control
@@ -225,7 +226,7 @@ class RaceTable:
         self.grid_button = button("Roll for the grid", "fdlab-roll-grid", self.roll_grid)
         self.nitro_button = button("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear")
         self.box_button = button("Into the box", "fdlab-box", self.into_box, "P-2: your pit box")
-        self.move_list = w.Select(rows=6, layout=w.Layout(width="34em"))
+        self.move_list = w.Select(rows=6, layout=w.Layout(width="29em"))
         self.move_list.add_class("fdlab-move-list")
         self.move_button = button("Move", "fdlab-move", self.move_from_list)
         self.undo_button = button("Undo", "fdlab-undo", self.undo, "back to the last decision")
@@ -254,6 +255,12 @@ class RaceTable:
             box.add_class("fdlab-seat")
             box.observe(functools.partial(self._on_seat, k), names="value")
             self.seat_boxes.append(box)
+        self.follow = w.Checkbox(
+            value=True, description="Follow the car on turn", indent=False,
+            layout=w.Layout(width="auto"),
+        )  # fmt: skip
+        self.follow.add_class("fdlab-follow")
+        self.follow.observe(lambda _: self._frame_view(), names="value")
         self.dashboard = w.HTML()
         self.dashboard.add_class("fdlab-dashboard")
         self.log = w.HTML(layout=w.Layout(max_height="22em", overflow="auto", width="100%"))
@@ -290,7 +297,7 @@ class RaceTable:
             [
                 self.plot,
                 w.HBox([turn, side]),
-                w.HBox([self.undo_button, self.redo_button, self.bot_delay]),
+                w.HBox([self.undo_button, self.redo_button, self.bot_delay, self.follow]),
                 w.HBox(self.seat_boxes, layout=w.Layout(flex_flow="row wrap")),
                 w.HBox(
                     [
@@ -352,6 +359,34 @@ class RaceTable:
         self.redo_button.disabled = not c.can_redo
         self.dashboard.value = _dashboard_html(c)
         self.log.value = _log_html(c.log())
+        self._frame_view()
+
+    def _frame_view(self) -> None:
+        """Zoom on the car on turn and its destinations (the whole board when not following)."""
+        x0, y0, x1, y1 = self._bounds
+        race = self.race
+        current = race.state.current
+        if self.follow.value and current is not None and race.state.cars[current].space >= 0:
+            nodes = race.track.graph.nodes
+            spaces = [
+                race.board.ids[race.state.cars[current].space],
+                *(m.destination for m in self._moves),
+            ]
+            xs = [float(nodes[s]["x"]) for s in spaces]
+            ys = [float(nodes[s]["y"]) for s in spaces]
+            margin = 6 * self._space
+            x0, x1 = min(xs) - margin, max(xs) + margin
+            y0, y1 = min(ys) - margin, max(ys) + margin
+            least = 36 * self._space  # never closer than about 36 spaces across
+            if x1 - x0 < least:
+                x0, x1 = (x0 + x1 - least) / 2, (x0 + x1 + least) / 2
+        fig = self.figure
+        aspect = (fig.height - 60) / max(fig.width - 20, 1)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        half_w = max((x1 - x0) / 2, (y1 - y0) / 2 / aspect)
+        half_h = half_w * aspect
+        fig.x_range.start, fig.x_range.end = cx - half_w, cx + half_w
+        fig.y_range.start, fig.y_range.end = cy - half_h, cy + half_h
 
     def _show_targets(self, moves: list[Any]) -> None:
         data: dict[str, list[Any]] = {k: [] for k in ("xs", "ys", "id", "cost", "way", "fill")}
@@ -563,6 +598,14 @@ class RaceTable:
         return f"<RaceTable: {self.race!r}>"
 
 
+def _bounds(data: dict[str, list[Any]]) -> tuple[float, float, float, float]:
+    """The board's extent with room for the corner flags around it."""
+    xs = [x for row in data["xs"] for x in row] or [0.0]
+    ys = [y for row in data["ys"] for y in row] or [0.0]
+    pad = 0.06 * max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
 def _gear_tip(choice: Any) -> str:
     parts = [f"{ordinal(choice.gear)} gear", f"costs {choice.cost}"]
     if choice.odds is not None:
@@ -579,9 +622,9 @@ def _die_html(die: dict[str, Any] | None) -> str:
     color = _GEAR_COLORS[(gear - 1) % len(_GEAR_COLORS)]
     face = die["face"]
     shown = die["roll"]
-    below = (
-        f"{ordinal(gear)} die {die['faces']}" if face is not None else "flying start"
-    ) + (" + nitro" if die["nitro"] else "")
+    below = (f"{ordinal(gear)} die {die['faces']}" if face is not None else "flying start") + (
+        " + nitro" if die["nitro"] else ""
+    )
     return (
         f"<div style='text-align:center;margin-right:0.8em' title='{html.escape(below)}'>"
         f"<div style='width:2.6em;height:2.6em;line-height:2.6em;border-radius:0.45em;"
@@ -627,8 +670,6 @@ def _dashboard_html(controller: TableController) -> str:
 def _log_html(lines: list[str]) -> str:
     if not lines:
         return "<i>nothing yet</i>"
-    items = "".join(
-        f"<div style='{'font-weight:bold' if i == 0 else ''}'>{html.escape(line)}</div>"
-        for i, line in enumerate(lines)
-    )
-    return f"<div style='font-family:monospace;font-size:0.9em'>{items}</div>"
+    first, rest = html.escape(lines[0]), [html.escape(line) for line in lines[1:]]
+    body = "<br>\n".join([f"<b>{first}</b>", *rest])
+    return f"<div style='font-family:monospace;font-size:0.88em;line-height:1.35'>{body}\n</div>"

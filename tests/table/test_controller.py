@@ -101,7 +101,9 @@ def test_undo_goes_back_to_the_persons_last_decision_and_redo_replays_the_bots(r
     after = race.state
     played = list(race.actions)
     last_move = max(
-        i for i in range(len(played)) if race.actor(i) == 0 and type(played[i]).__name__ == "ChooseMove"
+        i
+        for i in range(len(played))
+        if race.actor(i) == 0 and type(played[i]).__name__ == "ChooseMove"
     )
     table.undo()
     assert len(race.actions) == last_move  # the bots' actions after it are gone too
@@ -191,7 +193,9 @@ def test_street_rules_offer_nitro(ring):
 
 def test_into_the_box_on_a_two_lap_race():
     training = load_track("tracks/training.json")
-    box = next(n for n, d in training.graph.nodes(data=True) if d["kind"] == "box" and d["box"] == 1)
+    box = next(
+        n for n, d in training.graph.nodes(data=True) if d["kind"] == "box" and d["box"] == 1
+    )
     race = Race(training, cars=1, laps=2, seed=1)
     start = race.state
     # find a space before the pit entry from where 4th gear reaches the box
