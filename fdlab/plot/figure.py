@@ -103,6 +103,7 @@ def board_figure(
     if show_steps:
         _steps(fig, track)
     notes = annotation_data(track)
+    _tunnel_links(fig, notes)
     _lines(fig, notes)
     _labels(fig, notes, scale)
     _flags(fig, notes["flags"], data, scale, space_size(track))
@@ -153,6 +154,32 @@ def _steps(fig: Figure, track: Track) -> None:
             end=VeeHead(size=6, fill_color="color", line_color="color"),
             name="steps",
         )
+    )
+
+
+def _tunnel_links(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
+    """A dashed purple band between the two portals of each tunnel: the track goes on below."""
+    from bokeh.models import ColumnDataSource
+
+    ends: dict[str, list[tuple[float, float]]] = {}
+    table = notes["tunnels"]
+    for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
+        ends.setdefault(text, []).append((x, y))
+    pairs = [points for _, points in sorted(ends.items()) if len(points) == 2]
+    fig.multi_line(
+        "xs",
+        "ys",
+        source=ColumnDataSource(
+            {
+                "xs": [[a[0], b[0]] for a, b in pairs],
+                "ys": [[a[1], b[1]] for a, b in pairs],
+            }
+        ),
+        line_color=colors.TUNNEL_PURPLE,
+        line_width=6,
+        line_alpha=0.45,
+        line_dash=[6, 4],
+        name="tunnel_links",
     )
 
 

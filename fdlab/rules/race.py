@@ -242,6 +242,10 @@ class Race:
     def standings(self) -> list[dict[str, Any]]:
         """One row per car in race order: place, name, status, lap, space, gear, pools.
 
+        ``lap`` is the lap the car is on, 1 to the race's laps (a car waiting
+        behind the line on the grid is on lap 1, a finished car shows the last
+        lap, never one beyond the race).
+
         Examples
         --------
         >>> from fdlab.track import from_ascii
@@ -262,7 +266,7 @@ class Race:
                     "place": len(rows) + 1,
                     "car": self.names[c],
                     "status": car.status,
-                    "lap": car.lap,
+                    "lap": min(max(car.lap, 1), preset.laps),
                     "space": board.ids[car.space] if car.space >= 0 else None,
                     "gear": car.gear,
                     **dict(zip(preset.pool_names, car.pools, strict=True)),
