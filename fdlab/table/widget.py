@@ -267,8 +267,15 @@ class RaceTable:
         self.log.add_class("fdlab-log")
         self.path = w.Text(value=path, description="Game file", layout=w.Layout(width="24em"))
         self.path.add_class("fdlab-path")
+        self.save_button = button("Save", "fdlab-save", self.save)
+        self.load_button = button("Load", "fdlab-load", self.load_file)
+        self.export_button = button(
+            "Replay page", "fdlab-export", self.export_replay, "an offline HTML page of the race"
+        )
         self.errors = w.Output(layout=w.Layout(max_height="8em", overflow="auto"))
         self.errors.add_class("fdlab-errors")
+        self.legend = w.HTML(_legend_html(self.race))
+        self.legend.add_class("fdlab-legend")
         help_line = w.HTML(
             f"<span style='font-size:smaller;color:#555'>Choose a gear, then click a pink "
             f"space (hover shows what the move costs). The rules: <code>{RULES_LINK}</code> "
@@ -296,17 +303,14 @@ class RaceTable:
         self.widget = w.VBox(
             [
                 self.plot,
+                self.legend,
                 w.HBox([turn, side]),
                 w.HBox([self.undo_button, self.redo_button, self.bot_delay, self.follow]),
-                w.HBox(self.seat_boxes, layout=w.Layout(flex_flow="row wrap")),
                 w.HBox(
-                    [
-                        self.path,
-                        button("Save", "fdlab-save", self.save),
-                        button("Load", "fdlab-load", self.load_file),
-                        button("Replay page", "fdlab-export", self.export_replay),
-                    ]
+                    [w.HTML("<b>Seats</b>&nbsp;"), *self.seat_boxes],
+                    layout=w.Layout(flex_flow="row wrap"),
                 ),
+                w.HBox([self.path, self.save_button, self.load_button, self.export_button]),
                 help_line,
                 self.errors,
             ]
@@ -318,7 +322,15 @@ class RaceTable:
         """Redraw everything from the race."""
         c = self.controller
         race = self.race
-        self.prompt.value = f"<b style='font-size:1.15em'>{html.escape(c.prompt())}</b>"
+        current = race.state.current
+        swatch = (
+            f"<span style='display:inline-block;width:0.8em;height:0.8em;margin-right:0.3em;"
+            f"background:{colors.car_color(current, race.names[current])};"
+            "border:1px solid #333'></span>"
+            if current is not None
+            else ""
+        )
+        self.prompt.value = f"<b style='font-size:1.15em'>{swatch}{html.escape(c.prompt())}</b>"
         person = c.person_on_turn
         cars = [
             (race.board.ids[car.space], name, row.color)
@@ -604,6 +616,35 @@ def _bounds(data: dict[str, list[Any]]) -> tuple[float, float, float, float]:
     ys = [y for row in data["ys"] for y in row] or [0.0]
     pad = 0.06 * max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
     return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def _legend_html(race: Race) -> str:
+    """A key to the board's colours, only for what this board has."""
+    track = race.track
+    kinds = {d["kind"] for _, d in track.graph.nodes(data=True)}
+    hazards = {d["hazard"] for _, d in track.graph.nodes(data=True)}
+    entries = [
+        (colors.HIGHLIGHT, "a move at no cost"),
+        ("#ff9f1c", "a move that costs damage (hover for the cost)"),
+        (colors.CORNER, "corner: yellow flag = stops, green/red = long/short way"),
+    ]
+    if "pit" in kinds:
+        entries.append((colors.PIT, "pit lane"))
+    if "box" in kinds:
+        entries.append((colors.BOX, "pit box"))
+    if "shooting" in hazards:
+        entries.append((colors.SHOOTING, "shooting space"))
+    if "danger" in hazards:
+        entries.append((colors.DANGER, "danger space"))
+    if track.tunnel_pairs():
+        entries.append((colors.TUNNEL_PURPLE, "tunnel"))
+    items = "".join(
+        f"<span style='margin-right:1.1em;white-space:nowrap'><span style='display:inline-block;"
+        f"width:1.1em;height:0.8em;background:{color};border:1px solid #666;"
+        f"vertical-align:middle;margin-right:0.3em'></span>{html.escape(text)}</span>"
+        for color, text in entries
+    )
+    return f"<div style='font-size:0.85em;margin:0.2em 0 0.4em'>{items}</div>"
 
 
 def _gear_tip(choice: Any) -> str:

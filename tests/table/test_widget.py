@@ -162,13 +162,14 @@ def test_save_and_load_buttons_round_trip(ring, tmp_path):
     race = Race(ring, cars=2, seed=9)
     table = RaceTable(race, ["person", "heuristic"], path=str(tmp_path / "game.json"))
     table.gear_buttons.children[0].click()
-    table.widget  # noqa: B018 - the table is on screen
-    [b for b in table.widget.children[4].children if "fdlab-save" in b._dom_classes][0].click()
+    table.save_button.click()
     assert "saved to" in table.message.value
     loaded = RaceTable.load(tmp_path / "game.json")
     assert loaded.race.state == race.state and loaded.race.actions == race.actions
-    table.load_file()
+    table.load_button.click()
     assert table.race.state == race.state and "loaded" in table.message.value
+    table.export_button.click()
+    assert (tmp_path / "game.html").stat().st_size > 100_000
 
 
 def test_a_full_race_on_monaco_person_against_two_bots_through_the_widget():
