@@ -57,6 +57,9 @@ SEAT_CHOICES = (
 #: Where the rules are written down, for the table's help line.
 RULES_LINK = "docs/rules.md"
 
+#: The narrowest view when following the car on turn, in spaces across the board.
+_FOLLOW_SPACES = 36
+
 _GEAR_COLORS = ("#f4d03f", "#f39c12", "#e74c3c", "#8e44ad", "#2e86c1", "#1e8449")
 
 
@@ -164,18 +167,27 @@ class RaceTable:
             title=f"{track.name} · {race.preset.name} rules · {laps}",
         )
         self.figure.name = "fdlab-race-board"
-        height = self.figure.height
-        self._scale = pixels_per_unit(track, self._width, height)
         self._space = space_size(track)
-        self._bounds = _bounds(board_data(track))
+        data = board_data(track)
+        self._bounds = _bounds(data)
         self._outlines = {
             space: (xs, ys)
-            for space, xs, ys in zip(
-                *(board_data(track)[k] for k in ("id", "xs", "ys")), strict=True
-            )
+            for space, xs, ys in zip(*(data[k] for k in ("id", "xs", "ys")), strict=True)
         }
         by_name = {r.name: r for r in self.figure.renderers}  # select() walks every model: slow
         self.car_source = by_name["cars"].data_source
+        # the table zooms in on the car on turn: cars keep their size on the board
+        by_name["cars"].glyph.update(
+            width="width", height="height", width_units="data", height_units="data"
+        )
+        x0, y0, x1, y1 = self._bounds
+        least = _FOLLOW_SPACES * self._space
+        self._big = max(x1 - x0, y1 - y0) > 1.5 * least  # a small board is always shown whole
+        self._scale = (
+            (self._width - 20) / least
+            if self._big
+            else pixels_per_unit(track, self._width, self.figure.height)
+        )
         self.target_source = ColumnDataSource(
             {"xs": [], "ys": [], "id": [], "cost": [], "way": [], "fill": []}
         )
@@ -378,7 +390,13 @@ class RaceTable:
         x0, y0, x1, y1 = self._bounds
         race = self.race
         current = race.state.current
-        if self.follow.value and current is not None and race.state.cars[current].space >= 0:
+        least = _FOLLOW_SPACES * self._space  # never closer than this many spaces across
+        if (
+            self._big
+            and self.follow.value
+            and current is not None
+            and race.state.cars[current].space >= 0
+        ):
             nodes = race.track.graph.nodes
             spaces = [
                 race.board.ids[race.state.cars[current].space],
@@ -389,7 +407,6 @@ class RaceTable:
             margin = 6 * self._space
             x0, x1 = min(xs) - margin, max(xs) + margin
             y0, y1 = min(ys) - margin, max(ys) + margin
-            least = 36 * self._space  # never closer than about 36 spaces across
             if x1 - x0 < least:
                 x0, x1 = (x0 + x1 - least) / 2, (x0 + x1 + least) / 2
         fig = self.figure
