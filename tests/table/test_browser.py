@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOK = REPO / "notebooks" / "play-a-race.ipynb"
+NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
@@ -40,8 +40,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def notebook_url(tmp_path: Path) -> Iterator[str]:
-    """URL of the notebook in a JupyterLab of its own (stopped afterwards)."""
+def notebook_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """URL of the notebook (the test's ``notebook`` mark) in a JupyterLab of its own."""
+    notebook = NOTEBOOKS / request.node.get_closest_marker("notebook").args[0]
     if not CHROMIUM.exists():
         message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
         if os.environ.get("CI"):
@@ -49,7 +50,7 @@ def notebook_url(tmp_path: Path) -> Iterator[str]:
         pytest.skip(message)
     root, home = tmp_path / "lab", tmp_path / "home"
     (root / "notebooks").mkdir(parents=True)
-    shutil.copy(NOTEBOOK, root / "notebooks" / NOTEBOOK.name)
+    shutil.copy(notebook, root / "notebooks" / notebook.name)
     shutil.copytree(REPO / "tracks", root / "tracks", ignore=shutil.ignore_patterns("*.py"))
     settings = {  # no news pop-up, no "Select Kernel" dialog
         "apputils-extension/notification": {"fetchNews": "false"},
@@ -99,7 +100,7 @@ def notebook_url(tmp_path: Path) -> Iterator[str]:
                         break
                 except (urllib.error.URLError, ConnectionError, TimeoutError):
                     time.sleep(0.3)
-            yield f"{url}/lab/tree/notebooks/{NOTEBOOK.name}?token={token}"
+            yield f"{url}/lab/tree/notebooks/{notebook.name}?token={token}"
         finally:
             if server.poll() is None:
                 os.killpg(server.pid, signal.SIGTERM)
@@ -129,8 +130,7 @@ _ALL_CELLS_RUN = """
 # The first highlighted destination of the first table's board, with its centre
 # in page pixels (from the plot's ranges and frame); null until there is one.
 _FIRST_TARGET = """
-() => {
-  const table = document.querySelector(".fdlab-race-table");
+(table) => {
   const views = (window.Bokeh && table) ? window.Bokeh.index.roots : [];
   const view = views.find((v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
   if (!view) return null;
@@ -150,6 +150,16 @@ _FIRST_TARGET = """
 """
 
 
+def _run_all(page, notebook_url: str) -> None:
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(notebook_url)
+    page.wait_for_function(_KERNEL_READY)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(_ALL_CELLS_RUN)
+    page.wait_for_function(_KERNEL_READY)
+
+
+@pytest.mark.notebook("play-a-race.ipynb")
 def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
     """Pick a gear with a click, click a highlighted space, see the car there and in the log."""
     from playwright.sync_api import expect, sync_playwright
@@ -159,13 +169,8 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1300})
-        page.set_default_timeout(TIMEOUT_MS)
         try:
-            page.goto(notebook_url)
-            page.wait_for_function(_KERNEL_READY)
-            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-            page.wait_for_function(_ALL_CELLS_RUN)
-            page.wait_for_function(_KERNEL_READY)
+            _run_all(page, notebook_url)
             table = page.locator(".fdlab-race-table").first
             table.scroll_into_view_if_needed()
             prompt = table.locator(".fdlab-prompt")
@@ -177,8 +182,9 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
                 gear.click()
                 expect(prompt).not_to_contain_text("choose a gear", timeout=20_000)
                 if "click a highlighted space" in prompt.inner_text():
-                    page.wait_for_function(_FIRST_TARGET)
-                    target = page.evaluate(_FIRST_TARGET)
+                    handle = table.element_handle()
+                    page.wait_for_function(_FIRST_TARGET, arg=handle)
+                    target = page.evaluate(_FIRST_TARGET, handle)
                     break
                 expect(prompt).to_contain_text("Blue (person): choose a gear")
             assert target is not None, "Blue never got a move to make"
@@ -202,4 +208,40 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
             table.screenshot(path=str(ARTIFACTS / "table-board.png"))
         finally:
             page.screenshot(path=str(ARTIFACTS / "table-browser.png"), full_page=True)
+            browser.close()
+
+
+@pytest.mark.notebook("learn-the-rules.ipynb")
+def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
+    """Lesson 2's table: press 2nd (the die is loaded), click a pink space, Undo."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1200})
+        try:
+            _run_all(page, notebook_url)
+            table = page.locator(".fdlab-race-table").first
+            table.scroll_into_view_if_needed()
+            table.locator("button.fdlab-gear-2").click()
+            prompt = table.locator(".fdlab-prompt")
+            expect(prompt).to_contain_text("click a highlighted space")
+            handle = table.element_handle()
+            page.wait_for_function(_FIRST_TARGET, arg=handle)
+            target = page.evaluate(_FIRST_TARGET, handle)
+            page.mouse.move(target["px"], target["py"])
+            page.wait_for_timeout(300)
+            table.screenshot(path=str(ARTIFACTS / "lesson-table.png"))
+            page.mouse.click(target["px"], target["py"])
+            log = table.locator(".fdlab-log")
+            expect(log).to_contain_text(
+                re.compile(rf"Blue moves \d+ to space {target['id']}(?!\d)")
+            )
+            table.locator("button.fdlab-undo").click()
+            expect(prompt).to_contain_text("click a highlighted space")
+            expect(log).not_to_contain_text("Blue moves")
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "lesson-browser.png"), full_page=True)
             browser.close()
