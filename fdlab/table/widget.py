@@ -57,8 +57,10 @@ SEAT_CHOICES = (
 #: Where the rules are written down, for the table's help line.
 RULES_LINK = "docs/rules.md"
 
+#: The tallest the board gets in the table, in pixels.
+_HEIGHT = 660
 #: The narrowest view when following the car on turn, in spaces across the board.
-_FOLLOW_SPACES = 36
+_FOLLOW_SPACES = 22
 
 _GEAR_COLORS = ("#f4d03f", "#f39c12", "#e74c3c", "#8e44ad", "#2e86c1", "#1e8449")
 
@@ -167,6 +169,8 @@ class RaceTable:
             title=f"{track.name} · {race.preset.name} rules · {laps}",
         )
         self.figure.name = "fdlab-race-board"
+        # the table, its buttons and the log should fit a laptop screen together
+        self.figure.height = min(self.figure.height, _HEIGHT)
         self._space = space_size(track)
         data = board_data(track)
         self._bounds = _bounds(data)

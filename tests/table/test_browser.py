@@ -168,7 +168,7 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1300})
+        page = browser.new_page(viewport={"width": 1500, "height": 1900})
         try:
             _run_all(page, notebook_url)
             table = page.locator(".fdlab-race-table").first
@@ -245,3 +245,45 @@ def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
         finally:
             page.screenshot(path=str(ARTIFACTS / "lesson-browser.png"), full_page=True)
             browser.close()
+
+
+def test_the_replay_page_opens_offline_and_its_slider_moves_the_cars(tmp_path: Path) -> None:
+    """A bots' race on the training ring as a replay page; round 1, then the finish."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from fdlab.rules import Race
+    from fdlab.table import TableController, save_replay
+    from fdlab.track import load_track
+
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    race = Race(load_track(REPO / "tracks" / "training.json"), cars=3, seed=5)
+    TableController(race, ["heuristic", "lookahead", "random"]).run_bots()
+    page_path = save_replay(race, tmp_path / "replay.html")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, "--disable-background-networking"]
+        )
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        try:
+            page.goto(page_path.as_uri())
+            page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+            expect(page.get_by_text("(finish)")).to_be_visible()
+            page.evaluate(
+                "() => { Bokeh.documents[0].get_model_by_name('fdlab-replay-slider').value = 1; }"
+            )
+            expect(page.get_by_text("Round 1", exact=True)).to_be_visible()
+            cars = page.evaluate(
+                "() => Bokeh.documents[0].get_model_by_name('cars').data_source.data.label.length"
+            )
+            assert cars == 3  # after round 1 every car is on the board
+            page.screenshot(path=str(ARTIFACTS / "replay-page.png"))
+        finally:
+            browser.close()
+    assert all(url.startswith("file:") for url in requests), requests  # nothing from a network
