@@ -273,7 +273,7 @@ class TableController:
         if race.phase != "gear":
             return []
         state = race.state
-        car = state.cars[state.current]
+        car = state.cars[state.on_turn]
         engine = race.engine
         gears = race.legal_gears()
         table = race.odds() if gears else None
@@ -328,7 +328,7 @@ class TableController:
         if race.phase != "move":
             return None
         state = race.state
-        car = state.cars[state.current]
+        car = state.cars[state.on_turn]
         die = race.preset.gear_dice[max(car.gear, 1) - 1]
         return {
             "gear": car.gear,
@@ -496,7 +496,7 @@ class TableController:
             )
         if race.phase == "grid":
             return "Roll for the grid"
-        who = f"{race.current} ({self.seat_label(race.state.current)})"
+        who = f"{race.current} ({self.seat_label(race.state.on_turn)})"
         if not self.person_on_turn:
             return f"{who} is playing"
         if race.phase == "gear":

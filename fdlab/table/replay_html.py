@@ -104,7 +104,8 @@ def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> st
         width=width,
     )
     layout = column(heading, slider, row(fig, log))
-    return file_html(layout, resources=INLINE, title=name)
+    page: str = file_html(layout, resources=INLINE, title=name)
+    return page
 
 
 def save_replay(race: Race, path: str | os.PathLike[str], **options: Any) -> Path:

@@ -132,7 +132,7 @@ class RaceTable:
         load_bokehjs()
         self.controller = TableController(race, seats)
         self.last_error: str | None = None
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self._width = width
         self._build_board()
         self._build_controls(bot_delay, path)
