@@ -41,6 +41,7 @@ def board_figure(
     title: str | None = None,
     width: int = 900,
     height: int | None = None,
+    space_ids: bool | None = None,
 ) -> Figure:
     """An interactive picture of the board: pan, zoom and hover over spaces.
 
@@ -60,6 +61,9 @@ def board_figure(
     height : int, optional
         Height in pixels; by default it follows the board's proportions
         (between 320 and 900 pixels). The board keeps its proportions.
+    space_ids : bool, optional
+        Write each space's id in it (the renderer ``"space_ids"``). By
+        default only when the spaces are big enough on screen to hold them.
 
     Returns
     -------
@@ -100,6 +104,9 @@ def board_figure(
         axis_range.range_padding_units = "absolute"
 
     _spaces(fig, data)
+    size = space_size(track)
+    if space_ids or (space_ids is None and size * scale >= 22 and len(track) <= 400):
+        _space_ids(fig, data, size)
     if show_steps:
         _steps(fig, track)
     notes = annotation_data(track)
@@ -154,6 +161,31 @@ def _steps(fig: Figure, track: Track) -> None:
             end=VeeHead(size=6, fill_color="color", line_color="color"),
             name="steps",
         )
+    )
+
+
+def _space_ids(fig: Figure, data: dict[str, list[Any]], size: float) -> None:
+    """Each space's id, small, in the lower part of the space (a car may stand on its middle)."""
+    from bokeh.models import ColumnDataSource
+
+    source = ColumnDataSource(
+        {
+            "x": data["x"],
+            "y": [y - 0.3 * size for y in data["y"]],
+            "text": [str(i) for i in data["id"]],
+        }
+    )
+    fig.text(
+        "x",
+        "y",
+        text="text",
+        source=source,
+        text_color=colors.LABEL_LIGHT,
+        text_alpha=0.8,
+        text_font_size="9px",
+        text_align="center",
+        text_baseline="middle",
+        name="space_ids",
     )
 
 

@@ -163,17 +163,21 @@ class RaceTable:
         race = self.race
         track = race.track
         laps = f"{race.preset.laps} lap" + ("" if race.preset.laps == 1 else "s")
+        self._space = space_size(track)
+        data = board_data(track)
+        self._bounds = _bounds(data)
+        x0, y0, x1, y1 = self._bounds
+        least = _FOLLOW_SPACES * self._space
+        self._big = max(x1 - x0, y1 - y0) > 1.5 * least  # a small board is always shown whole
         self.figure = board_figure(
             track,
             width=self._width,
             title=f"{track.name} · {race.preset.name} rules · {laps}",
+            space_ids=True if self._big else None,  # a big board is seen close up
         )
         self.figure.name = "fdlab-race-board"
         # the table, its buttons and the log should fit a laptop screen together
         self.figure.height = min(self.figure.height, _HEIGHT)
-        self._space = space_size(track)
-        data = board_data(track)
-        self._bounds = _bounds(data)
         self._outlines = {
             space: (xs, ys)
             for space, xs, ys in zip(*(data[k] for k in ("id", "xs", "ys")), strict=True)
@@ -184,9 +188,6 @@ class RaceTable:
         by_name["cars"].glyph.update(
             width="width", height="height", width_units="data", height_units="data"
         )
-        x0, y0, x1, y1 = self._bounds
-        least = _FOLLOW_SPACES * self._space
-        self._big = max(x1 - x0, y1 - y0) > 1.5 * least  # a small board is always shown whole
         self._scale = (
             (self._width - 20) / least
             if self._big
@@ -647,8 +648,9 @@ def _legend_html(race: Race) -> str:
     entries = [
         (colors.HIGHLIGHT, "a move at no cost"),
         ("#ff9f1c", "a move that costs damage (hover for the cost)"),
-        (colors.CORNER, "corner: yellow flag = stops, green/red = long/short way"),
     ]
+    if track.corners:
+        entries.append((colors.CORNER, "corner: yellow flag = stops, green/red = long/short way"))
     if "pit" in kinds:
         entries.append((colors.PIT, "pit lane"))
     if "box" in kinds:

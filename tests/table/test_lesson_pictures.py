@@ -94,3 +94,12 @@ def test_a_finished_car_is_on_the_last_lap_not_beyond_it():
     assert race.over
     assert {row["lap"] for row in race.standings()} == {1}
     assert "lap 2" not in race._repr_html_()
+
+
+def test_the_bokeh_board_writes_space_ids_when_they_fit_or_when_asked():
+    names = lambda fig: {r.name for r in fig.renderers}  # noqa: E731
+    assert "space_ids" in names(board_figure(BENDS, width=720))
+    monaco = load_track("tracks/monaco.json")
+    assert "space_ids" not in names(board_figure(monaco))
+    ids = next(r for r in board_figure(monaco, space_ids=True).renderers if r.name == "space_ids")
+    assert len(ids.data_source.data["text"]) == len(monaco)
