@@ -165,14 +165,22 @@ def _steps(fig: Figure, track: Track) -> None:
 
 
 def _space_ids(fig: Figure, data: dict[str, list[Any]], size: float) -> None:
-    """Each space's id, small, in the lower part of the space (a car may stand on its middle)."""
+    """Each space's id, small, in the lower part of the space (a car may stand on its middle).
+
+    Grid spots and boxes carry their own number instead (the hover still names the space).
+    """
     from bokeh.models import ColumnDataSource
 
+    rows = [
+        i
+        for i, (grid, box) in enumerate(zip(data["grid"], data["box"], strict=True))
+        if grid is None and box is None
+    ]
     source = ColumnDataSource(
         {
-            "x": data["x"],
-            "y": [y - 0.3 * size for y in data["y"]],
-            "text": [str(i) for i in data["id"]],
+            "x": [data["x"][i] for i in rows],
+            "y": [data["y"][i] - 0.3 * size for i in rows],
+            "text": [str(data["id"][i]) for i in rows],
         }
     )
     fig.text(
