@@ -2,7 +2,8 @@
 
 Two towers stand on the track model: the pictures and the editor
 (``track -> plot -> editor``) and the game (``track -> rules -> par -> bots ->
-analysis``); Formula Fun stands beside them on ``championship``; the
+analysis``), and the race table (``fdlab.table``) on both towers' tops;
+Formula Fun stands beside them on ``championship``; the
 ``fdlab`` command sits on top. A module may import its own package and the
 packages below it (:data:`ALLOWED`). Display code of a lower layer may reach
 a picture only lazily, inside a ``_repr_*`` method (:data:`DISPLAY`); the
@@ -35,6 +36,14 @@ ALLOWED: dict[str, set[str]] = {
     "fdlab.par": {"fdlab.rules", "fdlab.track"},
     "fdlab.bots": {"fdlab.par", "fdlab.rules", "fdlab.track"},
     "fdlab.analysis": {"fdlab.bots", "fdlab.par", "fdlab.rules", "fdlab.track"},
+    "fdlab.table": {
+        "fdlab.bots",
+        "fdlab.editor",
+        "fdlab.par",
+        "fdlab.plot",
+        "fdlab.rules",
+        "fdlab.track",
+    },
     "fdlab.championship": set(),
     "fdlab.fun": {"fdlab.championship"},
     "fdlab.cli": {
@@ -62,7 +71,7 @@ DISPLAY: dict[str, set[str]] = {
 UI = {"bokeh", "ipywidgets", "jupyter_bokeh", "IPython"}
 
 #: Layers that may import the UI packages anywhere.
-UI_LAYERS = {"fdlab.plot", "fdlab.editor", "fdlab.fun", "fdlab.cli"}
+UI_LAYERS = {"fdlab.plot", "fdlab.editor", "fdlab.fun", "fdlab.table", "fdlab.cli"}
 
 
 def layer_of(module: str) -> str:

@@ -41,6 +41,7 @@ def board_figure(
     title: str | None = None,
     width: int = 900,
     height: int | None = None,
+    space_ids: bool | None = None,
 ) -> Figure:
     """An interactive picture of the board: pan, zoom and hover over spaces.
 
@@ -60,6 +61,9 @@ def board_figure(
     height : int, optional
         Height in pixels; by default it follows the board's proportions
         (between 320 and 900 pixels). The board keeps its proportions.
+    space_ids : bool, optional
+        Write each space's id in it (the renderer ``"space_ids"``). By
+        default only when the spaces are big enough on screen to hold them.
 
     Returns
     -------
@@ -100,13 +104,17 @@ def board_figure(
         axis_range.range_padding_units = "absolute"
 
     _spaces(fig, data)
+    size = space_size(track)
+    if space_ids or (space_ids is None and size * scale >= 22 and len(track) <= 400):
+        _space_ids(fig, data, size)
     if show_steps:
         _steps(fig, track)
     notes = annotation_data(track)
+    _tunnel_links(fig, notes)
     _lines(fig, notes)
     _labels(fig, notes, scale)
     _flags(fig, notes["flags"], data, scale, space_size(track))
-    _cars(fig, car_data(track, cars), scale)
+    _cars(fig, car_data(track, cars), scale, space_size(track))
     return fig
 
 
@@ -153,6 +161,65 @@ def _steps(fig: Figure, track: Track) -> None:
             end=VeeHead(size=6, fill_color="color", line_color="color"),
             name="steps",
         )
+    )
+
+
+def _space_ids(fig: Figure, data: dict[str, list[Any]], size: float) -> None:
+    """Each space's id, small, in the lower part of the space (a car may stand on its middle).
+
+    Grid spots and boxes carry their own number instead (the hover still names the space).
+    """
+    from bokeh.models import ColumnDataSource
+
+    rows = [
+        i
+        for i, (grid, box) in enumerate(zip(data["grid"], data["box"], strict=True))
+        if grid is None and box is None
+    ]
+    source = ColumnDataSource(
+        {
+            "x": [data["x"][i] for i in rows],
+            "y": [data["y"][i] - 0.3 * size for i in rows],
+            "text": [str(data["id"][i]) for i in rows],
+        }
+    )
+    fig.text(
+        "x",
+        "y",
+        text="text",
+        source=source,
+        text_color=colors.LABEL_LIGHT,
+        text_alpha=0.8,
+        text_font_size="9px",
+        text_align="center",
+        text_baseline="middle",
+        name="space_ids",
+    )
+
+
+def _tunnel_links(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
+    """A dashed purple band between the two portals of each tunnel: the track goes on below."""
+    from bokeh.models import ColumnDataSource
+
+    ends: dict[str, list[tuple[float, float]]] = {}
+    table = notes["tunnels"]
+    for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
+        ends.setdefault(text, []).append((x, y))
+    pairs = [points for _, points in sorted(ends.items()) if len(points) == 2]
+    fig.multi_line(
+        "xs",
+        "ys",
+        source=ColumnDataSource(
+            {
+                "xs": [[a[0], b[0]] for a, b in pairs],
+                "ys": [[a[1], b[1]] for a, b in pairs],
+            }
+        ),
+        line_color=colors.TUNNEL_PURPLE,
+        line_width=6,
+        line_alpha=0.45,
+        line_dash=[6, 4],
+        name="tunnel_links",
     )
 
 
@@ -236,6 +303,18 @@ def _labels(fig: Figure, notes: dict[str, dict[str, list[Any]]], scale: float) -
         )
 
 
+def pixels_per_unit(track: Track, width: int, height: int) -> float:
+    """Pixels per track unit when a :func:`board_figure` of this size first shows the board.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> round(pixels_per_unit(from_ascii(". . . ."), 460, 400), 1)
+    100.0
+    """
+    return _screen_scale(board_data(track), width, height)
+
+
 def _screen_scale(data: dict[str, list[Any]], width: int, height: int) -> float:
     """Pixels per track unit when the figure first shows the whole board."""
     xs = [x for row in data["xs"] for x in row] or [0.0]
@@ -309,20 +388,24 @@ def _flags(
         )
 
 
-def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float) -> None:
-    """Car markers, at least 16 x 9 pixels however big the board.
+def car_rows(cars: dict[str, list[Any]], scale: float, space: float) -> dict[str, list[Any]]:
+    """The columns of the car layer: :func:`~fdlab.plot.data.car_data` plus label placement.
 
-    A label too long for its car is shown as a tag just above it.
+    Markers are at least 16 x 9 pixels however big the board (``scale`` is
+    pixels per track unit, ``space`` the board's space size); a label too
+    long for its car gets ``label_dy`` to stand as a tag just above it. A
+    table that moves cars refills the ``"cars"`` source with these rows.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.plot.data import car_data
+    >>> rows = car_rows(car_data(from_ascii(". . ."), {0: "Blue", 2: "Ayrton Senna"}), 40.0, 1.0)
+    >>> rows["label"], [round(dy, 1) for dy in rows["label_dy"]]
+    (['Blue', 'Ayrton Senna'], [0.0, -17.2])
     """
-    from bokeh.models import ColumnDataSource
-
     rows = dict(cars)
-    small = bool(cars["width"]) and cars["width"][0] * scale < 16
-    size = (
-        {"width": 16, "height": 9, "width_units": "screen", "height_units": "screen"}
-        if small
-        else {"width": "width", "height": "height"}
-    )
+    small = small_cars(scale, space)
     rows["label_dy"], rows["label_color"] = [], []
     for i, label in enumerate(cars["label"]):
         length = 16.0 if small else cars["width"][i] * scale
@@ -334,7 +417,24 @@ def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float) -> None:
         rows["label_dy"].append(0.0 if fits else -(upright / 2 + 8.0))
         rows["label_color"].append(cars["text_color"][i] if fits else colors.LABEL_DARK)
     rows["label_backdrop"] = [0.0 if dy == 0 else 0.8 for dy in rows["label_dy"]]
-    source = ColumnDataSource(rows)
+    return rows
+
+
+def small_cars(scale: float, space: float) -> bool:
+    """Car markers of the board's own size would be under 16 pixels long at this zoom."""
+    return 0.78 * space * scale < 16
+
+
+def _cars(fig: Figure, cars: dict[str, list[Any]], scale: float, space: float) -> None:
+    """Car markers and their labels, from :func:`car_rows`."""
+    from bokeh.models import ColumnDataSource
+
+    size = (
+        {"width": 16, "height": 9, "width_units": "screen", "height_units": "screen"}
+        if small_cars(scale, space)
+        else {"width": "width", "height": "height"}
+    )
+    source = ColumnDataSource(car_rows(cars, scale, space))
     fig.rect(
         "x",
         "y",

@@ -27,13 +27,20 @@ _MARGIN = 46.0
 _LARGEST_SPACE = 64.0
 #: Labels that would be smaller than this (pixels) are left out.
 _SMALLEST_LABEL = 5.0
+#: Space ids are written in spaces at least this many pixels wide (unless asked).
+_IDS_FROM = 22.0
 
 
 class _Frame:
     """Maps track coordinates (y up) to picture pixels (y down)."""
 
     def __init__(
-        self, bounds: tuple[float, float, float, float], width: float, space: float
+        self,
+        bounds: tuple[float, float, float, float],
+        width: float,
+        space: float,
+        title_band: float = _TITLE_BAND,
+        legend_band: float = 0.0,
     ) -> None:
         minx, miny, maxx, maxy = bounds
         span_x = max(maxx - minx, 1e-9)
@@ -43,9 +50,11 @@ class _Frame:
         # small one with spaces no bigger than _LARGEST_SPACE pixels
         self.scale = min(inner / span_x, inner / span_y, _LARGEST_SPACE / max(space, 1e-9))
         self.width = width
-        self.height = span_y * self.scale + 2 * _MARGIN + _TITLE_BAND
+        self.title_band = title_band
+        self.height = span_y * self.scale + 2 * _MARGIN + title_band + legend_band
+        self.legend_top = self.height - legend_band
         self.left = (width - span_x * self.scale) / 2 - minx * self.scale
-        self.top = _TITLE_BAND + _MARGIN + maxy * self.scale
+        self.top = title_band + _MARGIN + maxy * self.scale
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         return self.left + x * self.scale, self.top - y * self.scale
@@ -60,7 +69,7 @@ class _Frame:
         """The pixel point moved inside the picture, ``dx``/``dy`` away from its edges."""
         return (
             min(max(px, dx), self.width - dx),
-            min(max(py, _TITLE_BAND + dy), self.height - dy),
+            min(max(py, self.title_band + dy), self.legend_top - dy),
         )
 
 
@@ -71,8 +80,10 @@ def track_svg(
     highlight: Iterable[Any] = (),
     width: int = 800,
     show_steps: bool = False,
+    space_ids: bool | None = None,
+    legend: bool = True,
 ) -> str:
-    """The board as an SVG document: spaces, corner flags, lines, labels and cars.
+    """The board as an SVG document: spaces, corner flags, lines, labels, cars and a legend.
 
     Parameters
     ----------
@@ -86,6 +97,13 @@ def track_svg(
     show_steps : bool
         Also draw an arrow for every step (busy on big boards, useful on
         small ones).
+    space_ids : bool, optional
+        Write each space's id in it. By default the ids are written when the
+        spaces are big enough to hold them (lesson boards), and left to the
+        tooltips otherwise.
+    legend : bool
+        A key under the board to what its colours and marks mean (only the
+        features the board has).
 
     Returns
     -------
@@ -103,7 +121,11 @@ def track_svg(
     data = board_data(track, highlight=highlight, cars=cars)
     notes = annotation_data(track)
     size = space_size(track)
-    frame = _Frame(_bounds(data), float(width), size)
+    title, title_band = _title(track, width)
+    keys = _legend_keys(data, notes) if legend else []
+    frame = _Frame(
+        _bounds(data), float(width), size, title_band, _legend_height(keys, width) if keys else 0.0
+    )
     size_px = size * frame.scale
     thin = min(1.0, size_px / 14.0)
     parts = [
@@ -112,14 +134,19 @@ def track_svg(
         f"<title>{escape(track.name)}</title>",
         f'<rect width="100%" height="100%" fill="{colors.GRASS}"/>',
     ]
-    parts += _title(track)
+    parts += title
     parts += _spaces(data, frame, thin)
+    if space_ids or (space_ids is None and size_px >= _IDS_FROM and len(track) <= 400):
+        parts += _space_ids(data, frame, size_px)
     if show_steps:
         parts += _steps(track, frame, size_px)
+    parts += _tunnels(notes, frame, size_px)
     parts += _lines(notes, frame, size_px)
     parts += _labels(notes, frame)
     parts += _flags(notes, data, frame, size_px)
     parts += _cars(car_data(track, cars), frame, size_px)
+    if keys:
+        parts += _legend(keys, frame)
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -136,18 +163,30 @@ def _points(frame: _Frame, xs: list[float], ys: list[float]) -> str:
     )
 
 
-def _title(track: Track) -> list[str]:
+def _title(track: Track, width: int) -> tuple[list[str], float]:
+    """The title line, and the height of its band: the facts go on a second line when
+    the name and the facts together would not fit the picture's width."""
     corners = len(track.corners)
     laps = track.laps
     facts = (
         f"{len(track)} spaces · {corners} corner{'' if corners == 1 else 's'} · "
         f"{laps} lap{'' if laps == 1 else 's'}"
     )
+    name = escape(track.name)
+    # text widths estimated from average glyph widths of the sans-serif fonts
+    one_line = 14 + 0.62 * 17 * len(track.name) + 10 + 0.56 * 12 * len(facts)
+    if one_line <= width - 8:
+        return [
+            f'<text x="14" y="24" font-size="17" font-weight="bold" fill="{colors.LABEL_DARK}">'
+            f'{name}<tspan font-size="12" font-weight="normal" fill="#4a5058" dx="10">'
+            f"{escape(facts)}</tspan></text>"
+        ], _TITLE_BAND
+    name_size = min(17.0, max(10.0, (width - 28) / (0.62 * max(1, len(track.name)))))
     return [
-        f'<text x="14" y="24" font-size="17" font-weight="bold" fill="{colors.LABEL_DARK}">'
-        f'{escape(track.name)}<tspan font-size="12" font-weight="normal" fill="#4a5058" dx="10">'
-        f"{escape(facts)}</tspan></text>"
-    ]
+        f'<text x="14" y="22" font-size="{name_size:.0f}" font-weight="bold" '
+        f'fill="{colors.LABEL_DARK}">{name}</text>',
+        f'<text x="14" y="40" font-size="12" fill="#4a5058">{escape(facts)}</text>',
+    ], _TITLE_BAND + 16
 
 
 def _spaces(data: dict[str, list[Any]], frame: _Frame, thin: float) -> list[str]:
@@ -281,6 +320,134 @@ def _labels(notes: dict[str, dict[str, list[Any]]], frame: _Frame) -> list[str]:
     return out
 
 
+def _space_ids(data: dict[str, list[Any]], frame: _Frame, size_px: float) -> list[str]:
+    """Each space's id, small, in the lower part of the space (a car may stand on its middle)."""
+    font = min(11.0, max(7.0, 0.27 * size_px))
+    out = [
+        f'<g class="space-ids" text-anchor="middle" font-size="{font:.1f}" '
+        f'fill="{colors.LABEL_LIGHT}" opacity="0.8">'
+    ]
+    for space, x, y in zip(data["id"], data["x"], data["y"], strict=True):
+        px, py = frame.point(x, y)
+        out.append(
+            f'<text class="space-id" x="{px:.1f}" y="{py + 0.38 * size_px:.1f}">'
+            f"{escape(str(space))}</text>"
+        )
+    out.append("</g>")
+    return out
+
+
+def _tunnels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: float) -> list[str]:
+    """A dashed purple band from each tunnel entrance to its exit: the track goes on underground."""
+    table = notes["tunnels"]
+    ends: dict[str, list[tuple[float, float]]] = {}
+    for x, y, text in zip(table["x"], table["y"], table["text"], strict=True):
+        ends.setdefault(text, []).append(frame.point(x, y))
+    out = ['<g class="tunnel-links" fill="none">']
+    band = max(3.0, 0.45 * size_px)
+    for text, points in sorted(ends.items()):
+        if len(points) != 2:
+            continue
+        (x0, y0), (x1, y1) = points
+        out.append(
+            f'<line class="tunnel-link" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+            f'stroke="{colors.TUNNEL_PURPLE}" stroke-width="{band:.1f}" opacity="0.45" '
+            f'stroke-dasharray="{band:.1f} {0.6 * band:.1f}"><title>tunnel {escape(text)}: '
+            "entering one end comes out of the other, as one space (M-6, X-5)</title></line>"
+        )
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        out.append(
+            f'<text x="{mx:.1f}" y="{my + 4:.1f}" font-size="11" font-style="italic" '
+            f'text-anchor="middle" fill="{colors.TUNNEL_PURPLE}" stroke="{colors.GRASS}" '
+            f'stroke-width="3" paint-order="stroke">tunnel</text>'
+        )
+    out.append("</g>")
+    return out
+
+
+#: What the legend can explain: key -> (label, how the swatch is drawn).
+_LEGEND = {
+    "corner": ("corner (flag: stops; green long, red short way)", colors.CORNER),
+    "pit": ("pit lane", colors.PIT),
+    "box": ("pit box", colors.BOX),
+    "shooting": ("shooting space", colors.SHOOTING),
+    "danger": ("danger space", colors.DANGER),
+    "tunnel": ("tunnel", colors.TUNNEL_PURPLE),
+    "finish": ("finish line", "#111111"),
+    "police": ("police line", colors.POLICE_BLUE),
+    "highlight": ("highlighted: where the car may go", colors.HIGHLIGHT),
+}
+
+
+def _legend_keys(data: dict[str, list[Any]], notes: dict[str, dict[str, list[Any]]]) -> list[str]:
+    present = {
+        "corner": any(c is not None for c in data["corner"]),
+        "pit": "pit" in data["kind"],
+        "box": "box" in data["kind"],
+        "shooting": "shooting" in data["hazard"],
+        "danger": "danger" in data["hazard"],
+        "tunnel": bool(notes["tunnels"]["x"]),
+        "finish": bool(notes["finish"]["xs"]),
+        "police": bool(notes["police"]["xs"]),
+        "highlight": any(data["highlight"]),
+    }
+    return [key for key in _LEGEND if present[key]]
+
+
+def _legend_rows(keys: list[str], width: float) -> list[list[tuple[str, float]]]:
+    """The legend entries laid out in rows that fit the width: (key, x) pairs."""
+    rows: list[list[tuple[str, float]]] = [[]]
+    x = 14.0
+    for key in keys:
+        room = 22 + 0.56 * 11 * len(_LEGEND[key][0]) + 14
+        if rows[-1] and x + room > width - 8:
+            rows.append([])
+            x = 14.0
+        rows[-1].append((key, x))
+        x += room
+    return rows
+
+
+def _legend_height(keys: list[str], width: float) -> float:
+    return 8.0 + 18.0 * len(_legend_rows(keys, width))
+
+
+def _legend(keys: list[str], frame: _Frame) -> list[str]:
+    out = ['<g class="legend" font-size="11">']
+    for r, row in enumerate(_legend_rows(keys, frame.width)):
+        y = frame.legend_top + 4 + 18 * r
+        for key, x in row:
+            label, color = _LEGEND[key]
+            if key in ("finish", "police"):
+                dash = "3 3" if key == "finish" else "6 3"
+                swatch = (
+                    f'<line x1="{x:.1f}" y1="{y + 7:.1f}" x2="{x + 16:.1f}" y2="{y + 7:.1f}" '
+                    f'stroke="{color}" stroke-width="4" stroke-dasharray="{dash}"/>'
+                )
+            elif key == "tunnel":
+                swatch = (
+                    f'<circle cx="{x + 8:.1f}" cy="{y + 7:.1f}" r="6" fill="{color}" '
+                    'stroke="#ffffff"/>'
+                )
+            elif key == "highlight":
+                swatch = (
+                    f'<rect x="{x:.1f}" y="{y:.1f}" width="16" height="14" fill="{colors.ASPHALT}" '
+                    f'stroke="{color}" stroke-width="2.5"/>'
+                )
+            else:
+                swatch = (
+                    f'<rect x="{x:.1f}" y="{y:.1f}" width="16" height="14" fill="{color}" '
+                    'stroke="#ffffff"/>'
+                )
+            out.append(
+                f'<g class="legend-entry" data-key="{key}">{swatch}'
+                f'<text x="{x + 22:.1f}" y="{y + 11:.1f}" fill="{colors.LABEL_DARK}">'
+                f"{escape(label)}</text></g>"
+            )
+    out.append("</g>")
+    return out
+
+
 def _flags(
     notes: dict[str, dict[str, list[Any]]],
     centres: dict[str, list[Any]],
@@ -301,7 +468,7 @@ def _flags(
         directions,
         frame.points(track_points(centres)),
         start=max(1.6 * size_px, 0.5 * size_px + 22.0),
-        clamp=lambda x, y: frame.inside(x, y, 22.0, 20.0),
+        clamp=lambda x, y: frame.inside(x, y, 22.0, 32.0),  # room for the corner's name
     )
     for i, corner in enumerate(flags["corner"]):
         cx, cy = anchors[i]
@@ -323,6 +490,14 @@ def _flags(
         out.append(
             f'<text x="{fx:.1f}" y="{fy - 4.5:.1f}" font-size="13" fill="{colors.LABEL_DARK}">'
             f"{flags['stops'][i]}</text>"
+        )
+        name = str(flags["name"][i])
+        number = f"{corner}"
+        caption = number if name in ("", f"Corner {corner}") else f"{number} {name}"
+        out.append(
+            f'<text class="corner-name" x="{fx:.1f}" y="{fy - 21:.1f}" font-size="11" '
+            f'fill="{colors.LABEL_DARK}" stroke="{colors.GRASS}" stroke-width="3" '
+            f'paint-order="stroke">{escape(caption)}</text>'
         )
         for side, value, color in (
             (-1, flags["long"][i], colors.LONG_GREEN),

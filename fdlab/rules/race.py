@@ -20,7 +20,7 @@ from __future__ import annotations
 import numbers
 import os
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import IllegalMoveError, RaceOverError, WrongPhaseError
 from fdlab.rules.events import Event, EventList
-from fdlab.rules.loop import iter_race
+from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, stop_odds, target_corner
 from fdlab.rules.presets import PRESETS, Preset, get_preset
@@ -336,6 +336,10 @@ class Race:
     def standings(self) -> list[dict[str, Any]]:
         """One row per car in race order: place, name, status, lap, space, gear, pools.
 
+        ``lap`` is the lap the car is on, 1 to the race's laps (a car waiting
+        behind the line on the grid is on lap 1, a finished car shows the last
+        lap, never one beyond the race).
+
         Examples
         --------
         >>> from fdlab.track import from_ascii
@@ -356,7 +360,7 @@ class Race:
                     "place": len(rows) + 1,
                     "car": self.names[c],
                     "status": car.status,
-                    "lap": car.lap,
+                    "lap": min(max(car.lap, 1), preset.laps),
                     "space": board.ids[car.space] if car.space >= 0 else None,
                     "gear": car.gear,
                     **dict(zip(preset.pool_names, car.pools, strict=True)),
@@ -494,17 +498,101 @@ class Race:
         events = EventList()
         if self.over or (stop is not None and self.state.round >= stop):
             return events
+        for step in self.bot_steps(bots):
+            events += step.events
+            if stop is not None and self.state.round >= stop:
+                break
+        return events
+
+    def bot_steps(self, bots: Sequence[Any]) -> Iterator[RaceStep]:
+        """Let policies play one action at a time; each step is recorded, then yielded.
+
+        The steps come from :func:`~fdlab.rules.loop.iter_race` and end at
+        a person's seat (``None``) or at the end of the race. Each one is
+        already part of the race (its action, events and an undo point) when
+        it is yielded, so a caller may stop after any step (a table showing
+        the bots' moves one by one does).
+
+        Parameters
+        ----------
+        bots : sequence
+            One policy per car, car 1 first, ``None`` for a person's car.
+
+        Yields
+        ------
+        RaceStep
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.bots import HeuristicBot
+        >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[0], finish=11), cars=1, seed=1)
+        >>> steps = race.bot_steps([HeuristicBot()])
+        >>> next(steps).action, race.actions[-1]
+        (ChooseGear(gear=1), ChooseGear(gear=1))
+        """
+        if self.over:
+            return
         snapshot = self.dice.snapshot()
         for step in iter_race(self.engine, bots, self.dice, self.state):
             self._history.append((step.before, snapshot, len(self.events)))
             self.state = step.state
             self.actions.append(step.action)
             self.events.extend(step.events)
-            events += step.events
-            if stop is not None and self.state.round >= stop:
-                break
+            yield step
             snapshot = self.dice.snapshot()
-        return events
+
+    def history(self) -> list[tuple[RaceState, Action, list[Event]]]:
+        """Every action with the state before it and the events it made, in the order played.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
+        >>> _ = race.play(1)
+        >>> [(before.phase, action) for before, action, _ in race.history()]
+        [('grid', RollGrid()), ('gear', ChooseGear(gear=1))]
+        """
+        ends = [n for _, _, n in self._history[1:]] + [len(self.events)]
+        return [
+            (before, action, self.events[start:end])
+            for (before, _, start), action, end in zip(
+                self._history, self.actions, ends, strict=True
+            )
+        ]
+
+    def actor(self, index: int) -> int | None:
+        """The car (index) that played action number ``index``; ``None`` for the grid roll.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=3)
+        >>> _ = race.play(1)  # the grid roll put Red first
+        >>> race.actor(0), race.actor(1), race.names[race.actor(1)]
+        (None, 1, 'Red')
+        """
+        return self._history[index][0].current
+
+    def undo_to(self, count: int) -> list[Action]:
+        """Take back actions until ``count`` are left; returns them in the order played.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
+        >>> _ = race.play(1); _ = race.play(race.legal_moves()[0].destination)
+        >>> [type(a).__name__ for a in race.undo_to(1)]
+        ['ChooseGear', 'ChooseMove']
+        """
+        if not 0 <= count <= len(self.actions):
+            raise WrongPhaseError(
+                f"cannot go back to {count} actions: the race has {len(self.actions)}"
+            )
+        taken: list[Action] = []
+        while len(self.actions) > count:
+            taken.append(self.undo())
+        return taken[::-1]
 
     def undo(self) -> Action:
         """Take back the last action (the dice rewind too); returns it.

@@ -1,0 +1,58 @@
+"""Play Formula D at a table in the notebook: people and bots, game files, replays.
+
+:class:`TableController` (seats, turns, choices, undo/redo) and the game
+files (:func:`save_game`, :func:`load_game`) are plain Python; the widget
+:class:`RaceTable` and the offline replay page (:func:`save_replay`) import
+Bokeh and ipywidgets on first use.
+
+Examples
+--------
+>>> from fdlab.track import from_ascii
+>>> from fdlab.rules import Race
+>>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=2)
+>>> table = TableController(race, ["person", "heuristic"])
+>>> table.prompt()
+'Blue (person): choose a gear'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fdlab._lazy import lazy_exports
+from fdlab.table.controller import PERSON, CarRow, GearChoice, MoveChoice, TableController
+from fdlab.table.errors import GameFileError, NotYourTurnError, SeatError, TableError
+from fdlab.table.game_file import game_from_dict, game_to_dict, load_game, save_game
+
+if TYPE_CHECKING:
+    from fdlab.table.replay_html import replay_html, save_replay
+    from fdlab.table.widget import RaceTable
+
+__all__ = [
+    "PERSON",
+    "CarRow",
+    "GameFileError",
+    "GearChoice",
+    "MoveChoice",
+    "NotYourTurnError",
+    "RaceTable",
+    "SeatError",
+    "TableController",
+    "TableError",
+    "game_from_dict",
+    "game_to_dict",
+    "load_game",
+    "replay_html",
+    "save_game",
+    "save_replay",
+]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    globals(),
+    {
+        "RaceTable": "fdlab.table.widget",
+        "replay_html": "fdlab.table.replay_html",
+        "save_replay": "fdlab.table.replay_html",
+    },
+)

@@ -1,0 +1,514 @@
+"""The race table's logic, in plain Python: seats, turns, choices, undo and redo.
+
+:class:`TableController` wraps a :class:`~fdlab.rules.race.Race` with a seat
+per car, a person or a bot, and says what the car on turn may do in terms a
+table shows: gear choices with their cost and odds, the die, the
+destinations with their cost, and the buttons that apply (grid roll, nitro,
+into the box). Bots play through :meth:`Race.bot_steps
+<fdlab.rules.race.Race.bot_steps>`, the race loop of
+:func:`fdlab.rules.loop.iter_race`, one step at a time if the caller wants
+to show them one by one. The widget (:mod:`fdlab.table.widget`) is a thin
+view over it, so all of this is tested without a browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.loop import RaceStep
+from fdlab.rules.presets import ordinal
+from fdlab.rules.race import LegalMove, Race
+from fdlab.rules.state import FINISHED
+from fdlab.table.errors import NotYourTurnError, SeatError, TableError
+
+__all__ = ["CarRow", "GearChoice", "MoveChoice", "PERSON", "TableController"]
+
+#: The seat of a car a person drives.
+PERSON = "person"
+
+
+@dataclass(frozen=True)
+class GearChoice:
+    """One gear the car on turn may announce, as a button shows it.
+
+    Attributes
+    ----------
+    gear : int
+    cost : str
+        What announcing it costs now (``"free"``, ``"2 SP"``...; G-4, A-7).
+    odds : Fraction or None
+        Chance of stopping in the next corner (C-2) at no cost; None when no
+        corner is ahead or none of the gears can reach it this turn.
+    eliminates : bool
+        The downshift alone would eliminate the car (D-2).
+    start : bool
+        The car's first turn: the start roll is made with it (S-2, S-3).
+    """
+
+    gear: int
+    cost: str
+    odds: Fraction | None
+    eliminates: bool = False
+    start: bool = False
+
+    @property
+    def label(self) -> str:
+        """The button text: ``3rd · free · 62% stop``."""
+        parts = [f"{ordinal(self.gear)}"]
+        if self.start:
+            parts.append("start roll")
+        parts.append(self.cost)
+        if self.odds is not None:
+            parts.append(f"{float(self.odds):.0%} stop")
+        if self.eliminates:
+            parts.append("OUT")
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """One destination of the car on turn with the cheapest legal way there.
+
+    Attributes
+    ----------
+    destination : space id
+    move : LegalMove
+        The move a click on the destination plays (the cheapest one, as
+        ``race.play(destination)`` does).
+    ways : int
+        How many legal moves end there.
+    """
+
+    destination: Any
+    move: LegalMove
+    ways: int
+
+    @property
+    def cost(self) -> str:
+        """The move's certain cost in words, marking an eliminating move."""
+        text = self.move.cost.describe()
+        return f"OUT: {text}" if self.move.eliminates else text
+
+    @property
+    def label(self) -> str:
+        """One line for the list: ``to 17 (4 spaces): no damage``."""
+        return str(self.move) + (" · eliminates the car" if self.move.eliminates else "")
+
+
+@dataclass(frozen=True)
+class CarRow:
+    """One line of the dashboard."""
+
+    index: int
+    name: str
+    color: str
+    seat: str
+    status: str
+    place: int
+    lap: str
+    gear: str
+    pools: dict[str, int]
+    stops: str
+    space: Any
+    on_turn: bool
+
+
+class TableController:
+    """Seats and turns around a race, for people and bots.
+
+    Parameters
+    ----------
+    race : Race
+        The race to play (it is played in place).
+    seats : sequence, optional
+        One per car, car 1 first: ``"person"`` (or None) for a person, a bot
+        spec (``"heuristic"``, ``"lookahead:bold"``... see
+        :func:`fdlab.bots.roster.make_bot`) or a policy object. Default: a
+        person in car 1 and heuristic bots in the others. Several people
+        make a hot-seat race.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+    >>> table = TableController(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
+    >>> table.on_turn, [choice.label for choice in table.gear_choices()]
+    ('Blue', ['1st · start roll · free'])
+    >>> table.choose_gear(1)
+    >>> table.phase, table.die()["gear"]
+    ('move', 1)
+    >>> table.choose_move(table.move_choices()[0].destination)
+    >>> _ = table.run_bots()  # Red, a bot, plays its turn
+    >>> table.on_turn, table.can_undo
+    ('Blue', True)
+    >>> table.undo()  # back to Blue's move; Red's turn is taken back too
+    >>> table.phase, len(table.redo_stack)
+    ('move', 1)
+    """
+
+    def __init__(self, race: Race, seats: Sequence[Any] | None = None) -> None:
+        self.race = race
+        n = len(race.names)
+        if seats is None:
+            seats = [PERSON] + ["heuristic"] * (n - 1)
+        if isinstance(seats, str) or len(seats) != n:
+            raise SeatError(
+                f"seats: give one seat per car ({n}: {', '.join(race.names)}), each "
+                f"'person' or a bot such as 'heuristic' or 'lookahead:bold'; got {seats!r}"
+            )
+        self.seats: list[Any] = [PERSON if s is None else s for s in seats]
+        self.policies = [self._policy(k, seat) for k, seat in enumerate(self.seats)]
+        self.redo_stack: list[list[Action]] = []
+        self._grid_rolled_here = False
+
+    def _policy(self, index: int, seat: Any) -> Any:
+        if seat == PERSON:
+            return None
+        if isinstance(seat, str):
+            from fdlab.bots.errors import BotSpecError
+            from fdlab.bots.roster import make_bot
+
+            seed = (self.race.seed or 0) * 31 + index
+            try:
+                return make_bot(
+                    seat, board=self.race.board, preset=self.race.preset, seed=seed, slot=index + 1
+                )
+            except BotSpecError as error:
+                name = self.race.names[index]
+                raise SeatError(f"seat of {name} (car {index + 1}): {error}") from None
+        if not callable(getattr(seat, "choose_gear", None)):
+            raise SeatError(
+                f"seat of {self.race.names[index]}: {seat!r} is neither 'person', a bot name "
+                "nor a policy (an object with choose_gear and choose_move)"
+            )
+        return seat
+
+    def set_seat(self, index: int, seat: Any) -> None:
+        """Give car ``index`` another seat (a person, or a bot by name or object).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
+        >>> table = TableController(race, ["person", "person"])
+        >>> table.set_seat(1, "random")
+        >>> table.people
+        [0]
+        """
+        if not 0 <= index < len(self.seats):
+            raise SeatError(f"no car {index} at this table: cars are 0 to {len(self.seats) - 1}")
+        seat = PERSON if seat is None else seat
+        policy = self._policy(index, seat)
+        self.seats[index] = seat
+        self.policies[index] = policy
+
+    # -- who plays ------------------------------------------------------------------
+    @property
+    def people(self) -> list[int]:
+        """Indices of the cars people drive."""
+        return [k for k, policy in enumerate(self.policies) if policy is None]
+
+    def seat_label(self, index: int) -> str:
+        """``person`` or the bot's name and style.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
+        >>> TableController(race, [None, "lookahead:0.8"]).seat_label(1)
+        'lookahead:bold'
+        """
+        from fdlab.bots.roster import bot_label
+
+        seat = self.seats[index]
+        return PERSON if seat == PERSON else bot_label(seat)
+
+    @property
+    def phase(self) -> str:
+        """``grid``, ``gear``, ``move`` or ``over``."""
+        return self.race.phase
+
+    @property
+    def on_turn(self) -> str | None:
+        """Name of the car on turn (None at the grid roll and when the race is over)."""
+        return self.race.current
+
+    @property
+    def person_on_turn(self) -> bool:
+        """A person decides now (the grid roll counts when any seat is a person's)."""
+        if self.race.over:
+            return False
+        current = self.race.state.current
+        if current is None:
+            return bool(self.people)
+        return self.policies[current] is None
+
+    @property
+    def bots_to_play(self) -> bool:
+        """The race waits for bots: not over and no person is on turn."""
+        return not self.race.over and not self.person_on_turn
+
+    def bot_steps(self) -> Iterator[RaceStep]:
+        """The bots' actions one at a time, until a person is on turn or the race ends.
+
+        Each step is already played when it is yielded. Playing anything
+        clears the redo stack.
+        """
+        if self.bots_to_play:
+            self.redo_stack.clear()
+            yield from self.race.bot_steps(self.policies)
+
+    def run_bots(self) -> list[RaceStep]:
+        """Let the bots play until a person is on turn or the race ends; returns their steps."""
+        return list(self.bot_steps())
+
+    # -- what the car on turn may do -------------------------------------------------
+    def gear_choices(self) -> list[GearChoice]:
+        """The legal gears of the car on turn, each with its cost and odds (G-3..G-5)."""
+        race = self.race
+        if race.phase != "gear":
+            return []
+        state = race.state
+        car = state.cars[state.on_turn]
+        engine = race.engine
+        gears = race.legal_gears()
+        table = race.odds() if gears else None
+        odds = table.odds if table is not None else {}
+        # no gear can stop in the corner ahead this turn: the odds would all read 0%
+        corner_ahead = table is not None and table.corner is not None and any(odds.values())
+        choices = []
+        for gear in gears:
+            cost = engine.downshift_cost(car, gear)
+            text = ", ".join(f"{amount} {pool}" for pool, amount in cost.items()) or "free"
+            choices.append(
+                GearChoice(
+                    gear=gear,
+                    cost=text,
+                    odds=odds.get(gear) if corner_ahead else None,
+                    eliminates=engine.gear_eliminates(car, gear),
+                    start=not car.started,
+                )
+            )
+        return choices
+
+    def move_choices(self) -> list[MoveChoice]:
+        """Every legal destination with the cheapest way there, nearest first."""
+        if self.race.phase != "move":
+            return []
+        best: dict[Any, LegalMove] = {}
+        ways: dict[Any, int] = {}
+        for move in self.race.legal_moves():
+            key = move.destination
+            ways[key] = ways.get(key, 0) + 1
+            known = best.get(key)
+            if known is None or _cheaper(move, known):
+                best[key] = move
+        choices = [MoveChoice(d, m, ways[d]) for d, m in best.items()]
+        return sorted(choices, key=lambda c: (c.move.eliminates, -c.move.moved, c.move.cost.total))
+
+    def box_move(self) -> LegalMove | None:
+        """The cheapest move into the car's own box, when the pit lane is open to it (P-2)."""
+        boxed = [m for m in self.race.legal_moves() if m.boxed] if self.phase == "move" else []
+        return min(boxed, key=lambda m: m.cost.total) if boxed else None
+
+    def nitro_available(self) -> bool:
+        """Street rules: the car on turn may use nitro now (X-1)."""
+        return self.phase == "move" and self.race.nitro_available()
+
+    def die(self) -> dict[str, Any] | None:
+        """The roll of the car on turn: gear, die faces, roll and nitro; None outside a move.
+
+        A flying start moves without a gear die (``face`` is None then).
+        """
+        race = self.race
+        if race.phase != "move":
+            return None
+        state = race.state
+        car = state.cars[state.on_turn]
+        die = race.preset.gear_dice[max(car.gear, 1) - 1]
+        return {
+            "gear": car.gear,
+            "faces": f"{die.low}-{die.high}",
+            "face": state.die_roll or None,
+            "roll": state.roll,
+            "nitro": state.nitro,
+        }
+
+    # -- a person's decisions ------------------------------------------------------
+    def roll_grid(self) -> None:
+        """Roll for the grid (S-1)."""
+        self._decide(RollGrid())
+        self._grid_rolled_here = True
+
+    def choose_gear(self, gear: int) -> None:
+        """Announce ``gear`` for the car on turn; the engine rolls (G-2)."""
+        self._decide(ChooseGear(int(gear)))
+
+    def choose_move(self, destination: Any) -> None:
+        """Move the car on turn to ``destination`` the way :meth:`move_choices` shows (M-7).
+
+        A space that is no legal destination is refused by the engine, which
+        names the rule.
+        """
+        for choice in self.move_choices():
+            if choice.destination == destination:
+                move = choice.move
+                self._decide(ChooseMove(move.destination, move.path, move.moved))
+                return
+        self._decide(ChooseMove(destination))
+
+    def use_nitro(self) -> None:
+        """Add the nitro bonus to this roll (X-1)."""
+        self._decide(UseNitro())
+
+    def into_box(self) -> None:
+        """Drive into the car's own box (P-2)."""
+        move = self.box_move()
+        if move is None:
+            raise TableError("P-2: no move into the box now (the pit lane is open between laps)")
+        self._decide(ChooseMove(move.destination, move.path, move.moved))
+
+    def _decide(self, action: Action) -> None:
+        race = self.race
+        if race.over:
+            raise TableError("the race is over")
+        if not self.person_on_turn:
+            who = race.current or "the grid"
+            raise NotYourTurnError(f"{who} is driven by a bot: let the bots play first")
+        race.play(action)
+        self.redo_stack.clear()
+
+    # -- undo and redo -----------------------------------------------------------
+    def _last_decision(self) -> int | None:
+        """Index of the last action a person took, or None.
+
+        The grid roll counts when a person rolled it at this table.
+        """
+        race = self.race
+        people = set(self.people)
+        for index in range(len(race.actions) - 1, -1, -1):
+            actor = race.actor(index)
+            if actor in people or (actor is None and self._grid_rolled_here):
+                return index
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        """A person has decided something that can be taken back."""
+        return self._last_decision() is not None
+
+    @property
+    def can_redo(self) -> bool:
+        """An undone decision can be played again."""
+        return bool(self.redo_stack)
+
+    def undo(self) -> None:
+        """Take back the last decision of a person, and every bot action after it.
+
+        The race goes back to where that person decided (the dice rewind);
+        :meth:`redo` plays the same actions again, roll for roll.
+
+        Raises
+        ------
+        TableError
+            When no person has decided anything yet.
+        """
+        index = self._last_decision()
+        if index is None:
+            raise TableError("nothing to undo: no person has decided anything yet")
+        self.redo_stack.append(self.race.undo_to(index))
+
+    def redo(self) -> None:
+        """Play the last undone decision again, with the bots' actions that followed it."""
+        if not self.redo_stack:
+            raise TableError("nothing to redo")
+        actions = self.redo_stack.pop()
+        for action in actions:
+            self.race.play(action)
+
+    # -- what the table shows -----------------------------------------------------
+    def dashboard(self) -> list[CarRow]:
+        """One row per car, in car order: seat, status, lap, gear, pools, corner stops."""
+        from fdlab.plot.colors import car_color
+
+        race = self.race
+        state = race.state
+        preset = race.preset
+        places = {row["car"]: row["place"] for row in race.standings()}
+        rows = []
+        for k, car in enumerate(state.cars):
+            name = race.names[k]
+            if car.status == FINISHED:
+                lap = f"finished {ordinal(state.finished.index(k) + 1)}"
+            elif not car.racing:
+                lap = "out"
+            else:
+                lap = f"lap {min(max(car.lap, 1), preset.laps)} of {preset.laps}"
+            corner = race.board.corner[car.space] if car.space >= 0 else None
+            if corner is not None and car.racing:
+                stops = f"{car.stops} of {race.board.stops.get(corner, 0)} in corner {corner}"
+            else:
+                stops = ""
+            rows.append(
+                CarRow(
+                    index=k,
+                    name=name,
+                    color=car_color(k, name),
+                    seat=self.seat_label(k),
+                    status=car.status,
+                    place=places[name],
+                    lap=lap,
+                    gear="-" if car.gear == 0 else ordinal(car.gear),
+                    pools=dict(zip(preset.pool_names, car.pools, strict=True)),
+                    stops=stops,
+                    space=race.board.ids[car.space] if car.space >= 0 else None,
+                    on_turn=state.current == k,
+                )
+            )
+        return rows
+
+    def log(self, newest_first: bool = True) -> list[str]:
+        """The race's events in plain words, newest first by default."""
+        lines = self.race.log
+        return lines[::-1] if newest_first else list(lines)
+
+    def prompt(self) -> str:
+        """What the table waits for, in a sentence.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
+        >>> TableController(race, ["person", "person"]).prompt()  # Red won the grid roll
+        'Red (person): choose a gear'
+        """
+        race = self.race
+        if race.over:
+            winner = race.state.finished
+            return (
+                f"The race is over: {race.names[winner[0]]} wins"
+                if winner
+                else "The race is over: no car finished"
+            )
+        if race.phase == "grid":
+            return "Roll for the grid"
+        who = f"{race.current} ({self.seat_label(race.state.on_turn)})"
+        if not self.person_on_turn:
+            return f"{who} is playing"
+        if race.phase == "gear":
+            return f"{who}: choose a gear"
+        roll = race.state.roll
+        return f"{who}: rolled {roll}, click a highlighted space"
+
+
+def _cheaper(move: LegalMove, other: LegalMove) -> bool:
+    """``move`` is the better of two ways to one space: not eliminating, then cheaper."""
+    return (move.eliminates, move.cost.total, move.braked) < (
+        other.eliminates,
+        other.cost.total,
+        other.braked,
+    )

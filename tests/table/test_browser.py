@@ -1,0 +1,289 @@
+"""The race table in a real browser: JupyterLab in Debian's chromium, driven by Playwright.
+
+Serves a temporary copy of ``notebooks/play-a-race.ipynb`` (and ``tracks/``)
+from a fresh JupyterLab, runs every cell, then plays in the first table as a
+person would: clicks a gear button, clicks one of the highlighted spaces on
+the Bokeh canvas, and checks that Blue now stands there and that the log
+says so. Screenshots are kept in ``test-artifacts/`` (``table-browser.png``,
+the whole page, and ``table-board.png``, the table).
+
+Needs ``/usr/bin/chromium``; without it the test skips (fails if ``CI`` is set).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+TIMEOUT_MS = 120_000
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def notebook_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """URL of the notebook (the test's ``notebook`` mark) in a JupyterLab of its own."""
+    notebook = NOTEBOOKS / request.node.get_closest_marker("notebook").args[0]
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    root, home = tmp_path / "lab", tmp_path / "home"
+    (root / "notebooks").mkdir(parents=True)
+    shutil.copy(notebook, root / "notebooks" / notebook.name)
+    shutil.copytree(REPO / "tracks", root / "tracks", ignore=shutil.ignore_patterns("*.py"))
+    settings = {  # no news pop-up, no "Select Kernel" dialog
+        "apputils-extension/notification": {"fetchNews": "false"},
+        "notebook-extension/tracker": {"autoStartDefaultKernel": True},
+    }
+    for plugin, values in settings.items():
+        file = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(json.dumps(values))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token = secrets.token_hex(16)
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+    )
+    command = [
+        sys.executable, "-m", "jupyter", "lab",
+        "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        "--ServerApp.port_retries=0",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.news_url=None",
+        "--MappingKernelManager.cull_idle_timeout=300",
+        "--MappingKernelManager.cull_interval=60",
+        "--ServerApp.shutdown_no_activity_timeout=300",
+    ]  # fmt: skip
+    log_path = tmp_path / "jupyter.log"
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(
+            command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 90
+            while True:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"jupyter lab did not start:\n{log_path.read_text()[-3000:]}")
+                try:
+                    with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
+                        break
+                except (urllib.error.URLError, ConnectionError, TimeoutError):
+                    time.sleep(0.3)
+            yield f"{url}/lab/tree/notebooks/{notebook.name}?token={token}"
+        finally:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGTERM)
+                try:
+                    server.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(server.pid, signal.SIGKILL)
+                    server.wait(timeout=5)
+
+
+_KERNEL_READY = """
+() => {
+  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const session = panel && panel.sessionContext;
+  const kernel = session && session.isReady && session.session && session.session.kernel;
+  return !!kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+}
+"""
+
+_ALL_CELLS_RUN = """
+() => {
+  const prompts = [...document.querySelectorAll(".jp-CodeCell .jp-InputArea-prompt")];
+  return prompts.length > 0 && prompts.every((p) => /\\[\\d+\\]/.test(p.textContent));
+}
+"""
+
+# The first highlighted destination of the first table's board, with its centre
+# in page pixels (from the plot's ranges and frame); null until there is one.
+_FIRST_TARGET = """
+(table) => {
+  const views = (window.Bokeh && table) ? window.Bokeh.index.roots : [];
+  const view = views.find((v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
+  if (!view) return null;
+  const targets = view.model.renderers.find((r) => r.name === "targets");
+  const data = targets.data_source.data;
+  if (!data.id || data.id.length === 0) return null;
+  const xs = data.xs[0], ys = data.ys[0];
+  const x = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const y = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const {x_range, y_range} = view.model;
+  const frame = view.frame.bbox;
+  const canvas = view.canvas_view.el.getBoundingClientRect();
+  const px = canvas.left + frame.left + (x - x_range.start) / (x_range.end - x_range.start) * frame.width;
+  const py = canvas.top + frame.top + (y_range.end - y) / (y_range.end - y_range.start) * frame.height;
+  return {id: data.id[0], cost: data.cost[0], px, py, count: data.id.length};
+}
+"""
+
+
+def _run_all(page, notebook_url: str) -> None:
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(notebook_url)
+    page.wait_for_function(_KERNEL_READY)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    page.wait_for_function(_ALL_CELLS_RUN)
+    page.wait_for_function(_KERNEL_READY)
+
+
+@pytest.mark.notebook("play-a-race.ipynb")
+def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
+    """Pick a gear with a click, click a highlighted space, see the car there and in the log."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1500, "height": 1900})
+        try:
+            _run_all(page, notebook_url)
+            table = page.locator(".fdlab-race-table").first
+            table.scroll_into_view_if_needed()
+            prompt = table.locator(".fdlab-prompt")
+            log = table.locator(".fdlab-log")
+            target = None
+            for _ in range(4):  # a stalled start (S-2) ends the turn without a move: try again
+                expect(prompt).to_contain_text("Blue (person): choose a gear")
+                gear = table.locator("button.fdlab-gear").first
+                gear.click()
+                expect(prompt).not_to_contain_text("choose a gear", timeout=20_000)
+                if "click a highlighted space" in prompt.inner_text():
+                    handle = table.element_handle()
+                    page.wait_for_function(_FIRST_TARGET, arg=handle)
+                    target = page.evaluate(_FIRST_TARGET, handle)
+                    break
+                expect(prompt).to_contain_text("Blue (person): choose a gear")
+            assert target is not None, "Blue never got a move to make"
+            expect(table.locator(".fdlab-die")).to_contain_text("die")
+            page.mouse.move(target["px"] - 1, target["py"])
+            page.mouse.move(target["px"], target["py"])  # the hover tells the cost
+            tooltip = page.locator(".bk-Tooltip").last
+            expect(tooltip).to_contain_text(re.compile(rf"move to:\s*{target['id']}(?!\d)"))
+            page.screenshot(path=str(ARTIFACTS / "table-hover.png"))
+            page.mouse.click(target["px"], target["py"])
+            expect(log).to_contain_text(
+                re.compile(rf"Blue moves \d+ to space {target['id']}(?!\d)")
+            )
+            blue_row = table.locator(".fdlab-dashboard tr", has_text="Blue")
+            expect(blue_row).to_contain_text(str(target["id"]))
+            # one click moved Blue once (the browser change arrives twice)
+            moves = re.findall(rf"Blue moves \d+ to space {target['id']}(?!\d)", log.inner_text())
+            assert len(moves) == 1, log.inner_text()
+            expect(table.locator(".fdlab-message")).not_to_contain_text("Error")
+            expect(prompt).to_contain_text("Blue (person): choose a gear")  # bots played on
+            table.screenshot(path=str(ARTIFACTS / "table-board.png"))
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "table-browser.png"), full_page=True)
+            browser.close()
+
+
+@pytest.mark.notebook("learn-the-rules.ipynb")
+def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
+    """Lesson 2's table: press 2nd (the die is loaded), click a pink space, Undo."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1200})
+        try:
+            _run_all(page, notebook_url)
+            table = page.locator(".fdlab-race-table").first
+            table.scroll_into_view_if_needed()
+            table.locator("button.fdlab-gear-2").click()
+            prompt = table.locator(".fdlab-prompt")
+            expect(prompt).to_contain_text("click a highlighted space")
+            handle = table.element_handle()
+            page.wait_for_function(_FIRST_TARGET, arg=handle)
+            target = page.evaluate(_FIRST_TARGET, handle)
+            page.mouse.move(target["px"], target["py"])
+            page.wait_for_timeout(300)
+            table.screenshot(path=str(ARTIFACTS / "lesson-table.png"))
+            page.mouse.click(target["px"], target["py"])
+            log = table.locator(".fdlab-log")
+            expect(log).to_contain_text(
+                re.compile(rf"Blue moves \d+ to space {target['id']}(?!\d)")
+            )
+            table.locator("button.fdlab-undo").click()
+            expect(prompt).to_contain_text("click a highlighted space")
+            expect(log).not_to_contain_text("Blue moves")
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "lesson-browser.png"), full_page=True)
+            browser.close()
+
+
+def test_the_replay_page_opens_offline_and_its_slider_moves_the_cars(tmp_path: Path) -> None:
+    """A bots' race on the training ring as a replay page; round 1, then the finish."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from fdlab.rules import Race
+    from fdlab.table import TableController, save_replay
+    from fdlab.track import load_track
+
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    race = Race(load_track(REPO / "tracks" / "training.json"), cars=3, seed=5)
+    TableController(race, ["heuristic", "lookahead", "random"]).run_bots()
+    page_path = save_replay(race, tmp_path / "replay.html")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, "--disable-background-networking"]
+        )
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        try:
+            page.goto(page_path.as_uri())
+            page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+            expect(page.get_by_text("(finish)")).to_be_visible()
+            page.evaluate(
+                "() => { Bokeh.documents[0].get_model_by_name('fdlab-replay-slider').value = 1; }"
+            )
+            expect(page.get_by_text("Round 1", exact=True)).to_be_visible()
+            cars = page.evaluate(
+                "() => Bokeh.documents[0].get_model_by_name('cars').data_source.data.label.length"
+            )
+            assert cars == 3  # after round 1 every car is on the board
+            page.screenshot(path=str(ARTIFACTS / "replay-page.png"))
+        finally:
+            browser.close()
+    assert all(url.startswith("file:") for url in requests), requests  # nothing from a network
