@@ -58,7 +58,10 @@ def test_fdlab_playtest_names_a_negative_seed_option(tmp_path, capsys):
 def test_fdlab_playtest_refuses_a_board_without_a_finish_line(tmp_path, capsys):
     path = tmp_path / "line.json"
     save_track(from_ascii(". . . .", grid=[0]), path)
-    assert main(["playtest", str(path), "--races", "1", "--workers", "1", "--quiet"]) == 2
+    argv = ["playtest", str(path), "--races", "1", "--workers", "1", "--quiet"]
+    assert main(argv) == 1  # a board with problems: the validator's report says which
+    assert "no_finish_line" in capsys.readouterr().err
+    assert main([*argv, "--force"]) == 2  # and even forced, no race could ever end
     assert "has no finish line" in capsys.readouterr().err
 
 
