@@ -332,7 +332,11 @@ class EditorController:
         if not changes:
             raise EditError("set info: give a name, a description or laps")
         text = ", ".join(f"{key}={value!r}" for key, value in changes.items())
-        self.apply(SetTrackInfo(changes, label=f"set {text}"))
+        self._recording = _SKIP  # a rebuild keeps the name, description and laps anyway
+        try:
+            self.apply(SetTrackInfo(changes, label=f"set {text}"))
+        finally:
+            self._recording = None
 
     # -- spaces -----------------------------------------------------------------
     @recorded
@@ -541,24 +545,46 @@ class EditorController:
         self.apply(SetCorner(corner, {"name": name}, label=f"rename corner {corner} to {name!r}"))
 
     @recorded
-    def merge_corners(self, keep: Any, other: Any) -> None:
-        """Move every space of corner ``other`` into ``keep`` and delete ``other``.
+    def merge_corners(self, keep: Any, other: Any, stops: int | None = None) -> None:
+        """Make corners ``keep`` and ``other`` one corner ``keep``, with the spaces between them.
+
+        The merged corner keeps the larger stop count of the two, or
+        ``stops`` when given; the label of the edit says which. Refused,
+        with the reason, when another corner or the finish line lies
+        between them (:func:`fdlab.editor.corner_merge.plan_merge`).
 
         Examples
         --------
         >>> from fdlab.track import from_ascii
-        >>> editor = EditorController(from_ascii(". 1 2 .", corners={1: 1, 2: 2}))
+        >>> editor = EditorController(from_ascii(". 1 . 2 . .", corners={1: 1, 2: 2}, closed=True))
         >>> editor.merge_corners(1, 2)
-        >>> sorted(editor.track.corners), editor.track.corner_spaces(1)
-        ([1], [1, 2])
+        >>> sorted(editor.track.corners), editor.track.corner_spaces(1), editor.track.corners[1]["stops"]
+        ([1], [1, 2, 3], 2)
+        >>> editor.history
+        ['merge corner 2 into 1 with the space between them (2 stops: the larger of 1 and 2)']
         """
+        from fdlab.editor.corner_merge import plan_merge
+
         self._require_corner(keep)
         self._require_corner(other)
         if keep == other:
             raise EditError(f"merge corners: corner {keep!r} cannot be merged with itself")
-        members = self.track.corner_spaces(other)
-        parts = [set_same(members, corner=keep), SetCorner(other, None)]
-        self.apply(Composite(parts, label=f"merge corner {other} into {keep}"))
+        plan = plan_merge(self.track, keep, other, stops)
+        parts: list[Operation] = [
+            set_same(plan.moved + plan.between, corner=keep),
+            SetCorner(other, None),
+        ]
+        if plan.stops != self.track.corners[keep]["stops"]:
+            parts.append(SetCorner(keep, {"stops": plan.stops}))
+        gap = (
+            ""
+            if not plan.between
+            else " with the space between them"
+            if len(plan.between) == 1
+            else f" with the {len(plan.between)} spaces between them"
+        )
+        label = f"merge corner {other} into {keep}{gap} ({plan.stops} stops: {plan.why_stops})"
+        self.apply(Composite(parts, label=label))
 
     @recorded
     def split_corner(self, corner: Any, spaces: Iterable[Any]) -> int:
@@ -799,9 +825,38 @@ class EditorController:
         >>> len(editor.track), editor.undo(), len(editor.track)
         (5, 'rebuild the board', 3)
         """
-        self.apply(ReplaceBoard(board, label=label))
+        previous, self._recording = self._recording, _SKIP  # the board brings its own log
+        try:
+            self.apply(ReplaceBoard(board, label=label))
+        finally:
+            self._recording = previous
 
-    def rebuild(self, centreline: Any, *, keep: bool = False, **options: Any) -> None:
+    @property
+    def unplaced_edits(self) -> list[tuple[str, str]]:
+        """Edits a rebuild could not place on the board, as ``(label, reason)`` pairs.
+
+        They stay in the edit log and the next rebuild tries them again;
+        :meth:`drop_unplaced_edits` forgets them, undo brings the old board back.
+        """
+        log = self.track.graph.graph.get(EDITS_KEY, [])
+        return [(r.get("label") or str(r.get("edit")), r["unplaced"]) for r in log if "unplaced" in r]
+
+    def drop_unplaced_edits(self) -> None:
+        """Forget the edits the last rebuild could not place (one undo step)."""
+        log = self.track.graph.graph.get(EDITS_KEY, [])
+        kept = [r for r in log if "unplaced" not in r]
+        if len(kept) == len(log):
+            raise EditError("drop unplaced edits: every edit was placed on the board")
+        self._recording = _SKIP
+        try:
+            label = f"drop {len(log) - len(kept)} edit(s) the rebuild could not place"
+            self.apply(SetGraphValue(EDITS_KEY, kept, label=label))
+        finally:
+            self._recording = None
+
+    def rebuild(
+        self, centreline: Any, *, keep: bool = False, **options: Any
+    ) -> edit_log.Replayed | None:
         """Build a new board from a centreline with the builder and edit that.
 
         ``options`` go to :func:`fdlab.track.build.build_track` (``lanes``,
@@ -809,8 +864,12 @@ class EditorController:
         builder is built again with the options it was built with (stored
         in its ``build`` graph attribute: corners, stops, street hazards,
         tunnels and police line, grid, pit lane, finish), ``options``
-        changing some of them. The name, description and laps of the
-        current track are kept. One undo step brings the old board back.
+        changing some of them, and every edit made since that build (the
+        board's edit log) is made again on the new board, placed by lap
+        position. Edits that cannot be placed are listed
+        (:attr:`unplaced_edits`, and the returned report) and kept for the
+        next rebuild. The name, description and laps of the current track
+        are kept. One undo step brings the old board back.
 
         Examples
         --------
@@ -840,8 +899,17 @@ class EditorController:
         for key in ("name", "description", "laps"):
             board.graph.graph[key] = self.track.graph.graph[key]
         points = getattr(centreline, "points", centreline)
-        size = f" of {len(points)} points" if isinstance(points, Sequence) else ""
-        self.replace_board(board, label=f"rebuild from a centreline{size}")
+        label = "rebuild from a centreline" + (
+            f" of {len(points)} points" if isinstance(points, Sequence) else ""
+        )
+        replayed = None
+        records = self.track.graph.graph.get(EDITS_KEY, []) if spec is not None else []
+        if records:
+            board, replayed = _replayed(board, records)
+            label += f"; {replayed.summary()}"
+        self.last_replay = replayed
+        self.replace_board(board, label=label)
+        return replayed
 
     # -- files ------------------------------------------------------------------
     def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
@@ -957,6 +1025,22 @@ class EditorController:
     def __repr__(self) -> str:
         state = "unsaved" if self.dirty else "saved"
         return f"<EditorController {self.track!r}, {len(self._undo)} edits, {state}>"
+
+
+def _replayed(board: Track, records: list[dict[str, Any]]) -> tuple[Track, edit_log.Replayed]:
+    """``board`` with the logged edits made again on it, and what could not be placed."""
+    scratch = EditorController(board, validator=lambda track: None)
+    pending = [{k: v for k, v in r.items() if k != "unplaced"} for r in records]
+    replayed = edit_log.replay(
+        pending,
+        lambda edit, arguments: getattr(scratch, edit)(**arguments),
+        lambda: scratch.track,
+    )
+    log = list(scratch.track.graph.graph.get(EDITS_KEY, []))
+    log += [{**record, "unplaced": why} for record, why in replayed.unplaced]
+    if log:
+        scratch.track.graph.graph[EDITS_KEY] = log
+    return scratch.track, replayed
 
 
 def _as_list(spaces: Iterable[Any], what: str) -> list[Any]:

@@ -88,7 +88,10 @@ def test_clear_corner_spaces(editor):
 def test_merge_corners_moves_spaces_and_deletes_the_other(editor):
     editor.merge_corners(1, 2)
     assert sorted(editor.track.corners) == [1]
-    assert editor.track.corner_spaces(1) == [4, 5, 6, 7, 12, 13, 14, 15]
+    # the straight between them (8-11) joins the corner: one piece, the larger stop count
+    assert editor.track.corner_spaces(1) == list(range(4, 16))
+    assert editor.track.corners[1]["stops"] == 2
+    assert "corner_split" not in [p.code for p in editor.problems]
     editor.undo()
     assert editor.track.corner_spaces(2) == [12, 13, 14, 15]
     assert editor.track.corners[2]["stops"] == 2
