@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fdlab.editor import edit_log
-
 from fdlab.editor.errors import (
     EditError,
     LoadError,
@@ -239,9 +238,7 @@ class EditorController:
             record = {"edit": None, "args": {}, "label": operation.label}
         if record is not _SKIP and len(self.track):
             log = [*self.track.graph.graph.get(EDITS_KEY, []), {**record, "label": operation.label}]
-            operation = Composite(
-                [operation, SetGraphValue(EDITS_KEY, log)], label=operation.label
-            )
+            operation = Composite([operation, SetGraphValue(EDITS_KEY, log)], label=operation.label)
         operation.apply(self.track)
         self._undo.append(operation)
         self._redo.clear()
@@ -839,7 +836,9 @@ class EditorController:
         :meth:`drop_unplaced_edits` forgets them, undo brings the old board back.
         """
         log = self.track.graph.graph.get(EDITS_KEY, [])
-        return [(r.get("label") or str(r.get("edit")), r["unplaced"]) for r in log if "unplaced" in r]
+        return [
+            (r.get("label") or str(r.get("edit")), r["unplaced"]) for r in log if "unplaced" in r
+        ]
 
     def drop_unplaced_edits(self) -> None:
         """Forget the edits the last rebuild could not place (one undo step)."""

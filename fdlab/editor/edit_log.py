@@ -196,7 +196,9 @@ class Replayed:
         return f"{kept}; {len(self.unplaced)} could not be placed: {missed}"
 
 
-def replay(records: list[Record], call: Callable[[str, dict[str, Any]], Any], board: Callable[[], Track]) -> Replayed:
+def replay(
+    records: list[Record], call: Callable[[str, dict[str, Any]], Any], board: Callable[[], Track]
+) -> Replayed:
     """Place each record on ``board()`` and make the edit with ``call(edit, arguments)``.
 
     ``call`` raises an :class:`~fdlab.editor.errors.EditorError` (or

@@ -163,7 +163,9 @@ def _relay_pit_lane(track: Track) -> Operation | None:
             f"laid again beside it ({error}); press Remove pit lane first, or put the line "
             "on the pit straight"
         ) from None
-    return _Relay(RemoveSpaces(sorted(pits, key=str)), AddSpaces(plan.spaces, plan.steps, plan.contacts))
+    return _Relay(
+        RemoveSpaces(sorted(pits, key=str)), AddSpaces(plan.spaces, plan.steps, plan.contacts)
+    )
 
 
 class _Relay(Operation):

@@ -158,7 +158,7 @@ def locate_corner(track: Track, place: Place) -> Any:
     2
     """
     best, best_gap = None, None
-    for space, data in track.graph.nodes(data=True):
+    for _, data in track.graph.nodes(data=True):
         if data["corner"] is None or data["kind"] != "track":
             continue
         gap = _gap(lap_fraction(track, data["progress"]), place["at"])

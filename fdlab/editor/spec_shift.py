@@ -38,7 +38,6 @@ def _shift_stretch(stretch: dict[str, Any], by: float) -> dict[str, Any]:
     return {**stretch, "start": _shift(stretch["start"], by), "end": _shift(stretch["end"], by)}
 
 
-
 def moved_finish(spec: dict[str, Any], new_finish: float) -> dict[str, Any]:
     """A copy of the spec (JSON data) with its finish line at ``new_finish`` of the centreline.
 

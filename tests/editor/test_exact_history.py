@@ -72,7 +72,9 @@ STEPS = {
 }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.lists(st.sampled_from(sorted(STEPS)), max_size=12))
 def test_the_dirty_flag_says_whether_saving_would_write_other_bytes(tmp_path, steps):
     controller = editor()
