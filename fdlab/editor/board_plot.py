@@ -16,10 +16,15 @@ from bokeh.models import Arrow as ArrowAnnotation
 from bokeh.models import (
     BoxSelectTool,
     ColumnDataSource,
+    DataRange1d,
     HoverTool,
+    Legend,
+    LegendItem,
+    PanTool,
     Patches,
     PolyDrawTool,
     PolyEditTool,
+    ScaleBar,
     TapTool,
     VeeHead,
 )
@@ -37,6 +42,28 @@ LABEL_TABLES = ("grid", "boxes", "tunnels")
 #: centreline in. A plot with nothing on it has no range, and no draw tool can
 #: place a point on it.
 DRAWING_AREA = ((0.0, 0.0), (1000.0, 600.0))
+#: Which arrows the plot shows: every step, the steps where a car has choices the
+#: builder may have got wrong (in and next to corners, pit, box and tunnel steps), or none.
+ARROW_MODES = ("in corners", "all", "none")
+#: The tools the editor switches between (its *Tool* buttons): name -> Bokeh tool name.
+TOOLS = {
+    "Select": "tool-tap",
+    "Box select": "tool-box",
+    "Draw centreline": "tool-draw",
+    "Move points": "tool-edit",
+    "Pan": "tool-pan",
+}
+#: Colours of the legend: what each fill colour of a space means.
+LEGEND = (
+    ("track", colors.ASPHALT),
+    ("corner", colors.CORNER),
+    ("pit lane", colors.PIT),
+    ("box", colors.BOX),
+    ("shooting", colors.SHOOTING),
+    ("danger", colors.DANGER),
+)
+#: How far (screen pixels) a corner's flag sits outside the corner.
+FLAG_OFFSET = 22
 _bokeh_loaded = False
 
 
@@ -76,6 +103,9 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
     """
     notes = annotation_data(track)
     flags = notes["flags"]
+    # the flag sits outside the corner, a fixed distance on screen at any zoom
+    flags["ox"] = [FLAG_OFFSET * dx for dx in flags["dx"]]
+    flags["oy"] = [-FLAG_OFFSET * dy for dy in flags["dy"]]  # screen y grows downwards
     flags["text"] = [
         f"#{corner} {stops}\u2691 {long}/{short}"
         for corner, stops, long, short in zip(
@@ -95,6 +125,7 @@ class EditorSources:
     centreline: ColumnDataSource
     vertices: ColumnDataSource
     canvas: ColumnDataSource
+    picture: ColumnDataSource
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -114,9 +145,12 @@ class EditorSources:
             centreline=ColumnDataSource({"xs": [], "ys": []}),
             vertices=ColumnDataSource({"x": [], "y": []}),
             canvas=ColumnDataSource(drawing_area(track)),
+            picture=ColumnDataSource({k: [] for k in ("url", "x", "y", "w", "h", "alpha")}),
         )
 
-    def refresh(self, track: Track, highlight: list[Any]) -> dict[Any, int]:
+    def refresh(
+        self, track: Track, highlight: list[Any], arrows: str = "in corners"
+    ) -> dict[Any, int]:
         """Refill every layer from ``track``; returns space id -> row of the board source.
 
         Examples
@@ -132,11 +166,40 @@ class EditorSources:
         """
         board = board_data(track, highlight=highlight)
         refill(self.board, board)
-        refill(self.steps, step_data(track))
+        refill(self.steps, arrow_rows(track, step_data(track), arrows))
         for name, table in annotation_tables(track).items():
             refill(self.notes[name], table)
         refill(self.canvas, drawing_area(track))
         return {space: row for row, space in enumerate(board["id"])}
+
+
+def arrow_rows(track: Track, steps: Columns, mode: str) -> Columns:
+    """The rows of the step table the plot shows as arrows in ``mode`` (:data:`ARROW_MODES`).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". 1 1 . . .", corners={1: 1})
+    >>> [len(arrow_rows(track, step_data(track), m)["from"]) for m in ARROW_MODES]
+    [3, 5, 0]
+    """
+    if mode not in ARROW_MODES:
+        raise ValueError(f"arrows: {mode!r} is not one of {ARROW_MODES}")
+    if mode == "all":
+        return steps
+    nodes = track.graph.nodes
+    keep = [
+        mode == "in corners"
+        and (
+            nodes[u]["corner"] is not None
+            or nodes[v]["corner"] is not None
+            or track.graph.edges[u, v]["kind"] not in ("ahead", "lane_change")
+        )
+        for u, v in zip(steps["from"], steps["to"], strict=True)
+    ]
+    return {
+        name: [x for x, k in zip(values, keep, strict=True) if k] for name, values in steps.items()
+    }
 
 
 def drawing_area(track: Track) -> Columns:
@@ -160,28 +223,45 @@ def drawing_area(track: Track) -> Columns:
     return {"x": [x0, x1], "y": [y0, y1]}
 
 
-def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
+def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     """The editing plot: spaces (tap and box select, hover), arrows, marks, centreline tools.
+
+    The plot fills the width of its cell (``sizing_mode="stretch_width"``)
+    and follows it when the cell is resized; its ranges follow the board
+    (and the picture under it, if any) alone, so *Reset* zooms to the board.
+    A legend says what the colours are and a scale bar gives metres. The
+    gesture tools have no toolbar buttons: the editor's *Tool* buttons
+    switch between them (see :data:`TOOLS`), so the active tool is always
+    the one shown.
 
     Examples
     --------
     >>> from fdlab.track import from_ascii
-    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 400, 300)
-    >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__
-    ('fdlab-board', 'Patches')
+    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 300)
+    >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__, plot.sizing_mode
+    ('fdlab-board', 'Patches', 'stretch_width')
+    >>> sorted(t.name for t in plot.tools if not t.visible)
+    ['tool-box', 'tool-draw', 'tool-edit', 'tool-pan', 'tool-tap']
     """
     plot = figure(
-        width=width,
         height=height,
+        sizing_mode="stretch_width",
         match_aspect=True,
-        tools="pan,wheel_zoom,reset",
+        tools="wheel_zoom,reset,save",
         active_scroll="wheel_zoom",
         toolbar_location="above",
         background_fill_color=colors.GRASS,
         name="fdlab-board",
+        min_border=8,
+        x_range=DataRange1d(range_padding=0.05),
+        y_range=DataRange1d(range_padding=0.05),
     )
     plot.axis.visible = False
     plot.grid.visible = False
+    picture = plot.image_url(
+        url="url", x="x", y="y", w="w", h="h", anchor="bottom_left", global_alpha="alpha",
+        source=sources.picture, name="picture",
+    )  # fmt: skip
     spaces = plot.patches(
         "xs",
         "ys",
@@ -211,17 +291,21 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
             line_color="color",
             line_width=1.5,
             end=VeeHead(size=7, fill_color="color", line_color="color"),
+            name="arrows",
         )
     )
     notes = sources.notes
     plot.multi_line(
         "xs", "ys", source=notes["corner_lines"], line_color=colors.KERB_RED, line_width=3
     )
-    plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
-    plot.multi_line("xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4)
+    finish = plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
+    police = plot.multi_line(
+        "xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4
+    )
     plot.text(
-        "x", "y", text="text", source=notes["flags"], text_font_size="11px",
-        text_align="center", text_baseline="middle", background_fill_color=colors.FLAG_YELLOW,
+        "x", "y", text="text", source=notes["flags"], text_font_size="10px",
+        x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
+        background_fill_color=colors.FLAG_YELLOW, name="flags",
     )  # fmt: skip
     for name in LABEL_TABLES:
         plot.text(
@@ -237,7 +321,8 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
         line_width=2,
     )
     vertices = plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
-    plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
+    canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
+    plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
     hover = HoverTool(
         renderers=[spaces],
         tooltips=[
@@ -247,16 +332,43 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
             ("about", "@hover"),  # corner, stops, hazard, tunnel, grid, box, bridge
         ],
     )
-    tap = TapTool(renderers=[spaces])
-    plot.add_tools(
-        tap,
-        BoxSelectTool(renderers=[centres]),
-        hover,
-        PolyDrawTool(renderers=[line], num_objects=1),
-        PolyEditTool(renderers=[line], vertex_renderer=vertices),
-    )
+    tap = TapTool(renderers=[spaces], name="tool-tap", visible=False)
+    box = BoxSelectTool(renderers=[centres], name="tool-box", visible=False)
+    draw = PolyDrawTool(renderers=[line], num_objects=1, name="tool-draw", visible=False)
+    edit = PolyEditTool(renderers=[line], vertex_renderer=vertices, name="tool-edit", visible=False)
+    plot.add_tools(tap, box, hover, draw, edit, PanTool(name="tool-pan", visible=False))
     plot.toolbar.active_tap = tap
+    plot.toolbar.active_drag = None
+    _add_legend(plot, finish, police)
+    plot.add_layout(
+        ScaleBar(range=plot.x_range, unit="m", location="bottom_right", bar_length=0.2,
+                 background_fill_alpha=0.7, name="scale"),
+    )  # fmt: skip
     return plot
+
+
+def _add_legend(plot: Any, finish: Any, police: Any) -> None:
+    """A legend below the plot: the fill colours of spaces and the two lines."""
+    items = []
+    for label, color in LEGEND:
+        swatch = plot.scatter(
+            x=[], y=[], marker="square", size=11, fill_color=color, line_color=colors.SPACE_LINE
+        )
+        items.append(LegendItem(label=label, renderers=[swatch]))
+    items.append(LegendItem(label="finish line", renderers=[finish]))
+    items.append(LegendItem(label="police line", renderers=[police]))
+    legend = Legend(
+        items=items,
+        orientation="horizontal",
+        label_text_font_size="10px",
+        glyph_width=14,
+        spacing=6,
+        padding=4,
+        margin=2,
+        background_fill_color=colors.GRASS,
+        name="legend",
+    )
+    plot.add_layout(legend, "below")
 
 
 def refill(source: ColumnDataSource, table: dict[str, list[Any]]) -> None:

@@ -3,28 +3,12 @@ centreline point dropped the stops, split corner, pit lane, hazards and tunnel).
 
 from __future__ import annotations
 
-import math
-
 import pytest
+from editor_helpers import dragged, space_at, stadium
 
 from fdlab.editor import EditorController
 from fdlab.editor.placing import corner_place, locate_corner
 from fdlab.track.io import dumps, loads
-
-
-def stadium(straight=200.0, radius=30.0, step=5.0):
-    count = int(straight // step)
-    bend = int(math.pi * radius // step)
-    points = [(i * straight / count, 0.0) for i in range(count)]
-    for i in range(bend):
-        angle = -math.pi / 2 + math.pi * i / bend
-        points.append((straight + radius * math.cos(angle), radius + radius * math.sin(angle)))
-    points += [(straight - i * straight / count, 2 * radius) for i in range(count)]
-    for i in range(bend):
-        angle = math.pi / 2 + math.pi * i / bend
-        points.append((radius * math.cos(angle), radius + radius * math.sin(angle)))
-    half = count // 2
-    return points[half:] + points[:half]
 
 
 @pytest.fixture(scope="module")
@@ -36,23 +20,6 @@ def built() -> EditorController:
 
 def fresh(built: EditorController) -> EditorController:
     return EditorController(loads(dumps(built.track)))
-
-
-def space_at(track, fraction, lane):
-    lap = track.lap_length
-    return min(
-        (s for s, d in track.graph.nodes(data=True) if d["kind"] == "track" and d["lane"] == lane),
-        key=lambda s: abs(track.space(s)["progress"] - fraction * lap),
-    )
-
-
-def dragged(points, by=(0.0, 12.0)):
-    """The centreline with one point of the far straight moved outwards."""
-    moved = list(points)
-    index = len(moved) // 2
-    x, y = moved[index]
-    moved[index] = (x + by[0], y + by[1])
-    return moved
 
 
 def hand_edits(editor: EditorController) -> dict:
