@@ -9,6 +9,7 @@ share a source).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,9 +104,17 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
     """
     notes = annotation_data(track)
     flags = notes["flags"]
-    # the flag sits outside the corner, a fixed distance on screen at any zoom
-    flags["ox"] = [FLAG_OFFSET * dx for dx in flags["dx"]]
-    flags["oy"] = [-FLAG_OFFSET * dy for dy in flags["dy"]]  # screen y grows downwards
+    # The flag sits outside the corner (away from the centre of its turn: the
+    # middle of the corner's spaces), a fixed distance on screen at any zoom.
+    nodes = track.graph.nodes
+    for key in ("x", "y", "ox", "oy"):
+        flags.setdefault(key, [])
+    placed = [_outside(track, corner, (dx, dy)) for corner, dx, dy in zip(
+        flags["corner"], flags["dx"], flags["dy"], strict=True)]  # fmt: skip
+    flags["x"] = [float(nodes[space]["x"]) for space, _ in placed]
+    flags["y"] = [float(nodes[space]["y"]) for space, _ in placed]
+    flags["ox"] = [FLAG_OFFSET * ux for _, (ux, _) in placed]
+    flags["oy"] = [-FLAG_OFFSET * uy for _, (_, uy) in placed]  # screen y grows downwards
     flags["text"] = [
         f"#{corner} {stops}\u2691 {long}/{short}"
         for corner, stops, long, short in zip(
@@ -113,6 +122,39 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
         )
     ]
     return notes
+
+
+def _outside(
+    track: Track, corner: Any, fallback: tuple[float, float]
+) -> tuple[Any, tuple[float, float]]:
+    """The outermost space of a corner and the unit vector pointing out of its turn.
+
+    In each lane, the middle space of the corner lies outside the chord from
+    its first to its last space (the turn's centre is on the other side).
+    """
+    nodes = track.graph.nodes
+    members = track.corner_spaces(corner)
+    lanes: dict[Any, list[Any]] = {}
+    for space in members:
+        lanes.setdefault(nodes[space]["lane"], []).append(space)
+    ux = uy = 0.0
+    for row in lanes.values():
+        row.sort(key=lambda s: nodes[s]["progress"])
+        first, middle, last = nodes[row[0]], nodes[row[len(row) // 2]], nodes[row[-1]]
+        ux += middle["x"] - 0.5 * (first["x"] + last["x"])
+        uy += middle["y"] - 0.5 * (first["y"] + last["y"])
+    spread = max(
+        math.hypot(nodes[a]["x"] - nodes[b]["x"], nodes[a]["y"] - nodes[b]["y"])
+        for a in members[:1]
+        for b in members
+    )
+    norm = math.hypot(ux, uy)
+    if norm < 0.05 * max(spread, 1e-9):  # a straight "corner": the side the plot tables chose
+        ux, uy = fallback
+        norm = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / norm, uy / norm
+    outermost = max(members, key=lambda s: nodes[s]["x"] * ux + nodes[s]["y"] * uy)
+    return outermost, (ux, uy)
 
 
 @dataclass
@@ -253,8 +295,8 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
         background_fill_color=colors.GRASS,
         name="fdlab-board",
         min_border=8,
-        x_range=DataRange1d(range_padding=0.05),
-        y_range=DataRange1d(range_padding=0.05),
+        x_range=DataRange1d(range_padding=0.08),
+        y_range=DataRange1d(range_padding=0.08),
     )
     plot.axis.visible = False
     plot.grid.visible = False
@@ -298,10 +340,8 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     plot.multi_line(
         "xs", "ys", source=notes["corner_lines"], line_color=colors.KERB_RED, line_width=3
     )
-    finish = plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
-    police = plot.multi_line(
-        "xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4
-    )
+    plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
+    plot.multi_line("xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4)
     plot.text(
         "x", "y", text="text", source=notes["flags"], text_font_size="10px",
         x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
@@ -339,24 +379,32 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     plot.add_tools(tap, box, hover, draw, edit, PanTool(name="tool-pan", visible=False))
     plot.toolbar.active_tap = tap
     plot.toolbar.active_drag = None
-    _add_legend(plot, finish, police)
+    _add_legend(plot)
     plot.add_layout(
-        ScaleBar(range=plot.x_range, unit="m", location="bottom_right", bar_length=0.2,
-                 background_fill_alpha=0.7, name="scale"),
+        ScaleBar(range=plot.x_range, unit="m", location="bottom_right", bar_length=0.12,
+                 background_fill_alpha=0.6, name="scale"),
     )  # fmt: skip
     return plot
 
 
-def _add_legend(plot: Any, finish: Any, police: Any) -> None:
+def _add_legend(plot: Any) -> None:
     """A legend below the plot: the fill colours of spaces and the two lines."""
     items = []
     for label, color in LEGEND:
+        # one point at NaN: drawn nowhere, but the legend has a glyph to show
         swatch = plot.scatter(
-            x=[], y=[], marker="square", size=11, fill_color=color, line_color=colors.SPACE_LINE
-        )
+            x=[math.nan], y=[math.nan], marker="square", size=11, fill_color=color,
+            line_color=colors.SPACE_LINE,
+        )  # fmt: skip
         items.append(LegendItem(label=label, renderers=[swatch]))
-    items.append(LegendItem(label="finish line", renderers=[finish]))
-    items.append(LegendItem(label="police line", renderers=[police]))
+    for label, color, width in (
+        ("finish line", "#ffffff", 4),
+        ("police line", colors.POLICE_BLUE, 3),
+        ("corner line", colors.KERB_RED, 3),
+    ):
+        swatch = plot.line(x=[math.nan, math.nan], y=[math.nan, math.nan], line_color=color,
+                           line_width=width)  # fmt: skip
+        items.append(LegendItem(label=label, renderers=[swatch]))
     legend = Legend(
         items=items,
         orientation="horizontal",

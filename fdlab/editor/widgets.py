@@ -213,7 +213,8 @@ class TrackEditor:
         self.status = labelled(w.HTML(), "fdlab-status")
         self.centreline_info = labelled(w.HTML(), "fdlab-centreline")
         self.selection = labelled(w.HTML(), "fdlab-selection")
-        self.message = labelled(w.HTML(), "fdlab-message")
+        # one line kept free for the message, so nothing below it jumps when one comes
+        self.message = labelled(w.HTML(layout=w.Layout(min_height="1.8em")), "fdlab-message")
 
         self.tool = labelled(
             w.ToggleButtons(
@@ -1036,7 +1037,7 @@ class TrackEditor:
         count = len(self.centreline_points())
         self.centreline_info.value = (
             f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
-            " (to move a point: <i>Poly Edit</i> tool, press and hold the line, drag the point)"
+            " (to move a point: tool <i>Move points</i>, press and hold the line, drag the point)"
             if count
             else DRAWING_HINT
         )
