@@ -359,6 +359,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
         line_color="#1b1d21",
         line_dash="dashed",
         line_width=2,
+        name="centreline",
     )
     vertices = plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
     canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")

@@ -223,8 +223,7 @@ _CENTRELINE = (
     "(editor) => {"
     + _VIEW
     + """
-  const line = view.model.renderers.find((r) => r.data_source.data.xs !== undefined
-      && r.glyph.line_dash && r.glyph.line_dash.length);
+  const line = view.model.renderers.find((r) => r.name === "centreline");
   const data = line.data_source.data;
   const {x_range, y_range} = view.model;
   const frame = view.frame.bbox;
@@ -249,6 +248,16 @@ _PICTURE = (
 }
 """
 )
+
+
+def _use_tool(page: Any, editor: Any, button: str, tool: str) -> None:
+    """Press one of the editor's Tool buttons and wait until the plot has that tool active."""
+    editor.locator(".fdlab-tool button", has_text=button).click()
+    page.wait_for_function(
+        "([editor, tool]) => {" + _VIEW + " return !!view && view.model.toolbar.tools.some("
+        "(t) => t.name === tool && t.active); }",
+        arg=[editor.element_handle(), tool],
+    )
 
 
 def _click_space(page: Any, editor: Any, space: Any, *, shift: bool = False) -> None:
@@ -323,7 +332,7 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
             )
             picture = page.evaluate(_PICTURE, editor.element_handle())
             assert picture == {"url": "data:image/png;base64,", "w": 1215, "alpha": 0.5}
-            editor.locator(".fdlab-tool button", has_text="Draw centreline").click()
+            _use_tool(page, editor, "Draw centreline", "tool-draw")
             expect(message).to_contain_text("Tool: Draw centreline")
             frame = page.evaluate(_FRAME, editor.element_handle())
             assert frame is not None and all(
@@ -417,15 +426,17 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             editor.locator("button.fdlab-tunnel").click()
             expect(message).to_contain_text("tunnel 1:")
             # 4. drag one centreline point (Move points: press the line, drag a point)
-            editor.locator(".fdlab-tool button", has_text="Move points").click()
+            _use_tool(page, editor, "Move points", "tool-edit")
             line = page.evaluate(_CENTRELINE, handle)
             middle = line[len(line) // 2]
             _press_and_hold(page, middle["px"], middle["py"])
+            page.wait_for_timeout(1500)  # the shown points travel to the kernel and back
             page.mouse.move(middle["px"], middle["py"])
             page.mouse.down()
-            for step in range(1, 6):
-                page.mouse.move(middle["px"] + 4 * step, middle["py"] + 3 * step)
-                page.wait_for_timeout(50)
+            # small steps first: the drag starts where it is recognised, still on the point
+            for step in [*range(1, 8), 10, 14, 18, 22, 26]:
+                page.mouse.move(middle["px"] + step, middle["py"] + 0.75 * step)
+                page.wait_for_timeout(40)
             page.mouse.up()
             page.wait_for_timeout(500)
             moved = page.evaluate(_CENTRELINE, handle)
@@ -442,7 +453,7 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             assert any(s["stops"] == new_stops for s in rebuilt if s["corner"] is not None)
             saved_to = editor.locator(".fdlab-path input").input_value()
             editor.locator("button.fdlab-save").click()
-            expect(editor.locator(".fdlab-status")).to_contain_text("saved")
+            expect(editor.locator(".fdlab-status")).to_contain_text(re.compile(r"spaces · saved"))
             # the screenshot shows the whole editor, status line first
             editor.locator(".fdlab-status").evaluate(
                 "(element) => element.scrollIntoView({block: 'start'})"
