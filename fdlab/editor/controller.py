@@ -165,6 +165,7 @@ class EditorController:
         self._version = 0
         self._dirty_cache: tuple[int, bool] | None = None
         self._recording: Any = None
+        self._batch = False
         self._listeners: list[Listener] = []
         self.report: Any = None
         self.last_replay: edit_log.Replayed | None = None
@@ -237,7 +238,9 @@ class EditorController:
         if record is None:
             record = {"edit": None, "args": {}, "label": operation.label}
         if record is not _SKIP and len(self.track):
-            log = [*self.track.graph.graph.get(EDITS_KEY, []), {**record, "label": operation.label}]
+            log = edit_log.appended(
+                self.track.graph.graph.get(EDITS_KEY, []), {**record, "label": operation.label}
+            )
             operation = Composite([operation, SetGraphValue(EDITS_KEY, log)], label=operation.label)
         operation.apply(self.track)
         self._undo.append(operation)
@@ -303,6 +306,8 @@ class EditorController:
 
     def _after_change(self, what: str) -> None:
         self._version += 1
+        if self._batch:
+            return  # a replay counts and validates once, at its end
         self.revalidate()
         for listener in self._listeners:
             listener(self, what)
@@ -1029,12 +1034,14 @@ class EditorController:
 def _replayed(board: Track, records: list[dict[str, Any]]) -> tuple[Track, edit_log.Replayed]:
     """``board`` with the logged edits made again on it, and what could not be placed."""
     scratch = EditorController(board, validator=lambda track: None)
+    scratch._batch = True  # no corner counts and no validation after every replayed edit
     pending = [{k: v for k, v in r.items() if k != "unplaced"} for r in records]
     replayed = edit_log.replay(
         pending,
         lambda edit, arguments: getattr(scratch, edit)(**arguments),
         lambda: scratch.track,
     )
+    update_corner_counts(scratch.track.graph)
     log = list(scratch.track.graph.graph.get(EDITS_KEY, []))
     log += [{**record, "unplaced": why} for record, why in replayed.unplaced]
     if log:

@@ -143,6 +143,41 @@ def _decode_value(track: Track, kind: str, value: Any, taken: list[Any]) -> Any:
     raise ValueError(f"unknown argument kind {kind!r}")
 
 
+#: Edits that set values: a later one on the same places replaces an earlier one.
+SETTERS = ("set_spaces", "set_hazard", "set_corner_stops", "rename_corner", "set_box")
+
+
+def _target(record: Record) -> Any:
+    kinds = SIGNATURES.get(record.get("edit"), {})
+    args = record.get("args") or {}
+    return (
+        record.get("edit"),
+        tuple(sorted(args)),
+        tuple((name, repr(args[name])) for name in sorted(args) if name in kinds),
+    )
+
+
+def appended(log: list[Record], record: Record) -> list[Record]:
+    """The log with ``record`` added at the end, dropping an earlier record it overwrites.
+
+    An edit that sets values (:data:`SETTERS`) on the same places with the
+    same arguments replaces the earlier one, so toggling a hazard a hundred
+    times keeps the log, the saved file and the next rebuild short.
+
+    Examples
+    --------
+    >>> place = {"at": 0.5, "lane": 0, "kind": "track"}
+    >>> a = {"edit": "set_hazard", "args": {"spaces": [place], "hazard": "danger"}, "label": "a"}
+    >>> b = {"edit": "set_hazard", "args": {"spaces": [place], "hazard": None}, "label": "b"}
+    >>> [r["label"] for r in appended(appended([], a), b)]
+    ['b']
+    """
+    if record.get("edit") in SETTERS:
+        target = _target(record)
+        log = [r for r in log if _target(r) != target]
+    return [*log, record]
+
+
 def shift_record(record: Record, by: float) -> Record:
     """The record seen from a finish line moved ``by`` lap fractions forward.
 
@@ -219,4 +254,4 @@ def replay(
     return result
 
 
-__all__ = ["Place", "Record", "Replayed", "decode", "encode", "replay", "shift_record"]
+__all__ = ["Place", "Record", "Replayed", "appended", "decode", "encode", "replay", "shift_record"]
