@@ -29,7 +29,7 @@ EDITS = {
     "remove_step": lambda e: e.remove_step(4, 6),
     "remove_spaces": lambda e: e.remove_spaces([5, 8]),
     "delete_corner": lambda e: e.delete_corner(1),
-    "merge_corners": lambda e: e.merge_corners(1, 2),
+    "merge_corners": lambda e: e.merge_corners(2, 1),  # corner 1 goes: undo puts it first again
     "clear_tunnel": lambda e: (e.pair_tunnel(0, 10), e.clear_tunnel("1")),
     "remove_pit_lane": lambda e: (e.add_pit_lane([3, 5, 7, 9], boxes=1), e.remove_pit_lane()),
 }
