@@ -7,7 +7,10 @@ the builder). Each edit toggles the hazard of one selected space through
 the widget layer, which applies the operation, recomputes corner counts,
 revalidates and refills the Bokeh data sources (sending only changed
 cells); a second edit changes a corner's stop count with the *Stops*
-dropdown (its flag and its spaces' hover text change). Printed: median and
+dropdown (its flag and its spaces' hover text change). Then: undo and redo,
+the exact dirty check (what a save would write, compared with the last
+save) and, on the built board, a rebuild after dragging a centreline point
+that makes 20 logged edits again on the new board. Printed: median and
 worst of the repeats, then the parts.
 """
 
@@ -88,10 +91,14 @@ def measure(track: Track) -> None:
         f"{len(track.corners)} corners"
     )
     plain = EditorController(track.copy())  # no widgets listening: the model side alone
-    editor = TrackEditor(track)
-    editor.select([space])
+    editor = TrackEditor(track.copy())
     hazards = iter(["danger", None] * REPEATS)
-    report("edit one space + redraw (TrackEditor)", timed(lambda: editor.set_hazard(next(hazards))))
+
+    def hazard() -> None:
+        editor.select([space])  # a button uses the selection once
+        editor.set_hazard(next(hazards))
+
+    report("select + edit one space + redraw (TrackEditor)", timed(hazard))
     assert editor.last_error is None, editor.last_error
     corner = min(track.corners)
     editor.select(track.corner_spaces(corner)[:1])
@@ -107,6 +114,27 @@ def measure(track: Track) -> None:
     report("  step_data", timed(lambda: step_data(track)))
     report("  annotation_data", timed(lambda: annotation_data(track)))
     report("  redraw with nothing changed", timed(editor.redraw))
+    report("undo + redo (controller)", timed(lambda: (plain.undo(), plain.redo())))
+    report("  exact dirty check after an edit", timed(lambda: _dirty_after_edit(plain, space)))
+    if "build" in track.graph.graph:
+        report("rebuild after a drag, 20 edits replayed", timed(lambda: _rebuild(track), 5))
+
+
+def _dirty_after_edit(controller: EditorController, space: object) -> bool:
+    controller._version += 1  # as after an edit: the cached answer is stale
+    return controller.dirty
+
+
+def _rebuild(track: Track) -> None:
+    controller = EditorController(track.copy())
+    rows = sorted(controller.track.spaces(kind="track", lane=1, corner=None))
+    for space in rows[::10][:20]:
+        controller.set_hazard([space], "danger")
+    points = [tuple(p) for p in controller.track.graph.graph["build"]["centreline"]["points"]]
+    x, y = points[len(points) // 2]
+    points[len(points) // 2] = (x, y + 10.0)
+    replayed = controller.rebuild(points, keep=True)
+    assert replayed is not None and len(replayed.placed) == 20, replayed
 
 
 def _set(editor: TrackEditor, stops: Iterator[int]) -> None:

@@ -9,6 +9,7 @@ share a source).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,10 +17,15 @@ from bokeh.models import Arrow as ArrowAnnotation
 from bokeh.models import (
     BoxSelectTool,
     ColumnDataSource,
+    DataRange1d,
     HoverTool,
+    Legend,
+    LegendItem,
+    PanTool,
     Patches,
     PolyDrawTool,
     PolyEditTool,
+    ScaleBar,
     TapTool,
     VeeHead,
 )
@@ -37,6 +43,28 @@ LABEL_TABLES = ("grid", "boxes", "tunnels")
 #: centreline in. A plot with nothing on it has no range, and no draw tool can
 #: place a point on it.
 DRAWING_AREA = ((0.0, 0.0), (1000.0, 600.0))
+#: Which arrows the plot shows: every step, the steps where a car has choices the
+#: builder may have got wrong (in and next to corners, pit, box and tunnel steps), or none.
+ARROW_MODES = ("in corners", "all", "none")
+#: The tools the editor switches between (its *Tool* buttons): name -> Bokeh tool name.
+TOOLS = {
+    "Select": "tool-tap",
+    "Box select": "tool-box",
+    "Draw centreline": "tool-draw",
+    "Move points": "tool-edit",
+    "Pan": "tool-pan",
+}
+#: Colours of the legend: what each fill colour of a space means.
+LEGEND = (
+    ("track", colors.ASPHALT),
+    ("corner", colors.CORNER),
+    ("pit lane", colors.PIT),
+    ("box", colors.BOX),
+    ("shooting", colors.SHOOTING),
+    ("danger", colors.DANGER),
+)
+#: How far (screen pixels) a corner's flag sits outside the corner.
+FLAG_OFFSET = 22
 _bokeh_loaded = False
 
 
@@ -76,6 +104,17 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
     """
     notes = annotation_data(track)
     flags = notes["flags"]
+    # The flag sits outside the corner (away from the centre of its turn: the
+    # middle of the corner's spaces), a fixed distance on screen at any zoom.
+    nodes = track.graph.nodes
+    for key in ("x", "y", "ox", "oy"):
+        flags.setdefault(key, [])
+    placed = [_outside(track, corner, (dx, dy)) for corner, dx, dy in zip(
+        flags["corner"], flags["dx"], flags["dy"], strict=True)]  # fmt: skip
+    flags["x"] = [float(nodes[space]["x"]) for space, _ in placed]
+    flags["y"] = [float(nodes[space]["y"]) for space, _ in placed]
+    flags["ox"] = [FLAG_OFFSET * ux for _, (ux, _) in placed]
+    flags["oy"] = [-FLAG_OFFSET * uy for _, (_, uy) in placed]  # screen y grows downwards
     flags["text"] = [
         f"#{corner} {stops}\u2691 {long}/{short}"
         for corner, stops, long, short in zip(
@@ -83,6 +122,39 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
         )
     ]
     return notes
+
+
+def _outside(
+    track: Track, corner: Any, fallback: tuple[float, float]
+) -> tuple[Any, tuple[float, float]]:
+    """The outermost space of a corner and the unit vector pointing out of its turn.
+
+    In each lane, the middle space of the corner lies outside the chord from
+    its first to its last space (the turn's centre is on the other side).
+    """
+    nodes = track.graph.nodes
+    members = track.corner_spaces(corner)
+    lanes: dict[Any, list[Any]] = {}
+    for space in members:
+        lanes.setdefault(nodes[space]["lane"], []).append(space)
+    ux = uy = 0.0
+    for row in lanes.values():
+        row.sort(key=lambda s: nodes[s]["progress"])
+        first, middle, last = nodes[row[0]], nodes[row[len(row) // 2]], nodes[row[-1]]
+        ux += middle["x"] - 0.5 * (first["x"] + last["x"])
+        uy += middle["y"] - 0.5 * (first["y"] + last["y"])
+    spread = max(
+        math.hypot(nodes[a]["x"] - nodes[b]["x"], nodes[a]["y"] - nodes[b]["y"])
+        for a in members[:1]
+        for b in members
+    )
+    norm = math.hypot(ux, uy)
+    if norm < 0.05 * max(spread, 1e-9):  # a straight "corner": the side the plot tables chose
+        ux, uy = fallback
+        norm = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / norm, uy / norm
+    outermost = max(members, key=lambda s: nodes[s]["x"] * ux + nodes[s]["y"] * uy)
+    return outermost, (ux, uy)
 
 
 @dataclass
@@ -95,6 +167,7 @@ class EditorSources:
     centreline: ColumnDataSource
     vertices: ColumnDataSource
     canvas: ColumnDataSource
+    picture: ColumnDataSource
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -114,9 +187,12 @@ class EditorSources:
             centreline=ColumnDataSource({"xs": [], "ys": []}),
             vertices=ColumnDataSource({"x": [], "y": []}),
             canvas=ColumnDataSource(drawing_area(track)),
+            picture=ColumnDataSource({k: [] for k in ("url", "x", "y", "w", "h", "alpha")}),
         )
 
-    def refresh(self, track: Track, highlight: list[Any]) -> dict[Any, int]:
+    def refresh(
+        self, track: Track, highlight: list[Any], arrows: str = "in corners"
+    ) -> dict[Any, int]:
         """Refill every layer from ``track``; returns space id -> row of the board source.
 
         Examples
@@ -132,11 +208,40 @@ class EditorSources:
         """
         board = board_data(track, highlight=highlight)
         refill(self.board, board)
-        refill(self.steps, step_data(track))
+        refill(self.steps, arrow_rows(track, step_data(track), arrows))
         for name, table in annotation_tables(track).items():
             refill(self.notes[name], table)
         refill(self.canvas, drawing_area(track))
         return {space: row for row, space in enumerate(board["id"])}
+
+
+def arrow_rows(track: Track, steps: Columns, mode: str) -> Columns:
+    """The rows of the step table the plot shows as arrows in ``mode`` (:data:`ARROW_MODES`).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". 1 1 . . .", corners={1: 1})
+    >>> [len(arrow_rows(track, step_data(track), m)["from"]) for m in ARROW_MODES]
+    [3, 5, 0]
+    """
+    if mode not in ARROW_MODES:
+        raise ValueError(f"arrows: {mode!r} is not one of {ARROW_MODES}")
+    if mode == "all":
+        return steps
+    nodes = track.graph.nodes
+    keep = [
+        mode == "in corners"
+        and (
+            nodes[u]["corner"] is not None
+            or nodes[v]["corner"] is not None
+            or track.graph.edges[u, v]["kind"] not in ("ahead", "lane_change")
+        )
+        for u, v in zip(steps["from"], steps["to"], strict=True)
+    ]
+    return {
+        name: [x for x, k in zip(values, keep, strict=True) if k] for name, values in steps.items()
+    }
 
 
 def drawing_area(track: Track) -> Columns:
@@ -160,28 +265,45 @@ def drawing_area(track: Track) -> Columns:
     return {"x": [x0, x1], "y": [y0, y1]}
 
 
-def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
+def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     """The editing plot: spaces (tap and box select, hover), arrows, marks, centreline tools.
+
+    The plot fills the width of its cell (``sizing_mode="stretch_width"``)
+    and follows it when the cell is resized; its ranges follow the board
+    (and the picture under it, if any) alone, so *Reset* zooms to the board.
+    A legend says what the colours are and a scale bar gives metres. The
+    gesture tools have no toolbar buttons: the editor's *Tool* buttons
+    switch between them (see :data:`TOOLS`), so the active tool is always
+    the one shown.
 
     Examples
     --------
     >>> from fdlab.track import from_ascii
-    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 400, 300)
-    >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__
-    ('fdlab-board', 'Patches')
+    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 300)
+    >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__, plot.sizing_mode
+    ('fdlab-board', 'Patches', 'stretch_width')
+    >>> sorted(t.name for t in plot.tools if not t.visible)
+    ['tool-box', 'tool-draw', 'tool-edit', 'tool-pan', 'tool-tap']
     """
     plot = figure(
-        width=width,
         height=height,
+        sizing_mode="stretch_width",
         match_aspect=True,
-        tools="pan,wheel_zoom,reset",
+        tools="wheel_zoom,reset,save",
         active_scroll="wheel_zoom",
         toolbar_location="above",
         background_fill_color=colors.GRASS,
         name="fdlab-board",
+        min_border=8,
+        x_range=DataRange1d(range_padding=0.08),
+        y_range=DataRange1d(range_padding=0.08),
     )
     plot.axis.visible = False
     plot.grid.visible = False
+    picture = plot.image_url(
+        url="url", x="x", y="y", w="w", h="h", anchor="bottom_left", global_alpha="alpha",
+        source=sources.picture, name="picture",
+    )  # fmt: skip
     spaces = plot.patches(
         "xs",
         "ys",
@@ -211,6 +333,7 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
             line_color="color",
             line_width=1.5,
             end=VeeHead(size=7, fill_color="color", line_color="color"),
+            name="arrows",
         )
     )
     notes = sources.notes
@@ -220,8 +343,9 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
     plot.multi_line("xs", "ys", source=notes["finish"], line_color="#ffffff", line_width=5)
     plot.multi_line("xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4)
     plot.text(
-        "x", "y", text="text", source=notes["flags"], text_font_size="11px",
-        text_align="center", text_baseline="middle", background_fill_color=colors.FLAG_YELLOW,
+        "x", "y", text="text", source=notes["flags"], text_font_size="10px",
+        x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
+        background_fill_color=colors.FLAG_YELLOW, name="flags",
     )  # fmt: skip
     for name in LABEL_TABLES:
         plot.text(
@@ -235,9 +359,11 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
         line_color="#1b1d21",
         line_dash="dashed",
         line_width=2,
+        name="centreline",
     )
     vertices = plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
-    plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
+    canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
+    plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
     hover = HoverTool(
         renderers=[spaces],
         tooltips=[
@@ -247,16 +373,51 @@ def editor_figure(sources: EditorSources, width: int, height: int) -> Any:
             ("about", "@hover"),  # corner, stops, hazard, tunnel, grid, box, bridge
         ],
     )
-    tap = TapTool(renderers=[spaces])
-    plot.add_tools(
-        tap,
-        BoxSelectTool(renderers=[centres]),
-        hover,
-        PolyDrawTool(renderers=[line], num_objects=1),
-        PolyEditTool(renderers=[line], vertex_renderer=vertices),
-    )
+    tap = TapTool(renderers=[spaces], name="tool-tap", visible=False)
+    box = BoxSelectTool(renderers=[centres], name="tool-box", visible=False)
+    draw = PolyDrawTool(renderers=[line], num_objects=1, name="tool-draw", visible=False)
+    edit = PolyEditTool(renderers=[line], vertex_renderer=vertices, name="tool-edit", visible=False)
+    plot.add_tools(tap, box, hover, draw, edit, PanTool(name="tool-pan", visible=False))
     plot.toolbar.active_tap = tap
+    plot.toolbar.active_drag = None
+    _add_legend(plot)
+    plot.add_layout(
+        ScaleBar(range=plot.x_range, unit="m", location="bottom_right", bar_length=0.12,
+                 background_fill_alpha=0.6, name="scale"),
+    )  # fmt: skip
     return plot
+
+
+def _add_legend(plot: Any) -> None:
+    """A legend below the plot: the fill colours of spaces and the two lines."""
+    items = []
+    for label, color in LEGEND:
+        # one point at NaN: drawn nowhere, but the legend has a glyph to show
+        swatch = plot.scatter(
+            x=[math.nan], y=[math.nan], marker="square", size=11, fill_color=color,
+            line_color=colors.SPACE_LINE,
+        )  # fmt: skip
+        items.append(LegendItem(label=label, renderers=[swatch]))
+    for label, color, width in (
+        ("finish line", "#ffffff", 4),
+        ("police line", colors.POLICE_BLUE, 3),
+        ("corner line", colors.KERB_RED, 3),
+    ):
+        swatch = plot.line(x=[math.nan, math.nan], y=[math.nan, math.nan], line_color=color,
+                           line_width=width)  # fmt: skip
+        items.append(LegendItem(label=label, renderers=[swatch]))
+    legend = Legend(
+        items=items,
+        orientation="horizontal",
+        label_text_font_size="10px",
+        glyph_width=14,
+        spacing=6,
+        padding=4,
+        margin=2,
+        background_fill_color=colors.GRASS,
+        name="legend",
+    )
+    plot.add_layout(legend, "below")
 
 
 def refill(source: ColumnDataSource, table: dict[str, list[Any]]) -> None:

@@ -10,13 +10,15 @@ everything here runs, and is tested, without a browser.
 
 from __future__ import annotations
 
+import functools
 import html
-import math
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from fdlab.editor import edit_log
 from fdlab.editor.errors import (
     EditError,
     LoadError,
@@ -33,6 +35,7 @@ from fdlab.editor.operations import (
     RemoveStep,
     ReplaceBoard,
     SetCorner,
+    SetGraphValue,
     SetSpaceAttributes,
     SetStepLines,
     SetTrackInfo,
@@ -42,6 +45,81 @@ from fdlab.track.corners import update_corner_counts
 from fdlab.track.model import LINE_NAMES, Track, new_graph
 
 Listener = Callable[["EditorController", str], None]
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+#: Graph attribute holding the edits made since the last build (see :mod:`fdlab.editor.edit_log`).
+EDITS_KEY = "edits"
+_SKIP = object()  # an edit that needs no record (a rebuild, the board's name)
+
+
+def recorded(method: Method) -> Method:
+    """Write the edit a controller method makes into the board's edit log, placed by lap position.
+
+    The record is made from the arguments before the edit changes the board;
+    a method called by another recorded method (``set_hazard`` calls
+    ``set_spaces``) adds no record of its own.
+    """
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def wrapper(self: EditorController, *args: Any, **kwargs: Any) -> Any:
+        if self._recording is not None:
+            return method(self, *args, **kwargs)
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = {}
+        for name, value in list(bound.arguments.items())[1:]:
+            kind = signature.parameters[name].kind
+            if kind is inspect.Parameter.VAR_KEYWORD:
+                arguments.update(value)
+                continue
+            if edit_log.SIGNATURES[method.__name__].get(name) in ("spaces", "steps"):
+                value = list(value)  # a generator is read once: for the record and the edit
+                bound.arguments[name] = value
+            arguments[name] = value
+        try:
+            self._recording = edit_log.encode(self.track, method.__name__, arguments)
+        except (KeyError, LookupError, ValueError, TypeError):
+            self._recording = _SKIP  # the method itself names what is wrong
+        try:
+            return method(*bound.args, **bound.kwargs)
+        finally:
+            self._recording = None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def board_state(track: Track) -> tuple[Any, ...]:
+    """What a save writes, in the order it writes it, as comparable Python values.
+
+    Two boards with equal states save to the same bytes. Cheaper than
+    :func:`fdlab.track.io.dumps`, so the editor can tell after every edit
+    whether the board still is the saved one.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> a, b = from_ascii(". . ."), from_ascii(". . .")
+    >>> board_state(a) == board_state(b)
+    True
+    >>> a.graph.add_edge(0, 2, kind="ahead", lines=frozenset())
+    >>> b.graph.remove_edge(0, 1)
+    >>> b.graph.add_edge(0, 2, kind="ahead", lines=frozenset())
+    >>> b.graph.add_edge(0, 1, kind="ahead", lines=frozenset())
+    >>> board_state(a) == board_state(b)  # the same steps in another order
+    False
+    """
+    graph = track.graph
+    attrs = {
+        key: ([(c, dict(info)) for c, info in value.items()] if key == "corners" else value)
+        for key, value in graph.graph.items()
+    }
+    return (
+        attrs,
+        [(n, dict(d)) for n, d in graph.nodes(data=True)],
+        [(u, v, dict(d)) for u, v, d in graph.edges(data=True)],
+        [(a, b, dict(d)) for a, b, d in track.contacts.edges(data=True)],
+    )
 
 
 class EditorController:
@@ -82,16 +160,51 @@ class EditorController:
         self._validator = validator
         self._undo: list[Operation] = []
         self._redo: list[Operation] = []
-        self._saved_depth: int | None = 0
+        self._saved_history: list[Operation] = []
+        self._saved_state = board_state(self.track)
+        self._version = 0
+        self._dirty_cache: tuple[int, bool] | None = None
+        self._recording: Any = None
+        self._batch = False
         self._listeners: list[Listener] = []
         self.report: Any = None
+        self.last_replay: edit_log.Replayed | None = None
         self.revalidate()
 
     # -- history ----------------------------------------------------------------
     @property
     def dirty(self) -> bool:
-        """True when the track differs from the last save or load."""
-        return self._saved_depth != len(self._undo)
+        """True when saving would write other bytes than the last save or load did.
+
+        An edit and its inverse (3 stops, then 1 stop again) leave the board
+        clean; so does undoing back to the saved state.
+        """
+        if self.unsaved_edits == 0:
+            return False
+        if self._dirty_cache is None or self._dirty_cache[0] != self._version:
+            self._dirty_cache = (self._version, board_state(self.track) != self._saved_state)
+        return self._dirty_cache[1]
+
+    @property
+    def unsaved_edits(self) -> int:
+        """How many edits (done or undone) lie between the last save or load and now.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.set_hazard([1], "danger"); editor.set_hazard([2], "danger")
+        >>> label = editor.undo()
+        >>> editor.unsaved_edits
+        1
+        """
+        saved, now = self._saved_history, self._undo
+        common = 0
+        for a, b in zip(saved, now, strict=False):
+            if a is not b:
+                break
+            common += 1
+        return len(saved) + len(now) - 2 * common
 
     @property
     def can_undo(self) -> bool:
@@ -111,15 +224,26 @@ class EditorController:
     def apply(self, operation: Operation) -> None:
         """Apply one edit, record it for undo and revalidate.
 
+        The edit also goes into the board's edit log (graph attribute
+        ``edits``), placed by lap position, so a rebuild can make it again;
+        an operation applied directly, not through a named method, is
+        logged by its label only (a rebuild lists it as not placeable).
+
         Raises
         ------
         EditError
             When the edit does not fit the track; the track is unchanged.
         """
+        record = self._recording
+        if record is None:
+            record = {"edit": None, "args": {}, "label": operation.label}
+        if record is not _SKIP and len(self.track):
+            log = edit_log.appended(
+                self.track.graph.graph.get(EDITS_KEY, []), {**record, "label": operation.label}
+            )
+            operation = Composite([operation, SetGraphValue(EDITS_KEY, log)], label=operation.label)
         operation.apply(self.track)
         self._undo.append(operation)
-        if self._saved_depth is not None and self._saved_depth > len(self._undo) - 1:
-            self._saved_depth = None  # the saved state was in the discarded redo branch
         self._redo.clear()
         self._after_change(operation.label)
 
@@ -181,6 +305,9 @@ class EditorController:
         return list(getattr(self.report, "problems", []))
 
     def _after_change(self, what: str) -> None:
+        self._version += 1
+        if self._batch:
+            return  # a replay counts and validates once, at its end
         self.revalidate()
         for listener in self._listeners:
             listener(self, what)
@@ -207,9 +334,14 @@ class EditorController:
         if not changes:
             raise EditError("set info: give a name, a description or laps")
         text = ", ".join(f"{key}={value!r}" for key, value in changes.items())
-        self.apply(SetTrackInfo(changes, label=f"set {text}"))
+        self._recording = _SKIP  # a rebuild keeps the name, description and laps anyway
+        try:
+            self.apply(SetTrackInfo(changes, label=f"set {text}"))
+        finally:
+            self._recording = None
 
     # -- spaces -----------------------------------------------------------------
+    @recorded
     def set_spaces(self, spaces: Iterable[Any], **attrs: Any) -> None:
         """Give every space in ``spaces`` the same attribute values.
 
@@ -225,6 +357,7 @@ class EditorController:
         names = ", ".join(f"{k}={v!r}" for k, v in attrs.items())
         self.apply(set_same(spaces, label=f"set {names} on {_count(spaces)}", **attrs))
 
+    @recorded
     def set_hazard(self, spaces: Iterable[Any], hazard: str | None) -> None:
         """Mark spaces as ``"shooting"`` or ``"danger"`` (street rules), or clear them.
 
@@ -238,6 +371,7 @@ class EditorController:
         """
         self.set_spaces(spaces, hazard=hazard)
 
+    @recorded
     def set_grid_spot(self, space: Any, number: int | None) -> None:
         """Make ``space`` grid spot ``number`` (1 = pole); a space already on it loses it.
 
@@ -258,6 +392,7 @@ class EditorController:
         label = f"make space {space} grid spot {number}" if number else f"clear grid on {space}"
         self.apply(SetSpaceAttributes(changes, label=label))
 
+    @recorded
     def set_box(self, space: Any, slot: int) -> None:
         """Give the pit box ``space`` to car ``slot`` (its owner, 1-based).
 
@@ -292,6 +427,7 @@ class EditorController:
             SetSpaceAttributes({space: {"box": slot}}, label=f"give box {space} to car {slot}")
         )
 
+    @recorded
     def pair_tunnel(self, entry: Any, exit_: Any, label: str | None = None) -> str:
         """Join two spaces as a tunnel pair (M-6, X-5) with a ``tunnel`` step; returns the label.
 
@@ -318,6 +454,7 @@ class EditorController:
         self.apply(Composite(parts, label=f"tunnel {label}: {entry} -> {exit_}"))
         return label
 
+    @recorded
     def clear_tunnel(self, label: str) -> None:
         """Remove a tunnel pair and its tunnel steps.
 
@@ -341,6 +478,7 @@ class EditorController:
         self.apply(Composite(parts, label=f"remove tunnel {label}"))
 
     # -- corners ----------------------------------------------------------------
+    @recorded
     def make_corner(self, spaces: Iterable[Any], stops: int = 1, name: str | None = None) -> int:
         """Make ``spaces`` a new corner with ``stops`` stops; returns its id.
 
@@ -360,6 +498,7 @@ class EditorController:
         self.apply(Composite(parts, label=f"make corner {corner} of {_count(spaces)}"))
         return corner
 
+    @recorded
     def set_corner(self, spaces: Iterable[Any], corner: Any) -> None:
         """Put spaces into an existing corner, or take them out of any (``None``).
 
@@ -375,6 +514,7 @@ class EditorController:
         what = f"corner {corner}" if corner is not None else "no corner"
         self.apply(set_same(spaces, label=f"put {_count(spaces)} in {what}", corner=corner))
 
+    @recorded
     def set_corner_stops(self, corner: Any, stops: int) -> None:
         """Change the number of stops (1-3) a corner requires (C-1).
 
@@ -391,6 +531,7 @@ class EditorController:
             SetCorner(corner, {"stops": stops}, label=f"set stops of corner {corner} to {stops}")
         )
 
+    @recorded
     def rename_corner(self, corner: Any, name: str) -> None:
         """Change the printed name of a corner.
 
@@ -405,25 +546,49 @@ class EditorController:
         self._require_corner(corner)
         self.apply(SetCorner(corner, {"name": name}, label=f"rename corner {corner} to {name!r}"))
 
-    def merge_corners(self, keep: Any, other: Any) -> None:
-        """Move every space of corner ``other`` into ``keep`` and delete ``other``.
+    @recorded
+    def merge_corners(self, keep: Any, other: Any, stops: int | None = None) -> None:
+        """Make corners ``keep`` and ``other`` one corner ``keep``, with the spaces between them.
+
+        The merged corner keeps the larger stop count of the two, or
+        ``stops`` when given; the label of the edit says which. Refused,
+        with the reason, when another corner or the finish line lies
+        between them (:func:`fdlab.editor.corner_merge.plan_merge`).
 
         Examples
         --------
         >>> from fdlab.track import from_ascii
-        >>> editor = EditorController(from_ascii(". 1 2 .", corners={1: 1, 2: 2}))
+        >>> editor = EditorController(from_ascii(". 1 . 2 . .", corners={1: 1, 2: 2}, closed=True))
         >>> editor.merge_corners(1, 2)
-        >>> sorted(editor.track.corners), editor.track.corner_spaces(1)
-        ([1], [1, 2])
+        >>> sorted(editor.track.corners), editor.track.corner_spaces(1), editor.track.corners[1]["stops"]
+        ([1], [1, 2, 3], 2)
+        >>> editor.history
+        ['merge corner 2 into 1 with the space between them (2 stops: the larger of 1 and 2)']
         """
+        from fdlab.editor.corner_merge import plan_merge
+
         self._require_corner(keep)
         self._require_corner(other)
         if keep == other:
             raise EditError(f"merge corners: corner {keep!r} cannot be merged with itself")
-        members = self.track.corner_spaces(other)
-        parts = [set_same(members, corner=keep), SetCorner(other, None)]
-        self.apply(Composite(parts, label=f"merge corner {other} into {keep}"))
+        plan = plan_merge(self.track, keep, other, stops)
+        parts: list[Operation] = [
+            set_same(plan.moved + plan.between, corner=keep),
+            SetCorner(other, None),
+        ]
+        if plan.stops != self.track.corners[keep]["stops"]:
+            parts.append(SetCorner(keep, {"stops": plan.stops}))
+        gap = (
+            ""
+            if not plan.between
+            else " with the space between them"
+            if len(plan.between) == 1
+            else f" with the {len(plan.between)} spaces between them"
+        )
+        label = f"merge corner {other} into {keep}{gap} ({plan.stops} stops: {plan.why_stops})"
+        self.apply(Composite(parts, label=label))
 
+    @recorded
     def split_corner(self, corner: Any, spaces: Iterable[Any]) -> int:
         """Move some spaces of ``corner`` into a new corner with the same stops; returns its id.
 
@@ -449,6 +614,7 @@ class EditorController:
         self.apply(Composite(parts, label=f"split {_count(spaces)} of corner {corner} into {new}"))
         return new
 
+    @recorded
     def delete_corner(self, corner: Any) -> None:
         """Delete a corner; its spaces become plain track.
 
@@ -479,6 +645,7 @@ class EditorController:
             )
 
     # -- steps and lines --------------------------------------------------------
+    @recorded
     def add_step(self, u: Any, v: Any, kind: str = "ahead") -> None:
         """Add an arrow ``u -> v`` where the builder missed one.
 
@@ -492,6 +659,7 @@ class EditorController:
         """
         self.apply(AddStep(u, v, kind, label=f"add {kind} step {u} -> {v}"))
 
+    @recorded
     def remove_step(self, u: Any, v: Any) -> None:
         """Remove the arrow ``u -> v``.
 
@@ -505,11 +673,24 @@ class EditorController:
         """
         self.apply(RemoveStep(u, v, label=f"remove step {u} -> {v}"))
 
+    @recorded
     def set_line(self, line: str, steps: Iterable[tuple[Any, Any]]) -> None:
         """Make ``line`` cross exactly the given steps (and no other).
 
-        Moving the finish line also shifts every space's ``progress`` so it
-        is 0 just after the new line.
+        Moving the finish line counts every space's ``progress`` from the
+        new line (0 just after it); the line then crosses every step where
+        progress starts again, the grid keeps its place behind the line, a
+        pit lane that no longer runs across the line is laid again beside
+        it, and a built board's build spec follows
+        (:func:`fdlab.editor.finish_line.move_finish`).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> editor = EditorController(from_ascii(". . . . . .", closed=True))
+        >>> editor.set_line("police", [(2, 3)])
+        >>> editor.history
+        ['move the police line to step 2 -> 3']
         """
         if line not in LINE_NAMES:
             raise EditError(f"set line: unknown line {line!r}; use one of {LINE_NAMES}")
@@ -519,16 +700,25 @@ class EditorController:
         for u, v in wanted:
             if not self.track.graph.has_edge(u, v):
                 raise EditError(f"set line {line!r}: step {u!r}->{v!r} is not on the track")
+        if line == "finish":
+            from fdlab.editor.finish_line import move_finish
+
+            self._recording = _SKIP  # the spec and the edit log follow the line instead
+            self.apply(move_finish(self.track, {v for _, v in wanted}, EDITS_KEY))
+            return
         changes = {}
         for u, v, data in self.track.graph.edges(data=True):
             has, wants = line in data["lines"], (u, v) in wanted
             if has != wants:
                 changes[(u, v)] = data["lines"] | {line} if wants else data["lines"] - {line}
-        parts: list[Operation] = [SetStepLines(changes)]
-        if line == "finish":
-            parts.append(self._progress_from({v for _, v in wanted}))
-        self.apply(Composite(parts, label=f"move the {line} line to {len(wanted)} steps"))
+        where = (
+            f"step {next(iter(wanted))[0]} -> {next(iter(wanted))[1]}"
+            if len(wanted) == 1
+            else f"{len(wanted)} steps"
+        )
+        self.apply(SetStepLines(changes, label=f"move the {line} line to {where}"))
 
+    @recorded
     def set_line_before(self, line: str, spaces: Iterable[Any]) -> None:
         """Make ``line`` cross every step that enters ``spaces`` from outside them.
 
@@ -555,16 +745,8 @@ class EditorController:
             raise EditError(f"set {line} line: no step enters spaces {sorted(chosen)} from outside")
         self.set_line(line, steps)
 
-    def _progress_from(self, starts: set[Any]) -> SetSpaceAttributes:
-        lap = float(self.track.lap_length)
-        shift = min(self.track.space(s)["progress"] for s in starts)
-        changes = {}
-        for space, data in self.track.graph.nodes(data=True):
-            value = data["progress"] - shift
-            changes[space] = {"progress": math.fmod(value + lap, lap) if lap > 0 else value}
-        return SetSpaceAttributes(changes, label="shift progress")
-
     # -- pit lane and rebuild ---------------------------------------------------
+    @recorded
     def add_pit_lane(
         self, along: Sequence[Any], boxes: int = 0, side: float | None = None
     ) -> list[Any]:
@@ -602,6 +784,7 @@ class EditorController:
         )
         return plan.pit_spaces
 
+    @recorded
     def remove_spaces(self, spaces: Iterable[Any]) -> None:
         """Delete spaces with their steps and contacts (e.g. a pit lane to lay again).
 
@@ -616,6 +799,7 @@ class EditorController:
         spaces = self._require_spaces(spaces, "remove spaces")
         self.apply(RemoveSpaces(spaces, label=f"remove {_count(spaces)}"))
 
+    @recorded
     def remove_pit_lane(self) -> None:
         """Delete every pit and box space, so a new pit lane can be laid.
 
@@ -643,9 +827,40 @@ class EditorController:
         >>> len(editor.track), editor.undo(), len(editor.track)
         (5, 'rebuild the board', 3)
         """
-        self.apply(ReplaceBoard(board, label=label))
+        previous, self._recording = self._recording, _SKIP  # the board brings its own log
+        try:
+            self.apply(ReplaceBoard(board, label=label))
+        finally:
+            self._recording = previous
 
-    def rebuild(self, centreline: Any, *, keep: bool = False, **options: Any) -> None:
+    @property
+    def unplaced_edits(self) -> list[tuple[str, str]]:
+        """Edits a rebuild could not place on the board, as ``(label, reason)`` pairs.
+
+        They stay in the edit log and the next rebuild tries them again;
+        :meth:`drop_unplaced_edits` forgets them, undo brings the old board back.
+        """
+        log = self.track.graph.graph.get(EDITS_KEY, [])
+        return [
+            (r.get("label") or str(r.get("edit")), r["unplaced"]) for r in log if "unplaced" in r
+        ]
+
+    def drop_unplaced_edits(self) -> None:
+        """Forget the edits the last rebuild could not place (one undo step)."""
+        log = self.track.graph.graph.get(EDITS_KEY, [])
+        kept = [r for r in log if "unplaced" not in r]
+        if len(kept) == len(log):
+            raise EditError("drop unplaced edits: every edit was placed on the board")
+        self._recording = _SKIP
+        try:
+            label = f"drop {len(log) - len(kept)} edit(s) the rebuild could not place"
+            self.apply(SetGraphValue(EDITS_KEY, kept, label=label))
+        finally:
+            self._recording = None
+
+    def rebuild(
+        self, centreline: Any, *, keep: bool = False, **options: Any
+    ) -> edit_log.Replayed | None:
         """Build a new board from a centreline with the builder and edit that.
 
         ``options`` go to :func:`fdlab.track.build.build_track` (``lanes``,
@@ -653,8 +868,12 @@ class EditorController:
         builder is built again with the options it was built with (stored
         in its ``build`` graph attribute: corners, stops, street hazards,
         tunnels and police line, grid, pit lane, finish), ``options``
-        changing some of them. The name, description and laps of the
-        current track are kept. One undo step brings the old board back.
+        changing some of them, and every edit made since that build (the
+        board's edit log) is made again on the new board, placed by lap
+        position. Edits that cannot be placed are listed
+        (:attr:`unplaced_edits`, and the returned report) and kept for the
+        next rebuild. The name, description and laps of the current track
+        are kept. One undo step brings the old board back.
 
         Examples
         --------
@@ -684,16 +903,25 @@ class EditorController:
         for key in ("name", "description", "laps"):
             board.graph.graph[key] = self.track.graph.graph[key]
         points = getattr(centreline, "points", centreline)
-        size = f" of {len(points)} points" if isinstance(points, Sequence) else ""
-        self.replace_board(board, label=f"rebuild from a centreline{size}")
+        label = "rebuild from a centreline" + (
+            f" of {len(points)} points" if isinstance(points, Sequence) else ""
+        )
+        replayed = None
+        records = self.track.graph.graph.get(EDITS_KEY, []) if spec is not None else []
+        if records:
+            board, replayed = _replayed(board, records)
+            label += f"; {replayed.summary()}"
+        self.last_replay = replayed
+        self.replace_board(board, label=label)
+        return replayed
 
     # -- files ------------------------------------------------------------------
     def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
         """Write the track atomically to ``path`` (or where it came from).
 
         Writing over a file other than the one this track was loaded from or
-        saved to needs ``overwrite=True``, so another board is never replaced
-        by accident.
+        saved to needs ``overwrite=True`` (the *overwrite* box), so another
+        board is never replaced by accident.
 
         Raises
         ------
@@ -716,7 +944,7 @@ class EditorController:
         if target.exists() and not same_file and not overwrite:
             raise SaveError(
                 f"save {self.track.name!r}: {target} already holds another board; "
-                "pass overwrite=True (or tick 'overwrite') to replace it"
+                "tick 'overwrite' and press Save again to replace it, or type another file name"
             )
         from fdlab.track.io import save_track
 
@@ -725,7 +953,7 @@ class EditorController:
         except (OSError, ValueError, TypeError) as error:
             raise SaveError(f"save {self.track.name!r} to {target} failed: {error}") from error
         self.path = target
-        self._saved_depth = len(self._undo)
+        self._mark_saved()
         for listener in self._listeners:
             listener(self, f"saved to {target}")
         return target
@@ -736,7 +964,8 @@ class EditorController:
         Raises
         ------
         UnsavedChangesError
-            When there are unsaved edits and ``discard_unsaved`` is False.
+            When there are unsaved edits and ``discard_unsaved`` (the
+            *discard unsaved* box) is False.
         LoadError
             When the file cannot be read, naming the file and the reason.
         """
@@ -764,11 +993,17 @@ class EditorController:
 
     def _check_discard(self, action: str, discard_unsaved: bool) -> None:
         if self.dirty and not discard_unsaved:
+            count = self.unsaved_edits
+            last = self._undo[-1].label if self._undo else "an undone edit"
             raise UnsavedChangesError(
-                f"{action}: {self.track.name!r} has {len(self._undo)} unsaved edit(s) "
-                f"(last: {self._undo[-1].label if self._undo else 'undone edits'}); "
-                "save first or pass discard_unsaved=True"
+                f"{action}: {self.track.name!r} has {count} unsaved edit{'s' if count != 1 else ''} "
+                f"(last: {last}); press Save first, or tick 'discard unsaved' to drop them"
             )
+
+    def _mark_saved(self) -> None:
+        self._saved_history = list(self._undo)
+        self._saved_state = board_state(self.track)
+        self._dirty_cache = None
 
     def _reset(self, track: Track, path: Path | None, what: str) -> None:
         # Keep the same Track object so views bound to it stay valid.
@@ -776,7 +1011,7 @@ class EditorController:
         self.path = path
         self._undo.clear()
         self._redo.clear()
-        self._saved_depth = 0
+        self._mark_saved()
         self._after_change(what)
 
     def _repr_html_(self) -> str:
@@ -794,6 +1029,24 @@ class EditorController:
     def __repr__(self) -> str:
         state = "unsaved" if self.dirty else "saved"
         return f"<EditorController {self.track!r}, {len(self._undo)} edits, {state}>"
+
+
+def _replayed(board: Track, records: list[dict[str, Any]]) -> tuple[Track, edit_log.Replayed]:
+    """``board`` with the logged edits made again on it, and what could not be placed."""
+    scratch = EditorController(board, validator=lambda track: None)
+    scratch._batch = True  # no corner counts and no validation after every replayed edit
+    pending = [{k: v for k, v in r.items() if k != "unplaced"} for r in records]
+    replayed = edit_log.replay(
+        pending,
+        lambda edit, arguments: getattr(scratch, edit)(**arguments),
+        lambda: scratch.track,
+    )
+    update_corner_counts(scratch.track.graph)
+    log = list(scratch.track.graph.graph.get(EDITS_KEY, []))
+    log += [{**record, "unplaced": why} for record, why in replayed.unplaced]
+    if log:
+        scratch.track.graph.graph[EDITS_KEY] = log
+    return scratch.track, replayed
 
 
 def _as_list(spaces: Iterable[Any], what: str) -> list[Any]:

@@ -21,6 +21,7 @@ from typing import Any
 import networkx as nx
 
 from fdlab.editor.errors import EditError
+from fdlab.editor.graph_order import GraphOrder, record_order, reorder_keys, restore_order
 from fdlab.track.model import EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_DEFAULTS, SPACE_KINDS, Track
 
 _MISSING = object()
@@ -159,15 +160,19 @@ class RemoveStep(Operation):
     v: Any
     label: str = "remove step"
     _old: dict[str, Any] = field(default_factory=dict, repr=False)
+    _order: GraphOrder | None = field(default=None, repr=False)
 
     def apply(self, track: Track) -> None:
         if not track.graph.has_edge(self.u, self.v):
             raise EditError(f"step {self.u!r}->{self.v!r} is not on track {track.name!r}")
         self._old = dict(track.graph.edges[self.u, self.v])
+        self._order = record_order(track.graph, [self.u, self.v])
         track.graph.remove_edge(self.u, self.v)
 
     def revert(self, track: Track) -> None:
         track.graph.add_edge(self.u, self.v, **self._old)
+        assert self._order is not None, "revert before apply"
+        restore_order(track.graph, self._order)
 
 
 @dataclass
@@ -206,6 +211,7 @@ class SetCorner(Operation):
     info: Mapping[str, Any] | None
     label: str = "set corner"
     _old: Any = field(default=_MISSING, repr=False)
+    _order: tuple[Any, ...] = field(default=(), repr=False)
 
     def apply(self, track: Track) -> None:
         where = f"corner {self.corner!r}"
@@ -225,6 +231,7 @@ class SetCorner(Operation):
                 raise EditError(f"{where}: a corner name is text, not {name!r}")
         old = track.corners.get(self.corner, _MISSING)
         self._old = dict(old) if old is not _MISSING else _MISSING
+        self._order = tuple(track.corners)
         if self.info is None:
             del track.corners[self.corner]
         else:
@@ -238,6 +245,7 @@ class SetCorner(Operation):
             track.corners.pop(self.corner, None)
         else:
             track.corners[self.corner] = dict(self._old)
+            reorder_keys(track.corners, self._order)
 
 
 @dataclass
@@ -314,11 +322,13 @@ class RemoveSpaces(Operation):
     _nodes: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
     _steps: list[tuple[Any, Any, dict[str, Any]]] = field(default_factory=list, repr=False)
     _contacts: list[tuple[Any, Any, dict[str, Any]]] = field(default_factory=list, repr=False)
+    _orders: tuple[GraphOrder, GraphOrder] | None = field(default=None, repr=False)
 
     def apply(self, track: Track) -> None:
         for space in self.spaces:
             _check_space(track, space, self.label)
         graph, doomed = track.graph, set(self.spaces)
+        self._orders = (record_order(graph, doomed), record_order(track.contacts, doomed))
         self._nodes = {s: dict(graph.nodes[s]) for s in self.spaces}
         self._steps = [
             (u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in doomed or v in doomed
@@ -339,6 +349,9 @@ class RemoveSpaces(Operation):
             track.graph.add_edge(u, v, **attrs)
         for a, b, attrs in self._contacts:
             track.contacts.add_edge(a, b, **attrs)
+        assert self._orders is not None, "revert before apply"
+        restore_order(track.graph, self._orders[0])
+        restore_order(track.contacts, self._orders[1])
 
 
 @dataclass
@@ -396,3 +409,84 @@ class Composite(Operation):
     def revert(self, track: Track) -> None:
         for part in reversed(self.parts):
             part.revert(track)
+
+
+@dataclass
+class SetGraphValue(Operation):
+    """Set one graph attribute (the build spec, the edit log...) to a new value.
+
+    The value replaces the old one (never changed in place), so the old one
+    can be put back.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". . .")
+    >>> op = SetGraphValue("edits", [{"edit": "remove_pit_lane", "args": {}}])
+    >>> op.apply(track); len(track.graph.graph["edits"])
+    1
+    >>> op.revert(track); "edits" in track.graph.graph
+    False
+    """
+
+    key: str
+    value: Any
+    label: str = "set a board attribute"
+    _old: Any = field(default=_MISSING, repr=False)
+
+    def apply(self, track: Track) -> None:
+        self._old = track.graph.graph.get(self.key, _MISSING)
+        track.graph.graph[self.key] = self.value
+
+    def revert(self, track: Track) -> None:
+        if self._old is _MISSING:
+            track.graph.graph.pop(self.key, None)
+        else:
+            track.graph.graph[self.key] = self._old
+
+
+@dataclass
+class Staged(Operation):
+    """Operations made one after another, each planned on the board the previous ones left.
+
+    ``stages`` are callables ``stage(track) -> Operation | None``; the
+    operations they return are kept, so a redo makes exactly the same ones.
+    All or nothing, like :class:`Composite`.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> track = from_ascii(". . .")
+    >>> op = Staged([lambda t: AddStep(0, 2), lambda t: RemoveStep(0, 1)], label="bypass")
+    >>> op.apply(track); sorted(track.graph.edges)
+    [(0, 2), (1, 2)]
+    >>> op.revert(track); op.apply(track); sorted(track.graph.edges)
+    [(0, 2), (1, 2)]
+    """
+
+    stages: Sequence[Any]
+    label: str = "edit"
+    _done: list[Operation] | None = field(default=None, repr=False)
+
+    def apply(self, track: Track) -> None:
+        if self._done is not None:  # redo: the same operations again
+            Composite(self._done).apply(track)
+            return
+        done: list[Operation] = []
+        try:
+            for stage in self.stages:
+                operation = stage(track)
+                if operation is None:
+                    continue
+                operation.apply(track)
+                done.append(operation)
+        except Exception:
+            for operation in reversed(done):
+                operation.revert(track)
+            raise
+        self._done = done
+
+    def revert(self, track: Track) -> None:
+        assert self._done is not None, "revert before apply"
+        for operation in reversed(self._done):
+            operation.revert(track)

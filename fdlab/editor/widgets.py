@@ -3,8 +3,14 @@
 The widgets only translate clicks and values into
 :class:`~fdlab.editor.controller.EditorController` calls and redraw from the
 model. Handlers are idempotent, because jupyter_bokeh delivers every browser
-change twice, and their errors go to an ``Output`` widget (and
-:attr:`TrackEditor.last_error`) instead of being swallowed.
+change twice, and their errors go to the one message area (and
+:attr:`TrackEditor.last_error`) instead of being swallowed. The message area
+keeps the last message: what the last edit did, or why it was refused.
+
+The gesture tools of the plot are switched by the editor's own *Tool*
+buttons (the plot's toolbar keeps only zoom, reset and save), so the active
+tool is always the one shown pressed. Controls that act on selected spaces
+are disabled while nothing is selected.
 
 Every control carries a CSS class ``fdlab-...`` so a browser test (or a
 stylesheet) can find it.
@@ -21,7 +27,16 @@ from typing import Any, TypeVar
 import ipywidgets as w
 from jupyter_bokeh import BokehModel
 
-from fdlab.editor.board_plot import EditorSources, editor_figure, load_bokehjs
+from fdlab.editor.backdrop import Backdrop
+from fdlab.editor.board_plot import (
+    ARROW_MODES,
+    TOOLS,
+    EditorSources,
+    drawing_area,
+    editor_figure,
+    load_bokehjs,
+    refill,
+)
 from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController
 from fdlab.editor.errors import EditError, EditorError
@@ -31,10 +46,36 @@ Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 #: How Bokeh's Poly Draw tool draws a line (a double-click does nothing there).
 DRAWING_HINT = (
-    "No centreline: pick the <i>Poly Draw</i> tool, press and hold for the first point, "
+    "No centreline: pick the tool <i>Draw centreline</i>, press and hold for the first point, "
     "click the next ones in the direction of travel, press and hold on the last one "
     "(or press Esc) to finish"
 )
+#: What each tool does, said in the message area when it is picked.
+TOOL_HINTS = {
+    "Select": "click a space to select it, shift-click to add more",
+    "Box select": "drag a box round the spaces to select",
+    "Draw centreline": "press and hold for the first point, click the next ones, press and "
+    "hold on the last one (or press Esc)",
+    "Move points": "press and hold the line to show its points, then drag one",
+    "Pan": "drag the board to move it; the wheel zooms",
+}
+#: Controls that act on the selection (CSS class -> what they need: "any" or a count).
+NEEDS_SELECTION = {
+    "fdlab-make-corner": "any",
+    "fdlab-clear-corner": "any",
+    "fdlab-merge-corners": "any",
+    "fdlab-split-corner": "any",
+    "fdlab-shooting": "any",
+    "fdlab-danger": "any",
+    "fdlab-no-hazard": "any",
+    "fdlab-tunnel": 2,
+    "fdlab-grid": 1,
+    "fdlab-box": 1,
+    "fdlab-finish": "any",
+    "fdlab-police": "any",
+    "fdlab-pit": "any",
+    "fdlab-delete-spaces": "any",
+}
 
 
 def _reported(method: Handler) -> Handler:
@@ -48,6 +89,8 @@ def _reported(method: Handler) -> Handler:
             self._show_error(str(error))
         except Exception as error:  # noqa: BLE001 - callbacks must never lose an error
             self._show_error(f"{type(error).__name__}: {error}", traceback.format_exc())
+        finally:
+            self._sync_enabled()
         return None
 
     return wrapper  # type: ignore[return-value]
@@ -63,8 +106,8 @@ class TrackEditor:
         centreline with the draw tool and press *Rebuild*.
     path : str or Path, optional
         The file the board came from, and where *Save* writes by default.
-    width, height : int
-        Size of the plot in pixels.
+    height : int
+        Height of the plot in pixels; it is as wide as the notebook cell.
 
     Attributes
     ----------
@@ -73,7 +116,10 @@ class TrackEditor:
     selected : list
         Ids of the selected spaces, in driving (progress) order.
     last_error : str or None
-        The last error a control reported (also shown in the editor).
+        The error the last control reported (also shown in the message
+        area), None when the last action went through.
+    backdrop : Backdrop or None
+        The picture under the board, to trace (*Load picture*).
 
     Examples
     --------
@@ -90,8 +136,7 @@ class TrackEditor:
         track: Track | None = None,
         *,
         path: str | Path | None = None,
-        width: int = 760,
-        height: int = 460,
+        height: int = 520,
     ) -> None:
         load_bokehjs()
         self.controller = EditorController(track, path=path)
@@ -99,6 +144,8 @@ class TrackEditor:
         self.highlighted: list[Any] = []
         self._problem_shown: tuple[Any, ...] | None = None
         self.last_error: str | None = None
+        self.last_message = ""
+        self.backdrop: Backdrop | None = None
         self._syncing = False
         self._row_of: dict[Any, int] = {}
         self.sources = EditorSources.of(self.track)
@@ -106,17 +153,18 @@ class TrackEditor:
         self.step_source = self.sources.steps
         self.note_sources = self.sources.notes
         self.centreline_source = self.sources.centreline
-        self.figure = editor_figure(self.sources, width, height)
+        self.figure = editor_figure(self.sources, height)
         # Handlers go on before the figure is wrapped (design.md, Jupyter pitfalls).
         self.board_source.selected.on_change("indices", self._on_indices)
         self.centreline_source.on_change("data", self._on_centreline)
-        self.plot = BokehModel(self.figure)
+        self.plot = BokehModel(self.figure, layout=w.Layout(width="100%"))
         self.plot.add_class("fdlab-plot")
         self._build_controls()
         self.controller.observe(self._on_model_change)
         self.redraw()
         self.set_centreline(board_centreline(self.track))
         self._sync_controls()
+        self._sync_enabled()
 
     @classmethod
     def open(cls, path: str | Path, **options: Any) -> TrackEditor:
@@ -144,11 +192,14 @@ class TrackEditor:
 
     # -- building the view ------------------------------------------------------
     def _build_controls(self) -> None:
+        self._buttons: dict[str, w.Button] = {}
+
         def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
             layout = w.Layout(width="auto", flex="0 0 auto")
             control = w.Button(description=text, tooltip=tip or text, layout=layout)
             control.add_class(css)
             control.on_click(lambda _: handler())
+            self._buttons[css] = control
             return control
 
         def labelled(control: w.Widget, css: str) -> w.Widget:
@@ -156,11 +207,38 @@ class TrackEditor:
             control.style = {"description_width": "initial"}
             return control
 
+        def row(*children: w.Widget) -> w.HBox:
+            return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap"))
+
         self.status = labelled(w.HTML(), "fdlab-status")
         self.centreline_info = labelled(w.HTML(), "fdlab-centreline")
         self.selection = labelled(w.HTML(), "fdlab-selection")
-        self.errors = w.Output(layout=w.Layout(max_height="8em", overflow="auto"))
-        self.errors.add_class("fdlab-errors")
+        # one line kept free for the message, so nothing below it jumps when one comes
+        self.message = labelled(w.HTML(layout=w.Layout(min_height="1.8em")), "fdlab-message")
+
+        self.tool = labelled(
+            w.ToggleButtons(
+                description="Tool",
+                options=list(TOOLS),
+                value="Select",
+                tooltips=[TOOL_HINTS[name] for name in TOOLS],
+                style={"button_width": "auto"},
+            ),
+            "fdlab-tool",
+        )
+        self.tool.style = {"description_width": "initial", "button_width": "auto"}
+        self.tool.observe(self._on_tool, names="value")
+        self.arrows = labelled(
+            w.Dropdown(
+                description="Arrows",
+                options=list(ARROW_MODES),
+                value="in corners",
+                layout=w.Layout(width="12em"),
+            ),
+            "fdlab-arrows",
+        )
+        self.arrows.observe(self._on_arrows, names="value")
+        tool_row = row(self.tool, self.arrows)
 
         self.stops = labelled(
             w.Dropdown(
@@ -169,14 +247,26 @@ class TrackEditor:
             "fdlab-stops",
         )
         self.stops.observe(self._on_stops, names="value")
-        corner_row = w.HBox(
-            [
-                self.stops,
-                button("Make corner", "fdlab-make-corner", self.make_corner),
-                button("Not a corner", "fdlab-clear-corner", self.clear_corner),
-                button("Merge corners", "fdlab-merge-corners", self.merge_corners),
-                button("Split corner", "fdlab-split-corner", self.split_corner),
-            ]
+        self.corner_name = labelled(
+            w.Text(
+                description="Corner name", continuous_update=False, layout=w.Layout(width="18em")
+            ),
+            "fdlab-corner-name",
+        )
+        self.corner_name.observe(self._on_corner_name, names="value")
+        corner_row = row(
+            self.stops,
+            self.corner_name,
+            button("Make corner", "fdlab-make-corner", self.make_corner),
+            button("Not a corner", "fdlab-clear-corner", self.clear_corner),
+            button(
+                "Merge corners",
+                "fdlab-merge-corners",
+                self.merge_corners,
+                "one corner from the selected corners and the spaces between them "
+                "(the larger stop count)",
+            ),
+            button("Split corner", "fdlab-split-corner", self.split_corner),
         )
         self.grid_number = labelled(
             w.BoundedIntText(
@@ -190,17 +280,15 @@ class TrackEditor:
             ),
             "fdlab-box-number",
         )
-        space_row = w.HBox(
-            [
-                button("Shooting", "fdlab-shooting", lambda: self.set_hazard("shooting")),
-                button("Danger", "fdlab-danger", lambda: self.set_hazard("danger")),
-                button("No hazard", "fdlab-no-hazard", lambda: self.set_hazard(None)),
-                button("Tunnel pair", "fdlab-tunnel", self.pair_tunnel),
-                self.grid_number,
-                button("Grid spot", "fdlab-grid", self.set_grid_spot),
-                self.box_number,
-                button("Box", "fdlab-box", self.set_box),
-            ]
+        space_row = row(
+            button("Shooting", "fdlab-shooting", lambda: self.set_hazard("shooting")),
+            button("Danger", "fdlab-danger", lambda: self.set_hazard("danger")),
+            button("No hazard", "fdlab-no-hazard", lambda: self.set_hazard(None)),
+            button("Tunnel pair", "fdlab-tunnel", self.pair_tunnel, "select two spaces"),
+            self.grid_number,
+            button("Grid spot", "fdlab-grid", self.set_grid_spot, "select one space"),
+            self.box_number,
+            button("Box", "fdlab-box", self.set_box, "select one pit box"),
         )
         self.step_from = labelled(
             w.Text(description="Step from", layout=w.Layout(width="11em")), "fdlab-step-from"
@@ -212,22 +300,84 @@ class TrackEditor:
             w.Dropdown(description="kind", options=list(EDGE_KINDS), layout=w.Layout(width="11em")),
             "fdlab-step-kind",
         )
-        step_row = w.HBox(
-            [
-                self.step_from,
-                self.step_to,
-                self.step_kind,
-                button("Add step", "fdlab-add-step", self.add_step),
-                button("Remove step", "fdlab-remove-step", self.remove_step),
-                button("Finish line here", "fdlab-finish", lambda: self.set_line("finish")),
-                button("Police line here", "fdlab-police", lambda: self.set_line("police")),
-            ]
+        step_row = row(
+            self.step_from,
+            self.step_to,
+            self.step_kind,
+            button("Add step", "fdlab-add-step", self.add_step),
+            button("Remove step", "fdlab-remove-step", self.remove_step),
+            button(
+                "Finish line here",
+                "fdlab-finish",
+                lambda: self.set_line("finish"),
+                "the line goes just before the selected spaces; the grid and pit lane follow",
+            ),
+            button("Police line here", "fdlab-police", lambda: self.set_line("police")),
         )
         self.pit_boxes = labelled(
             w.BoundedIntText(
                 description="Boxes", value=0, min=0, max=20, layout=w.Layout(width="8em")
             ),
             "fdlab-pit-boxes",
+        )
+        pit_row = row(
+            button("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
+            button("Remove pit lane", "fdlab-remove-pit", self.remove_pit_lane),
+            self.pit_boxes,
+            button(
+                "Add pit lane",
+                "fdlab-pit",
+                self.add_pit_lane,
+                "pit lane beside the selected spaces",
+            ),
+        )
+        self.picture_path = labelled(
+            w.Text(
+                description="Picture",
+                placeholder="board-scan.png (PNG or JPEG)",
+                layout=w.Layout(width="22em"),
+            ),
+            "fdlab-picture-path",
+        )
+        self.picture_width = labelled(
+            w.BoundedFloatText(
+                description="width (m)", value=1000.0, min=0.001, max=1e6,
+                layout=w.Layout(width="12em"),
+            ),
+            "fdlab-picture-width",
+        )  # fmt: skip
+        self.picture_x = labelled(
+            w.FloatText(description="x (m)", value=0.0, layout=w.Layout(width="9em")),
+            "fdlab-picture-x",
+        )
+        self.picture_y = labelled(
+            w.FloatText(description="y (m)", value=0.0, layout=w.Layout(width="9em")),
+            "fdlab-picture-y",
+        )
+        self.picture_opacity = labelled(
+            w.FloatSlider(
+                description="opacity", value=0.5, min=0.0, max=1.0, step=0.05,
+                layout=w.Layout(width="16em"),
+            ),
+            "fdlab-picture-opacity",
+        )  # fmt: skip
+        for box in (self.picture_width, self.picture_x, self.picture_y, self.picture_opacity):
+            box.observe(self._on_picture_setting, names="value")
+        self.picture_scale = labelled(w.HTML(), "fdlab-picture-scale")
+        picture_row = row(
+            self.picture_path,
+            button(
+                "Load picture",
+                "fdlab-load-picture",
+                self.load_picture,
+                "show a board scan (PNG or JPEG file) under the plot to trace it",
+            ),
+            self.picture_width,
+            self.picture_x,
+            self.picture_y,
+            self.picture_opacity,
+            self.picture_scale,
+            button("Remove picture", "fdlab-remove-picture", self.remove_picture),
         )
         self.lanes = labelled(
             w.BoundedIntText(
@@ -259,37 +409,32 @@ class TrackEditor:
         )
         self.keep_build = labelled(
             w.Checkbox(
-                description="keep corners, street, grid",
+                description="keep my edits",
                 tooltip="rebuild with the corners, stops, street features, grid and pit lane "
-                "of the last build",
+                "of the last build, and make every edit since then again on the new board",
                 indent=False,
                 layout=w.Layout(width="auto"),
             ),
             "fdlab-keep-build",
         )
-        pit_row = w.HBox(
-            [
-                button("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
-                button("Remove pit lane", "fdlab-remove-pit", self.remove_pit_lane),
-                self.pit_boxes,
-                button(
-                    "Add pit lane",
-                    "fdlab-pit",
-                    self.add_pit_lane,
-                    "pit lane beside the selected spaces",
-                ),
-            ]
+        build_row = row(
+            self.lanes,
+            self.space_length,
+            self.lane_counts,
+            self.with_pit,
+            self.keep_build,
+            button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
         )
-        build_row = w.HBox(
-            [
-                self.lanes,
-                self.space_length,
-                self.lane_counts,
-                self.with_pit,
-                self.keep_build,
-                button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
-            ],
-            layout=w.Layout(flex_flow="row wrap"),  # a narrow notebook wraps, never hides
+        self.unplaced = labelled(w.HTML(), "fdlab-unplaced")
+        self.unplaced_row = row(
+            self.unplaced,
+            button(
+                "Drop unplaced edits",
+                "fdlab-drop-unplaced",
+                self.drop_unplaced_edits,
+                "keep the rebuilt board without the edits it could not place",
+            ),
+            button("Undo rebuild", "fdlab-undo-rebuild", self.undo),
         )
         self.path = labelled(
             w.Text(
@@ -312,17 +457,23 @@ class TrackEditor:
             "fdlab-name",
         )
         self.name_box.observe(self._on_name, names="value")
-        file_row = w.HBox(
-            [
-                self.undo_button,
-                self.redo_button,
-                self.name_box,
-                self.path,
-                button("Save", "fdlab-save", self.save),
-                self.overwrite,
-                button("Load", "fdlab-load", self.load),
-                self.discard,
-            ]
+        self.laps = labelled(
+            w.BoundedIntText(
+                description="Laps", value=1, min=1, max=99, layout=w.Layout(width="8em")
+            ),
+            "fdlab-laps",
+        )
+        self.laps.observe(self._on_laps, names="value")
+        file_row = row(
+            self.undo_button,
+            self.redo_button,
+            self.name_box,
+            self.laps,
+            self.path,
+            button("Save", "fdlab-save", self.save),
+            self.overwrite,
+            button("Load", "fdlab-load", self.load),
+            self.discard,
         )
         self.problem_list = labelled(
             w.Select(description="Problems", options=[], rows=5, layout=w.Layout(width="100%")),
@@ -332,6 +483,8 @@ class TrackEditor:
         self.widget = w.VBox(
             [
                 self.status,
+                self.message,
+                tool_row,
                 self.plot,
                 self.selection,
                 corner_row,
@@ -339,11 +492,13 @@ class TrackEditor:
                 step_row,
                 pit_row,
                 self.centreline_info,
+                picture_row,
                 build_row,
+                self.unplaced_row,
                 file_row,
                 self.problem_list,
-                self.errors,
-            ]
+            ],
+            layout=w.Layout(width="100%"),
         )
         self.widget.add_class("fdlab-editor")
         self.path.value = str(self.controller.path) if self.controller.path else ""
@@ -386,7 +541,9 @@ class TrackEditor:
     def redraw(self) -> None:
         """Redraw every layer from the model, keeping the selection."""
         spaces = [s for s in self.highlighted if s in self.track.graph]
-        self._row_of = self.sources.refresh(self.track, spaces)
+        self._row_of = self.sources.refresh(self.track, spaces, self.arrows.value)
+        if self.backdrop is not None:
+            refill(self.sources.canvas, {"x": [], "y": []})  # the picture gives the range
         kept = [s for s in self.selected if s in self._row_of]
         self._select_rows([self._row_of[s] for s in kept])
 
@@ -396,20 +553,40 @@ class TrackEditor:
             self._problem_shown = None
             self.highlighted = []
         self.redraw()
-        if what.startswith(("undo rebuild", "redo rebuild")) and len(self.track):
-            # the board that came back shows the centreline and settings it was built from
+        if what.startswith(("undo rebuild", "redo rebuild", "rebuild")) and len(self.track):
+            # the board shows the centreline and settings it was built from
             self.set_centreline(board_centreline(self.track))
             self._fill_build_boxes()
-        self._sync_controls(what)
+        self._sync_controls()
+        if what:
+            self._say(what)
 
     def _sync_controls(self, what: str = "") -> None:
         controller = self.controller
-        state = "unsaved changes" if controller.dirty else "saved"
+        count = controller.unsaved_edits
+        if not controller.dirty:
+            state = "saved"
+        else:
+            state = f"{count} unsaved edit{'s' if count != 1 else ''}"
         where = f" · {controller.path}" if controller.path else ""
-        done = f" · {what}" if what else ""
-        self.status.value = f"<b>{controller.track.name}</b> · {len(controller.track)} spaces · {state}{where}{done}"
+        self.status.value = (
+            f"<b>{_escape(controller.track.name)}</b> · {len(controller.track)} spaces · "
+            f"{state}{where}"
+        )
+        if what:
+            self._say(what)
         self.undo_button.disabled = not controller.can_undo
         self.redo_button.disabled = not controller.can_redo
+        unplaced = controller.unplaced_edits
+        self.unplaced_row.layout.display = "flex" if unplaced else "none"
+        self.unplaced.value = (
+            f"<b>{len(unplaced)} edit{'s' if len(unplaced) != 1 else ''} could not be placed "
+            "on the rebuilt board</b> (kept for the next rebuild):<ul>"
+            + "".join(f"<li>{_escape(label)}: {_escape(why)}</li>" for label, why in unplaced)
+            + "</ul>"
+            if unplaced
+            else ""
+        )
         options = [(f"{p.code}: {p.message}", index) for index, p in enumerate(controller.problems)]
         options = options or [("no problems found", -1)]
         self._syncing = True
@@ -422,8 +599,22 @@ class TrackEditor:
             if controller.path is not None:
                 self.path.value = str(controller.path)
             self.name_box.value = controller.track.name
+            self.laps.value = controller.track.laps
         finally:
             self._syncing = False
+
+    def _sync_enabled(self) -> None:
+        """Disable what needs a selection (or a pit lane) the board does not have."""
+        count = len(self.selected)
+        for css, needs in NEEDS_SELECTION.items():
+            self._buttons[css].disabled = count == 0 if needs == "any" else count != needs
+        self._buttons["fdlab-remove-pit"].disabled = not any(
+            d["kind"] in ("pit", "box") for _, d in self.track.graph.nodes(data=True)
+        )
+        corner = self._selected_corner() if count else None
+        self.stops.disabled = count == 0
+        self.corner_name.disabled = corner is None
+        self._buttons["fdlab-remove-picture"].disabled = self.backdrop is None
 
     # -- selection --------------------------------------------------------------
     def select(self, spaces: Iterable[Any]) -> None:
@@ -453,33 +644,47 @@ class TrackEditor:
         nodes = self.track.graph.nodes
         chosen = self.selected
         if not chosen:
-            self.selection.value = "Click a space (shift-click or box-select for more)."
+            self.selection.value = (
+                "Nothing selected: with the tool <i>Select</i>, click a space "
+                "(shift-click or <i>Box select</i> for more)."
+            )
+            self._syncing = True
+            try:
+                self.corner_name.value = ""
+            finally:
+                self._syncing = False
+            self._sync_enabled()
             return
         corners = sorted(
             {nodes[s]["corner"] for s in chosen if nodes[s]["corner"] is not None}, key=str
         )
         names = ", ".join(str(s) for s in chosen[:12]) + (" ..." if len(chosen) > 12 else "")
         corner_text = f" · corner {', '.join(map(str, corners))}" if corners else ""
-        self.selection.value = (
-            f"Selected space{'s' if len(chosen) > 1 else ''} {names}{corner_text}"
-        )
+        count = f"{len(chosen)} spaces selected: " if len(chosen) > 1 else "Selected space "
+        self.selection.value = f"{count}{names}{corner_text}"
         corner = self._selected_corner()
         self._syncing = True
         try:
             if corner is not None:
                 self.stops.value = self.track.corners[corner]["stops"]
+                self.corner_name.value = self.track.corners[corner].get("name", "")
             if len(chosen) == 2:
                 self.step_from.value, self.step_to.value = str(chosen[0]), str(chosen[1])
             elif len(chosen) == 1:
                 self.step_from.value = str(chosen[0])
         finally:
             self._syncing = False
+        self._sync_enabled()
 
     def _selected_corner(self) -> Any:
         found = {self.track.graph.nodes[s]["corner"] for s in self.selected}
         if len(found) == 1:
             return found.pop()
         return None
+
+    def clear_selection(self) -> None:
+        """Select nothing (after an edit that used the selection, so it cannot act twice)."""
+        self._select_rows([])
 
     def _require_selection(self, what: str, count: int | None = None) -> list[Any]:
         if not self.selected:
@@ -493,10 +698,59 @@ class TrackEditor:
     def _on_stops(self, change: dict[str, Any]) -> None:
         if self._syncing:
             return
-        corner = self._selected_corner()
-        if corner is None or self.track.corners[corner]["stops"] == change["new"]:
+        corner = self._selected_corner() if self.selected else None
+        if corner is None:
+            if self.selected:
+                self._say(f"Make corner will make a {change['new']}-stop corner")
+            return
+        if self.track.corners[corner]["stops"] == change["new"]:
             return  # idempotent: the second delivery of a change finds nothing to do
         self.controller.set_corner_stops(corner, change["new"])
+
+    @_reported
+    def _on_corner_name(self, change: dict[str, Any]) -> None:
+        if self._syncing:
+            return
+        corner = self._selected_corner() if self.selected else None
+        if corner is None or self.track.corners[corner].get("name", "") == change["new"]:
+            return  # idempotent
+        self.controller.rename_corner(corner, change["new"])
+
+    @_reported
+    def _on_laps(self, change: dict[str, Any]) -> None:
+        if self._syncing or change["new"] == self.track.laps:
+            return  # idempotent
+        self.controller.set_info(laps=change["new"])
+
+    @_reported
+    def _on_tool(self, change: dict[str, Any]) -> None:
+        self.use_tool(change["new"])
+
+    def use_tool(self, name: str) -> None:
+        """Make ``name`` (one of the *Tool* buttons) the plot's active tool.
+
+        Drawing or moving centreline points drops the selection, so no
+        earlier selection is edited by accident afterwards.
+        """
+        if name not in TOOLS:
+            raise EditError(f"tool: {name!r} is not one of {list(TOOLS)}")
+        if self.tool.value != name:
+            self.tool.value = name  # comes back here through the observer
+            return
+        find = self.figure.select_one
+        tools = {key: find({"name": value}) for key, value in TOOLS.items()}
+        toolbar = self.figure.toolbar
+        drawing = name in ("Draw centreline", "Move points")
+        toolbar.active_multi = tools[name] if drawing else None
+        toolbar.active_tap = None if drawing else tools["Select"]
+        toolbar.active_drag = tools[name] if name in ("Box select", "Pan") else None
+        if drawing and self.selected:
+            self.clear_selection()
+        self._say(f"Tool: {name} ({TOOL_HINTS[name]})")
+
+    @_reported
+    def _on_arrows(self, change: dict[str, Any]) -> None:
+        self.redraw()
 
     @_reported
     def _on_name(self, change: dict[str, Any]) -> None:
@@ -543,24 +797,28 @@ class TrackEditor:
     def set_hazard(self, hazard: str | None) -> None:
         """Mark the selected spaces with a street hazard, or clear it."""
         self.controller.set_hazard(self._require_selection("hazard"), hazard)
+        self.clear_selection()
 
     @_reported
     def pair_tunnel(self) -> None:
         """Join the two selected spaces as a tunnel, from the earlier to the later."""
         entry, exit_ = self._require_selection("tunnel pair", 2)
         self.controller.pair_tunnel(entry, exit_)
+        self.clear_selection()
 
     @_reported
     def set_grid_spot(self) -> None:
         """Make the selected space the grid spot in the *Spot* box."""
         (space,) = self._require_selection("grid spot", 1)
         self.controller.set_grid_spot(space, self.grid_number.value)
+        self.clear_selection()
 
     @_reported
     def set_box(self) -> None:
         """Give the selected pit box to the car in the *Car* box."""
         (space,) = self._require_selection("box", 1)
         self.controller.set_box(space, self.box_number.value)
+        self.clear_selection()
 
     @_reported
     def add_step(self) -> None:
@@ -590,18 +848,20 @@ class TrackEditor:
     def set_line(self, line: str) -> None:
         """Put the finish or police line just before the selected spaces."""
         self.controller.set_line_before(line, self._require_selection(f"{line} line"))
+        self.clear_selection()
 
     @_reported
     def add_pit_lane(self) -> None:
         """Add a pit lane beside the selected run of spaces of one lane."""
         chosen = self._require_selection("add pit lane")
         self.controller.add_pit_lane(chosen, boxes=self.pit_boxes.value)
+        self.clear_selection()
 
     @_reported
     def delete_spaces(self) -> None:
         """Delete the selected spaces with their steps."""
         self.controller.remove_spaces(self._require_selection("delete spaces"))
-        self.selected = []
+        self.clear_selection()
 
     @_reported
     def remove_pit_lane(self) -> None:
@@ -625,9 +885,89 @@ class TrackEditor:
             options["pit"] = None
         elif not (keep and spec.get("pit")):
             options["pit"] = True  # the builder's pit lane beside the finish straight
-        self.controller.rebuild(points, keep=keep, **options)
         self.selected = []
+        self.controller.rebuild(points, keep=keep, **options)
         self.set_centreline(board_centreline(self.track))
+        if self.tool.value != "Select":
+            self.use_tool("Select")  # the new board's spaces can be clicked at once
+            self._say(self.controller.history[-1] + " · Tool: Select")
+
+    @_reported
+    def drop_unplaced_edits(self) -> None:
+        """Keep the rebuilt board without the edits the rebuild could not place."""
+        self.controller.drop_unplaced_edits()
+
+    # -- the picture under the board ---------------------------------------------
+    @_reported
+    def load_picture(self, path: str | Path | None = None) -> None:
+        """Show the PNG or JPEG file named in *Picture* under the board, to trace.
+
+        A blank board's picture starts 1000 m wide at (0, 0); a board's
+        picture starts as wide as the board, at its lower left corner. Set
+        *width*, *x*, *y* and *opacity* to lay it under the board, then draw
+        the centreline over it (tool *Draw centreline*) and rebuild.
+        """
+        text = str(path) if path is not None else self.picture_path.value.strip()
+        if not text:
+            raise EditError("load picture: type the picture's file name in 'Picture'")
+        if path is not None:
+            self.picture_path.value = text
+        xs = [d["x"] for _, d in self.track.graph.nodes(data=True)]
+        ys = [d["y"] for _, d in self.track.graph.nodes(data=True)]
+        if xs:
+            width, x, y = max(max(xs) - min(xs), 1.0) * 1.1, min(xs), min(ys)
+        else:
+            width, x, y = 1000.0, 0.0, 0.0
+        picture = Backdrop.read(text, width=width, x=x, y=y, opacity=self.picture_opacity.value)
+        self.backdrop = picture
+        self._syncing = True
+        try:
+            self.picture_width.value = round(picture.width, 3)
+            self.picture_x.value, self.picture_y.value = round(x, 3), round(y, 3)
+        finally:
+            self._syncing = False
+        self._show_picture()
+        w_px, h_px = picture.pixels
+        self._say(f"picture {Path(text).name} ({w_px} x {h_px} pixels) under the board")
+
+    @_reported
+    def _on_picture_setting(self, change: dict[str, Any]) -> None:
+        if self._syncing or self.backdrop is None:
+            return
+        moved = self.backdrop.moved(
+            width=self.picture_width.value,
+            x=self.picture_x.value,
+            y=self.picture_y.value,
+            opacity=self.picture_opacity.value,
+        )
+        if moved == self.backdrop:
+            return  # idempotent
+        self.backdrop = moved
+        self._show_picture()
+
+    @_reported
+    def remove_picture(self) -> None:
+        """Take the picture away from under the board."""
+        self.backdrop = None
+        self._show_picture()
+        self._say("picture removed")
+
+    def _show_picture(self) -> None:
+        picture = self.backdrop
+        columns = picture.columns() if picture is not None else {
+            key: [] for key in ("url", "x", "y", "w", "h", "alpha")
+        }  # fmt: skip
+        source = self.sources.picture
+        if picture is not None and source.data.get("url") == columns["url"]:
+            refill(source, columns)  # the same picture moved: only the numbers travel
+        else:
+            source.data = columns
+        refill(
+            self.sources.canvas, drawing_area(self.track) if picture is None else {"x": [], "y": []}
+        )
+        self.picture_scale.value = (
+            f"{picture.metres_per_pixel:.3g} m per pixel" if picture is not None else ""
+        )
 
     @_reported
     def undo(self) -> None:
@@ -653,10 +993,10 @@ class TrackEditor:
         text = self.path.value.strip()
         if not text:
             raise EditError("load: type the file to load in 'File'")
+        self.selected = []
         self.controller.load(text, discard_unsaved=self.discard.value)
         self.discard.value = False
         self._fill_build_boxes()
-        self.selected = []
         self.highlighted = []
         self._problem_shown = None
         self.redraw()
@@ -697,16 +1037,27 @@ class TrackEditor:
         count = len(self.centreline_points())
         self.centreline_info.value = (
             f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
-            " (to move a point: <i>Poly Edit</i> tool, press and hold the line, drag the point)"
+            " (to move a point: tool <i>Move points</i>, press and hold the line, drag the point)"
             if count
             else DRAWING_HINT
         )
 
     # -- errors -----------------------------------------------------------------
+    def _say(self, message: str) -> None:
+        """Show what was done in the message area (it keeps the last message only)."""
+        self.last_error = None
+        self.last_message = message
+        self.message.value = f"<span class='fdlab-said'>{_escape(message)}</span>"
+
     def _show_error(self, message: str, details: str = "") -> None:
         self.last_error = message
-        self.status.value = f"<span style='color:#b00020'>\u26a0 {_escape(message)}</span>"
-        self.errors.append_stdout(message + "\n" + (details + "\n" if details else ""))
+        self.last_message = message
+        more = (
+            f"<details><summary>details</summary><pre>{_escape(details)}</pre></details>"
+            if details
+            else ""
+        )
+        self.message.value = f"<span class='fdlab-refused' style='color:#b00020'>\u26a0 {_escape(message)}</span>{more}"
 
 
 def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:

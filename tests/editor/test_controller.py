@@ -88,7 +88,10 @@ def test_clear_corner_spaces(editor):
 def test_merge_corners_moves_spaces_and_deletes_the_other(editor):
     editor.merge_corners(1, 2)
     assert sorted(editor.track.corners) == [1]
-    assert editor.track.corner_spaces(1) == [4, 5, 6, 7, 12, 13, 14, 15]
+    # the straight between them (8-11) joins the corner: one piece, the larger stop count
+    assert editor.track.corner_spaces(1) == list(range(4, 16))
+    assert editor.track.corners[1]["stops"] == 2
+    assert "corner_split" not in [p.code for p in editor.problems]
     editor.undo()
     assert editor.track.corner_spaces(2) == [12, 13, 14, 15]
     assert editor.track.corners[2]["stops"] == 2
@@ -395,7 +398,7 @@ def test_save_again_goes_to_the_same_file(editor, tmp_path):
 
 def test_save_refuses_to_replace_another_board(editor, tmp_path):
     save_track(from_ascii(". ."), tmp_path / "theirs.json")
-    with pytest.raises(SaveError, match="already holds another board; pass overwrite=True"):
+    with pytest.raises(SaveError, match="already holds another board; tick .overwrite."):
         editor.save(tmp_path / "theirs.json")
     assert len(load_track(tmp_path / "theirs.json")) == 2
     editor.save(tmp_path / "theirs.json", overwrite=True)
@@ -457,7 +460,7 @@ def test_dirty_follows_undo_past_the_save(editor, tmp_path):
 def test_load_refuses_to_discard_unsaved_edits(editor, tmp_path):
     save_track(from_ascii(". . ."), tmp_path / "small.json")
     editor.set_corner_stops(1, 3)
-    with pytest.raises(UnsavedChangesError, match=r"1 unsaved edit.*save first"):
+    with pytest.raises(UnsavedChangesError, match=r"1 unsaved edit.*press Save first"):
         editor.load(tmp_path / "small.json")
     assert editor.track.corners[1]["stops"] == 3
     editor.load(tmp_path / "small.json", discard_unsaved=True)

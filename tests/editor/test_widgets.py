@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
-from bokeh.core.serialization import Serializer
+from editor_helpers import browser_change, browser_select
+from editor_helpers import click as _click
 
 from fdlab.editor import TrackEditor
 from fdlab.track import from_ascii
@@ -25,23 +25,6 @@ def editor() -> TrackEditor:
     return TrackEditor(track)
 
 
-def browser_change(editor: TrackEditor, model, attr: str, new) -> None:
-    """Deliver one property change the way jupyter_bokeh receives it from BokehJS."""
-    content = {
-        "event": "jsevent",
-        "kind": "ModelChanged",
-        "model": {"id": model.id},
-        "attr": attr,
-        "new": Serializer(deferred=False).encode(new),
-    }
-    editor.plot._sync_model(editor.plot, json.loads(json.dumps(content)), [])
-
-
-def browser_select(editor: TrackEditor, spaces) -> None:
-    rows = [editor.board_source.data["id"].index(s) for s in spaces]
-    browser_change(editor, editor.board_source.selected, "indices", rows)
-
-
 def test_editor_displays_as_a_widget(editor):
     bundle = editor._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
@@ -51,6 +34,7 @@ def test_editor_displays_as_a_widget(editor):
 
 def test_board_and_arrows_are_drawn_from_the_model(editor):
     assert editor.board_source.data["id"] == list(editor.track.graph)
+    editor.arrows.value = "all"
     assert len(editor.step_source.data["from"]) == editor.track.graph.number_of_edges()
     assert editor.note_sources["flags"].data["text"] == ["#1 1\u2691 2/2", "#2 2\u2691 2/2"]
 
@@ -68,7 +52,7 @@ def test_changing_stops_in_the_dropdown_edits_the_corner(editor):
     assert editor.track.corners[1]["stops"] == 3
     assert editor.controller.history == ["set stops of corner 1 to 3"]
     assert editor.note_sources["flags"].data["text"][0].startswith("#1 3")
-    assert "unsaved changes" in editor.status.value
+    assert "1 unsaved edit" in editor.status.value
 
 
 def test_selecting_a_corner_does_not_edit_it(editor):
@@ -93,6 +77,8 @@ def test_box_select_then_hazard_buttons(editor):
     browser_select(editor, [8, 9, 10])
     _click(editor, "fdlab-danger")
     assert editor.track.spaces(hazard="danger") == [8, 9, 10]
+    assert editor.selected == []  # used once: a later click cannot hit them by accident
+    browser_select(editor, [8, 9, 10])
     _click(editor, "fdlab-no-hazard")
     assert editor.track.spaces(hazard="danger") == []
 
@@ -104,7 +90,8 @@ def test_corner_buttons(editor):
     browser_select(editor, [14, 15])
     _click(editor, "fdlab-split-corner")
     assert editor.track.corner_spaces(2) == [14, 15]  # the free id 2 is used again
-    assert editor.track.corner_spaces(1) == [4, 5, 6, 7, 12, 13]
+    # the merge took the straight between the corners (8-11) too
+    assert editor.track.corner_spaces(1) == list(range(4, 14))
     browser_select(editor, [14, 15])
     _click(editor, "fdlab-clear-corner")
     assert editor.track.corner_spaces(2) == []
@@ -114,6 +101,7 @@ def test_steps_from_the_step_boxes(editor):
     browser_select(editor, [0, 5])
     assert (editor.step_from.value, editor.step_to.value) == ("0", "5")
     editor.step_kind.value = "lane_change"
+    editor.arrows.value = "all"
     _click(editor, "fdlab-add-step")
     assert editor.track.graph.edges[0, 5]["kind"] == "lane_change"
     assert (0, 5) in zip(
@@ -156,11 +144,11 @@ def test_undo_and_redo_buttons(editor):
 def test_errors_in_callbacks_are_shown_not_lost(editor):
     editor.selected = []
     _click(editor, "fdlab-make-corner")
+    editor.make_corner()  # from code: the button itself is disabled without a selection
     assert editor.last_error == "make corner: select a space on the plot first"
-    assert "select a space" in editor.status.value
-    assert "select a space" in editor.errors.outputs[-1]["text"]
+    assert "select a space" in editor.message.value
     browser_select(editor, [0])
-    _click(editor, "fdlab-tunnel")
+    editor.pair_tunnel()
     assert "select exactly 2 space(s), not 1" in editor.last_error
 
 
@@ -185,6 +173,7 @@ def test_save_and_load_through_the_widgets(editor, tmp_path):
     _click(editor, "fdlab-save")
     assert load_track(target).corners[2]["stops"] == 3
     assert "saved" in editor.status.value and editor.last_error is None
+    browser_select(editor, [12])
     editor.stops.value = 1
     _click(editor, "fdlab-load")
     assert "unsaved edit" in editor.last_error and editor.track.corners[2]["stops"] == 1
@@ -224,18 +213,6 @@ def test_open_a_saved_board(tmp_path, editor):
     editor.controller.save(tmp_path / "b.json")
     opened = TrackEditor.open(tmp_path / "b.json")
     assert opened.track == editor.track and opened.path.value == str(tmp_path / "b.json")
-
-
-def _click(editor: TrackEditor, css: str) -> None:
-    found = [b for b in _walk(editor.widget) if css in getattr(b, "_dom_classes", ())]
-    assert len(found) == 1, f"{css}: {len(found)} widgets"
-    found[0].click()
-
-
-def _walk(widget):
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from _walk(child)
 
 
 def _stadium(straight: float = 200.0, radius: float = 30.0, step: float = 5.0):
@@ -412,7 +389,8 @@ def test_the_box_button_on_a_track_space_says_where_boxes_go(editor):
     browser_select(editor, [box])
     editor.box_number.value = 7
     _click(editor, "fdlab-box")
-    assert editor.track.space(box)["box"] == 7 and editor.last_error.startswith("box: space 4")
+    assert editor.track.space(box)["box"] == 7 and editor.last_error is None
+    assert f"give box {box} to car 7" in editor.message.value
 
 
 STREET = Path(__file__).resolve().parents[2] / "tracks" / "street.json"
