@@ -168,8 +168,7 @@ class SensibleBot:
             for c in state.deck[d].clauses
         )
         return (
-            team_strength(state, team) * self.price_per_point
-            + clauses * min(races_left, 3) * 0.5
+            team_strength(state, team) * self.price_per_point + clauses * min(races_left, 3) * 0.5
         )
 
     def card_value(self, state: GameState, me: int, card: Card, base: float | None = None) -> float:

@@ -18,6 +18,7 @@ from fdlab.fun.deck import Deck, deck_from_dict
 from fdlab.fun.engine import legal_actions, new_game, step
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.html import log_html, state_html
+from fdlab.fun.opponents import make_bot
 from fdlab.fun.state import FunRules, GameState
 
 __all__ = ["Game", "play_championship"]
@@ -32,8 +33,10 @@ class Game:
         Number of players, 2-4.
     seed : int
         Seed of every random draw (with the actions, it replays the game).
-    bots : Mapping of int to Bot, optional
-        Players driven by bots; the others are decided by :meth:`play`.
+    bots : Mapping of int to Bot, or str, optional
+        Players driven by bots; the others are decided by :meth:`play`. A bot
+        name (a key of :data:`fdlab.fun.opponents.BOTS`, e.g. ``"manager"``,
+        the default opponent) puts that bot in every seat but ``human``'s.
     deck : Deck, optional
         Card definitions (the default deck otherwise).
     rules : FunRules, optional
@@ -45,8 +48,7 @@ class Game:
 
     Examples
     --------
-    >>> from fdlab.fun.bots import SensibleBot
-    >>> g = Game(3, seed=4, bots={1: SensibleBot(1), 2: SensibleBot(2)}, human=0)
+    >>> g = Game(3, seed=4, bots="manager", human=0, names=["Ada", "Bea", "Cy"])
     >>> g.run_bots()  # bots play until player 0 must decide
     >>> g.state.to_act
     0
@@ -60,13 +62,16 @@ class Game:
         self,
         players: int = 4,
         seed: int = 0,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, Bot] | str | None = None,
         deck: Deck | None = None,
         rules: FunRules | None = None,
         names: Sequence[str] | None = None,
         human: int | None = None,
     ) -> None:
         self.seed = seed
+        if isinstance(bots, str):
+            name = bots
+            bots = {i: make_bot(name, seed * 10 + i) for i in range(players) if i != human}
         self.bots: dict[int, Bot] = dict(bots or {})
         start = new_game(players, seed=seed, deck=deck, rules=rules)
         self.history: list[GameState] = [start]
@@ -265,7 +270,8 @@ def play_championship(
     Examples
     --------
     >>> from fdlab.fun.bots import SensibleBot
-    >>> final = play_championship([SensibleBot(1), SensibleBot(2)], seed=5)
+    >>> from fdlab.fun.manager import ManagerBot
+    >>> final = play_championship([ManagerBot(1), SensibleBot(2)], seed=5)
     >>> final.is_over, len(final.races) == final.length or final.ended == "turn_limit"
     (True, True)
     """

@@ -57,8 +57,8 @@ class Style:
     Parameters
     ----------
     spread : float
-        Sets the M$ a point of expected margin is worth: the money to come,
-        divided by the races left and by ``spread``. Lower spends more.
+        Sets the M$ a point of expected margin is worth
+        (:meth:`ManagerBot.point_price`). Lower spends more.
     reserve : int
         M$ kept back from bids.
     draw_reserve : int
@@ -137,7 +137,7 @@ class ManagerBot:
     >>> s = new_game(2, seed=0)
     >>> bot = ManagerBot(style="bold")
     >>> bot.name, bot.choose(s, legal_actions(s))
-    ('bold manager', Draw(count=3))
+    ('manager-bold', Draw(count=3))
     """
 
     def __init__(self, rng: random.Random | int = 0, style: str = "careful") -> None:
@@ -146,11 +146,12 @@ class ManagerBot:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.style_name = style
         self.style = STYLES[style]
-        self.name = "manager" if style == "careful" else f"{style} manager"
+        self.name = "manager" if style == "careful" else f"manager-{style}"
         self._limit_cache: tuple[object, float] | None = None
         self._bought: tuple[int, set[int]] = (0, set())
         self._outlooks: dict[tuple, list[float]] = {}
         self._team_cards: set[int] = set()
+        self._incomes: dict[tuple, float] = {}
 
     # ------------------------------------------------------------------ worth
     def races_left(self, state: GameState) -> int:
@@ -159,11 +160,17 @@ class ManagerBot:
 
     def income(self, state: GameState, player: PlayerState) -> float:
         """M$ a player's sponsors and driver clauses bring per race (win clauses at a third)."""
-        deck = state.deck
-        money = float(sum(deck[s].income for s in player.sponsors))
-        for d in player.drivers:
-            for clause in deck[d].clauses:
-                money += clause.money * (1.0 if clause.on == "race" else 0.35)
+        key = (id(state.deck), player.sponsors, player.drivers)
+        money = self._incomes.get(key)
+        if money is None:
+            deck = state.deck
+            money = float(sum(deck[s].income for s in player.sponsors))
+            for d in player.drivers:
+                for clause in deck[d].clauses:
+                    money += clause.money * (1.0 if clause.on == "race" else 0.35)
+            if len(self._incomes) > 10_000:
+                self._incomes.clear()
+            self._incomes[key] = money
         return money
 
     def future_money(self, state: GameState, player: PlayerState) -> float:
@@ -175,18 +182,22 @@ class ManagerBot:
     def point_price(self, state: GameState, me: int) -> float:
         """M$ one point of expected championship margin is worth to ``me`` now.
 
+        The money to come (:meth:`future_money`, plus the style's cushion)
+        spread over the races left, divided by the style's ``spread`` and by
+        half the number of players (more cars score more points a race).
+
         Examples
         --------
         >>> from fdlab.fun.engine import new_game
         >>> s = new_game(2, seed=0)
-        >>> round(ManagerBot().point_price(s, 0), 2)  # 20 M$ over 6 races
-        1.11
+        >>> round(ManagerBot().point_price(s, 0), 2)  # (20 + 8) M$ / (6 races * 3 * 2 / 2)
+        1.56
         """
         left = self.races_left(state)
         if left == 0:
             return 0.0
         money = max(self.future_money(state, state.players[me]), 0.0) + self.style.cushion
-        return money / (left * self.style.spread)
+        return money / (left * self.style.spread * state.n_players / 2)
 
     def margin(self, state: GameState, me: int, players: Sequence[PlayerState]) -> float:
         """Expected final points of ``me`` minus those of the strongest rival."""
@@ -200,7 +211,8 @@ class ManagerBot:
             self._outlooks[key] = outlook
         left = self.races_left(state)
         final = [p.points + left * e for p, e in zip(players, outlook, strict=True)]
-        return final[me] - max(f for i, f in enumerate(final) if i != me)
+        rivals = [f for i, f in enumerate(final) if i != me]
+        return final[me] - 0.6 * max(rivals) - 0.4 * sum(rivals) / len(rivals)
 
     def worth(
         self,
@@ -257,8 +269,10 @@ class ManagerBot:
         >>> s = new_game(2, seed=0)
         >>> team = PlayerState(money=9, drivers=(10, 12), engine=25, chassis=37)
         >>> s = s.replace(players=(team, s.players[1]))
-        >>> ManagerBot().driver_to_return(s, 0, 4)  # Yuki Arden (5) in, Prince Kasimir (1) out
-        12
+        >>> # Yuki Arden (5) joins; Baron von Geld (2, 2 M$ a race) goes, not Prince
+        >>> # Kasimir (1, 3 M$ a race)
+        >>> ManagerBot().driver_to_return(s, 0, 4)
+        10
         """
         card = state.deck[bought]
         team = state.players[owner]
@@ -368,6 +382,9 @@ class ManagerBot:
 
         sponsors = [a for a in legal if isinstance(a, PlaySponsor)]
         if sponsors:
+            race = self._race_before_hand_shrinks(state, me, legal)
+            if race is not None:
+                return race
             return max(sponsors, key=lambda a: (deck[a.card].income, -a.card))
 
         special = self._best_special(state, me, legal, before_race=True)
@@ -457,10 +474,29 @@ class ManagerBot:
         return action
 
     def race_result(self, state: GameState, me: int, circuit: int) -> tuple[float, float]:
-        """Points ``me`` and its best rival expect if ``circuit`` is raced now."""
+        """Points ``me`` expects if ``circuit`` is raced now, and what its rivals score (the
+        best rival's points, blended with the rivals' mean when there are several)."""
         hands = [len(p.hand) - (i == me) for i, p in enumerate(state.players)]
         points = expected_points(state.deck, state.players, state.deck[circuit], hands)
-        return points[me], max(p for i, p in enumerate(points) if i != me)
+        rivals = [p for i, p in enumerate(points) if i != me]
+        return points[me], 0.6 * max(rivals) + 0.4 * sum(rivals) / len(rivals)
+
+    def _race_before_hand_shrinks(
+        self, state: GameState, me: int, legal: Sequence[Action]
+    ) -> Action | None:
+        """The race to run before playing another card, if one card fewer in hand would lose a
+        tie in it (FF-11: cars of equal value finish in order of cards in hand)."""
+        race = self._best_circuit(state, me, legal)
+        if race is None:
+            return None
+        assert isinstance(race, PlayCircuit)
+        players = list(state.players)
+        players[me] = replace(players[me], hand=players[me].hand[1:])
+        if self.race_result(state.replace(players=tuple(players)), me, race.card) < (
+            self.race_result(state, me, race.card)
+        ):
+            return race
+        return None
 
     def _best_circuit(self, state: GameState, me: int, legal: Sequence[Action]) -> Action | None:
         best, best_margin = None, None

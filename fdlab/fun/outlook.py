@@ -26,7 +26,7 @@ __all__ = ["PROSPECTS", "distinct_circuits", "expected_points", "race_outlook"]
 
 #: Share of its points a team is expected to score, by the number of its
 #: three slots (engine, chassis, a driver) that are filled.
-PROSPECTS: tuple[float, ...] = (0.3, 0.45, 0.65, 1.0)
+PROSPECTS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0)
 
 _MISSING = Card(-1, "missing", "missing part", value=1)
 
@@ -102,7 +102,7 @@ def expected_points(
     >>> expected_points(deck, [strong, weak], monza, [5, 5])
     [3.0, 1.0]
     >>> expected_points(deck, [strong, PlayerState(money=0)], monza, [5, 5], prospects=True)
-    [3.0, 0.3]
+    [3.0, 0.1]
     """
     cars = _cars(deck, players, circuit, prospects)
     points = [0.0] * len(players)
@@ -115,17 +115,31 @@ def _ranked_points(
 ) -> None:
     """Add to ``out`` the points of ``cars`` (``(player, value, weight)``), ties shared."""
     n = len(cars)
-    ordered = sorted(cars, key=lambda c: (-c[1], -hand_sizes[c[0]]))
+    if not n:
+        return
+    table = _points_table(n)
+    ordered = sorted(((-value, -hand_sizes[p]), p, w) for p, value, w in cars)
     i = 0
     while i < n:
+        key = ordered[i][0]
         j = i + 1
-        key = (ordered[i][1], hand_sizes[ordered[i][0]])
-        while j < n and (ordered[j][1], hand_sizes[ordered[j][0]]) == key:
+        while j < n and ordered[j][0] == key:
             j += 1
-        share = sum(points_for(pos, n) for pos in range(i + 1, j + 1)) / (j - i)
-        for player, _, weight in ordered[i:j]:
+        share = table[i] if j == i + 1 else sum(table[i:j]) / (j - i)
+        for _, player, weight in ordered[i:j]:
             out[player] += share * weight
         i = j
+
+
+_POINTS: dict[int, list[int]] = {}
+
+
+def _points_table(cars: int) -> list[int]:
+    """Points by finishing place (index 0 = winner) in a race of ``cars`` cars (FF-12)."""
+    table = _POINTS.get(cars)
+    if table is None:
+        table = _POINTS[cars] = [points_for(pos, cars) for pos in range(1, cars + 1)]
+    return table
 
 
 _TABLES: dict[int, tuple[Deck, tuple[Card, ...], list[dict[tuple[int, int, int, int], int]]]] = {}
@@ -143,16 +157,15 @@ def _tables(deck: Deck, circuits: Sequence[Card]) -> list[dict[tuple[int, int, i
                 for e in range(1, 7):
                     for c in range(1, 7):
                         for n in (1, 2):
-                            parts = [Card(-1, k, k, value=v) for k, v in zip(CAR, (d, e, c))]
-                            table[(d, e, c, n)] = car_value(circuit, *parts, n)
+                            driver = Card(-1, "driver", "driver", value=d)
+                            engine = Card(-1, "engine", "engine", value=e)
+                            chassis = Card(-1, "chassis", "chassis", value=c)
+                            table[(d, e, c, n)] = car_value(circuit, driver, engine, chassis, n)
             tables.append(table)
         if len(_TABLES) > 16:
             _TABLES.clear()
         cached = _TABLES[key] = (deck, tuple(circuits), tables)
     return cached[2]
-
-
-CAR = ("driver", "engine", "chassis")
 
 
 def race_outlook(

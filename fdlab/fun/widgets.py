@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from fdlab.fun.actions import Action, Bid, StartAuction
-from fdlab.fun.bots import Bot, RandomBot, SensibleBot
+from fdlab.fun.bots import Bot
 from fdlab.fun.events import Event
 from fdlab.fun.game import Game
 from fdlab.fun.html import describe_action, log_html, state_html
+from fdlab.fun.opponents import DEFAULT_OPPONENT
 
 __all__ = ["FunTable", "TableController", "play_widget"]
 
@@ -34,7 +35,8 @@ class TableController:
     human : int
         The human's seat.
     bots : str or Mapping of int to Bot
-        ``"sensible"`` or ``"random"`` for every other seat, or explicit bots.
+        A bot name (:data:`fdlab.fun.opponents.BOTS`) for every other seat,
+        the default opponent (``"manager"``) unless told, or explicit bots.
 
     Examples
     --------
@@ -51,11 +53,8 @@ class TableController:
         players: int = 4,
         seed: int = 0,
         human: int = 0,
-        bots: str | Mapping[int, Bot] = "sensible",
+        bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
-        if isinstance(bots, str):
-            kind = {"sensible": SensibleBot, "random": RandomBot}[bots]
-            bots = {i: kind(seed * 10 + i) for i in range(players) if i != human}
         self.human = human
         self.game = Game(players, seed=seed, bots=bots, human=human)
         self.game.names[human] = f"You ({self.game.names[human]})"
@@ -168,7 +167,7 @@ class FunTable:
         players: int = 4,
         seed: int = 0,
         human: int = 0,
-        bots: str | Mapping[int, Bot] = "sensible",
+        bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
         import ipywidgets as w
 
@@ -239,7 +238,7 @@ class FunTable:
 
 
 def play_widget(
-    players: int = 4, seed: int = 0, human: int = 0, bots: str = "sensible"
+    players: int = 4, seed: int = 0, human: int = 0, bots: str = DEFAULT_OPPONENT
 ) -> FunTable:
     """Return a :class:`FunTable` to play a championship against bots.
 
