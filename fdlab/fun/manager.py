@@ -150,7 +150,10 @@ class ManagerBot:
         self._limit_cache: tuple[object, float] | None = None
         self._bought: tuple[int, set[int]] = (0, set())
         self._outlooks: dict[tuple, list[float]] = {}
+        # cards in this bot's team at some point of the current turn: one it gave back is
+        # not bought again in the same turn (issue 16's buy-back loop)
         self._team_cards: set[int] = set()
+        self._seen_turn = -1
         self._incomes: dict[tuple, float] = {}
 
     # ------------------------------------------------------------------ worth
@@ -341,6 +344,10 @@ class ManagerBot:
         """Return the chosen action among ``legal``."""
         me = state.to_act
         assert me is not None
+        if self._seen_turn != state.turn_number:
+            self._seen_turn = state.turn_number
+            self._team_cards = set()
+        self._team_cards.update(state.players[me].in_play)
         if state.phase == "draw":
             return self._draw(state, me, legal)
         if state.phase == "auction":
@@ -368,7 +375,8 @@ class ManagerBot:
             self._limit_cache = (key, self.bid_limit(state, me, state.deck[auction.card]))
         limit = min(self._limit_cache[1], state.players[me].money - self.style.reserve)
         bid = auction.high_bid + 1
-        if bid <= limit and Bid(bid) in legal:
+        given_back = auction.card in self._team_cards
+        if bid <= limit and Bid(bid) in legal and not given_back:
             return Bid(bid)
         return Pass()
 
@@ -377,8 +385,6 @@ class ManagerBot:
         player = state.players[me]
         if self._bought[0] != state.turn_number:
             self._bought = (state.turn_number, set())
-            self._team_cards = set(player.in_play)
-        self._team_cards.update(player.in_play)
 
         sponsors = [a for a in legal if isinstance(a, PlaySponsor)]
         if sponsors:
