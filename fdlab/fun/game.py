@@ -95,6 +95,19 @@ class Game:
         """Every event so far, in order."""
         return [e for batch in self.event_batches for e in batch]
 
+    def log_lines(self, last: int | None = None) -> list[str]:
+        """The log as sentences, players named as the table names them (:attr:`names`).
+
+        Examples
+        --------
+        >>> g = Game(2, seed=1, names=["Ada", "Bea"])
+        >>> _ = g.play("draw 2")
+        >>> g.log_lines()
+        ['Ada pays the bank 1 M$ (drawing 2 cards)', 'Ada draws 2 cards']
+        """
+        lines = [e.told(self.names) for e in self.log]
+        return lines if last is None else lines[-last:]
+
     def legal_actions(self) -> list[Action]:
         """The legal actions now (see :func:`fdlab.fun.engine.legal_actions`)."""
         return legal_actions(self.state)
@@ -232,7 +245,9 @@ class Game:
 
     # ------------------------------------------------------------------ display
     def _repr_html_(self) -> str:
-        return state_html(self.state, self.names, self.human) + log_html(self.log, last=8)
+        return state_html(self.state, self.names, self.human) + log_html(
+            self.log, last=8, names=self.names
+        )
 
     def __repr__(self) -> str:
         s = self.state
