@@ -112,7 +112,7 @@ def state_html(
     else:
         status = (
             f"Turn {state.turn_number}: <b>{escape(names[state.turn])}</b>'s turn; "
-            f"race {len(state.races)} of {state.length} run"
+            f"{len(state.races)} of {state.length} races run"
             f"<br>{decision_html(state, names, show_hand)}"
         )
     rows = []

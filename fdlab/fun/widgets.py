@@ -158,7 +158,7 @@ class TableController:
         """HTML of :meth:`recent_events`, in a box that scrolls when it is long."""
         events = self.recent_events(last)
         return (
-            '<div style="max-height:22em;overflow-y:auto">'
+            '<div class="fdlab-fun-log" style="max-height:22em;overflow-y:auto">'
             f"{log_html(events, last=len(events), names=self.game.names)}</div>"
         )
 
