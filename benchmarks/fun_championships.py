@@ -23,9 +23,10 @@ from fdlab.fun.state import FunRules, GameState
 from fdlab.fun.study import BOT_KINDS
 
 LINEUPS = {
+    "manager": ["manager"],
     "sensible": ["sensible"],
     "random": ["random"],
-    "mixed": ["sensible", "random"],
+    "mixed": ["manager", "simple", "sensible", "random"],
 }
 
 

@@ -3,8 +3,9 @@
 The engine is pure and immutable: :func:`new_game` deals, :func:`legal_actions`
 lists the decisions, :func:`step` applies one and returns the new state with
 the events it caused. :class:`Game` wraps it for notebooks (history, undo,
-replay, bots); :mod:`fdlab.fun.widgets` is the ipywidgets table, imported on
-demand.
+replay, bots); :mod:`fdlab.fun.opponents` names the bots, the manager
+(:class:`ManagerBot`) being the default opponent; :mod:`fdlab.fun.widgets` is
+the ipywidgets table, imported on demand.
 """
 
 from fdlab.fun.actions import (
@@ -22,16 +23,20 @@ from fdlab.fun.actions import (
     StartAuction,
     parse_action,
 )
-from fdlab.fun.bots import RandomBot, SensibleBot
+from fdlab.fun.bots import RandomBot, SensibleBot, SimpleBot
 from fdlab.fun.cards import Card, Clause, Condition, Effect, Modifier
 from fdlab.fun.deck import Deck, deck_from_dict, default_deck, load_deck
 from fdlab.fun.engine import legal_actions, new_game, replay, step
 from fdlab.fun.errors import DeckError, IllegalActionError
 from fdlab.fun.events import Event
 from fdlab.fun.game import Game, play_championship
+from fdlab.fun.manager import ManagerBot
+from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_bot
 from fdlab.fun.state import FunRules, GameState, PlayerState
 
 __all__ = [
+    "BOTS",
+    "DEFAULT_OPPONENT",
     "Action",
     "Bid",
     "Card",
@@ -48,6 +53,7 @@ __all__ = [
     "Game",
     "GameState",
     "IllegalActionError",
+    "ManagerBot",
     "Modifier",
     "Pass",
     "PlayCircuit",
@@ -58,11 +64,13 @@ __all__ = [
     "RandomBot",
     "ReturnDriver",
     "SensibleBot",
+    "SimpleBot",
     "StartAuction",
     "deck_from_dict",
     "default_deck",
     "legal_actions",
     "load_deck",
+    "make_bot",
     "new_game",
     "parse_action",
     "play_championship",

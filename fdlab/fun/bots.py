@@ -30,7 +30,7 @@ from fdlab.fun.cards import Card
 from fdlab.fun.race import classify, entrants
 from fdlab.fun.state import GameState, PlayerState
 
-__all__ = ["Bot", "RandomBot", "SensibleBot", "team_strength"]
+__all__ = ["Bot", "RandomBot", "SensibleBot", "SimpleBot", "team_strength"]
 
 
 class Bot(Protocol):
@@ -98,8 +98,10 @@ def team_strength(state: GameState, team: PlayerState) -> float:
     return 0.35 * (engine + chassis + sum(drivers))
 
 
-def _with_card(state: GameState, team: PlayerState, card: Card) -> tuple[PlayerState, int | None]:
-    """The team after buying ``card`` (dropping the weakest driver if it is a third)."""
+def _with_card(
+    state: GameState, team: PlayerState, card: Card, drop: int | None = None
+) -> tuple[PlayerState, int | None]:
+    """The team after buying ``card``; a third driver sends ``drop`` back (the weakest if None)."""
     deck = state.deck
     if card.kind == "engine":
         return PlayerState(team.money, (), team.drivers, card.id, team.chassis), None
@@ -108,7 +110,7 @@ def _with_card(state: GameState, team: PlayerState, card: Card) -> tuple[PlayerS
     drivers = list(team.drivers)
     dropped = None
     if len(drivers) >= state.rules.max_drivers:
-        dropped = min(drivers, key=lambda d: deck[d].value)
+        dropped = drop if drop is not None else min(drivers, key=lambda d: deck[d].value)
         drivers.remove(dropped)
     drivers.append(card.id)
     return PlayerState(team.money, (), tuple(drivers), team.engine, team.chassis), dropped
@@ -156,16 +158,57 @@ class SensibleBot:
         self.reserve = reserve
 
     # ------------------------------------------------------------------ valuation
-    def card_value(self, state: GameState, me: int, card: Card, base: float | None = None) -> float:
-        """M$ that owning ``card`` is worth to player ``me`` (``base``: its current strength)."""
-        team = state.players[me]
-        after, _ = _with_card(state, team, card)
-        if base is None:
-            base = team_strength(state, team)
-        gain = team_strength(state, after) - base
-        clause = sum(c.money * (1.0 if c.on == "race" else 0.4) for c in card.clauses)
+    def team_value(self, state: GameState, team: PlayerState) -> float:
+        """M$ a team in play is worth: its strength, plus the money its drivers' clauses
+        bring (or cost) over the next races."""
         races_left = max(state.length - len(state.races), 0)
-        return max(gain, 0.0) * self.price_per_point + clause * min(races_left, 3) * 0.5
+        clauses = sum(
+            c.money * (1.0 if c.on == "race" else 0.4)
+            for d in team.drivers
+            for c in state.deck[d].clauses
+        )
+        return (
+            team_strength(state, team) * self.price_per_point + clauses * min(races_left, 3) * 0.5
+        )
+
+    def card_value(self, state: GameState, me: int, card: Card, base: float | None = None) -> float:
+        """M$ that owning ``card`` is worth to player ``me``: what the team is worth with it
+        minus what it is worth now (``base``, if known). It can be negative: buying a third
+        driver gives one back, clause and all, and the driver given back is the one the team
+        misses least (:meth:`driver_to_return`)."""
+        team = state.players[me]
+        if base is None:
+            base = self.team_value(state, team)
+        return self._best_with(state, team, card)[0] - base
+
+    def _best_with(
+        self, state: GameState, team: PlayerState, card: Card
+    ) -> tuple[float, int | None]:
+        """The team's value after buying ``card``, and the driver it would give back."""
+        if card.kind != "driver" or len(team.drivers) < state.rules.max_drivers:
+            return self.team_value(state, _with_card(state, team, card)[0]), None
+        options = [
+            (self.team_value(state, _with_card(state, team, card, drop)[0]), drop)
+            for drop in team.drivers
+        ]
+        return max(options, key=lambda t: (t[0], -state.deck[t[1]].value))
+
+    def driver_to_return(self, state: GameState, owner: int, bought: int) -> int:
+        """Which of ``owner``'s drivers to give back after buying driver ``bought`` (FF-5):
+        the one whose loss, clause included, leaves the most valuable team.
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> from fdlab.fun.state import PlayerState
+        >>> s = new_game(2, seed=0)
+        >>> team = PlayerState(money=9, drivers=(10, 12), engine=25, chassis=37)
+        >>> s = s.replace(players=(team, s.players[1]))
+        >>> SensibleBot().driver_to_return(s, 0, 13)  # keeps Prince Kasimir's 3 M$ a race
+        10
+        """
+        team = state.players[owner]
+        return self._best_with(state, team, state.deck[bought])[1]  # type: ignore[return-value]
 
     def race_points(self, state: GameState, circuit: int) -> list[int]:
         """Expected points per player if ``circuit`` were raced now (ties by hand size)."""
@@ -188,8 +231,9 @@ class SensibleBot:
         if state.phase == "auction":
             return self._bid(state, me, legal)
         if state.phase == "return_driver":
-            drivers = [a for a in legal if isinstance(a, ReturnDriver)]
-            return min(drivers, key=lambda a: state.deck[a.card].value)
+            assert state.pending_driver is not None
+            owner, bought = state.pending_driver
+            return ReturnDriver(self.driver_to_return(state, owner, bought))
         return self._play(state, me, legal)
 
     def _draw(self, state: GameState, me: int, legal: Sequence[Action]) -> Action:
@@ -232,7 +276,7 @@ class SensibleBot:
             return special
 
         # 4. parts that would improve the team go to the market, to be auctioned
-        base = team_strength(state, player)
+        base = self.team_value(state, player)
         for a in by_type[PutOnMarket]:
             assert isinstance(a, PutOnMarket)
             if self.card_value(state, me, deck[a.card], base) >= 1.0:
@@ -313,3 +357,36 @@ class SensibleBot:
         if not scored:
             return None
         return max(scored, key=lambda t: (t[0], t[1]))[2]
+
+
+class SimpleBot(SensibleBot):
+    """The baseline of issue 16: about 2 M$ per point of team strength, 1 M$ kept back.
+
+    The sensible bot's play with other numbers: it bids up to 2 M$ per point
+    a card adds to its team strength (parts of an incomplete team count at a
+    discount, a third driver's purchase counts the clause of the driver given
+    back), keeps only 1 M$ back, and draws three cards whenever it can pay
+    for them. A yardstick for stronger bots: a bot worth playing beats it.
+
+    Parameters
+    ----------
+    rng : random.Random or int
+        Breaks ties between equally good choices.
+
+    Examples
+    --------
+    >>> from fdlab.fun.engine import new_game, legal_actions
+    >>> s = new_game(2, seed=0)
+    >>> bot = SimpleBot()
+    >>> bot.price_per_point, bot.reserve, bot.choose(s, legal_actions(s))
+    (2.0, 1, Draw(count=3))
+    """
+
+    name = "simple"
+
+    def __init__(self, rng: random.Random | int = 0) -> None:
+        super().__init__(rng, price_per_point=2.0, reserve=1)
+
+    def _draw(self, state: GameState, me: int, legal: Sequence[Action]) -> Action:
+        draws = [a for a in legal if isinstance(a, Draw)]
+        return max(draws, key=lambda a: a.count)

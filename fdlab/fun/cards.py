@@ -76,7 +76,9 @@ class Clause:
     Examples
     --------
     >>> Clause("win", -3).text
-    'pays 3 M$ after each race won'
+    'the owner pays the bank 3 M$ after each race this driver wins'
+    >>> Clause("race", 2).text
+    'the bank pays the owner 2 M$ after every race'
     """
 
     on: Literal["race", "win"]
@@ -85,10 +87,10 @@ class Clause:
     @property
     def text(self) -> str:
         """Human-readable text of the clause."""
-        when = "after each race won" if self.on == "win" else "after every race"
+        when = "after each race this driver wins" if self.on == "win" else "after every race"
         if self.money >= 0:
-            return f"brings {self.money} M$ {when}"
-        return f"pays {-self.money} M$ {when}"
+            return f"the bank pays the owner {self.money} M$ {when}"
+        return f"the owner pays the bank {-self.money} M$ {when}"
 
 
 @dataclass(frozen=True)

@@ -34,10 +34,13 @@ from typing import Any
 
 from fdlab.fun.cards import CAR_PARTS, KINDS, Card, Clause, Condition, Effect, Modifier
 from fdlab.fun.errors import DeckError
+from fdlab.fun.quoting import BigNumber, quoted
 
 __all__ = ["DECK_FORMAT", "Deck", "default_deck", "deck_from_dict", "load_deck"]
 
 DECK_FORMAT = "fdlab-fun-deck"
+#: Largest deck file read (a deck of 70 cards is about 5 kB).
+MAX_DECK_BYTES = 5_000_000
 _KEYS: dict[str, set[str]] = {
     "driver": {"kind", "name", "value", "count", "clauses"},
     "engine": {"kind", "name", "value", "count"},
@@ -115,6 +118,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _type_name(value: Any) -> str:
+    return "a number" if isinstance(value, BigNumber) else type(value).__name__
+
+
+def _has_control_characters(text: str) -> bool:
+    return any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text)
+
+
 class _Checker:
     """Small helper that raises DeckError with file and field path."""
 
@@ -131,7 +142,7 @@ class _Checker:
 
     def mapping(self, value: Any, where: str) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
-            raise self.fail(where, f"must be an object, got {type(value).__name__}")
+            raise self.fail(where, f"must be an object, got {_type_name(value)}")
         return value
 
     def keys(self, obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -152,7 +163,7 @@ class _Checker:
         value = obj[key]
         if not _is_int(value) or not lo <= value <= hi:
             raise self.fail(
-                f"{where}.{key}", f"must be an integer from {lo} to {hi}, got {value!r}"
+                f"{where}.{key}", f"must be an integer from {lo} to {hi}, got {quoted(value)}"
             )
         return value
 
@@ -161,13 +172,15 @@ class _Checker:
     ) -> str:
         value = obj.get(key, default)
         if value not in options:
-            raise self.fail(f"{where}.{key}", f"must be one of {', '.join(options)}, got {value!r}")
+            raise self.fail(
+                f"{where}.{key}", f"must be one of {', '.join(options)}, got {quoted(value)}"
+            )
         return value
 
     def array(self, obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
         value = obj.get(key, [])
         if not isinstance(value, list):
-            raise self.fail(f"{where}.{key}", f"must be a list, got {type(value).__name__}")
+            raise self.fail(f"{where}.{key}", f"must be a list, got {_type_name(value)}")
         return value
 
 
@@ -196,7 +209,7 @@ def _condition(ck: _Checker, raw: Any, where: str) -> Condition:
             or not all(_is_int(v) and 1 <= v <= 6 for v in items)
         ):
             raise ck.fail(
-                f"{where}.{part}", f"must be a non-empty list of values 1-6, got {items!r}"
+                f"{where}.{part}", f"must be a non-empty list of values 1-6, got {quoted(items)}"
             )
         values[part] = tuple(items)
     cars = ck.integer(obj, "cars", where, 1, 2, 0) if "cars" in obj else None
@@ -211,7 +224,9 @@ def _modifier(ck: _Checker, raw: Any, where: str) -> Modifier:
     add = ck.integer(obj, "add", where, -10, 10, 0)
     double = obj.get("double")
     if double is not None and double not in CAR_PARTS:
-        raise ck.fail(f"{where}.double", f"must be one of {', '.join(CAR_PARTS)}, got {double!r}")
+        raise ck.fail(
+            f"{where}.double", f"must be one of {', '.join(CAR_PARTS)}, got {quoted(double)}"
+        )
     if add == 0 and double is None:
         raise ck.fail(where, "needs 'add' (non-zero) or 'double'")
     when = _condition(ck, obj["if"], f"{where}.if") if "if" in obj else Condition()
@@ -221,15 +236,16 @@ def _modifier(ck: _Checker, raw: Any, where: str) -> Modifier:
 def _effect(ck: _Checker, raw: Any, where: str) -> Effect:
     obj = ck.mapping(raw, where)
     op = obj.get("op")
-    if op not in _EFFECT_KEYS:
-        raise ck.fail(f"{where}.op", f"must be one of {', '.join(_EFFECT_KEYS)}, got {op!r}")
+    if not isinstance(op, str) or op not in _EFFECT_KEYS:
+        raise ck.fail(f"{where}.op", f"must be one of {', '.join(_EFFECT_KEYS)}, got {quoted(op)}")
     ck.keys(obj, _EFFECT_KEYS[op], where)
     if op == "discard_in_play":
         kinds = obj.get("kinds", list(CAR_PARTS) + ["sponsor"])
         allowed = (*CAR_PARTS, "sponsor")
         if not isinstance(kinds, list) or not kinds or not all(k in allowed for k in kinds):
             raise ck.fail(
-                f"{where}.kinds", f"must be a non-empty list of {', '.join(allowed)}, got {kinds!r}"
+                f"{where}.kinds",
+                f"must be a non-empty list of {', '.join(allowed)}, got {quoted(kinds)}",
             )
         whose = ck.choice(obj, "whose", where, ("any", "own", "others"), "any")
         return Effect(op, kinds=tuple(kinds), whose=whose)
@@ -283,12 +299,16 @@ def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
     doc = ck.mapping(data, "(top level)")
     ck.keys(doc, {"format", "version", "name", "cards", "description"}, "(top level)")
     if doc.get("format") != DECK_FORMAT:
-        raise ck.fail("format", f"must be {DECK_FORMAT!r}, got {doc.get('format')!r}")
-    if doc.get("version") != 1:
-        raise ck.fail("version", f"unsupported deck version {doc.get('version')!r} (expected 1)")
+        raise ck.fail("format", f"must be {DECK_FORMAT!r}, got {quoted(doc.get('format'))}")
+    if doc.get("version") != 1 or isinstance(doc.get("version"), bool):
+        raise ck.fail(
+            "version", f"unsupported deck version {quoted(doc.get('version'))} (expected 1)"
+        )
     name = doc.get("name", "unnamed deck")
     if not isinstance(name, str):
         raise ck.fail("name", "must be a string")
+    if not isinstance(doc.get("description", ""), str):
+        raise ck.fail("description", f"must be a string, got {quoted(doc['description'])}")
     entries = doc.get("cards")
     if not isinstance(entries, list) or not entries:
         raise ck.fail("cards", "must be a non-empty list of card entries")
@@ -302,9 +322,11 @@ def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
         if named:
             ck.card = f"card {card_name!r}"
         if kind not in KINDS:
-            raise ck.fail(f"{where}.kind", f"must be one of {', '.join(KINDS)}, got {kind!r}")
+            raise ck.fail(f"{where}.kind", f"must be one of {', '.join(KINDS)}, got {quoted(kind)}")
         if not named:
             raise ck.fail(f"{where}.name", "must be a non-empty string")
+        if _has_control_characters(card_name):
+            raise ck.fail(f"{where}.name", "must not contain control characters")
         ck.card = f"{kind} {card_name!r}"
         ck.keys(obj, _KEYS[kind], where)
         count = ck.integer(obj, "count", where, 1, 20, 1)
@@ -357,8 +379,8 @@ def load_deck(path: str | Path) -> Deck:
     Raises
     ------
     DeckError
-        If the file is not valid JSON or not a valid deck; the message names
-        the file and the field.
+        If the file cannot be read, is not UTF-8 JSON or not a valid deck; the
+        message names the file and the field.
 
     Examples
     --------
@@ -375,16 +397,53 @@ def load_deck(path: str | Path) -> Deck:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if not p.is_file():
+            what = "does not exist" if not p.exists() else "is not a regular file"
+            raise DeckError(p.name, "", f"cannot read the deck file (it {what})")
+        with p.open("rb") as f:
+            raw = f.read(MAX_DECK_BYTES + 1)
     except OSError as err:
         raise DeckError(p.name, "", f"cannot read the deck file ({err.strerror})") from err
+    if len(raw) > MAX_DECK_BYTES:
+        raise DeckError(
+            p.name, "", f"the file is larger than {MAX_DECK_BYTES // 1_000_000} MB: not a deck"
+        )
+    text = _decoded(raw, p.name)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=BigNumber.parse)
     except json.JSONDecodeError as err:
         raise DeckError(
             p.name, "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
         ) from err
+    except RecursionError:
+        raise DeckError(
+            p.name, "", "lists or objects nested too deeply inside each other to be a deck"
+        ) from None
     return deck_from_dict(data, source=p.name)
+
+
+def _decoded(raw: bytes, name: str) -> str:
+    """The text of a deck file, which must be UTF-8 (a UTF-8 byte order mark is allowed)."""
+    for bom, encoding in (
+        (b"\xff\xfe\x00\x00", "UTF-32"),
+        (b"\x00\x00\xfe\xff", "UTF-32"),
+        (b"\xff\xfe", "UTF-16"),
+        (b"\xfe\xff", "UTF-16"),
+    ):
+        if raw.startswith(bom):
+            raise DeckError(name, "", f"the file is {encoding} text; save the deck file as UTF-8")
+    if len(raw) >= 2 and (raw[0] == 0) != (raw[1] == 0):
+        raise DeckError(name, "", "the file is UTF-16 text; save the deck file as UTF-8")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise DeckError(
+            name,
+            "",
+            f"not UTF-8 text: byte 0x{raw[err.start]:02x} on line {line} is not UTF-8 "
+            "(perhaps Latin-1 or Windows-1252); save the deck file as UTF-8",
+        ) from None
 
 
 _DEFAULT: Deck | None = None

@@ -78,9 +78,9 @@ from fdlab.fun.errors import (
     SponsorError,
     WrongPhaseError,
 )
-from fdlab.fun.events import Event, player_name
-from fdlab.fun.race import classify, entrants
-from fdlab.fun.state import Auction, FunRules, GameState, PlayerState, RaceResult
+from fdlab.fun.events import Event, mention, player_name
+from fdlab.fun.race import classify, entrants, ties
+from fdlab.fun.state import Auction, CarResult, FunRules, GameState, PlayerState, RaceResult
 
 __all__ = ["legal_actions", "new_game", "replay", "step"]
 
@@ -284,16 +284,14 @@ class _Work:
         return rng
 
     def log(self, kind: str, text: str, player: int | None = None, **kw: int | None) -> None:
-        self.events.append(Event(kind, text, player, **kw))  # type: ignore[arg-type]
+        self.events.append(Event.said(kind, text, player, **kw))  # type: ignore[arg-type]
 
     def gain(self, who: int, amount: int, why: str) -> None:
         """The bank pays ``who``."""
         if amount <= 0:
             return
         self.players[who].money += amount
-        self.log(
-            "money", f"the bank pays {player_name(who)} {amount} M$ ({why})", who, amount=amount
-        )
+        self.log("money", f"the bank pays {mention(who)} {amount} M$ ({why})", who, amount=amount)
 
     def pay(self, who: int, amount: int, why: str) -> None:
         """``who`` pays the bank; callers make sure they can."""
@@ -301,9 +299,7 @@ class _Work:
             return
         assert self.players[who].money >= amount
         self.players[who].money -= amount
-        self.log(
-            "money", f"{player_name(who)} pays the bank {amount} M$ ({why})", who, amount=-amount
-        )
+        self.log("money", f"{mention(who)} pays the bank {amount} M$ ({why})", who, amount=-amount)
 
     def card(self, card_id: int) -> Card:
         return self.deck[card_id]
@@ -330,7 +326,7 @@ class _Work:
             self.players[who].hand.append(self.draw_pile.pop())
             got += 1
         if got:
-            self.log("draw", f"{player_name(who)} draws {got} card{'s' if got != 1 else ''}", who)
+            self.log("draw", f"{mention(who)} draws {got} card{'s' if got != 1 else ''}", who)
         self.check_circuit_hand(who)
 
     def check_circuit_hand(self, who: int) -> None:
@@ -343,7 +339,7 @@ class _Work:
         self.discard.extend(circuits)
         self.log(
             "six_circuits",
-            f"{player_name(who)} shows {len(circuits)} circuit cards, discards them "
+            f"{mention(who)} shows {len(circuits)} circuit cards, discards them "
             f"and draws {self.rules.circuit_hand_redraw} (FF-13)",
             who,
         )
@@ -457,6 +453,12 @@ def _named(w: _Work, card: int) -> str:
     return f"#{card} (no such card in this deck)"
 
 
+def _listed(w: _Work, cards: Sequence[int]) -> str:
+    """Card labels as a list in words: ``V8 (engine 4) and Nico Rami (driver 2)``."""
+    labels = [w.card(c).label for c in cards]
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
 def _a(word: str) -> str:
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
@@ -500,7 +502,7 @@ def _do_market(w: _Work, a: PutOnMarket) -> None:
         )
     w.players[w.turn].hand.remove(a.card)
     w.to_market(a.card, w.turn)
-    w.log("market", f"{player_name(w.turn)} puts {card.label} on the market", w.turn, card=a.card)
+    w.log("market", f"{mention(w.turn)} puts {card.label} on the market", w.turn, card=a.card)
 
 
 def _clockwise_with_money(w: _Work, start: int) -> list[int]:
@@ -532,7 +534,7 @@ def _do_auction(w: _Work, a: StartAuction) -> None:
     active = tuple(_clockwise_with_money(w, w.turn))
     w.log(
         "auction",
-        f"{player_name(w.turn)} auctions {card.label}, opening at {a.price} M$",
+        f"{mention(w.turn)} auctions {card.label}, opening at {a.price} M$",
         w.turn,
         amount=a.price,
         card=a.card,
@@ -555,7 +557,7 @@ def _do_bid(w: _Work, a: Bid) -> None:
             "FF-4", f"a bid must beat the highest bid of {auction.high_bid} M$, not {a.amount} M$"
         )
     bidder = auction.to_act
-    w.log("bid", f"{player_name(bidder)} bids {a.amount} M$", bidder, amount=a.amount)
+    w.log("bid", f"{mention(bidder)} bids {a.amount} M$", bidder, amount=a.amount)
     raised = Auction(auction.card, a.amount, bidder, auction.active, bidder)
     nxt = _next_bidder(w, raised, bidder)
     if nxt is None:
@@ -569,7 +571,7 @@ def _do_pass(w: _Work, a: Pass) -> None:
     auction = w.auction
     assert auction is not None
     who = auction.to_act
-    w.log("pass", f"{player_name(who)} passes", who)
+    w.log("pass", f"{mention(who)} passes", who)
     active = tuple(p for p in auction.active if p != who)
     left = Auction(auction.card, auction.high_bid, auction.high_bidder, active, who)
     nxt = _next_bidder(w, left, who)
@@ -593,7 +595,7 @@ def _settle(w: _Work, auction: Auction) -> None:
         w.pay(winner, price, f"buying {card.label}")
         w.log(
             "sale",
-            f"{player_name(winner)} buys {card.label} for {price} M$",
+            f"{mention(winner)} buys {card.label} for {price} M$",
             winner,
             amount=price,
             card=card.id,
@@ -603,7 +605,7 @@ def _settle(w: _Work, auction: Auction) -> None:
     fine = min((price + 1) // 2, buyer.money)
     w.log(
         "failed_payment",
-        f"{player_name(winner)} cannot pay {price} M$: the sale is cancelled and they pay "
+        f"{mention(winner)} cannot pay {price} M$: the sale is cancelled and they pay "
         f"{fine} M$ (FF-6)",
         winner,
         amount=fine,
@@ -643,7 +645,7 @@ def _install(w: _Work, owner: int, card: Card) -> None:
         w.to_market(old, owner)
         w.log(
             "return",
-            f"{player_name(owner)}'s old {w.card(old).label} returns to the market (FF-5)",
+            f"{mention(owner)}'s old {w.card(old).label} returns to the market (FF-5)",
             owner,
             card=old,
         )
@@ -665,7 +667,7 @@ def _do_return(w: _Work, a: ReturnDriver) -> None:
     w.phase = "play"
     w.log(
         "return",
-        f"{player_name(owner)} returns {w.card(a.card).label} to the market (FF-5)",
+        f"{mention(owner)} returns {w.card(a.card).label} to the market (FF-5)",
         owner,
         card=a.card,
     )
@@ -688,7 +690,7 @@ def _do_sponsor(w: _Work, a: PlaySponsor) -> None:
     me.hand.remove(a.card)
     me.sponsors.append(a.card)
     w.sponsor_played = True
-    w.log("sponsor", f"{player_name(w.turn)} signs {card.label}", w.turn, card=a.card)
+    w.log("sponsor", f"{mention(w.turn)} signs {card.label}", w.turn, card=a.card)
     w.gain(w.turn, card.income, f"{card.name} signs")
 
 
@@ -753,7 +755,7 @@ def _do_special(w: _Work, a: PlaySpecial) -> None:
     _special_targets(w, card, a)
     me = w.turn
     w.players[me].hand.remove(a.card)
-    w.log("special", f"{player_name(me)} plays {card.name}: {card.text}", me, card=a.card)
+    w.log("special", f"{mention(me)} plays {card.name}: {card.text}", me, card=a.card)
     for effect in card.effects:
         _apply_effect(w, effect, a)
     w.discard.append(a.card)
@@ -774,7 +776,7 @@ def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
         w.discard.append(a.target)
         w.log(
             "discard_in_play",
-            f"{player_name(owner)}'s {w.card(a.target).label} is discarded",
+            f"{mention(owner)}'s {w.card(a.target).label} is discarded",
             owner,
             card=a.target,
         )
@@ -788,7 +790,7 @@ def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
         new = w.card(a.with_card)
         w.log(
             "sponsor",
-            f"{player_name(me)} replaces {w.card(a.target).label} with {new.label}",
+            f"{mention(me)} replaces {w.card(a.target).label} with {new.label}",
             me,
             card=a.with_card,
         )
@@ -807,9 +809,13 @@ def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
         w.length = min(w.length + effect.count, w.rules.max_races)
         w.log("extend", f"the championship now lasts {w.length} races (FF-15)")
     elif effect.op == "clear_market":
-        w.discard.extend(c for c, _ in w.market)
+        gone = [c for c, _ in w.market]
+        w.discard.extend(gone)
         w.market = []
-        w.log("market_cleanup", "every market card is discarded")
+        if gone:
+            w.log("market_cleanup", f"the market is cleared: {_listed(w, gone)} discarded")
+        else:
+            w.log("market_cleanup", "the market was empty: nothing is discarded")
 
 
 def _do_circuit(w: _Work, a: PlayCircuit) -> None:
@@ -826,7 +832,7 @@ def _do_circuit(w: _Work, a: PlayCircuit) -> None:
     me = w.turn
     w.players[me].hand.remove(a.card)
     w.circuit_played = True
-    _run_race(w, card)
+    _run_race(w, card, me)
     w.discard.append(a.card)
     if len(w.races) >= w.length:
         w.phase = "over"
@@ -834,26 +840,28 @@ def _do_circuit(w: _Work, a: PlayCircuit) -> None:
         _log_end(w)
 
 
-def _run_race(w: _Work, circuit: Card) -> None:
-    """FF-10 .. FF-12, then sponsor income (FF-8) and driver clauses (FF-7)."""
+def _run_race(w: _Work, circuit: Card, by: int) -> None:
+    """FF-10 .. FF-12, then sponsor income (FF-8) and driver clauses (FF-7); ``by`` played
+    the circuit card."""
     frozen = [p.freeze() for p in w.players]
     cars = entrants(w.deck, frozen, circuit.id)
     number = len(w.races) + 1
     hand_sizes = [len(p.hand) for p in w.players]
-    results, lots = classify(cars, hand_sizes, w.rng())
+    results, _ = classify(cars, hand_sizes, w.rng())
     w.log(
         "race",
-        f"race {number} of {w.length}: {circuit.name} ({circuit.text}), "
+        f"race {number} of {w.length}: {mention(by)} plays {circuit.name} ({circuit.text}), "
         f"{len(results)} car{'s' if len(results) != 1 else ''}",
+        by,
         card=circuit.id,
     )
-    if lots:
-        w.log("lots", "a tie on value and cards in hand is settled by lots (FF-11)")
+    for group in ties(results):
+        _log_tie(w, group, hand_sizes)
     for pos, r in enumerate(results, start=1):
         w.players[r.player].points += r.points
         w.log(
             "car",
-            f"{pos}. {player_name(r.player)} with {w.card(r.driver).name}: "
+            f"{pos}. {mention(r.player)} with {w.card(r.driver).name}: "
             f"value {r.value}, {r.points} point{'s' if r.points != 1 else ''}",
             r.player,
             amount=r.points,
@@ -870,25 +878,53 @@ def _run_race(w: _Work, circuit: Card) -> None:
                 if clause.on == "win" and not (winner.player == index and winner.driver == driver):
                     continue
                 name = w.card(driver).name
+                when = "a race won" if clause.on == "win" else "every race"
                 if clause.money > 0:
-                    w.gain(index, clause.money, f"{name}'s clause")
+                    w.gain(index, clause.money, f"{name}'s clause, {when}")
                 elif p.money >= -clause.money:
-                    w.pay(index, -clause.money, f"{name}'s clause")
+                    w.pay(index, -clause.money, f"{name}'s clause, {when}")
                 else:
                     w.log(
                         "clause",
-                        f"{player_name(index)} cannot pay {name}'s clause of "
+                        f"{mention(index)} cannot pay {name}'s clause of "
                         f"{-clause.money} M$, so nothing is paid (FF-7)",
                         index,
                         card=driver,
                     )
 
 
+def _log_tie(w: _Work, group: tuple[CarResult, ...], hand_sizes: list[int]) -> None:
+    """Say which cars tied on value and what put them in order (FF-11)."""
+    cars = [f"{mention(c.player)}'s {w.card(c.driver).name}" for c in group]
+    listed = f"{', '.join(cars[:-1])} and {cars[-1]}"
+    hands = [hand_sizes[c.player] for c in group]
+    if len(set(hands)) == len(hands):
+        order = "; ".join(
+            f"{mention(c.player)} holds {h} card{'s' if h != 1 else ''}"
+            for c, h in zip(group, hands, strict=True)
+        )
+        why = f"more cards in hand finish ahead ({order})"
+    elif len(set(hands)) == 1:
+        why = f"the players hold {hands[0]} cards each, so lots decide the order"
+    else:
+        why = "more cards in hand finish ahead, lots decide between equal hands"
+    w.log(
+        "tie" if len(set(hands)) == len(hands) else "lots",
+        f"{listed} tie on value {group[0].value}: {why} (FF-11)",
+        group[0].player,
+        amount=group[0].value,
+    )
+
+
 def _log_end(w: _Work) -> None:
     best = max(p.points for p in w.players)
-    top = [player_name(i) for i, p in enumerate(w.players) if p.points == best]
+    top = [mention(i) for i, p in enumerate(w.players) if p.points == best]
     reason = "after the last race" if w.ended == "races" else f"after {w.rules.max_turns} turns"
-    w.log("game_over", f"championship over {reason}: {' and '.join(top)} win with {best} points")
+    if len(top) == 1:
+        result = f"{top[0]} wins with {best} points"
+    else:
+        result = f"{', '.join(top[:-1])} and {top[-1]} share the title with {best} points each"
+    w.log("game_over", f"championship over {reason}: {result}")
 
 
 def _do_discard(w: _Work, a: Discard) -> None:
@@ -909,7 +945,7 @@ def _do_discard(w: _Work, a: Discard) -> None:
         raise DiscardError("FF-13", "a circuit card may not be discarded while a team could race")
     me.hand.remove(a.card)
     w.discard.append(a.card)
-    w.log("discard", f"{player_name(w.turn)} discards {card.label}", w.turn, card=a.card)
+    w.log("discard", f"{mention(w.turn)} discards {card.label}", w.turn, card=a.card)
 
 
 def _do_end(w: _Work, a: EndTurn) -> None:
@@ -932,15 +968,15 @@ def _do_end(w: _Work, a: EndTurn) -> None:
     w.phase = "draw"
     w.sponsor_played = False
     w.circuit_played = False
-    w.log("turn", f"turn {w.turn_number}: {player_name(w.turn)} to play", w.turn)
+    w.log("turn", f"turn {w.turn_number}: {mention(w.turn)} to play", w.turn)
     stale = [c for c, facing in w.market if facing == w.turn]
     if stale:
         w.market = [m for m in w.market if m[1] != w.turn]
         w.discard.extend(stale)
         w.log(
             "market_cleanup",
-            f"{player_name(w.turn)} discards {len(stale)} unsold market card"
-            f"{'s' if len(stale) != 1 else ''} facing them (FF-14)",
+            f"{mention(w.turn)} discards the unsold market "
+            f"card{'s' if len(stale) != 1 else ''} facing them: {_listed(w, stale)} (FF-14)",
             w.turn,
         )
 

@@ -14,6 +14,7 @@ __all__ = [
     "DeckError",
     "DiscardError",
     "DrawError",
+    "GameFileError",
     "GameOverError",
     "HandLimitError",
     "IllegalActionError",
@@ -106,6 +107,30 @@ class DeckError(ValueError):
     --------
     >>> str(DeckError("my.json", "cards[3].value", "must be 1-6, got 9"))
     'my.json: cards[3].value: must be 1-6, got 9'
+    """
+
+    def __init__(self, source: str, where: str, message: str) -> None:
+        self.source = source
+        self.where = where
+        super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
+
+
+class GameFileError(ValueError):
+    """A saved game (:meth:`fdlab.fun.game.Game.from_json`) that cannot be loaded.
+
+    Parameters
+    ----------
+    source : str
+        What was read (``"saved game"``).
+    where : str
+        The field, e.g. ``"rules.races"`` or ``"actions[12]"``.
+    message : str
+        What is wrong with it.
+
+    Examples
+    --------
+    >>> str(GameFileError("saved game", "players", "must be 2 to 4, got 7"))
+    'saved game: players: must be 2 to 4, got 7'
     """
 
     def __init__(self, source: str, where: str, message: str) -> None:

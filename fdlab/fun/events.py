@@ -4,13 +4,24 @@ Events are for logs and user interfaces; the state alone decides the game.
 Every change of a player's money comes with a ``money`` event whose
 ``amount`` is signed (positive: the bank pays the player), so the log shows
 that money only moves between players and the bank (FF-16).
+
+The engine knows players by seat only. An event's ``text`` names them
+``P1``..``Pn``; its ``template`` marks every mention of a player
+(:func:`mention`), so :meth:`Event.told` can name them as the table does
+(``Game(names=...)``).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Event", "player_name"]
+__all__ = ["MENTION", "Event", "mention", "player_name"]
+
+#: How a template marks a player: two control characters around the seat index.
+#: Deck files may not use control characters, so no card name can look like one.
+MENTION = re.compile(r"\x1f(\d+)\x1e")
 
 
 def player_name(index: int) -> str:
@@ -22,6 +33,24 @@ def player_name(index: int) -> str:
     'P1'
     """
     return f"P{index + 1}"
+
+
+def mention(index: int) -> str:
+    """Return the mark of a player in an event template (see :meth:`Event.told`).
+
+    Examples
+    --------
+    >>> Event.said("turn", f"turn 2: {mention(1)} to play", 1).text
+    'turn 2: P2 to play'
+    """
+    return f"\x1f{index}\x1e"
+
+
+def tell(template: str, names: Sequence[str] | None = None) -> str:
+    """Fill a template's player marks with ``names`` (``P1``.. if None)."""
+    if names is None:
+        return MENTION.sub(lambda m: player_name(int(m.group(1))), template)
+    return MENTION.sub(lambda m: names[int(m.group(1))], template)
 
 
 @dataclass(frozen=True)
@@ -41,6 +70,9 @@ class Event:
         M$ for ``money`` events (signed), points for ``car`` events, else 0.
     card : int or None
         Card concerned.
+    template : str
+        The text with every player marked (:func:`mention`), or ``""`` when
+        the text names no player.
 
     Examples
     --------
@@ -53,6 +85,33 @@ class Event:
     player: int | None = None
     amount: int = 0
     card: int | None = None
+    template: str = ""
+
+    @classmethod
+    def said(
+        cls,
+        kind: str,
+        template: str,
+        player: int | None = None,
+        amount: int = 0,
+        card: int | None = None,
+    ) -> Event:
+        """An event from a template that marks players with :func:`mention`."""
+        marked = template if MENTION.search(template) else ""
+        return cls(kind, tell(template), player, amount, card, marked)
+
+    def told(self, names: Sequence[str] | None = None) -> str:
+        """The text with players named by ``names`` (seat order), as the table names them.
+
+        Examples
+        --------
+        >>> e = Event.said("sale", f"{mention(0)} buys V12 (engine 6) for 4 M$", 0)
+        >>> e.text, e.told(["Ada", "Bea"])
+        ('P1 buys V12 (engine 6) for 4 M$', 'Ada buys V12 (engine 6) for 4 M$')
+        """
+        if not self.template or names is None:
+            return self.text
+        return tell(self.template, names)
 
     def __str__(self) -> str:
         return self.text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 from fdlab.championship import Standings
@@ -16,8 +17,11 @@ from fdlab.fun.actions import Action, parse_action
 from fdlab.fun.bots import Bot
 from fdlab.fun.deck import Deck, deck_from_dict
 from fdlab.fun.engine import legal_actions, new_game, step
+from fdlab.fun.errors import GameFileError, IllegalActionError
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.html import log_html, state_html
+from fdlab.fun.opponents import make_bot
+from fdlab.fun.quoting import quoted
 from fdlab.fun.state import FunRules, GameState
 
 __all__ = ["Game", "play_championship"]
@@ -32,8 +36,10 @@ class Game:
         Number of players, 2-4.
     seed : int
         Seed of every random draw (with the actions, it replays the game).
-    bots : Mapping of int to Bot, optional
-        Players driven by bots; the others are decided by :meth:`play`.
+    bots : Mapping of int to Bot, or str, optional
+        Players driven by bots; the others are decided by :meth:`play`. A bot
+        name (a key of :data:`fdlab.fun.opponents.BOTS`, e.g. ``"manager"``,
+        the default opponent) puts that bot in every seat but ``human``'s.
     deck : Deck, optional
         Card definitions (the default deck otherwise).
     rules : FunRules, optional
@@ -45,8 +51,7 @@ class Game:
 
     Examples
     --------
-    >>> from fdlab.fun.bots import SensibleBot
-    >>> g = Game(3, seed=4, bots={1: SensibleBot(1), 2: SensibleBot(2)}, human=0)
+    >>> g = Game(3, seed=4, bots="manager", human=0, names=["Ada", "Bea", "Cy"])
     >>> g.run_bots()  # bots play until player 0 must decide
     >>> g.state.to_act
     0
@@ -60,13 +65,16 @@ class Game:
         self,
         players: int = 4,
         seed: int = 0,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, Bot] | str | None = None,
         deck: Deck | None = None,
         rules: FunRules | None = None,
         names: Sequence[str] | None = None,
         human: int | None = None,
     ) -> None:
         self.seed = seed
+        if isinstance(bots, str):
+            name = bots
+            bots = {i: make_bot(name, seed * 10 + i) for i in range(players) if i != human}
         self.bots: dict[int, Bot] = dict(bots or {})
         start = new_game(players, seed=seed, deck=deck, rules=rules)
         self.history: list[GameState] = [start]
@@ -89,6 +97,19 @@ class Game:
     def log(self) -> list[Event]:
         """Every event so far, in order."""
         return [e for batch in self.event_batches for e in batch]
+
+    def log_lines(self, last: int | None = None) -> list[str]:
+        """The log as sentences, players named as the table names them (:attr:`names`).
+
+        Examples
+        --------
+        >>> g = Game(2, seed=1, names=["Ada", "Bea"])
+        >>> _ = g.play("draw 2")
+        >>> g.log_lines()
+        ['Ada pays the bank 1 M$ (drawing 2 cards)', 'Ada draws 2 cards']
+        """
+        lines = [e.told(self.names) for e in self.log]
+        return lines if last is None else lines[-last:]
 
     def legal_actions(self) -> list[Action]:
         """The legal actions now (see :func:`fdlab.fun.engine.legal_actions`)."""
@@ -185,20 +206,68 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str, bots: Mapping[int, Bot] | None = None) -> Game:
-        """Rebuild a game saved with :meth:`to_json`, replaying its actions."""
-        data: dict[str, Any] = json.loads(text)
-        rules = FunRules(
-            **{k: tuple(v) if isinstance(v, list) else v for k, v in data["rules"].items()}
-        )
-        return cls.replay(
-            data["seed"],
-            data["players"],
-            data["actions"],
-            deck=deck_from_dict(data["deck"], source="saved game"),
-            rules=rules,
-            bots=bots,
-            names=data.get("names"),
-        )
+        """Rebuild a game saved with :meth:`to_json`, replaying its actions.
+
+        Raises
+        ------
+        GameFileError
+            If the text is not a saved game or a field is wrong (impossible
+            rules such as ``races: 0``, an action the rules forbid, ...); the
+            message names the field.
+        DeckError
+            If the saved deck is not a valid deck.
+
+        Examples
+        --------
+        >>> Game.from_json('{"seed": 1, "players": 9, "actions": [], "rules": {}}')
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.GameFileError: saved game: players: must be an integer from 2 to 4, got 9
+        """
+        source = "saved game"
+
+        def fail(where: str, message: str) -> GameFileError:
+            return GameFileError(source, where, message)
+
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise fail("", "nested too deeply to be a saved game") from None
+        except json.JSONDecodeError as err:
+            raise fail(
+                "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+            ) from None
+        except ValueError as err:  # e.g. an integer of thousands of digits
+            raise fail("", f"not a saved game ({err})") from None
+        if not isinstance(data, dict):
+            raise fail("", "must be an object with seed, players, actions, deck and rules")
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise fail("seed", f"must be an integer, got {type(seed).__name__}")
+        players = data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise fail("players", f"must be an integer from 2 to 4, got {quoted(players)}")
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise fail("actions", "must be a list of action texts such as 'draw 2'")
+        deck = deck_from_dict(data["deck"], source=source) if "deck" in data else None
+        rules = _rules_from(data.get("rules", {}), fail)
+        names = data.get("names")
+        if names is not None and (
+            not isinstance(names, list)
+            or len(names) != players
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise fail("names", f"must be a list of {players} names")
+        game = cls(players, seed=seed, bots=bots, deck=deck, rules=rules, names=names)
+        for index, action in enumerate(actions):
+            try:
+                game.play(action)
+            except IllegalActionError as err:
+                raise fail(f"actions[{index}]", f"{action!r} is not legal there: {err}") from None
+            except ValueError as err:
+                raise fail(f"actions[{index}]", str(err)) from None
+        return game
 
     @classmethod
     def replay(
@@ -227,7 +296,9 @@ class Game:
 
     # ------------------------------------------------------------------ display
     def _repr_html_(self) -> str:
-        return state_html(self.state, self.names, self.human) + log_html(self.log, last=8)
+        return state_html(self.state, self.names, self.human) + log_html(
+            self.log, last=8, names=self.names
+        )
 
     def __repr__(self) -> str:
         s = self.state
@@ -235,6 +306,22 @@ class Game:
             f"<Game {s.n_players} players, seed {self.seed}, turn {s.turn_number}, "
             f"races {len(s.races)}/{s.length}, points {list(s.points)}>"
         )
+
+
+def _rules_from(raw: Any, fail: Callable[[str, str], GameFileError]) -> FunRules:
+    """The rules of a saved game; errors name the rule (``rules.races``)."""
+    if not isinstance(raw, dict):
+        raise fail("rules", "must be an object of rule numbers")
+    known = {f.name for f in fields(FunRules)}
+    for key in raw:
+        if key not in known:
+            raise fail(f"rules.{key}", f"unknown rule; the rules are {', '.join(sorted(known))}")
+    try:
+        return FunRules(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
+    except (TypeError, ValueError) as err:
+        name, _, message = str(err).partition(": ")
+        field = name.removeprefix("FunRules.")
+        raise fail(f"rules.{field}", message or str(err)) from None
 
 
 def play_championship(
@@ -265,7 +352,8 @@ def play_championship(
     Examples
     --------
     >>> from fdlab.fun.bots import SensibleBot
-    >>> final = play_championship([SensibleBot(1), SensibleBot(2)], seed=5)
+    >>> from fdlab.fun.manager import ManagerBot
+    >>> final = play_championship([ManagerBot(1), SensibleBot(2)], seed=5)
     >>> final.is_over, len(final.races) == final.length or final.ended == "turn_limit"
     (True, True)
     """

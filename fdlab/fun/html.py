@@ -14,7 +14,14 @@ from fdlab.fun.deck import Deck
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.state import GameState
 
-__all__ = ["card_html", "deck_html", "describe_action", "log_html", "state_html"]
+__all__ = [
+    "card_html",
+    "decision_html",
+    "deck_html",
+    "describe_action",
+    "log_html",
+    "state_html",
+]
 
 _COLOURS = {
     "driver": "#d6eaff",
@@ -100,25 +107,14 @@ def state_html(
     if state.is_over:
         best = max(state.points)
         won = " and ".join(names[i] for i in state.winners())
-        status = f"Championship over: <b>{escape(won)}</b> with {best} points"
+        verb = "wins" if len(state.winners()) == 1 else "share the title"
+        status = f"Championship over: <b>{escape(won)}</b> {verb} with {best} points"
     else:
         status = (
-            f"Turn {state.turn_number}, race {len(state.races)} of {state.length} run; "
-            f"<b>{escape(names[state.turn])}</b> on turn, phase <i>{state.phase}</i>"
+            f"Turn {state.turn_number}: <b>{escape(names[state.turn])}</b>'s turn; "
+            f"{len(state.races)} of {state.length} races run"
+            f"<br>{decision_html(state, names, show_hand)}"
         )
-        if state.auction is not None:
-            a = state.auction
-            high = escape(names[a.high_bidder]) if a.high_bidder is not None else "nobody"
-            status += (
-                f"<br>Auction of {card_html(state.deck[a.card])}: high bid {a.high_bid} M$ "
-                f"by {high}; {escape(names[a.to_act])} to bid or pass"
-            )
-        if state.pending_driver is not None:
-            owner, card = state.pending_driver
-            status += (
-                f"<br>{escape(names[owner])} bought {card_html(state.deck[card])} and must "
-                "return one of their drivers to the market"
-            )
     rows = []
     order = sorted(range(state.n_players), key=lambda i: -state.players[i].points)
     for i in order:
@@ -130,9 +126,16 @@ def state_html(
             f"<td>{len(p.hand)}</td></tr>"
         )
     market = " ".join(
-        f"{card_html(state.deck[c])}<small>&rarr;{escape(names[f])}</small>"
+        f'<span title="{escape(_facing_tip(names[f]))}">{card_html(state.deck[c])}'
+        f"<small>&rarr;{escape(names[f])}</small></span>"
         for c, f in state.market
     )
+    if market:
+        market += (
+            "<br><small>&rarr; name: the player a card faces, who put it on the market "
+            "(or gave it back, FF-5). Anyone on turn may auction it; unsold, it is "
+            "discarded when that player's next turn starts (FF-14).</small>"
+        )
     last_race = ""
     if state.races:
         race = state.races[-1]
@@ -159,15 +162,78 @@ def state_html(
     )
 
 
-def log_html(events: Sequence[Event], last: int = 12) -> str:
-    """Return the last events as an HTML list.
+def _facing_tip(name: str) -> str:
+    return f"faces {name}: discarded at the start of {name}'s next turn if still unsold (FF-14)"
+
+
+def decision_html(
+    state: GameState, names: Sequence[str] | None = None, you: int | None = None
+) -> str:
+    """Return one sentence saying whose decision the game waits for, and what it is.
+
+    Parameters
+    ----------
+    state : GameState
+    names : sequence of str, optional
+        Display names per player.
+    you : int, optional
+        The person looking at the table: their decision reads "Your decision".
 
     Examples
     --------
-    >>> log_html([Event("turn", "turn 2: P2 to play")])
-    '<ul style="margin:0"><li>turn 2: P2 to play</li></ul>'
+    >>> from fdlab.fun.engine import new_game
+    >>> s = new_game(2, seed=1)
+    >>> decision_html(s, ["Ada", "Bea"], you=s.turn)
+    '<b>Your decision</b>: draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
+    >>> decision_html(s, ["Ada", "Bea"], you=1 - s.turn)
+    'Waiting for <b>Ada</b> to draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
     """
-    items = "".join(f"<li>{escape(e.text)}</li>" for e in list(events)[-last:])
+    if state.is_over:
+        return "The championship is over."
+    names = list(names) if names else [player_name(i) for i in range(state.n_players)]
+    who = state.to_act
+    assert who is not None
+    deck = state.deck
+    if state.phase == "draw":
+        costs = state.rules.draw_costs
+        options = [
+            f"{n} card{'s' if n != 1 else ''} ({f'{c} M$' if c else 'free'})"
+            for n, c in enumerate(costs, start=1)
+        ]
+        task = f"draw {', '.join(options[:-1])} or {options[-1]}"
+    elif state.phase == "auction":
+        a = state.auction
+        assert a is not None
+        card = card_html(deck[a.card])
+        if a.high_bidder is None:
+            task = f"bid for {card} (no bid yet) or pass"
+        else:
+            high = "you" if a.high_bidder == you else escape(names[a.high_bidder])
+            task = f"bid more than {a.high_bid} M$ for {card} (high bid by {high}) or pass"
+        if state.turn != who:
+            opener = "you" if state.turn == you else escape(names[state.turn])
+            task += f"; {opener} opened it"
+    elif state.phase == "return_driver":
+        assert state.pending_driver is not None
+        card = card_html(deck[state.pending_driver[1]])
+        task = f"choose which driver returns to the market to make room for {card} (FF-5)"
+    else:
+        task = "play cards from the hand, auction market cards, race, or end the turn"
+    if who == you:
+        return f"<b>Your decision</b>: {task}."
+    return f"Waiting for <b>{escape(names[who])}</b> to {task}."
+
+
+def log_html(events: Sequence[Event], last: int = 12, names: Sequence[str] | None = None) -> str:
+    """Return the last events as an HTML list, players named by ``names`` (seat order).
+
+    Examples
+    --------
+    >>> from fdlab.fun.events import mention
+    >>> log_html([Event.said("turn", f"turn 2: {mention(1)} to play", 1)], names=["Ada", "Bea"])
+    '<ul style="margin:0"><li>turn 2: Bea to play</li></ul>'
+    """
+    items = "".join(f"<li>{escape(e.told(names))}</li>" for e in list(events)[-last:])
     return f'<ul style="margin:0">{items}</ul>'
 
 

@@ -15,7 +15,7 @@ from fdlab.fun.cards import Card
 from fdlab.fun.deck import Deck
 from fdlab.fun.state import CarResult, PlayerState
 
-__all__ = ["Car", "car_value", "classify", "entrants"]
+__all__ = ["Car", "car_value", "classify", "entrants", "ties"]
 
 
 @dataclass(frozen=True)
@@ -143,3 +143,26 @@ def classify(
         for pos, car in enumerate(final, start=1)
     )
     return results, lots
+
+
+def ties(results: Sequence[CarResult]) -> list[tuple[CarResult, ...]]:
+    """Groups of cars that finished on the same value, in finishing order (FF-11).
+
+    Examples
+    --------
+    >>> import random
+    >>> cars = [Car(0, 10, 15), Car(1, 11, 15), Car(1, 12, 12)]
+    >>> results, _ = classify(cars, [3, 4], random.Random(0))
+    >>> [[(r.player, r.value) for r in group] for group in ties(results)]
+    [[(1, 15), (0, 15)]]
+    """
+    groups: list[tuple[CarResult, ...]] = []
+    i = 0
+    while i < len(results):
+        j = i + 1
+        while j < len(results) and results[j].value == results[i].value:
+            j += 1
+        if j - i > 1:
+            groups.append(tuple(results[i:j]))
+        i = j
+    return groups

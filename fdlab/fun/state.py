@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from fdlab.fun.deck import Deck, deck_from_dict
+from fdlab.fun.quoting import quoted
 
 __all__ = [
     "Auction",
@@ -68,6 +69,18 @@ class FunRules:
     --------
     >>> FunRules().draw_costs
     (0, 1, 2)
+
+    Numbers that would make a championship impossible are refused:
+
+    >>> FunRules(races=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: FunRules.races: must be an integer of at least 1, got 0
+
+    Raises
+    ------
+    ValueError
+        Naming the field, e.g. ``FunRules.hand_limit: ...``.
     """
 
     start_money: int = 20
@@ -81,6 +94,52 @@ class FunRules:
     races: int = 6
     max_races: int = 8
     max_turns: int = 1000
+
+    def __post_init__(self) -> None:
+        def fail(name: str, message: str) -> ValueError:
+            return ValueError(f"FunRules.{name}: {message}")
+
+        minimum = {
+            "start_money": 0,
+            "start_cards": 0,
+            "max_drivers": 1,
+            "max_sponsors": 0,
+            "circuit_hand": 1,
+            "circuit_hand_redraw": 0,
+            "races": 1,
+            "max_races": 1,
+            "max_turns": 1,
+        }
+        for name, low in minimum.items():
+            value = getattr(self, name)
+            if not _small_int(value) or value < low:
+                raise fail(name, f"must be an integer of at least {low}, got {quoted(value)}")
+        costs = self.draw_costs
+        if (
+            not isinstance(costs, tuple | list)
+            or not costs
+            or not all(_small_int(c) and c >= 0 for c in costs)
+        ):
+            raise fail(
+                "draw_costs", f"must be a list of prices of 0 M$ or more, got {quoted(costs)}"
+            )
+        if costs[0] != 0:
+            raise fail(
+                "draw_costs",
+                f"drawing one card must be free (FF-2), so that a player without money can "
+                f"start a turn; got {costs[0]} M$",
+            )
+        object.__setattr__(self, "draw_costs", tuple(costs))
+        if self.max_races < self.races:
+            raise fail("max_races", f"must be at least races ({self.races}), got {self.max_races}")
+        if not _small_int(self.hand_limit) or self.hand_limit < self.circuit_hand - 1:
+            raise fail(
+                "hand_limit",
+                f"must be at least {self.circuit_hand - 1} (circuit_hand - 1): a player may "
+                "hold that many circuit cards, which cannot be discarded while a team could "
+                f"race (FF-13), so a smaller limit could make a turn impossible to end; "
+                f"got {quoted(self.hand_limit)}",
+            )
 
 
 @dataclass(frozen=True)
@@ -359,6 +418,10 @@ class GameState:
     def replace(self, **changes: Any) -> GameState:
         """Return a copy with some fields changed."""
         return replace(self, **changes)
+
+
+def _small_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9
 
 
 def _lists(value: Any) -> Any:

@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fdlab.fun.bots import Bot, RandomBot, SensibleBot
+from fdlab.fun.bots import Bot
 from fdlab.fun.deck import Deck
 from fdlab.fun.game import play_championship
+from fdlab.fun.opponents import BOTS
 from fdlab.fun.state import FunRules, GameState
 
 __all__ = ["BOT_KINDS", "championship_rows", "run_championships"]
 
-#: Bot factories by name: ``BOT_KINDS["sensible"](seed)``.
-BOT_KINDS: dict[str, Callable[[int], Bot]] = {"sensible": SensibleBot, "random": RandomBot}
+#: Bot factories by name (:data:`fdlab.fun.opponents.BOTS`): ``BOT_KINDS["manager"](seed)``.
+BOT_KINDS: dict[str, Callable[[int], Bot]] = BOTS
 
 
 def championship_rows(final: GameState, kinds: Sequence[str], game: int) -> list[dict[str, Any]]:
@@ -63,7 +64,7 @@ def championship_rows(final: GameState, kinds: Sequence[str], game: int) -> list
 
 def run_championships(
     count: int,
-    lineup: Sequence[str] = ("sensible", "sensible", "random", "random"),
+    lineup: Sequence[str] = ("manager", "simple", "sensible", "random"),
     seed: int = 0,
     rotate: bool = True,
     deck: Deck | None = None,
@@ -91,9 +92,9 @@ def run_championships(
 
     Examples
     --------
-    >>> rows = run_championships(4, ["sensible", "random"])
+    >>> rows = run_championships(4, ["manager", "sensible"])
     >>> len(rows), sorted({r["bot"] for r in rows})
-    (8, ['random', 'sensible'])
+    (8, ['manager', 'sensible'])
     """
     rows: list[dict[str, Any]] = []
     n = len(lineup)

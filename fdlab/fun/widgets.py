@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from fdlab.fun.actions import Action, Bid, StartAuction
-from fdlab.fun.bots import Bot, RandomBot, SensibleBot
+from fdlab.fun.bots import Bot
 from fdlab.fun.events import Event
 from fdlab.fun.game import Game
-from fdlab.fun.html import describe_action, log_html, state_html
+from fdlab.fun.html import decision_html, describe_action, log_html, state_html
+from fdlab.fun.opponents import DEFAULT_OPPONENT
+from fdlab.fun.rulebook import rules_html
 
 __all__ = ["FunTable", "TableController", "play_widget"]
 
@@ -34,7 +36,8 @@ class TableController:
     human : int
         The human's seat.
     bots : str or Mapping of int to Bot
-        ``"sensible"`` or ``"random"`` for every other seat, or explicit bots.
+        A bot name (:data:`fdlab.fun.opponents.BOTS`) for every other seat,
+        the default opponent (``"manager"``) unless told, or explicit bots.
 
     Examples
     --------
@@ -51,11 +54,8 @@ class TableController:
         players: int = 4,
         seed: int = 0,
         human: int = 0,
-        bots: str | Mapping[int, Bot] = "sensible",
+        bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
-        if isinstance(bots, str):
-            kind = {"sensible": SensibleBot, "random": RandomBot}[bots]
-            bots = {i: kind(seed * 10 + i) for i in range(players) if i != human}
         self.human = human
         self.game = Game(players, seed=seed, bots=bots, human=human)
         self.game.names[human] = f"You ({self.game.names[human]})"
@@ -116,6 +116,20 @@ class TableController:
         """HTML of the table as the human sees it (only their own hand)."""
         return state_html(self.game.state, self.game.names, self.human)
 
+    def decision(self) -> str:
+        """HTML sentence: whose decision the game waits for and what it is.
+
+        Examples
+        --------
+        >>> TableController(players=2, seed=1, human=0).decision()[:27]
+        '<b>Your decision</b>: draw '
+        """
+        return decision_html(self.game.state, self.game.names, self.human)
+
+    def rules_html(self) -> str:
+        """HTML of the rules text shipped with fdlab (:mod:`fdlab.fun.rulebook`)."""
+        return rules_html()
+
     def recent_events(self, last: int = 15) -> list[Event]:
         """Every event since the human's previous decision, and at least the ``last`` ones.
 
@@ -130,7 +144,7 @@ class TableController:
         ...     c.act(dict(c.menu())[choice], amount=None)
         >>> events = c.recent_events(last=1)  # from your end of turn to your next decision
         >>> len(events), events[0].text, events[-1].text
-        (13, 'turn 2: P2 to play', 'P4 passes')
+        (9, 'turn 2: P2 to play', 'P4 bids 3 M$')
         """
         game = self.game
         log = game.log
@@ -144,13 +158,13 @@ class TableController:
         """HTML of :meth:`recent_events`, in a box that scrolls when it is long."""
         events = self.recent_events(last)
         return (
-            '<div style="max-height:22em;overflow-y:auto">'
-            f"{log_html(events, last=len(events))}</div>"
+            '<div class="fdlab-fun-log" style="max-height:22em;overflow-y:auto">'
+            f"{log_html(events, last=len(events), names=self.game.names)}</div>"
         )
 
 
 class FunTable:
-    """An ipywidgets table: standings, teams, market, your hand, actions, log.
+    """An ipywidgets table: standings, teams, market, your hand, actions, log, rules.
 
     Parameters
     ----------
@@ -168,7 +182,7 @@ class FunTable:
         players: int = 4,
         seed: int = 0,
         human: int = 0,
-        bots: str | Mapping[int, Bot] = "sensible",
+        bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
         import ipywidgets as w
 
@@ -182,17 +196,29 @@ class FunTable:
         self.message = w.HTML()
         self.log = w.HTML()
         self.errors = w.Output()
+        self.prompt = w.HTML()
+        self.rules = w.Accordion(
+            children=[
+                w.HTML(
+                    '<div style="max-height:30em;overflow-y:auto">'
+                    f"{self.controller.rules_html()}</div>"
+                )
+            ]
+        )
+        self.rules.set_title(0, "Rules of Formula Fun (FF-1 to FF-17)")
+        self.rules.selected_index = None
         self.play_button.on_click(self._on_play)
         self.undo_button.on_click(self._on_undo)
         self.widget = w.VBox(
             [
                 self.board,
-                w.HTML("<b>Your move</b>"),
+                self.prompt,
                 self.choices,
                 w.HBox([self.amount, self.play_button, self.undo_button]),
                 self.message,
                 w.HTML("<b>Since your last move</b>"),
                 self.log,
+                self.rules,
                 self.errors,
             ]
         )
@@ -202,6 +228,7 @@ class FunTable:
         """Redraw from the game state."""
         c = self.controller
         self.board.value = c.view_html()
+        self.prompt.value = f"<b>Your move</b><br>{c.decision()}"
         entries = c.menu()
         self.choices.options = [(label, i) for i, (label, _) in enumerate(entries)]
         self._entries = entries
@@ -239,7 +266,7 @@ class FunTable:
 
 
 def play_widget(
-    players: int = 4, seed: int = 0, human: int = 0, bots: str = "sensible"
+    players: int = 4, seed: int = 0, human: int = 0, bots: str = DEFAULT_OPPONENT
 ) -> FunTable:
     """Return a :class:`FunTable` to play a championship against bots.
 

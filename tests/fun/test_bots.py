@@ -96,3 +96,31 @@ def test_random_bot_always_picks_a_legal_action(arrange, cid):
     legal = legal_actions(s)
     picks = {bot.choose(s, legal) for _ in range(200)}
     assert picks <= set(legal) and len({type(a) for a in picks}) >= 3
+
+
+def _bot_turn(state, bot):
+    """Let ``bot`` (player 0, on turn) play until it ends its turn; return the events."""
+    events = []
+    while state.to_act == 0 and not state.is_over:
+        action = bot.choose(state, legal_actions(state))
+        if isinstance(action, EndTurn):
+            break
+        state, happened = step(state, action)
+        events.extend(happened)
+    return state, events
+
+
+def test_sensible_bot_does_not_buy_back_the_driver_it_just_returned(arrange, cid):
+    """Issue 16: with two clause drivers, buying a third and returning one must not start a
+    loop of buy-backs (it used to spend 16 M$ in one turn trading Dino Sacco and Prince
+    Kasimir back and forth: the value of a driver ignored the clause of the one given up)."""
+    team = {
+        **_team(cid, "V8", "Monocoque", "Baron von Geld", "Prince Kasimir"),
+    }
+    s = arrange(2, teams={0: team}, money={0: 20, 1: 0}, market=[(cid("Dino Sacco"), 1)])
+    s, events = _bot_turn(s, SensibleBot(0))
+    sales = [e for e in events if e.kind == "sale"]
+    assert len(sales) <= 1, [e.text for e in sales]
+    assert s.players[0].money >= 19
+    # Prince Kasimir (3 M$ after every race) is worth more than Dino Sacco (1 M$): he stays
+    assert cid("Prince Kasimir") in s.players[0].drivers

@@ -3,8 +3,8 @@
 Serves a temporary copy of ``notebooks/formula-fun.ipynb`` from a fresh
 JupyterLab, runs every cell (``FDLAB_QUICK=1``, so the study is small), then
 plays a few moves in the widget table as a person would: pick an entry in the
-list, press *Play*, read the board and the log. A screenshot is kept in
-``test-artifacts/``.
+list, press *Play*, read the board, whose decision it is and the log, then open
+the rules panel. Screenshots are kept in ``test-artifacts/``.
 
 Needs ``/usr/bin/chromium``; without it the test skips (fails if ``CI`` is set).
 """
@@ -157,7 +157,7 @@ def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
             expect(table).to_contain_text("You (P1)'s hand:")
             choices = table.locator(".widget-select select")
             play = table.get_by_role("button", name="Play")
-            log = table.locator("ul").last
+            log = table.locator(".fdlab-fun-log ul")
 
             played = []
             for _ in range(8):
@@ -177,9 +177,18 @@ def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
             text = table.inner_text()
             assert not re.search(r"FF-\d+:", text), text  # no move was refused
             assert len(played) == 8
-            assert re.search(r"P1 (passes|draws|bids)|turn \d+: P2 to play", text)
+            assert re.search(r"You \(P1\) (passes|draws|bids)|turn \d+: P2 \(manager bot\)", text)
+            expect(table).to_contain_text("Your decision")  # whose decision it is
             ARTIFACTS.mkdir(exist_ok=True)
-            table.scroll_into_view_if_needed()
+            table.get_by_text("Standings").first.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "formula-fun-table.png"))
+
+            # the rules are at hand: the panel opens on the rules text, clause by clause
+            table.get_by_text("Rules of Formula Fun (FF-1 to FF-17)").click()
+            rules = table.get_by_text("FF-17", exact=True)
+            expect(rules).to_be_visible()
+            expect(table).to_contain_text("Cars of equal value: the player with more cards")
+            rules.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / "formula-fun-rules.png"))
         finally:
             browser.close()

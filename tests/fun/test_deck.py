@@ -180,3 +180,74 @@ def test_ff17_effect_vocabulary_reads_as_english(effect, text):
     entry = {"kind": "special", "name": "X", "effects": [effect]}
     card = deck_from_dict(_doc(*BASIC, entry)).cards[-1]
     assert text in card.text
+
+
+# --------------------------------------------------------------------------- issue 15: bad input
+
+
+def _write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_ff17_a_latin1_deck_file_is_refused_with_the_line(tmp_path):
+    entry = {"kind": "sponsor", "name": "Caffè", "income": 2}
+    text = json.dumps(_doc(*BASIC, entry), indent=1, ensure_ascii=False)
+    path = _write(tmp_path, "latin.json", text.encode("latin-1"))
+    with pytest.raises(DeckError) as info:
+        load_deck(path)
+    message = str(info.value)
+    assert message.startswith("latin.json: not UTF-8 text: byte 0xe8 on line ")
+    assert "save the deck file as UTF-8" in message
+
+
+def test_ff17_a_utf16_deck_file_is_refused_by_name(tmp_path):
+    path = _write(tmp_path, "wide.json", json.dumps(_doc(*BASIC)).encode("utf-16"))
+    with pytest.raises(DeckError, match=r"^wide\.json: the file is UTF-16 text; save the deck"):
+        load_deck(path)
+
+
+def test_ff17_an_op_that_is_a_list_names_the_field():
+    entry = {"kind": "special", "name": "X", "effects": [{"op": ["money"], "amount": 2}]}
+    with pytest.raises(DeckError) as info:
+        deck_from_dict(_doc(*BASIC, entry), source="house.json")
+    assert str(info.value).startswith("house.json: cards[5].effects[0].op: must be one of ")
+    assert "got ['money'] (in special 'X')" in str(info.value)
+
+
+def test_ff17_a_5000_digit_count_names_the_field(tmp_path):
+    text = json.dumps(_doc(*BASIC)).replace('"count": 4', '"count": ' + "9" * 5000, 1)
+    path = _write(tmp_path, "huge.json", text.encode())
+    with pytest.raises(DeckError) as info:
+        load_deck(path)
+    assert str(info.value) == (
+        "huge.json: cards[0].count: must be an integer from 1 to 20, got a 5000-digit number "
+        "(in driver 'D')"
+    )
+    data = _doc({**BASIC[0], "value": 10**5000}, *BASIC[1:])  # the same from Python
+    with pytest.raises(DeckError, match=r"cards\[0\]\.value: .*got a 5001-digit number"):
+        deck_from_dict(data, source="huge")
+
+
+def test_ff17_deep_nesting_is_one_clear_error(tmp_path):
+    path = _write(tmp_path, "deep.json", b"[" * 100_000 + b"]" * 100_000)
+    with pytest.raises(DeckError, match=r"^deep\.json: .*nested too deeply"):
+        load_deck(path)
+    doc = _doc(*BASIC)
+    deep: list = []
+    for _ in range(50_000):
+        deep = [deep]
+    doc["description"] = deep
+    with pytest.raises(DeckError, match=r"^house: description: must be a string, got a list$"):
+        deck_from_dict(doc, source="house")
+    card = {"kind": "driver", "name": "D2", "value": 2, "clauses": [deep]}
+    with pytest.raises(DeckError, match=r"clauses\[0\]: must be an object, got list"):
+        deck_from_dict(_doc(*BASIC, card), source="house")
+
+
+def test_ff17_a_card_name_may_not_hold_control_characters():
+    """Control characters would garble the log (the log marks players with two of them)."""
+    entry = {"kind": "engine", "name": "V\x1f0\x1e", "value": 2}
+    with pytest.raises(DeckError, match=r"cards\[5\]\.name: must not contain control characters"):
+        deck_from_dict(_doc(*BASIC, entry))

@@ -179,7 +179,11 @@ MODULES = [
     "fdlab.fun.game",
     "fdlab.fun.html",
     "fdlab.fun.invariants",
+    "fdlab.fun.manager",
+    "fdlab.fun.opponents",
+    "fdlab.fun.outlook",
     "fdlab.fun.race",
+    "fdlab.fun.rulebook",
     "fdlab.fun.state",
     "fdlab.fun.study",
     "fdlab.fun.widgets",
@@ -206,7 +210,7 @@ def test_widget_shows_everything_the_bots_did_since_the_humans_move():
         assert shown[-len(new) :] == new and len(shown) >= min(15, len(c.game.log))
         longest = max(longest, len(new))
         for event in new:
-            assert html.escape(event.text) in c.log_html()
+            assert html.escape(event.told(c.game.names)) in c.log_html()
     assert longest > 15, "some bot rounds make more than 15 events"
     race = c.game.state.races[-1]
     assert f"Last race</b> ({race.number} of" in c.view_html()
@@ -294,3 +298,56 @@ def test_state_and_deck_display_themselves_briefly():
     table = deck._repr_html_()
     assert table.count("<tr>") == 1 + len({(c.kind, c.name, c.text) for c in deck.cards})
     assert html.escape("+2 to cars with a driver of 5 or 6") in table
+
+
+@pytest.mark.parametrize(
+    "change, where",
+    [
+        ({"rules": {"races": 0}}, "rules.races"),
+        ({"rules": {"hand_limit": -1}}, "rules.hand_limit"),
+        ({"rules": {"draw_costs": [1, 2]}}, "rules.draw_costs"),
+        ({"rules": {"wings": 2}}, "rules.wings"),
+        ({"players": 7}, "players"),
+        ({"seed": "x"}, "seed"),
+        ({"actions": ["draw 2", "fly"]}, "actions[1]"),
+        ({"actions": ["draw 2", "draw 2"]}, "actions[1]"),
+        ({"names": ["Ada"]}, "names"),
+    ],
+)
+def test_a_bad_saved_game_is_one_clear_error(change, where):
+    """Issue 15: Game.from_json refuses impossible rules (races=0, hand_limit=-1), wrong
+    fields and actions the rules forbid, naming the field; nothing half-loads."""
+    from fdlab.fun.errors import GameFileError
+
+    data = json.loads(Game(2, seed=3).to_json())
+    for key, value in change.items():
+        if key == "rules":
+            data["rules"] = {**data["rules"], **value}
+        else:
+            data[key] = value
+    with pytest.raises(GameFileError) as info:
+        Game.from_json(json.dumps(data))
+    assert info.value.where == where
+    assert str(info.value).startswith(f"saved game: {where}: ")
+
+
+def test_a_saved_game_that_is_not_json_is_one_clear_error():
+    from fdlab.fun.errors import GameFileError
+
+    with pytest.raises(GameFileError, match=r"^saved game: not valid JSON"):
+        Game.from_json('{"seed": ')
+    with pytest.raises(GameFileError, match=r"^saved game: nested too deeply"):
+        Game.from_json("[" * 100_000)
+    with pytest.raises(GameFileError, match=r"^saved game: must be an object"):
+        Game.from_json("[1, 2]")
+
+
+def test_fun_rules_refuse_impossible_numbers():
+    from fdlab.fun.state import FunRules
+
+    with pytest.raises(ValueError, match=r"^FunRules\.races: must be an integer of at least 1"):
+        FunRules(races=0)
+    with pytest.raises(ValueError, match=r"FunRules\.max_races: must be at least races \(6\)"):
+        FunRules(max_races=5)
+    with pytest.raises(ValueError, match=r"^FunRules\.hand_limit: must be at least 5"):
+        FunRules(hand_limit=-1)

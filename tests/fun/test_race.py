@@ -119,6 +119,11 @@ def test_ff11_tie_goes_to_the_player_with_more_cards_in_hand(arrange, cid):
     s, events = step(s, PlayCircuit(monza))
     assert [c.player for c in s.races[0].cars] == [1, 0]
     assert not any(e.kind == "lots" for e in events)
+    tie = next(e for e in events if e.kind == "tie")  # the log says which cars tied and why
+    assert tie.text == (
+        "P2's Paolo Brisa and P1's Lena Hart tie on value 10: more cards in hand finish ahead "
+        "(P2 holds 2 cards; P1 holds 0 cards) (FF-11)"
+    )
     s = arrange(2, hands={0: (monza, *more, cid("Gelato Stella"))}, teams=teams)
     s, _ = step(s, PlayCircuit(monza))
     assert [c.player for c in s.races[0].cars] == [0, 1]
@@ -136,7 +141,10 @@ def test_ff11_still_tied_lots_are_drawn_reproducibly(arrange, cid):
     for seed in range(30):
         s = arrange(2, seed=seed, hands={0: (monza,)}, teams=teams)
         after, events = step(s, PlayCircuit(monza))
-        assert any(e.kind == "lots" and "FF-11" in e.text for e in events)
+        assert any(
+            e.kind == "lots" and "tie on value" in e.text and "lots decide" in e.text
+            for e in events
+        )
         assert step(s, PlayCircuit(monza))[0] == after
         winners[after.races[0].cars[0].player] += 1
     assert set(winners) == {0, 1}
