@@ -391,7 +391,7 @@ class TrackEditor:
                 value=0.0,
                 min=0.0,
                 max=1e4,
-                tooltip="metres along the centreline; 0 lets the builder make about 80 a lap",
+                tooltip="metres along the centreline; 0 lets the builder choose (its default spaces a lap)",
                 layout=w.Layout(width="19em"),
             ),
             "fdlab-space-length",
@@ -876,7 +876,8 @@ class TrackEditor:
             raise EditError("rebuild: draw a centreline of at least 3 points first (draw tool)")
         options: dict[str, Any] = {
             "lanes": self.lanes.value,
-            "space_length": self.space_length.value or None,  # 0: about 80 spaces a lap
+            "space_length": self.space_length.value
+            or None,  # 0: the builder's default spaces a lap
             "lane_counts": parse_lane_counts(self.lane_counts.value),
         }
         spec = self.track.graph.graph.get("build")

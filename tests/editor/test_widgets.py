@@ -11,6 +11,7 @@ from editor_helpers import click as _click
 
 from fdlab.editor import TrackEditor
 from fdlab.track import from_ascii
+from fdlab.track.build.pipeline import DEFAULT_SPACES_PER_LAP
 from fdlab.track.io import load_track
 
 BOARD = """
@@ -348,13 +349,15 @@ def test_a_blank_board_offers_an_area_in_metres_to_draw_in():
     assert (min(area["y"]), max(area["y"])) == (0.0, 600.0)
     assert editor.figure.select_one({"name": "drawing-area"}).data_source is editor.sources.canvas
     assert "press and hold for the first point" in editor.centreline_info.value
-    assert editor.space_length.value == 0.0  # auto: the builder picks about 80 spaces a lap
+    assert editor.space_length.value == 0.0  # auto: the builder's default spaces a lap
     points = [(100.0, 100.0), (900.0, 100.0), (900.0, 500.0), (100.0, 500.0)]
     xs, ys = np.array([x for x, _ in points]), np.array([y for _, y in points])
     browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
     _click(editor, "fdlab-rebuild")
     assert editor.last_error is None
-    assert editor.track.graph.graph["space_length"] == pytest.approx(2400.0 / 80)
+    assert editor.track.graph.graph["space_length"] == pytest.approx(
+        2400.0 / DEFAULT_SPACES_PER_LAP, abs=1e-3
+    )
     assert editor.sources.canvas.data == {"x": [], "y": []}  # the board sets the range now
     _click(editor, "fdlab-undo")
     assert len(editor.sources.canvas.data["x"]) == 2
