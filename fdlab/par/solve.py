@@ -40,6 +40,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
+from fdlab.par.table import ParTable, board_key
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
@@ -171,6 +172,23 @@ class ParSolution:
         if worse is None:
             worse = float(self.value[q, gear, left - 1])
         return (1 - hit) * base + hit * worse
+
+    def table(self, key: str | None = None) -> ParTable:
+        """The compact table of this solution (:class:`~fdlab.par.table.ParTable`).
+
+        ``key`` is the board's content hash (:func:`~fdlab.par.table.board_key`, the default).
+        """
+        return ParTable(
+            board_key=key if key is not None else board_key(self.board),
+            preset=self.preset,
+            box_slot=self.model.box_slot,
+            positions=tuple(self.model.positions),
+            value=self.value,
+            gear_policy=self.gear_policy,
+            par=self.par,
+            finish_probability=self.finish_probability,
+            elimination_penalty=self.elimination_penalty,
+        )
 
     def space_table(self) -> dict[Any, float]:
         """Space id -> expected turns to the flag from there, healthy, in 1st gear.
