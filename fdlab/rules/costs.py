@@ -10,6 +10,7 @@ engine, street hazards) happens after the move and lives in
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from fdlab.rules.board import Board
 from fdlab.rules.movement import MoveOption
@@ -57,7 +58,7 @@ _NO_COST: dict[int, MoveCost] = {}
 #: ``id(preset) -> (preset, {(braked, blocked, overshoots, pit_free, pools): cost})``. Such a
 #: cost depends on nothing else, and a roll's options share few of them (speed: a priced
 #: move list).
-_KNOWN: dict[int, tuple[Preset, dict]] = {}
+_KNOWN: dict[int, tuple[Preset, dict[tuple[Any, ...], MoveCost]]] = {}
 
 
 def _no_cost(pools: int) -> MoveCost:
