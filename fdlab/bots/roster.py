@@ -32,7 +32,8 @@ from fdlab.bots.parbot import ParBot
 from fdlab.bots.random_bot import RandomBot
 from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import damage_weight, style_name, style_value
-from fdlab.par import ParSolution, solo_table, solve_par
+from fdlab.par import ParSolution, ParTable, solo_table, solve_par
+from fdlab.par.table import table_key
 from fdlab.rules.board import Board
 from fdlab.rules.presets import Preset
 
@@ -103,6 +104,31 @@ def solo_solution(board: Board, preset: Preset, slot: int = 1) -> ParSolution:
         solution = solve_par(board, preset, box_slot=box_slot)
         _SOLUTIONS[key] = solution
     return solution
+
+
+def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTable]:
+    """The solo tables the ``"par"`` bots of ``specs`` need, by cache key (solved once per board).
+
+    A playtest solves them in its own process and sends them to its workers
+    (:func:`fdlab.par.table.remember`), so a board is solved once, not once
+    per worker or per playtest.
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.track import from_ascii
+    >>> board = compile_board(from_ascii(". . . . . .", grid=[0, 1], finish=4))
+    >>> len(solo_tables(["par", "par:bold"], board, BASIC)), solo_tables(["heuristic"], board, BASIC)
+    (1, {})
+    """
+    tables: dict[tuple, ParTable] = {}
+    for slot, spec in enumerate(specs, start=1):
+        if isinstance(spec, str) and spec.partition(":")[0] == "par":
+            key = table_key(board, preset, slot)
+            if key not in tables:
+                tables[key] = solo_table(board, preset, slot)
+    return tables
 
 
 def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 1) -> Any:
