@@ -26,7 +26,7 @@ from fdlab.track import Track, from_ascii, load_track
 
 REPO = Path(__file__).resolve().parents[1]
 MONACO = REPO / "tracks" / "monaco.json"
-MONACO_LINE = REPO.parent / "shared" / "circuits" / "mc-1929.geojson"
+MONACO_LINE = REPO / "circuits" / "mc-1929.geojson"
 
 
 def monaco_500() -> Track:
