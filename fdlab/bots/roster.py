@@ -51,7 +51,7 @@ DEFAULT_BOT = "par"
 #: eliminates 12 cars in 150.
 HEURISTIC_CAUTION = 0.5
 
-_SOLUTIONS: dict[tuple[int, str, int, int], ParSolution] = {}
+_SOLUTIONS: dict[tuple[str, str, int], ParSolution] = {}
 
 
 def bot_label(spec: Any) -> str:
@@ -95,14 +95,13 @@ def _is_number(text: str) -> bool:
 def solo_solution(board: Board, preset: Preset, slot: int = 1) -> ParSolution:
     """The solo par of a board for car number ``slot``, solved once per process.
 
-    Cached by board, preset and, when the pits are open, the car's box.
+    Cached by board content, preset and, when the pits are open, the car's box
+    (:func:`fdlab.par.table.table_key`).
     """
-    box_slot = slot if preset.pits else 1
-    key = (id(board), preset.name, preset.laps, box_slot)
+    key = table_key(board, preset, slot)
     solution = _SOLUTIONS.get(key)
-    if solution is None or solution.board is not board:
-        solution = solve_par(board, preset, box_slot=box_slot)
-        _SOLUTIONS[key] = solution
+    if solution is None:
+        solution = _SOLUTIONS[key] = solve_par(board, preset, box_slot=key[2])
     return solution
 
 
