@@ -5,7 +5,7 @@ Listed in :data:`fdlab.cli.COMMAND_MODULES`, which reads :data:`NAME`,
 not import :mod:`fdlab.cli`)::
 
     fdlab playtest tracks/monaco.json --races 1000 -o monaco-report.html
-    fdlab playtest my.json --bots heuristic,lookahead:reckless,solo --workers 2
+    fdlab playtest my.json --bots par,par:reckless,heuristic --workers 2
 """
 
 from __future__ import annotations
@@ -56,9 +56,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default=None,
         metavar="SPECS",
-        help="comma-separated bots, one per car: heuristic, lookahead, random, solo, each "
-        "optionally with a style (heuristic:reckless, lookahead:0.2); or a number of "
-        "heuristic bots (default: 6, fewer if the grid is smaller)",
+        help="comma-separated bots, one per car: par (the default, guided by the exact solo "
+        "solution), heuristic, lookahead, random, solo, each optionally with a style "
+        "(par:cautious, heuristic:reckless, lookahead:0.2); or a number of par bots "
+        "(default: 6, fewer if the grid is smaller)",
     )
     parser.add_argument(
         "--preset", default="basic", help="rules: basic, street or advanced (default basic)"

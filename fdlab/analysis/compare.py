@@ -136,8 +136,8 @@ def _holm(p_values: list[float]) -> list[float]:
 
 def _corner_counts(result: PlaytestResult, corner) -> tuple[int, int, int]:
     turns = result.turns
-    overshoots = int((turns["overshot"] == corner).sum())
-    passages = overshoots + int((turns["left_corner"] == corner).sum())
+    overshoots = int(turns["overshot_corners"].map(lambda left: corner in left).sum())
+    passages = overshoots + int(turns["left_corners"].map(lambda left: corner in left).sum())
     eliminated = int((turns["eliminated"] & (blame(turns) == corner)).sum())
     return overshoots, passages, eliminated
 

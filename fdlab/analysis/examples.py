@@ -26,7 +26,7 @@ def two_corner_ring() -> Track:
 
 
 def small_playtest(races: int = 4, seed: int = 0) -> PlaytestResult:
-    """Two heuristic bots raced ``races`` times on :func:`two_corner_ring`, in this process.
+    """Two default (``"par"``) bots raced ``races`` times on :func:`two_corner_ring`, here.
 
     Examples
     --------

@@ -52,7 +52,8 @@ from fdlab.analysis.racelog import (
     RaceLog,
     play_logged_race,
 )
-from fdlab.bots.roster import bot_label, make_bot
+from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, solo_tables
+from fdlab.par.table import remember
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, get_preset
@@ -193,6 +194,7 @@ def run_races(
     [7, 8]
     """
     board, zones = _board_for(payload)
+    remember(payload.get("tables", {}))
     preset = payload["preset"]
     specs = payload["bots"]
     labels = [bot_label(s) for s in specs]
@@ -239,10 +241,11 @@ def playtest(
     track : Track or path
         The board, or a track file.
     bots : sequence of bot specs, or int, optional
-        One per car (:mod:`fdlab.bots.roster`: ``"heuristic"``,
-        ``"lookahead:reckless"``, ``"solo"``, a policy object...). An int
-        means that many heuristic bots. Default: six (fewer if the grid has
-        fewer spots).
+        One per car (:mod:`fdlab.bots.roster`: ``"par"``, ``"par:cautious"``,
+        ``"heuristic"``, ``"lookahead:reckless"``, ``"solo"``, a policy
+        object...). An int means that many ``"par"`` bots (the default bot,
+        guided by the exact solo solution). Default: six (fewer if the grid
+        has fewer spots).
     races : int
     preset : str or Preset
     seed : int
@@ -296,7 +299,7 @@ def playtest(
     if bots is None:
         bots = min(6, spots)
     if isinstance(bots, int):
-        bots = ["heuristic"] * bots
+        bots = [DEFAULT_BOT] * bots
     specs = list(bots)
     if not specs:
         raise PlaytestError("a playtest needs at least one bot")
@@ -309,7 +312,7 @@ def playtest(
     if any(label == "solo" for label in labels) and (len(rules.pools) != 1 or rules.street):
         raise PlaytestError(
             f"the 'solo' bot replays the exact solo par, which is solved for one-pool rules "
-            f"without street rules; preset {rules.name!r} is not (use 'lookahead' instead)"
+            f"without street rules; preset {rules.name!r} is not (use 'par' instead)"
         )
     seeds = race_seeds(seed, races)
     numbers = list(range(races))
@@ -321,6 +324,8 @@ def playtest(
         "preset": rules,
         "bots": specs,
         "keep_events": keep_events,
+        # solved here once per board content (and remembered), sent to every worker
+        "tables": solo_tables(specs, board, rules),
     }
 
     if client is None:
@@ -345,7 +350,9 @@ def playtest(
     finally:
         bar.close()
     logs.sort(key=lambda log: log.race[0])
-    return _tables(track, rules, labels, seed, logs, workers=workers, dask=client is not None)
+    return _tables(
+        track, rules, labels, seed, logs, workers=workers, dask=client is not None, specs=specs
+    )
 
 
 _PAYLOAD: dict[str, Any] = {}

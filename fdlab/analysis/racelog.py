@@ -11,15 +11,16 @@ cheaply; :data:`TURN_COLUMNS`, :data:`CAR_COLUMNS`, :data:`RACE_COLUMNS` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import Board
+from fdlab.rules.costs import move_cost
 from fdlab.rules.dice import SeededDice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.loop import RaceStep, iter_race
-from fdlab.rules.movement import MoveOption
+from fdlab.rules.movement import MoveOption, move_options_for_rolls
 from fdlab.rules.order import next_corners, race_distance
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import FINISHED, RaceState
@@ -44,12 +45,23 @@ TURN_COLUMNS = (
     "overshot",
     "left_corner",
     "stops_made",
+    "overshot_corners",
+    "left_corners",
     "certain_damage",
     "damage",
     "overtakes",
     "eliminated",
+    "cause",
     "finished",
 )
+
+#: Why a car was eliminated on a turn (the ``cause`` column; None when it was not).
+#: ``"mistake"``: it had a safe choice (a gear whose every roll leaves a move
+#: that does not eliminate it, and such a move after the roll) and did not take it;
+#: ``"no safe option"``: every gear had a roll leaving only eliminating moves (the
+#: circuit's danger, or the traffic's); ``"chance"``: random damage after a safe
+#: move (contact, the engine, danger or shooting spaces).
+CAUSES = ("mistake", "no safe option", "chance")
 
 #: Fields of a car record: one car in one race.
 CAR_COLUMNS = (
@@ -166,13 +178,14 @@ def play_logged_race(
         eliminated = after.status == "eliminated" and before.status != "eliminated"
         finished = after.status == FINISHED
         move = turn.move
+        cause = _cause(engine, turn, move) if eliminated else None
         if move is not None:
             option, cost, moved_from = move.option, move.cost, move.before
             row = _move_row(board, zones, option, moved_from, c, state, finished)
             row = (race, turn.before.round, c, labels[c], before.lap, ids[before.space],
                    turn.gear, moved_from.roll, *row, cost.total if cost is not None else 0,
                    max(0, lost), _overtakes(board, moved_from, state, c), eliminated,
-                   finished)  # fmt: skip
+                   cause, finished)  # fmt: skip
             if eliminated:
                 lost_at[c] = ids[option.destination]
         else:
@@ -183,7 +196,8 @@ def play_logged_race(
                 ids[here] if here is not None else None,
                 board.corner[here] if here is not None else None,
                 zones[here] if here is not None else None,
-                0, 0, False, 0, None, None, None, 0, max(0, lost), 0, eliminated, finished,
+                0, 0, False, 0, None, None, None, (), (), 0, max(0, lost), 0, eliminated, cause,
+                finished,
             )  # fmt: skip
             if eliminated:
                 lost_at[c] = row[5]
@@ -240,6 +254,44 @@ def play_logged_race(
     return log
 
 
+def _cause(engine: Engine, turn: _Turn, move: RaceStep | None) -> str:
+    """Why the car of ``turn`` was eliminated: one of :data:`CAUSES`."""
+    c = turn.car
+    if move is not None and move.cost is not None and not move.cost.eliminated:
+        return "chance"
+    if move is not None:
+        others = engine.legal_moves(move.before)
+        if any(not cost.eliminated for _, cost in others):
+            return "mistake"
+    return "mistake" if _safe_gear(engine, turn.before, c) else "no safe option"
+
+
+def _safe_gear(engine: Engine, state: RaceState, c: int) -> bool:
+    """Whether some legal gear leaves, on every roll of its die, a move that does not eliminate."""
+    board = engine.board
+    preset = engine.preset
+    car = state.cars[c]
+    if car.space < 0 or state.phase != "gear":
+        return False
+    rules = engine.move_rules(state, c)
+    for gear in engine.legal_gears(state):
+        if engine.gear_eliminates(car, gear):
+            continue
+        shift = engine.downshift_cost(car, gear)
+        pools = tuple(
+            v - shift.get(name, 0) for name, v in zip(preset.pool_names, car.pools, strict=True)
+        )
+        probe = replace(car, gear=gear, pools=pools)
+        faces = sorted(set(preset.gear_faces[gear - 1]))
+        by_roll = move_options_for_rolls(board, car.space, faces, rules)
+        if all(
+            any(not move_cost(board, preset, probe, o).eliminated for o in by_roll[roll])
+            for roll in faces
+        ):
+            return True
+    return False
+
+
 def _corners_before_flag(board: Board, start: int, path: Sequence[int]) -> set:
     """Corners the car was in before its move crossed the finish line."""
     corners = {board.corner[start]}
@@ -294,6 +346,8 @@ def _move_row(
         left[0] if left else None,
         left_ok[0] if left_ok else None,
         overshoots[0].stops_made if overshoots else (start.stops if left_ok else None),
+        tuple(left),
+        tuple(left_ok),
     )
 
 

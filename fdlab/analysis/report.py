@@ -29,10 +29,14 @@ from fdlab.analysis.stats import (
     finishing_rate,
     grid_wins,
     race_lengths,
+    solo_gaps,
     space_heat,
 )
+from fdlab.par.approx import exact
 from fdlab.par.model import SoloModelError
-from fdlab.par.solve import ParSolution, solve_par
+from fdlab.par.solve import ParSolution
+from fdlab.par.table import ParTable, solo_table
+from fdlab.rules.board import compile_board
 
 #: Colours of the damage heatmap, light to dark (few to much damage per race).
 HEAT = ("#fff5b1", "#fed976", "#feb24c", "#fd8d3c", "#fc4e2a", "#e31a1c", "#bd0026", "#800026")
@@ -56,13 +60,15 @@ class CircuitReport:
     grid : DataFrame
         :func:`fdlab.analysis.stats.grid_wins`.
     bots : DataFrame
-        :func:`fdlab.analysis.stats.bot_table`.
+        :func:`fdlab.analysis.stats.bot_table`, with each bot's solo gap to
+        par on this board when it was measured (:func:`fdlab.analysis.stats.solo_gaps`).
     lengths : Series
         Races per length in rounds.
     finishing : float
         Share of cars that finished.
-    par : ParSolution or None
-        The solo par, when the preset allows solving it.
+    par : ParTable or ParSolution or None
+        The solo par (for the street and advanced rules: of the one-pool
+        approximation the ``par`` bots drive by, :mod:`fdlab.par.approx`).
     problems : tuple of str
         The validator's problems of the board, when it was playtested
         anyway (``fdlab playtest --force``); the report says so first.
@@ -75,7 +81,7 @@ class CircuitReport:
     bots: pd.DataFrame
     lengths: pd.Series
     finishing: float
-    par: ParSolution | None
+    par: ParTable | ParSolution | None
     problems: tuple[str, ...] = ()
 
     @property
@@ -102,6 +108,13 @@ class CircuitReport:
                 f"{row['damage_per_passage']:.1f} damage per passage."
             )
         crashes = self.corners[self.corners["eliminations"] > 0]
+        if len(crashes) and "bot_mistakes" in crashes:
+            worst = crashes.sort_values("eliminations", ascending=False).iloc[0]
+            lines.append(
+                f"Eliminations at {worst['name']}: {int(worst['no_safe_option'])} with no safe "
+                f"option (the circuit's danger), {int(worst['bot_mistakes'])} bot mistake(s) (a "
+                f"safe choice existed), {int(worst['by_chance'])} by chance (contact, engine)."
+            )
         if len(crashes):
             worst = crashes.sort_values("eliminations", ascending=False).iloc[0]
             if worst.name != self.most_dangerous:
@@ -129,16 +142,35 @@ class CircuitReport:
                 f"Pole wins {_pct(pole['win_rate'])} of races (fair share {_pct(pole['fair'])}): "
                 f"{verdict} (p = {pole['p_value']:.3g})."
             )
+        lines.append(self._bots_sentence())
         if self.par is not None:
             gaps = ", ".join(
                 f"{bot} {row['mean_turns']:.1f} ({row['over_par']:+.1f})"
                 for bot, row in self.bots.iterrows()
                 if row["mean_turns"] == row["mean_turns"]
             )
+            model = "" if exact(self.result.preset) else " (of a one-pool approximation)"
             lines.append(
-                f"Solo par {self.par.par:.2f} turns; finishers take {gaps} turns among other cars."
+                f"Solo par{model} {self.par.par:.2f} turns; finishers take {gaps} turns among "
+                "other cars."
             )
         return lines
+
+    def _bots_sentence(self) -> str:
+        """Which bots drove, and how far from par each drives alone on this board."""
+        counts: dict[str, int] = {}
+        for label in self.result.bots:
+            counts[label] = counts.get(label, 0) + 1
+        who = ", ".join(f"{n} x {label}" for label, n in counts.items())
+        if "solo_gap" not in self.bots:
+            return f"Bots: {who}."
+        alone = "; ".join(
+            f"{bot} {_pct(row['solo_gap'])} over par, {_pct(row['solo_eliminated'])} eliminated"
+            for bot, row in self.bots.iterrows()
+            if row["solo_gap"] == row["solo_gap"]
+        )
+        races = self.result.info.get("solo_races", 0)
+        return f"Bots: {who}. Alone on this board ({races} races each): {alone}."
 
     def _repr_html_(self) -> str:
         result = self.result
@@ -273,7 +305,8 @@ class CircuitReport:
 
 def circuit_report(
     result: PlaytestResult,
-    par: bool | ParSolution | None = True,
+    par: bool | ParSolution | ParTable | None = True,
+    solo_races: int = 100,
     problems: tuple[str, ...] = (),
 ) -> CircuitReport:
     """The circuit report of a playtest.
@@ -281,9 +314,14 @@ def circuit_report(
     Parameters
     ----------
     result : PlaytestResult
-    par : bool or ParSolution
-        ``True`` solves the solo par of the board (when the preset allows
-        it), ``False`` leaves it out, or pass a solution already computed.
+    par : bool or ParSolution or ParTable
+        ``True`` takes the solo par of the board (solved once per board
+        content, :func:`fdlab.par.solo_table`; for the street and advanced
+        rules the par of the one-pool approximation), ``False`` leaves it
+        out, or pass a solution already computed.
+    solo_races : int
+        Solo races per bot to measure each bot's gap to par on this board
+        (0: not measured). Needs the par.
     problems : tuple of str
         The validator's problems of a board playtested anyway.
 
@@ -296,24 +334,31 @@ def circuit_report(
     >>> from fdlab.analysis.playtest import playtest
     >>> from fdlab.track.examples import two_corner_ring
     >>> track = two_corner_ring(stops=(1, 2))
-    >>> report = circuit_report(playtest(track, 2, races=5, workers=1, progress=False))
+    >>> result = playtest(track, 2, races=5, workers=1, progress=False)
+    >>> report = circuit_report(result, solo_races=5)
     >>> report.most_dangerous in (1, 2), len(report.sentences()) >= 3
     (True, True)
+    >>> list(report.bots.index), "solo_gap" in report.bots
+    (['par'], True)
     """
-    solution: ParSolution | None = None
-    if isinstance(par, ParSolution):
+    solution: ParSolution | ParTable | None = None
+    if isinstance(par, ParSolution | ParTable):
         solution = par
     elif par:
         try:
-            solution = solve_par(result.track, result.preset)
+            solution = solo_table(compile_board(result.track), result.preset)
         except SoloModelError:
             solution = None
+    solo = None
+    if solution is not None and solo_races > 0:
+        solo = solo_gaps(result, solution.par, races=solo_races)
+        result.info["solo_races"] = solo_races
     return CircuitReport(
         result=result,
         corners=corner_table(result),
         heat=space_heat(result),
         grid=grid_wins(result),
-        bots=bot_table(result, solution.par if solution is not None else None),
+        bots=bot_table(result, solution.par if solution is not None else None, solo),
         lengths=race_lengths(result),
         finishing=finishing_rate(result),
         par=solution,

@@ -62,8 +62,11 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
 
     Columns: ``name``, ``stops`` (required), ``passages`` (times a car left
     the corner, properly or not), ``overshoot_rate``, ``mean_overshoot``
-    (spaces beyond, per overshoot), ``eliminations``,
-    ``elimination_rate`` (per passage), ``mean_stops`` (made before
+    (spaces beyond, per overshoot), ``eliminations``, split by their cause
+    (:data:`fdlab.analysis.racelog.CAUSES`) into ``bot_mistakes`` (the car
+    had a safe choice: the bot's fault), ``no_safe_option`` (it had none:
+    the circuit's danger) and ``by_chance`` (random damage after a safe
+    move), ``elimination_rate`` (per passage), ``mean_stops`` (made before
     leaving), ``damage_per_passage``, ``overtake_share`` (of every
     overtake in the races, made into this corner) and ``danger`` (damage
     per passage plus :data:`ELIMINATION_WEIGHT` times the elimination
@@ -83,11 +86,13 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     total_overtakes = max(1, int(turns["overtakes"].sum()))
     rows = []
     for cid, info in corners.items():
-        overshot = turns[turns["overshot"] == cid]
-        proper = turns[turns["left_corner"] == cid]
+        # every corner a move left counts (a move may overshoot two corners)
+        overshot = turns[turns["overshot_corners"].map(lambda left, c=cid: c in left)]
+        proper = turns[turns["left_corners"].map(lambda left, c=cid: c in left)]
         passages = len(overshot) + len(proper)
         mine = turns[guilty == cid]
         eliminated = int(mine["eliminated"].sum())
+        causes = mine.loc[mine["eliminated"].astype(bool), "cause"].value_counts()
         made = pd.concat([overshot["stops_made"], proper["stops_made"]])
         damage = float(mine["damage"].sum())
         per = passages if passages else float("nan")
@@ -100,6 +105,9 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
                 "overshoot_rate": len(overshot) / per,
                 "mean_overshoot": float(overshot["overshoot"].mean()) if len(overshot) else 0.0,
                 "eliminations": eliminated,
+                "bot_mistakes": int(causes.get("mistake", 0)),
+                "no_safe_option": int(causes.get("no safe option", 0)),
+                "by_chance": int(causes.get("chance", 0)),
                 "elimination_rate": eliminated / per,
                 "mean_stops": float(made.mean()) if len(made) else float("nan"),
                 "damage_per_passage": damage / per,
@@ -214,8 +222,13 @@ def grid_wins(result: PlaytestResult) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("grid")
 
 
-def bot_table(result: PlaytestResult, par: float | None = None) -> pd.DataFrame:
+def bot_table(
+    result: PlaytestResult, par: float | None = None, solo: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per bot: cars, wins, finishing rate, mean turns of finishers, damage, turns over par.
+
+    With ``solo`` (:func:`solo_gaps`) also how the bot drives alone on this
+    board: ``solo_turns``, ``solo_gap`` (share over par) and ``solo_eliminated``.
 
     Examples
     --------
@@ -238,6 +251,66 @@ def bot_table(result: PlaytestResult, par: float | None = None) -> pd.DataFrame:
                 "mean_turns": mean_turns,
                 "mean_damage": float(group["damage"].mean()),
                 "over_par": mean_turns - par if par is not None else np.nan,
+            }
+        )
+    table = pd.DataFrame(rows).set_index("bot")
+    if solo is not None and len(table):
+        table = table.join(solo[["solo_turns", "solo_gap", "solo_eliminated"]], how="left")
+    return table
+
+
+def solo_gaps(result: PlaytestResult, par: float, races: int = 100, seed: int = 0) -> pd.DataFrame:
+    """How each bot of a playtest drives alone on its board: mean turns, gap to par, eliminations.
+
+    Each bot spec of the playtest drives ``races`` solo races from pole (the
+    same seeds for every bot), in this process.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by bot label: ``solo_races``, ``solo_turns`` (mean turns of
+        the races that finish), ``solo_gap`` (``solo_turns / par - 1``) and
+        ``solo_eliminated`` (share of races that end in an elimination).
+
+    Examples
+    --------
+    >>> from fdlab.analysis.examples import small_playtest
+    >>> from fdlab.par import solo_table
+    >>> from fdlab.rules.board import compile_board
+    >>> result = small_playtest()
+    >>> par = solo_table(compile_board(result.track), result.preset).par
+    >>> gaps = solo_gaps(result, par, races=5)
+    >>> list(gaps.index), bool(gaps["solo_gap"].iloc[0] > -0.5)
+    (['par'], True)
+    """
+    from fdlab.bots.roster import make_bot
+    from fdlab.rules.board import compile_board
+    from fdlab.rules.simulate import simulate
+
+    board = compile_board(result.track)
+    specs = result.info.get("specs") or result.bots
+    rows = []
+    seen = set()
+    for spec, label in zip(specs, result.bots, strict=True):
+        if label in seen:
+            continue
+        seen.add(label)
+        turns, lost = [], 0
+        for k in range(races):
+            bot = make_bot(spec, board=board, preset=result.preset, seed=seed + k)
+            race = simulate(board, [bot], result.preset, seed=seed + k)
+            if race.finished:
+                turns.append(race.rounds)
+            else:
+                lost += 1
+        mean = float(np.mean(turns)) if turns else float("nan")
+        rows.append(
+            {
+                "bot": label,
+                "solo_races": races,
+                "solo_turns": mean,
+                "solo_gap": mean / par - 1 if par else float("nan"),
+                "solo_eliminated": lost / races,
             }
         )
     return pd.DataFrame(rows).set_index("bot")

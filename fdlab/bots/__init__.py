@@ -5,6 +5,8 @@ A policy satisfies :class:`Policy` (``choose_gear(view) -> int``,
 cost)`` pairs) and, for nitro, :class:`NitroPolicy` (``use_nitro(view) ->
 bool``); ``view`` is a :class:`fdlab.rules.view.RaceView`.
 No policy picks an eliminating gear or move unless nothing else is legal (D-2).
+The default of playtests is :class:`ParBot` (``"par"``), driven by the exact
+solo solution of the board (:mod:`fdlab.par`) and adjusted for the other cars.
 """
 
 from typing import TYPE_CHECKING
@@ -17,6 +19,7 @@ from fdlab.bots.random_bot import RandomBot
 from fdlab.rules.policy import NitroPolicy, Policy
 
 if TYPE_CHECKING:
+    from fdlab.bots.parbot import ParBot
     from fdlab.bots.solo import SoloOptimalBot
 
 __all__ = [
@@ -24,11 +27,14 @@ __all__ = [
     "HeuristicBot",
     "LookaheadBot",
     "NitroPolicy",
+    "ParBot",
     "Policy",
     "RandomBot",
     "SoloOptimalBot",
     "StyleError",
 ]
 
-# SoloOptimalBot needs the solver (numpy, networkx): imported on first use
-__getattr__, __dir__ = lazy_exports(__name__, globals(), {"SoloOptimalBot": "fdlab.bots.solo"})
+# ParBot and SoloOptimalBot need the solver (numpy, scipy): imported on first use
+__getattr__, __dir__ = lazy_exports(
+    __name__, globals(), {"ParBot": "fdlab.bots.parbot", "SoloOptimalBot": "fdlab.bots.solo"}
+)

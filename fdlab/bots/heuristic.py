@@ -14,20 +14,14 @@ its pools turns into its box when it can (P-2).
 
 from __future__ import annotations
 
-import weakref
-
+from fdlab.bots.windows import HORIZON, corner_window
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import target_corner
 from fdlab.rules.view import RaceView
 
-#: Corner windows per board, shared by all heuristic bots (boards are immutable).
-_WINDOWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_MISSING = object()
-
-#: Farthest look-ahead, in spaces, when measuring the way to a corner.
-HORIZON = 40
+__all__ = ["HORIZON", "HeuristicBot", "corner_before_the_line", "corner_window"]
 
 #: What being eliminated is worth, in spaces, when weighing a risk.
 ELIMINATION = 30.0
@@ -40,44 +34,6 @@ NITRO_LAST_CALL = 12.0
 
 #: A point of a pool with ``n`` points left weighs ``SCARCITY / n`` points (at least 1).
 SCARCITY = 18.0
-
-
-def corner_window(board: Board, start: int, corner) -> tuple[int, int] | None:
-    """Fewest and most spaces from ``start`` after which a car can be in ``corner``.
-
-    Cars are ignored; paths may not leave ``corner`` once in it. ``None``
-    when the corner is not within :data:`HORIZON` spaces.
-
-    Examples
-    --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> board = compile_board(from_ascii(". . . 1 1 1 . .", corners={1: 2}))
-    >>> corner_window(board, 0, 1)
-    (3, 5)
-    """
-    cor = board.corner
-    low = 0 if cor[start] == corner else None
-    high = 0 if low == 0 else None
-    layer = {start}
-    for depth in range(1, HORIZON + 1):
-        following = set()
-        for v in layer:
-            inside = cor[v] == corner
-            for j, kind, _ in board.steps[v]:
-                if kind in ("pit_in", "box_in") or (inside and cor[j] != corner):
-                    continue
-                following.add(j)
-        if not following:
-            break
-        if any(cor[j] == corner for j in following):
-            if low is None:
-                low = depth
-            high = depth
-        elif high is not None:
-            break
-        layer = following
-    return None if low is None else (low, high)
 
 
 def corner_before_the_line(board: Board, start: int, corner) -> bool:
@@ -144,21 +100,13 @@ class HeuristicBot:
     def __init__(self, caution: float = 1.5, pit_below: float = 0.7) -> None:
         self.caution = caution
         self.pit_below = pit_below
-        self._windows: dict[tuple[int, int, object], tuple[int, int] | None] = {}
+        self._lane_changes = 2
         self._slowing_cache: dict[tuple, float] = {}
         self._entries: tuple = (None, ())
-        self._board: Board | None = None
 
     def _window(self, board: Board, start: int, corner) -> tuple[int, int] | None:
-        """:func:`corner_window`, cached per board and shared by every bot."""
-        if board is not self._board:
-            self._board = board
-            self._windows = _WINDOWS.setdefault(board, {})
-        key = (start, corner)
-        window = self._windows.get(key, _MISSING)
-        if window is _MISSING:
-            window = self._windows[key] = corner_window(board, start, corner)
-        return window
+        """The legal-move window of ``corner`` (:func:`fdlab.bots.windows.corner_window`)."""
+        return corner_window(board, start, corner, self._lane_changes)
 
     def _health(self, view: RaceView) -> float:
         """Share of the pools left that pay for braking and overshooting, 0..1."""
@@ -201,6 +149,7 @@ class HeuristicBot:
         near-elimination); plus the downshift cost now and, when the car will
         need more stops in the same corner, the downshift to 2nd it will need.
         """
+        self._lane_changes = view.preset.max_lane_changes
         gears = view.legal_gears()
         safe = [g for g in gears if not view.gear_eliminates(g)] or gears
         if len(safe) == 1:
@@ -354,6 +303,7 @@ class HeuristicBot:
         *where* to stop in a corner; it never makes waiting (a free stand
         still in the pit lane) look better than going on.
         """
+        self._lane_changes = view.preset.max_lane_changes
         safe = [(o, k) for o, k in moves if not k.eliminated] or moves
         if self._pit_health(view) < self.pit_below:
             boxed = [(o, k) for o, k in safe if o.boxed]
@@ -438,6 +388,7 @@ class HeuristicBot:
         that has not crossed the line yet keeps it. Safe: the extra spaces still stop
         short of the far end of the corner the car must stop in.
         """
+        self._lane_changes = view.preset.max_lane_changes
         board = view.board
         car = view.car
         to_line = (board.lap_length - board.progress[car.space]) % board.lap_length

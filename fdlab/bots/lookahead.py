@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fdlab.bots.heuristic import corner_window
 from fdlab.bots.style import damage_weight, reserve, style_value
+from fdlab.bots.windows import corner_window
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.movement import MoveOption, after_move, move_options_for_rolls

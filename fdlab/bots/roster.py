@@ -3,12 +3,18 @@
 A *bot spec* is a name, optionally with a style after a colon, or a policy
 object:
 
-* ``"heuristic"`` (the engine's :class:`~fdlab.bots.heuristic.HeuristicBot`
-  with a tuned caution, :data:`HEURISTIC_CAUTION`), ``"lookahead"``,
-  ``"random"``, ``"solo"`` (the solo-optimal policy, solved once per process
-  and board);
-* ``"heuristic:reckless"``, ``"lookahead:0.2"``: the same with a driving style
-  (:mod:`fdlab.bots.style`);
+* ``"par"``, the default (:data:`DEFAULT_BOT`): :class:`~fdlab.bots.parbot.ParBot`,
+  driven by the exact solo solution of the board (solved once per board
+  content, preset and pit box, :func:`fdlab.par.solo_table`) and adjusted
+  for the other cars; it plays every preset;
+* the weaker bots, kept as named choices: ``"heuristic"`` (the engine's
+  :class:`~fdlab.bots.heuristic.HeuristicBot` with a tuned caution,
+  :data:`HEURISTIC_CAUTION`), ``"lookahead"``, ``"random"``, ``"solo"`` (the
+  solo-optimal policy that ignores the other cars; one-pool rules without
+  street rules only);
+* ``"par:cautious"``, ``"heuristic:reckless"``, ``"lookahead:0.2"``: the same
+  with a driving style (:mod:`fdlab.bots.style`; for ``par`` a risk
+  attitude, :func:`fdlab.bots.parbot.care_of`);
 * any policy object: each race gets a deep copy of it, so races never share
   a bot's state and results do not depend on how races are spread over
   workers.
@@ -22,15 +28,20 @@ from typing import Any
 from fdlab.bots.errors import BotSpecError
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.lookahead import LookaheadBot
+from fdlab.bots.parbot import ParBot
 from fdlab.bots.random_bot import RandomBot
 from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import damage_weight, style_name, style_value
-from fdlab.par import ParSolution, solve_par
+from fdlab.par import ParSolution, ParTable, solo_table, solve_par
+from fdlab.par.table import table_key
 from fdlab.rules.board import Board
 from fdlab.rules.presets import Preset
 
 #: The bot names a spec may use.
-BOT_NAMES = ("heuristic", "lookahead", "random", "solo")
+BOT_NAMES = ("par", "heuristic", "lookahead", "random", "solo")
+
+#: The bot of a playtest that names none.
+DEFAULT_BOT = "par"
 
 #: Heuristic bot's caution per unit of :func:`~fdlab.bots.style.damage_weight`.
 #: Tuned on solo races on the shipped boards (150 per value, seeds 0-149; re-run
@@ -40,7 +51,7 @@ BOT_NAMES = ("heuristic", "lookahead", "random", "solo")
 #: eliminates 12 cars in 150.
 HEURISTIC_CAUTION = 0.5
 
-_SOLUTIONS: dict[tuple[int, str, int, int], ParSolution] = {}
+_SOLUTIONS: dict[tuple[str, str, int], ParSolution] = {}
 
 
 def bot_label(spec: Any) -> str:
@@ -84,15 +95,39 @@ def _is_number(text: str) -> bool:
 def solo_solution(board: Board, preset: Preset, slot: int = 1) -> ParSolution:
     """The solo par of a board for car number ``slot``, solved once per process.
 
-    Cached by board, preset and, when the pits are open, the car's box.
+    Cached by board content, preset and, when the pits are open, the car's box
+    (:func:`fdlab.par.table.table_key`).
     """
-    box_slot = slot if preset.pits else 1
-    key = (id(board), preset.name, preset.laps, box_slot)
+    key = table_key(board, preset, slot)
     solution = _SOLUTIONS.get(key)
-    if solution is None or solution.board is not board:
-        solution = solve_par(board, preset, box_slot=box_slot)
-        _SOLUTIONS[key] = solution
+    if solution is None:
+        solution = _SOLUTIONS[key] = solve_par(board, preset, box_slot=key[2])
     return solution
+
+
+def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTable]:
+    """The solo tables the ``"par"`` bots of ``specs`` need, by cache key (solved once per board).
+
+    A playtest solves them in its own process and sends them to its workers
+    (:func:`fdlab.par.table.remember`), so a board is solved once, not once
+    per worker or per playtest.
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.track import from_ascii
+    >>> board = compile_board(from_ascii(". . . . . .", grid=[0, 1], finish=4))
+    >>> len(solo_tables(["par", "par:bold"], board, BASIC)), solo_tables(["heuristic"], board, BASIC)
+    (1, {})
+    """
+    tables: dict[tuple, ParTable] = {}
+    for slot, spec in enumerate(specs, start=1):
+        if isinstance(spec, str) and spec.partition(":")[0] == "par":
+            key = table_key(board, preset, slot)
+            if key not in tables:
+                tables[key] = solo_table(board, preset, slot)
+    return tables
 
 
 def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 1) -> Any:
@@ -103,12 +138,12 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
     spec : str or policy
         See the module docstring.
     board : Board
-        The board of the race (for ``"solo"``).
+        The board of the race (for ``"par"`` and ``"solo"``).
     preset : Preset
     seed : int
         Seed of the bot's own randomness (``"random"``).
     slot : int
-        The number of the car it drives (``"solo"`` is solved for its pit box).
+        The number of the car it drives (``"par"`` and ``"solo"`` are solved for its pit box).
 
     Raises
     ------
@@ -138,4 +173,6 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
         return LookaheadBot(style)
     if name == "random":
         return RandomBot(seed)
+    if name == "par":
+        return ParBot(solo_table(board, preset, slot), style)
     return SoloOptimalBot(solo_solution(board, preset, slot))

@@ -3,7 +3,11 @@
 * :func:`solve_par`: the minimum expected number of turns of one car alone
   on the board (the *par*) by value iteration, and the optimal policy;
 * :class:`SoloModel`: that car's positions and option tables, built from the
-  engine's own movement and cost functions (:mod:`fdlab.par.model`).
+  engine's own movement and cost functions (:mod:`fdlab.par.model`);
+* :func:`solo_table`: the solution as a compact :class:`ParTable`, solved
+  once per board content and preset (:mod:`fdlab.par.table`); presets the
+  solver cannot model exactly (street, advanced) are solved as a one-pool
+  approximation (:func:`solo_preset`, :mod:`fdlab.par.approx`).
 
 It sits between the rules and the bots: bots are guided by it
 (:class:`fdlab.bots.SoloOptimalBot`), playtests measure bots against it.
@@ -16,8 +20,22 @@ Examples
 3.09
 """
 
+from fdlab.par.approx import solo_pool, solo_preset
 from fdlab.par.errors import SoloModelError
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.solve import ParSolution, solve_par
+from fdlab.par.table import ParTable, board_key, solo_table
 
-__all__ = ["FINISHED", "OptionRows", "ParSolution", "SoloModel", "SoloModelError", "solve_par"]
+__all__ = [
+    "FINISHED",
+    "OptionRows",
+    "ParSolution",
+    "ParTable",
+    "SoloModel",
+    "SoloModelError",
+    "board_key",
+    "solo_pool",
+    "solo_preset",
+    "solo_table",
+    "solve_par",
+]

@@ -157,6 +157,7 @@ class SoloModel:
         ]
         self.start: Position = self.grid_positions[0]
         self._costs: dict[tuple, MoveCost] = {}
+        self._cars: dict[int, CarState] = {}  # a healthy car on each space, for move_cost
         self._classes: dict[tuple, int] = {}
         empty = (0, self.max_roll + 1, 2)
         self._loss = np.zeros(empty, dtype=np.int64)
@@ -166,6 +167,7 @@ class SoloModel:
         self.positions: list[Position] = []
         self.index: dict[Position, int] = {}
         self._base: list[list[MoveOption]] = []
+        self._targets: list[list[int]] = []  # per position and option: the index reached
         self._explore()
 
     # -- positions ---------------------------------------------------------------
@@ -213,12 +215,19 @@ class SoloModel:
             head += 1
             options = self._search(position)
             self._base.append(options)
+            targets = []
             for option in options:
                 nxt = self.successor(position, option)
-                if nxt != FINISHED and nxt not in self.index:
-                    self.index[nxt] = len(self.positions)
+                if nxt == FINISHED:
+                    targets.append(FINISHED)
+                    continue
+                q = self.index.get(nxt)
+                if q is None:
+                    q = self.index[nxt] = len(self.positions)
                     self.positions.append(nxt)
                     queue.append(nxt)
+                targets.append(q)
+            self._targets.append(targets)
 
     # -- costs and rows ------------------------------------------------------------
     def cost(self, space: int, option: MoveOption) -> MoveCost:
@@ -245,7 +254,10 @@ class SoloModel:
         if cost is None:
             if braked != option.braked or blocked != option.blocked:
                 option = replace(option, braked=braked, blocked=blocked)
-            cost = move_cost(board, self.preset, replace(self._full_car, space=space), option)
+            car = self._cars.get(space)
+            if car is None:
+                car = self._cars[space] = replace(self._full_car, space=space)
+            cost = move_cost(board, self.preset, car, option)
             self._costs[key] = cost
         return cost
 
@@ -286,10 +298,7 @@ class SoloModel:
         space = position[0]
         base = self._base[p]
         board = self.board
-        targets = []
-        for option in base:
-            nxt = self.successor(position, option)
-            targets.append(FINISHED if nxt == FINISHED else self.index[nxt])
+        targets = self._targets[p]
         moved = np.asarray([o.moved for o in base], dtype=np.int64)
         boxed = np.asarray([o.boxed for o in base], dtype=bool)
         target = np.asarray(targets, dtype=np.int64)
@@ -303,40 +312,42 @@ class SoloModel:
             cost = self.finish_cost(space, base[i])
             finish_loss[i] = cost.total
             finish_doom[i] = cost.eliminated or not cost.allowed
-        parts: list[tuple] = []
-        starts = []
-        count = 0
-        for k, (_, roll, _) in enumerate(self.groups):
-            idx = np.nonzero(moved <= roll)[0]
-            full = bool(np.any((moved[idx] == roll) | boxed[idx]))
-            farthest = int(moved[idx].max()) if len(idx) else 0
-            braked, blocked_rows = braking(
-                roll, moved[idx], boxed[idx].astype(np.int64), full, farthest
-            )
-            blocked = blocked_rows.astype(np.int64)
-            cls = classes[idx]
-            missing = np.nonzero(~self._known[cls, braked, blocked])[0]
-            for m in missing:
-                i = int(idx[m])
-                cost = self._priced(space, base[i], int(braked[m]), bool(blocked[m]))
-                c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
-                self._loss[c, b, x] = cost.total
-                self._doom[c, b, x] = cost.eliminated or not cost.allowed
-                self._known[c, b, x] = True
-            starts.append(count)
-            count += len(idx)
-            done = finishing[idx]
-            loss = np.where(done, finish_loss[idx], self._loss[cls, braked, blocked])
-            doom = np.where(done, finish_doom[idx], self._doom[cls, braked, blocked])
-            parts.append((idx, loss, doom, k))
+        # every (group, option) pair at once: option i is listed under face group k when
+        # it moved at most that face's roll (rows sorted by group, then by option)
+        rolls = np.asarray([roll for _, roll, _ in self.groups], dtype=np.int64)
+        fits = moved[None, :] <= rolls[:, None]
+        full = np.any(fits & ((moved[None, :] == rolls[:, None]) | boxed[None, :]), axis=1)
+        # a blocked car moves as far as it can; only its farthest options are blocked
+        farthest = np.where(fits, moved[None, :], -1).max(axis=1)
+        group, idx = np.nonzero(fits)
+        braked, blocked_rows = braking(
+            rolls[group],
+            moved[idx],
+            boxed[idx].astype(np.int64),
+            full[group].astype(np.int64),
+            farthest[group],
+        )
+        blocked = blocked_rows.astype(np.int64)
+        cls = classes[idx]
+        missing = np.nonzero(~self._known[cls, braked, blocked])[0]
+        for m in missing:
+            c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
+            if self._known[c, b, x]:
+                continue
+            cost = self._priced(space, base[int(idx[m])], b, bool(x))
+            self._loss[c, b, x] = cost.total
+            self._doom[c, b, x] = cost.eliminated or not cost.allowed
+            self._known[c, b, x] = True
+        done = finishing[idx]
+        starts = np.searchsorted(group, np.arange(len(self.groups)))
         return OptionRows(
-            group=np.concatenate([np.full(len(i), k, dtype=np.int32) for i, _, _, k in parts]),
-            target=np.concatenate([target[i] for i, _, _, _ in parts]),
-            loss=np.concatenate([loss for _, loss, _, _ in parts]),
-            doomed=np.concatenate([doom for _, _, doom, _ in parts]),
-            restore=np.concatenate([boxed[i] & self.restores for i, _, _, _ in parts]),
-            exempt=np.concatenate([pit[i] for i, _, _, _ in parts]),
-            starts=np.asarray(starts, dtype=np.int64),
+            group=group.astype(np.int32),
+            target=target[idx],
+            loss=np.where(done, finish_loss[idx], self._loss[cls, braked, blocked]),
+            doomed=np.where(done, finish_doom[idx], self._doom[cls, braked, blocked]),
+            restore=boxed[idx] & self.restores,
+            exempt=pit[idx],
+            starts=starts.astype(np.int64),
         )
 
     def start_rows(self, p: int) -> OptionRows:

@@ -35,10 +35,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import networkx as nx
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
+from fdlab.par.table import ParTable, board_key
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
@@ -171,6 +173,23 @@ class ParSolution:
             worse = float(self.value[q, gear, left - 1])
         return (1 - hit) * base + hit * worse
 
+    def table(self, key: str | None = None) -> ParTable:
+        """The compact table of this solution (:class:`~fdlab.par.table.ParTable`).
+
+        ``key`` is the board's content hash (:func:`~fdlab.par.table.board_key`, the default).
+        """
+        return ParTable(
+            board_key=key if key is not None else board_key(self.board),
+            preset=self.preset,
+            box_slot=self.model.box_slot,
+            positions=tuple(self.model.positions),
+            value=self.value,
+            gear_policy=self.gear_policy,
+            par=self.par,
+            finish_probability=self.finish_probability,
+            elimination_penalty=self.elimination_penalty,
+        )
+
     def space_table(self) -> dict[Any, float]:
         """Space id -> expected turns to the flag from there, healthy, in 1st gear.
 
@@ -272,32 +291,34 @@ def solve_par(
     turns = np.zeros((n_pos, gears + 1, top + 1))  # E[turns * 1{finish}]
     policy = np.zeros((n_pos, gears + 1, top + 1), dtype=np.int8)
 
-    graph = nx.DiGraph()
-    graph.add_nodes_from(range(n_pos))
-    for p, rows in enumerate(tables.rows):
-        graph.add_edges_from((p, int(q)) for q in np.unique(rows.target) if q != FINISHED)
-    condensed = nx.condensation(graph)
     iterations = 0
-    for component in reversed(list(nx.topological_sort(condensed))):
-        members = sorted(condensed.nodes[component]["members"])
-        loops = len(members) > 1 or graph.has_edge(members[0], members[0])
+    for members, loops in _components(tables.rows):
         prepared = {p: _prepare(model, tables, tables.rows[p]) for p in members}
+        last = {}
         for _ in range(10_000):
             iterations += 1
             change = 0.0
             for p in members:
-                q_value, gear_choice, _, _ = _bellman(model, tables, p, prepared[p], value, penalty)
+                q_value, gear_choice, last[p], _ = _bellman(
+                    model, tables, p, prepared[p], value, penalty
+                )
                 change = max(change, float(np.max(np.abs(q_value - value[p]))))
                 value[p] = q_value
                 policy[p] = gear_choice
             if not loops or change <= tolerance:
                 break
+        # the values of this group are final: the chosen row of every face group is fixed
+        chosen = {}
+        for p in members:
+            if loops:
+                _, _, w, _ = _bellman(model, tables, p, prepared[p], value, penalty)
+            else:
+                w = last[p]
+            chosen[p] = _first_argmin(w, prepared[p].rows.starts)
         for _ in range(10_000):
             change = 0.0
             for p in members:
-                f, a = _evaluate(
-                    model, tables, p, prepared[p], value, policy, finish, turns, penalty
-                )
+                f, a = _evaluate(model, tables, p, prepared[p], chosen[p], policy, finish, turns)
                 change = max(change, float(np.max(np.abs(f - finish[p]))))
                 change = max(change, float(np.max(np.abs(a - turns[p]))))
                 finish[p], turns[p] = f, a
@@ -322,6 +343,47 @@ def solve_par(
             "iterations": iterations,
         },
     )
+
+
+def _components(rows: list[OptionRows]) -> list[tuple[list[int], bool]]:
+    """Strongly connected groups of positions, successors first, each with "has a cycle".
+
+    Positions ``p -> q`` are joined when an option of ``p`` leads to ``q``; a
+    group is solved once every group it leads to is (Kahn's order on the
+    condensed graph, sinks first).
+    """
+    n = len(rows)
+    sources, targets = [], []
+    for p, r in enumerate(rows):
+        q = np.unique(r.target)
+        q = q[q != FINISHED]
+        sources.append(np.full(len(q), p))
+        targets.append(q)
+    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
+    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
+    count, label = connected_components(graph, directed=True, connection="strong")
+    cross = label[src] != label[dst]
+    pairs = np.unique(np.stack([label[src][cross], label[dst][cross]], axis=1), axis=0)
+    waiting = np.bincount(pairs[:, 0], minlength=count) if len(pairs) else np.zeros(count, int)
+    before: list[list[int]] = [[] for _ in range(count)]
+    for a, b in pairs:
+        before[b].append(int(a))
+    members: list[list[int]] = [[] for _ in range(count)]
+    for p in range(n):
+        members[label[p]].append(p)
+    self_loop = np.zeros(count, dtype=bool)
+    self_loop[label[src[src == dst]]] = True
+    ready = [c for c in range(count) if waiting[c] == 0]
+    order = []
+    while ready:
+        c = ready.pop()
+        order.append((members[c], len(members[c]) > 1 or bool(self_loop[c])))
+        for a in before[c]:
+            waiting[a] -= 1
+            if waiting[a] == 0:
+                ready.append(a)
+    return order
 
 
 def _tables(model: SoloModel) -> _Tables:
@@ -364,6 +426,7 @@ class _Prepared:
     checked: np.ndarray
     flat_below: np.ndarray
     below_dead: np.ndarray
+    check_slot: np.ndarray  # per row: its place in ``checked``, or -1
 
 
 def _prepare(
@@ -393,7 +456,9 @@ def _prepare(
     lower = left[checked] - 1
     below_dead = (lower <= 0) if dies else (lower < 0)
     flat_below = base[checked] + np.clip(lower, 0, top)
-    return _Prepared(rows, dead, done, flat, checked, flat_below, below_dead)
+    check_slot = np.full(len(rows.group), -1, dtype=np.int64)
+    check_slot[checked] = np.arange(len(checked))
+    return _Prepared(rows, dead, done, flat, checked, flat_below, below_dead, check_slot)
 
 
 def _landing(
@@ -408,6 +473,31 @@ def _landing(
         out[prep.checked] = (1 - hit) * out[prep.checked] + hit * below
     out = np.where(prep.done, finish, out)
     return np.where(prep.dead, dead, out)
+
+
+def _landing_chosen(
+    model: SoloModel,
+    prep: _Prepared,
+    array: np.ndarray,
+    chosen: np.ndarray,
+    fail: float,
+    finish: float,
+    dead: float,
+) -> np.ndarray:
+    """:func:`_landing` of the chosen row only, per face group and pool (``chosen[k, pool]``)."""
+    pools = np.broadcast_to(np.arange(chosen.shape[1])[None, :], chosen.shape)
+    flat = array.reshape(-1)
+    out = flat[prep.flat[chosen, pools]]
+    if len(prep.checked):
+        slot = prep.check_slot[chosen]
+        mask = slot >= 0
+        if mask.any():
+            hit = model.engine_hit()
+            at, col = slot[mask], pools[mask]
+            below = np.where(prep.below_dead[at, col], fail, flat[prep.flat_below[at, col]])
+            out[mask] = (1 - hit) * out[mask] + hit * below
+    out = np.where(prep.done[chosen, pools], finish, out)
+    return np.where(prep.dead[chosen, pools], dead, out)
 
 
 def _bellman(
@@ -454,18 +544,18 @@ def _gear_choice(
 
 def _chosen_finish(
     model: SoloModel,
-    tables: _Tables,
     prep: _Prepared,
-    w: np.ndarray,
+    chosen: np.ndarray,
     finish: np.ndarray,
     turns: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per face group and pool: finish probability and E[turns * 1{finish}] of the chosen row."""
-    f_row = _landing(model, prep, finish, 0.0, 1.0, 0.0)
-    a_row = _landing(model, prep, turns, 0.0, 0.0, 0.0)
-    chosen = _first_argmin(w, prep.rows.starts)  # (groups, pool) row indices
-    pools = np.arange(model.pool_max + 1)[None, :]
-    return f_row[chosen, pools], a_row[chosen, pools]
+    """Per face group and pool: finish probability and E[turns * 1{finish}] of the chosen row.
+
+    ``chosen`` is :func:`_first_argmin` of the row values: the row played per group and pool.
+    """
+    f_chosen = _landing_chosen(model, prep, finish, chosen, 0.0, 1.0, 0.0)
+    a_chosen = _landing_chosen(model, prep, turns, chosen, 0.0, 0.0, 0.0)
+    return f_chosen, a_chosen
 
 
 def _evaluate(
@@ -473,15 +563,13 @@ def _evaluate(
     tables: _Tables,
     p: int,
     prep: _Prepared,
-    value: np.ndarray,
+    chosen: np.ndarray,
     policy: np.ndarray,
     finish: np.ndarray,
     turns: np.ndarray,
-    penalty: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Finish probability and E[turns * 1{finish}] of position ``p`` under the policy."""
-    _, _, w, _ = _bellman(model, tables, p, prep, value, penalty)
-    f_group, a_group = _chosen_finish(model, tables, prep, w, finish, turns)
+    f_group, a_group = _chosen_finish(model, prep, chosen, finish, turns)
     f_gear = np.add.reduceat(tables.prob[:, None] * f_group, tables.gear_starts, axis=0)
     a_gear = np.add.reduceat(tables.prob[:, None] * a_group, tables.gear_starts, axis=0)
     return _through_gear(model, tables, p, policy[p], f_gear, a_gear)
@@ -545,7 +633,9 @@ def _start_values(
     # normal start: the 1st-gear die from pole, healthy
     prep = _prepare(model, tables, tables.rows[p])
     _, _, w, expected = _bellman(model, tables, p, prep, value, penalty)
-    f_group, a_group = _chosen_finish(model, tables, prep, w, finish, turns)
+    f_group, a_group = _chosen_finish(
+        model, prep, _first_argmin(w, prep.rows.starts), finish, turns
+    )
     first = slice(tables.gear_starts[0], tables.gear_starts[1])
     normal_value = float(expected[0, top])
     f_norm = float(np.sum(tables.prob[first] * f_group[first, top]))

@@ -10,6 +10,7 @@ engine, street hazards) happens after the move and lives in
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from fdlab.rules.board import Board
 from fdlab.rules.movement import MoveOption
@@ -52,6 +53,12 @@ class MoveCost:
 
 
 _NO_COST: dict[int, MoveCost] = {}
+
+#: Costs of options that do not cross the finish line on the last lap, per preset object:
+#: ``id(preset) -> (preset, {(braked, blocked, overshoots, pit_free, pools): cost})``. Such a
+#: cost depends on nothing else, and a roll's options share few of them (speed: a priced
+#: move list).
+_KNOWN: dict[int, tuple[Preset, dict[tuple[Any, ...], MoveCost]]] = {}
 
 
 def _no_cost(pools: int) -> MoveCost:
@@ -127,6 +134,27 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
     names = preset.pool_names
     if not option.overshoots and (not option.braked or option.boxed):
         return _no_cost(len(names))
+    last_line = "finish" in option.lines and car.lap >= preset.laps
+    if not last_line:
+        entry = _KNOWN.get(id(preset))
+        if entry is None or entry[0] is not preset:
+            if len(_KNOWN) > 64:
+                _KNOWN.clear()
+            entry = _KNOWN[id(preset)] = (preset, {})
+        elif len(entry[1]) > 100_000:
+            entry[1].clear()
+        pit_free = in_pit_zone(board, car.space) or in_pit_zone(board, option.destination)
+        key = (option.braked, option.blocked, option.overshoots, pit_free, car.pools)
+        cost = entry[1].get(key)
+        if cost is None:
+            cost = entry[1][key] = _priced(board, preset, car, option)
+        return cost
+    return _priced(board, preset, car, option)
+
+
+def _priced(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:
+    """:func:`move_cost` without the shortcuts."""
+    names = preset.pool_names
     if "finish" in option.lines and car.lap >= preset.laps:
         option = _cut_at_finish(board, car.space, option)
         if not option.overshoots and not option.braked:

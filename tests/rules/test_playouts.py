@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fdlab.bots import HeuristicBot, RandomBot
+from fdlab.bots.roster import make_bot
 from fdlab.rules import (
     Engine,
     LoadedDice,
@@ -144,8 +145,12 @@ def checked_race(board, preset, bots, seed):
     return state
 
 
-def bots_for(n, seed, mix):
-    return [HeuristicBot() if (mix >> i) & 1 else RandomBot(seed * 31 + i) for i in range(n)]
+def bots_for(n, seed, mix, board=None, preset=None):
+    """Heuristic and random bots by the bits of ``mix``; with a board, car 1 is the default bot."""
+    bots = [HeuristicBot() if (mix >> i) & 1 else RandomBot(seed * 31 + i) for i in range(n)]
+    if board is not None:
+        bots[0] = make_bot("par", board=board, preset=preset, seed=seed, slot=1)
+    return bots
 
 
 @settings(max_examples=12, deadline=None)
@@ -162,14 +167,18 @@ def test_random_playouts_keep_the_invariants(seed, n, mix, preset, board):
     Also: the state survives a JSON round trip after every step. A spin (A-3)
     turns the car where it stands, so race distance never decreases.
     """
-    checked_race(BOARDS[board], preset_named(preset), bots_for(n, seed, mix), seed)
+    rules = preset_named(preset)
+    checked_race(BOARDS[board], rules, bots_for(n, seed, mix, BOARDS[board], rules), seed)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_ten_cars_race_to_the_end_on_the_feature_loop(preset):
-    """Full races of 10 bots end under every preset."""
+    """Full races of 10 bots (default, heuristic and random) end under every preset."""
+    board, rules = BOARDS["feature loop"], preset_named(preset)
     bots = [HeuristicBot() if i % 2 else RandomBot(i) for i in range(10)]
-    checked_race(BOARDS["feature loop"], preset_named(preset), bots, seed=7)
+    bots[0] = make_bot("par", board=board, preset=rules, seed=0, slot=1)
+    bots[2] = make_bot("par:cautious", board=board, preset=rules, seed=0, slot=3)
+    checked_race(board, rules, bots, seed=7)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -231,10 +240,13 @@ def test_shipped_races_cover_every_size_from_2_to_10():
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_shipped_boards_race_to_the_end(path, preset):
-    """Every shipped board, every preset: races of 2, some n and 10 bots end, invariants kept."""
-    board = BOARDS[path.stem]
+    """Every shipped board, every preset: races of 2, some n and 10 bots end, invariants kept.
+
+    Car 1 is the default bot (ParBot), the others heuristic and random bots.
+    """
+    board, rules = BOARDS[path.stem], preset_named(preset)
     for n in bot_counts(path, preset):
-        checked_race(board, preset_named(preset), bots_for(n, n, 0b1010101010), seed=5 + n)
+        checked_race(board, rules, bots_for(n, n, 0b1010101010, board, rules), seed=5 + n)
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped boards in tracks/ yet")
@@ -244,7 +256,7 @@ def test_shipped_board_race_replays_from_seed_and_json_actions(path):
     preset = preset_named(PRESETS[SHIPPED.index(path) % len(PRESETS)])
     board = BOARDS[path.stem]
     race = Race(board, cars=4, preset=preset, seed=13)
-    race.play_bots(bots_for(4, 13, 0b0101))
+    race.play_bots(bots_for(4, 13, 0b0101, board, preset))
     assert race.over
     actions = json.loads(json.dumps([a.to_json() for a in race.actions]))
     again = Race.replay(board, 13, actions, cars=4, preset=preset)

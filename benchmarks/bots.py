@@ -1,0 +1,213 @@
+"""Benchmark the bots: how close to par, how safe, how fast (issue 10's figures).
+
+Usage::
+
+    python benchmarks/bots.py                  # shipped boards + circuits/*.geojson if present
+    python benchmarks/bots.py path/to/circuits # boards built from that folder's GeoJSON files
+    python benchmarks/bots.py --quick          # fewer races (a smoke run)
+    python benchmarks/bots.py --bots heuristic # measure another bot spec
+
+Prints, for the four shipped boards and for a board built with default
+options (``build_track(path)``) from every GeoJSON circuit of the folder:
+
+* the solo par (one lap, basic rules) and its solve time;
+* alone, the bot's mean turns over par (the gap, target at most 3%) and
+  its self-eliminations (target at most 0.5%), over ``--solo`` races;
+* six bots in a one-lap basic race: the share of cars that finish (target
+  at least 95%), over ``--six`` races;
+
+then on Monaco the median time of a 6-bot one-lap race (target at most
+100 ms), the median time of the full priced move list of a car in 6th gear
+with a roll of 30 (``Engine.legal_moves``, target at most 0.4 ms), and
+``solve_par`` on a 500-space board (target at most 2 s) with the time of a
+second request of the same board content (the cache: solved once per board).
+
+Times are CPU seconds of this process (``time.process_time``): on a machine
+shared with other work they are the figures an idle machine would show;
+wall-clock seconds are printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from fdlab.bots.roster import make_bot
+from fdlab.par import solo_table, solve_par
+from fdlab.rules.board import Board, compile_board
+from fdlab.rules.engine import Engine
+from fdlab.rules.presets import BASIC
+from fdlab.rules.simulate import simulate
+from fdlab.track import load_track
+
+REPO = Path(__file__).resolve().parents[1]
+TRACKS = REPO / "tracks"
+CIRCUITS = REPO / "circuits"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def boards(folder: Path | None) -> list[tuple[str, Board]]:
+    """The shipped boards, then one board per GeoJSON circuit of ``folder``."""
+    found = [
+        (f"tracks/{name}.json", compile_board(load_track(TRACKS / f"{name}.json")))
+        for name in ("training", "monaco", "zandvoort", "street")
+        if (TRACKS / f"{name}.json").exists()
+    ]
+    if folder is not None and folder.is_dir():
+        from fdlab.track.build import build_track
+
+        for path in sorted(folder.glob("*.geojson")):
+            try:
+                track = build_track(path)
+            except ValueError as error:
+                print(f"  {path.name}: not built ({error})")
+                continue
+            found.append((f"{path.name} (built, default options)", compile_board(track)))
+    return found
+
+
+def clocks() -> tuple[float, float]:
+    return time.process_time(), time.perf_counter()
+
+
+def solo(board: Board, spec: str, races: int) -> tuple[float, float, float]:
+    """Mean turns of the races that finish, share eliminated, CPU ms per race."""
+    turns, lost = [], 0
+    began = time.process_time()
+    for seed in range(races):
+        bot = make_bot(spec, board=board, preset=BASIC, seed=seed)
+        result = simulate(board, [bot], BASIC, seed=seed)
+        if result.finished:
+            turns.append(result.rounds)
+        else:
+            lost += 1
+    ms = 1e3 * (time.process_time() - began) / races
+    return (statistics.mean(turns) if turns else float("nan")), lost / races, ms
+
+
+def six(board: Board, spec: str, races: int) -> tuple[float, list[float]]:
+    """Share of cars finishing a one-lap race of six, and the CPU seconds of each race."""
+    cars = min(6, sum(1 for g in board.grid if g is not None))
+    finished, times = 0, []
+    for seed in range(races):
+        bots = [make_bot(spec, board=board, preset=BASIC, seed=k, slot=k + 1) for k in range(cars)]
+        began = time.process_time()
+        result = simulate(board, bots, BASIC, seed=seed)
+        times.append(time.process_time() - began)
+        finished += len(result.finished)
+    return finished / (cars * races), times
+
+
+def priced_moves(board: Board, repeat: int) -> tuple[float, float, float]:
+    """Median ms of ``Engine.legal_moves`` in 6th gear with a roll of 30, over track spaces."""
+    engine = Engine(board, BASIC, ["A"])
+    states = []
+    for space in range(0, len(board), 3):
+        if board.kind[space] != "track":
+            continue
+        state = engine.position([{"space": space, "gear": 6}])
+        states.append(replace(state, phase="move", roll=30, die_roll=30))
+    for state in states:
+        engine.legal_moves(state)  # warm the caches once, as a race does
+    cpu, wall, count = [], [], []
+    for _ in range(repeat):
+        for state in states:
+            c0, w0 = clocks()
+            moves = engine.legal_moves(state)
+            c1, w1 = clocks()
+            cpu.append(c1 - c0)
+            wall.append(w1 - w0)
+            count.append(len(moves))
+    return 1e3 * statistics.median(cpu), 1e3 * statistics.median(wall), statistics.median(count)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "folder",
+        nargs="?",
+        type=Path,
+        default=CIRCUITS if CIRCUITS.is_dir() else None,
+        help="folder of GeoJSON circuits (default: circuits/ when present)",
+    )
+    parser.add_argument("--bots", default="par", help="bot spec measured (default par)")
+    parser.add_argument("--solo", type=int, default=400, help="solo races per board")
+    parser.add_argument("--six", type=int, default=60, help="6-bot races per board")
+    parser.add_argument("--quick", action="store_true", help="30 solo and 8 6-bot races")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.solo, args.six = 30, 8
+    spec = args.bots
+    print(f"bot {spec!r}; {args.solo} solo races and {args.six} six-car races per board, basic")
+    gaps, elims, finish_rates = [], [], []
+    monaco = None
+    for source, board in boards(args.folder):
+        c0, w0 = clocks()
+        table = solo_table(board, BASIC)
+        c1, w1 = clocks()
+        mean, lost, ms = solo(board, spec, args.solo)
+        gap = mean / table.par - 1
+        rate, times = six(board, spec, args.six)
+        gaps.append(gap)
+        elims.append(lost)
+        finish_rates.append(rate)
+        if "monaco" in source:
+            monaco = board
+        print(
+            f"{board.track.name} ({source}): {len(board)} spaces; par {table.par:.2f} turns "
+            f"(solved in {c1 - c0:.2f} s CPU, {w1 - w0:.1f} s wall); alone {mean:.2f} turns, "
+            f"gap {gap:+.2%}, eliminated {lost:.2%} ({ms:.0f} ms/race); six cars: "
+            f"{rate:.1%} finish ({1e3 * statistics.median(times):.0f} ms/race)"
+        )
+    print(
+        f"ALL {len(gaps)} boards: solo gap mean {statistics.mean(gaps):+.2%}, worst "
+        f"{max(gaps):+.2%} (target <= +3%); self-elimination mean {statistics.mean(elims):.2%}, "
+        f"worst {max(elims):.2%} (target <= 0.5%); six cars finish mean "
+        f"{statistics.mean(finish_rates):.1%}, worst {min(finish_rates):.1%} (target >= 95%)"
+    )
+    if monaco is not None:
+        races = 10 if args.quick else 30
+        walls = []
+        cpus = []
+        for seed in range(races):
+            bots = [
+                make_bot(spec, board=monaco, preset=BASIC, seed=k, slot=k + 1) for k in range(6)
+            ]
+            c0, w0 = clocks()
+            simulate(monaco, bots, BASIC, seed=1000 + seed)
+            c1, w1 = clocks()
+            cpus.append(c1 - c0)
+            walls.append(w1 - w0)
+        print(
+            f"Monaco, 6 {spec} bots, one lap: median {1e3 * statistics.median(cpus):.0f} ms CPU "
+            f"({1e3 * statistics.median(walls):.0f} ms wall) per race over {races} races "
+            "(target <= 100 ms)"
+        )
+        cpu, wall, count = priced_moves(monaco, 2 if args.quick else 10)
+        print(
+            f"Monaco, priced move list (Engine.legal_moves, 6th gear, roll 30, {count:.0f} "
+            f"options): median {cpu:.3f} ms CPU ({wall:.3f} ms wall) (target <= 0.4 ms)"
+        )
+    from par import loop_500
+
+    board = compile_board(loop_500())
+    c0, w0 = clocks()
+    solution = solve_par(board)
+    c1, w1 = clocks()
+    solo_table(board, BASIC)
+    c2, _ = clocks()
+    solo_table(compile_board(loop_500()), BASIC)  # a new board object, the same content
+    c3, _ = clocks()
+    print(
+        f"solve_par, {len(board)}-space loop: {c1 - c0:.2f} s CPU ({w1 - w0:.1f} s wall), "
+        f"{solution.stats['positions']} positions (target <= 2 s); solo_table: first "
+        f"{c2 - c1:.2f} s, same content again {1e3 * (c3 - c2):.1f} ms (cached by content)"
+    )
+
+
+if __name__ == "__main__":
+    main()

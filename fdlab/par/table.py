@@ -1,0 +1,203 @@
+"""The solo solution as a compact table: what a bot needs, cheap to send to worker processes.
+
+A :class:`ParTable` keeps, of a :class:`~fdlab.par.solve.ParSolution`, the
+positions, the value of every ``(position, gear, pool)`` and the optimal
+gear, and nothing of the model's option lists: a few hundred kilobytes
+that pickle in milliseconds, so a playtest solves a board once and sends
+the table to every worker. Its methods take the compiled board, which
+every race has anyway.
+
+:func:`solo_table` solves once per board *content* (a hash of the track's
+JSON form, not the object), preset and pit box, and remembers the table
+for the life of the process; :func:`remember` stores tables solved
+elsewhere (a worker receiving them from the playtest's process).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fdlab.par.approx import solo_preset
+from fdlab.par.model import FINISHED, Position
+from fdlab.rules.board import Board
+from fdlab.rules.movement import MoveOption, after_move
+from fdlab.rules.presets import Preset
+
+__all__ = ["ParTable", "board_key", "remember", "solo_table", "table_key"]
+
+
+@dataclass
+class ParTable:
+    """Values and gears of the exact solo solution, indexed by position.
+
+    Attributes
+    ----------
+    board_key : str
+        :func:`board_key` of the board it was solved on.
+    preset : Preset
+        The preset the solver modelled (for the street and advanced rules a
+        one-pool approximation, :func:`fdlab.par.approx.solo_preset`).
+    box_slot : int
+        The car number whose pit box the car uses.
+    positions : tuple of (space, lap, stops)
+    value : ndarray, shape (positions, gears + 1, pool + 1)
+        Expected turns still to play (plus the elimination penalty).
+    gear_policy : ndarray of int8, same shape
+    par, finish_probability, elimination_penalty : float
+    """
+
+    board_key: str
+    preset: Preset
+    box_slot: int
+    positions: tuple[Position, ...]
+    value: np.ndarray
+    gear_policy: np.ndarray
+    par: float
+    finish_probability: float
+    elimination_penalty: float
+    index: dict[Position, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.index:
+            self.index = {position: p for p, position in enumerate(self.positions)}
+        self.pool_max = self.preset.pool_max[0]
+        self.dies_at_zero = self.preset.pool_names[0] in self.preset.eliminate_at_zero
+        self.restores = self.preset.pool_names[0] in self.preset.pit_restore
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["index"] = {}  # rebuilt on arrival: half the size
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.index = {position: p for p, position in enumerate(self.positions)}
+
+    def cap(self, board: Board, space: int, stops: int) -> int:
+        """Stops capped at the requirement of the space's corner (0 off corners)."""
+        corner = board.corner[space]
+        return 0 if corner is None else min(stops, board.stops[corner])
+
+    def position_index(self, board: Board, space: int, lap: int, stops: int) -> int | None:
+        """Index of a position, ``None`` if a lone car never gets there."""
+        return self.index.get((space, lap, self.cap(board, space, stops)))
+
+    def best_gear(
+        self, board: Board, space: int, lap: int, stops: int, gear: int, pool: int
+    ) -> int | None:
+        """The optimal gear, or ``None`` where the solver never went."""
+        p = self.position_index(board, space, lap, stops)
+        if p is None or not 1 <= pool <= self.pool_max:
+            return None
+        return int(self.gear_policy[p, gear, pool]) or None
+
+    def successor(
+        self, board: Board, space: int, lap: int, stops: int, option: MoveOption
+    ) -> int | None:
+        """Index of the position ``option`` leads to, :data:`~fdlab.par.model.FINISHED`, or None.
+
+        A position the solver never reached (a stop count only traffic
+        gives) falls back to the same space with fewer stops counted.
+        """
+        new_stops, new_lap = after_move(board, space, stops, lap, option)
+        if new_lap > self.preset.laps:
+            return FINISHED
+        dest = option.destination
+        for s in range(self.cap(board, dest, new_stops), -1, -1):
+            q = self.index.get((dest, new_lap, s))
+            if q is not None:
+                return q
+        return None
+
+    def value_at(self, q: int, gear: int, pool: int) -> float:
+        """Value of position ``q`` after a move in ``gear`` with ``pool`` left.
+
+        A pool at 0 (when the pool's end eliminates) or below is an elimination.
+        """
+        if pool < 0 or (pool == 0 and self.dies_at_zero):
+            return self.elimination_penalty
+        if q == FINISHED:
+            return 0.0
+        return float(self.value[q, gear, min(pool, self.pool_max)])
+
+    def __repr__(self) -> str:
+        return (
+            f"<ParTable {self.preset.name} box {self.box_slot}: par {self.par:.3f}, "
+            f"{len(self.positions)} positions>"
+        )
+
+
+#: Board -> content hash (boards are immutable).
+_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+#: (board key, preset key, box slot) -> table, for the life of the process.
+_TABLES: dict[tuple[str, str, int], ParTable] = {}
+
+
+def board_key(board: Board) -> str:
+    """A hash of the board's content (its track's JSON form): equal boards, equal keys.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> a = compile_board(from_ascii(". . . .", grid=[0]))
+    >>> b = compile_board(from_ascii(". . . .", grid=[0]))
+    >>> a is b, board_key(a) == board_key(b)
+    (False, True)
+    """
+    key = _KEYS.get(board)
+    if key is None:
+        from fdlab.track.io import track_to_dict
+
+        text = json.dumps(track_to_dict(board.track), sort_keys=True, default=str)
+        key = _KEYS[board] = hashlib.sha256(text.encode()).hexdigest()
+    return key
+
+
+def _preset_key(preset: Preset) -> str:
+    """A hash of the preset's fields (not of its cached properties)."""
+    values = tuple(getattr(preset, f.name) for f in dataclasses.fields(preset))
+    return hashlib.sha256(repr(values).encode()).hexdigest()
+
+
+def table_key(board: Board, preset: Preset, box_slot: int = 1) -> tuple[str, str, int]:
+    """The cache key of a table: board content, modelled preset, box (only with pits)."""
+    model = solo_preset(preset)
+    return (board_key(board), _preset_key(model), box_slot if model.pits else 1)
+
+
+def remember(tables: dict[tuple[str, str, int], ParTable]) -> None:
+    """Store tables solved in another process (keys from :func:`table_key`)."""
+    _TABLES.update(tables)
+
+
+def solo_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
+    """The solo table of a board for car ``box_slot``, solved once per board content.
+
+    The preset is modelled as :func:`fdlab.par.approx.solo_preset` says.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> track = from_ascii(". . . . . . . .", grid=[0], finish=3)
+    >>> first = solo_table(compile_board(track), BASIC)
+    >>> first is solo_table(compile_board(track), BASIC), round(first.par, 2)
+    (True, 1.85)
+    """
+    from fdlab.par.solve import solve_par
+
+    key = table_key(board, preset, box_slot)
+    table = _TABLES.get(key)
+    if table is None:
+        solution = solve_par(board, solo_preset(preset), box_slot=key[2])
+        table = _TABLES[key] = solution.table(key[0])
+    return table

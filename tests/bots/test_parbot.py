@@ -1,0 +1,200 @@
+"""The default bot (ParBot): guided by the exact solo solution, adjusted for the other cars."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fdlab.bots import HeuristicBot
+from fdlab.bots.parbot import ParBot, care_of
+from fdlab.bots.roster import DEFAULT_BOT, make_bot
+from fdlab.par import solo_table, solve_par
+from fdlab.par.approx import solo_pool, solo_preset
+from fdlab.rules import ChooseGear, Engine, LoadedDice, compile_board, simulate
+from fdlab.rules.presets import BASIC, get_preset
+from fdlab.rules.view import RaceView
+from fdlab.track import from_ascii
+
+LOOP = compile_board(
+    from_ascii(
+        "\n".join([". . . 1 1 . . . . . . . . 2 2 2 . . . . . . 3 3 . . . ."] * 3),
+        corners={1: 1, 2: 2, 3: 1},
+        closed=True,
+        grid=[81, 82, 83, 78, 79, 80, 75, 76, 77, 72],
+    )
+)
+
+PITS = compile_board(
+    from_ascii(
+        """
+        . . . . 1 1 . . . . . . . . . . . . 2 2 . . . .
+        . . . . 1 1 . . . . . . . . . . . . 2 2 . . . .
+        x x x x x x x x x x x x x x p p p p p p p x x x
+        x x x x x x x x x x x x x x x B B B x x x x x x
+        """,
+        corners={1: 1, 2: 2},
+        closed=True,
+        finish=19,
+        grid=[72, 73, 68, 69],
+    )
+)
+
+
+def view_at(engine, placements, gear=None, roll=None):
+    state = engine.position(placements, order=tuple(range(len(placements))))
+    if roll is not None:
+        state, _ = engine.step(state, ChooseGear(gear), LoadedDice([roll]))
+    return RaceView(engine, state, state.current)
+
+
+def track_spaces(board):
+    return [i for i in range(len(board)) if board.kind[i] == "track"]
+
+
+def test_par_is_the_default_bot_of_playtests():
+    assert DEFAULT_BOT == "par"
+    bot = make_bot("par:cautious", board=LOOP, preset=BASIC, seed=0)
+    assert isinstance(bot, ParBot) and bot.care == care_of("cautious") > care_of("balanced")
+
+
+def test_D2_never_an_eliminating_move_nor_gear_when_a_safe_one_exists():
+    """Over random positions, pools and rolls (other cars around): the choice is safe if one is."""
+    rng = random.Random(3)
+    table = solo_table(LOOP, BASIC)
+    engine = Engine(LOOP, BASIC, ["A", "B", "C"])
+    spaces = track_spaces(LOOP)
+    risky = 0
+    for _ in range(150):
+        at = rng.sample(spaces, 3)
+        gear = rng.randint(1, 6)
+        pools = (rng.randint(1, 4),)
+        ids = LOOP.ids
+        others = [{"space": ids[s], "gear": 2} for s in at[1:]]
+        view = view_at(engine, [{"space": ids[at[0]], "gear": gear, "pools": pools}, *others])
+        bot = ParBot(table, rng.choice(["cautious", "balanced", "reckless"]))
+        chosen = bot.choose_gear(view)
+        if any(not view.gear_eliminates(g) for g in view.legal_gears()):
+            assert not view.gear_eliminates(chosen)
+        faces = sorted(set(BASIC.gear_faces[chosen - 1]))
+        moved = view_at(
+            engine,
+            [{"space": ids[at[0]], "gear": gear, "pools": pools}, *others],
+            gear=chosen,
+            roll=rng.choice(faces),
+        )
+        moves = moved.legal_moves()
+        option = bot.choose_move(moved, moves)
+        cost = next(c for o, c in moves if o is option)
+        if any(not c.eliminated for _, c in moves):
+            risky += any(c.eliminated for _, c in moves)
+            assert not cost.eliminated
+    assert risky > 10  # the positions did offer eliminating moves
+
+
+def test_alone_it_plays_the_solvers_policy():
+    """A lone reckless ParBot (no extra care) picks the solver's gear and a least-value move."""
+    solution = solve_par(LOOP)
+    bot = ParBot(solution.table(), "reckless")
+    engine = Engine(LOOP, BASIC, ["A"])
+    rng = random.Random(5)
+    checked = 0
+    for space in rng.sample(track_spaces(LOOP), 40):
+        if solution.position_index(space, 1, 0) is None:
+            continue  # a corner space: a lone car there has made a stop
+        pool = rng.randint(2, 18)
+        gear = rng.randint(1, 5)
+        placement = [{"space": LOOP.ids[space], "gear": gear, "lap": 1, "pools": (pool,)}]
+        view = view_at(engine, placement)
+        lap = 1
+        chosen = bot.choose_gear(view)
+        assert chosen == solution.best_gear(space, lap, 0, gear, pool)
+        roll = rng.choice(BASIC.gear_faces[chosen - 1])
+        moved = view_at(engine, placement, chosen, roll)
+        moves = moved.legal_moves()
+        option = bot.choose_move(moved, moves)
+        values = [solution.option_value(space, lap, 0, chosen, pool, o, c, roll) for o, c in moves]
+        mine = values[[o for o, _ in moves].index(option)]
+        assert mine == pytest.approx(min(values))
+        checked += 1
+    assert checked >= 20
+
+
+def test_P2_it_pits_exactly_when_the_par_solution_says_so():
+    """Two laps with pits: where the solver's best move is the box, the bot takes it, and only there."""
+    preset = BASIC.with_laps(2)
+    solution = solve_par(PITS, preset)
+    bot = ParBot(solution.table(), "reckless")
+    engine = Engine(PITS, preset, ["A"])
+    boxed = not_boxed = 0
+    for space in track_spaces(PITS):
+        for pool in (2, 5, 9, 18):
+            for gear, roll in ((2, 3), (3, 6), (3, 8), (4, 10)):
+                placement = [{"space": PITS.ids[space], "gear": gear, "lap": 1, "pools": (pool,)}]
+                try:
+                    view = view_at(engine, placement, gear, roll)
+                except ValueError:
+                    continue  # an illegal gear here
+                moves = view.legal_moves()
+                if solution.position_index(space, 1, 0) is None or not moves:
+                    continue
+                values = [
+                    solution.option_value(space, 1, 0, gear, pool, o, c, roll) for o, c in moves
+                ]
+                best = min(values)
+                if len({o.boxed for (o, _), v in zip(moves, values, strict=True) if v == best}) > 1:
+                    continue  # box and track tie: either is right
+                solver_boxes = moves[values.index(best)][0].boxed
+                assert bot.choose_move(view, moves).boxed == solver_boxes
+                boxed += solver_boxes
+                not_boxed += not solver_boxes
+    assert boxed > 0 and not_boxed > 0
+
+
+def test_in_traffic_it_gears_down_behind_a_blocking_car():
+    """One lane, a car 5 spaces ahead: high gears would be blocked and pay braking (D-4).
+
+    With 4 SP left that braking could eliminate the car; alone it keeps its gear.
+    """
+    board = compile_board(from_ascii(" ".join(["."] * 60), grid=[1, 0], finish=59))
+    table = solo_table(board, BASIC)
+    engine = Engine(board, BASIC, ["A", "B"])
+    alone = view_at(
+        engine, [{"space": 10, "gear": 4, "lap": 1, "pools": (4,)}, {"space": 50, "gear": 1}]
+    )
+    free_gear = ParBot(table).choose_gear(alone)
+    behind = view_at(
+        engine, [{"space": 10, "gear": 4, "lap": 1, "pools": (4,)}, {"space": 15, "gear": 1}]
+    )
+    assert table.position_index(board, 10, 1, 0) is not None
+    blocked_gear = ParBot(table).choose_gear(behind)
+    assert free_gear >= 4 and blocked_gear <= 3
+
+
+@pytest.mark.parametrize("preset", ["basic", "basic2", "street", "advanced"])
+def test_races_of_par_bots_end_under_every_preset(preset):
+    rules = BASIC.with_laps(2) if preset == "basic2" else get_preset(preset)
+    bots = [make_bot("par", board=PITS, preset=rules, seed=k, slot=k + 1) for k in range(3)]
+    bots.append(HeuristicBot())
+    result = simulate(PITS, bots, rules, seed=11)
+    assert result.state.over and len(result.ranking) == 4
+
+
+def test_approximations_for_street_and_advanced_keep_one_pool():
+    advanced = get_preset("advanced")
+    model = solo_preset(advanced)
+    assert len(model.pools) == 1 and not model.street
+    assert solo_pool(advanced, advanced.pool_max) == model.pool_max[0]
+    assert solo_preset(BASIC) is BASIC
+
+
+def test_par_bots_finish_a_six_car_race_more_often_than_heuristic_bots():
+    """Six cars on the loop with a 2-stop corner: par bots lose no more cars than heuristic ones."""
+    table = solo_table(LOOP, BASIC)
+    par_out = heuristic_out = 0
+    for seed in range(6):
+        par_out += len(simulate(LOOP, [ParBot(table) for _ in range(6)], seed=seed).eliminated)
+        heuristic_out += len(
+            simulate(LOOP, [HeuristicBot() for _ in range(6)], seed=seed).eliminated
+        )
+    assert par_out <= heuristic_out
