@@ -119,7 +119,7 @@ def _tamper(data: dict, car: int, key: str, value) -> dict:
         ("pools", [18, 18], "cars[1].pools: preset 'basic' has 1 pools (SP), not 2"),
         ("gear", 9, "cars[1].gear: must be a whole number from 0 to 6, not 9"),
         ("gear", "3", "cars[1].gear: must be a whole number from 0 to 6, not '3'"),
-        ("space", 10_000, "cars[1].space: the board has spaces 0 to 124 (indices), not 10000"),
+        ("space", 10_000, "cars[1].space: the board has spaces 0 to {last} (indices), not 10000"),
         ("space", -7, "cars[1].space: must be a space index (>= -1), not -7"),
         ("status", "resting", "cars[1].status: must be one of racing, finished, eliminated"),
         ("wings", 2, "cars[1].wings: unknown field"),
@@ -128,7 +128,7 @@ def _tamper(data: dict, car: int, key: str, value) -> dict:
 def test_a_tampered_car_is_refused_on_load(track, key, value, words):
     with pytest.raises(StateError) as info:
         Race(track, cars=3, start=_tamper(_moving_state(track), 1, key, value))
-    assert str(info.value).startswith(words)
+    assert str(info.value).startswith(words.format(last=len(track) - 1))
 
 
 def test_two_cars_on_one_space_are_refused(track):
