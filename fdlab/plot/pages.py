@@ -149,10 +149,11 @@ def plan_pages(
     Examples
     --------
     >>> from fdlab.track import load_track
-    >>> layout = plan_pages(load_track("tracks/monaco.json"), paper="A4")
+    >>> monaco = load_track("tracks/monaco.json")
+    >>> layout = plan_pages(monaco, paper="A4")
     >>> layout.columns * layout.rows == len(layout.labels), layout.labels[0]
     (True, 'A1')
-    >>> round(layout.scale * 33.271, 1)  # one space of Monaco on paper, mm
+    >>> round(layout.scale * monaco.graph.graph["space_length"], 1)  # one space on paper, mm
     42.0
     """
     if paper not in PAPER_MM:
