@@ -17,7 +17,8 @@ options (``build_track(path)``) from every GeoJSON circuit of the folder:
   at least 95%), over ``--six`` races;
 
 then on Monaco the median time of a 6-bot one-lap race (target at most
-100 ms), the median time of the full priced move list of a car in 6th gear
+100 ms; the same race of six heuristic bots is printed beside it as this
+machine's yardstick: the issue measured it at about 50 ms), the median time of the full priced move list of a car in 6th gear
 with a roll of 30 (``Engine.legal_moves``, target at most 0.4 ms), and
 ``solve_par`` on a 500-space board (target at most 2 s) with the time of a
 second request of the same board content (the cache: solved once per board).
@@ -171,22 +172,24 @@ def main(argv: list[str] | None = None) -> None:
     )
     if monaco is not None:
         races = 10 if args.quick else 30
-        walls = []
-        cpus = []
-        for seed in range(races):
-            bots = [
-                make_bot(spec, board=monaco, preset=BASIC, seed=k, slot=k + 1) for k in range(6)
-            ]
-            c0, w0 = clocks()
-            simulate(monaco, bots, BASIC, seed=1000 + seed)
-            c1, w1 = clocks()
-            cpus.append(c1 - c0)
-            walls.append(w1 - w0)
-        print(
-            f"Monaco, 6 {spec} bots, one lap: median {1e3 * statistics.median(cpus):.0f} ms CPU "
-            f"({1e3 * statistics.median(walls):.0f} ms wall) per race over {races} races "
-            "(target <= 100 ms)"
-        )
+        for measured in (spec, "heuristic"):  # the heuristic race: this machine's yardstick
+            walls = []
+            cpus = []
+            for seed in range(races):
+                bots = [
+                    make_bot(measured, board=monaco, preset=BASIC, seed=k, slot=k + 1)
+                    for k in range(6)
+                ]
+                c0, w0 = clocks()
+                simulate(monaco, bots, BASIC, seed=1000 + seed)
+                c1, w1 = clocks()
+                cpus.append(c1 - c0)
+                walls.append(w1 - w0)
+            print(
+                f"Monaco, 6 {measured} bots, one lap: median {1e3 * statistics.median(cpus):.0f} "
+                f"ms CPU ({1e3 * statistics.median(walls):.0f} ms wall) per race over {races} "
+                f"races{' (target <= 100 ms)' if measured == spec else ''}"
+            )
         cpu, wall, count = priced_moves(monaco, 2 if args.quick else 10)
         print(
             f"Monaco, priced move list (Engine.legal_moves, 6th gear, roll 30, {count:.0f} "

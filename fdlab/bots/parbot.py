@@ -46,7 +46,7 @@ from fdlab.par.model import FINISHED
 from fdlab.par.table import ParTable
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
-from fdlab.rules.movement import MoveOption, move_options_for_rolls
+from fdlab.rules.movement import MoveOption, braking, move_options_for_rolls
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState
 from fdlab.rules.view import RaceView
@@ -351,16 +351,17 @@ class ParBot:
             expected = care * shift
             for roll, p in dice[gear]:
                 full = roll in moved_values or (box_moved is not None and box_moved <= roll)
+                farthest = max(m for m in moved_values if m <= roll)
                 least = float("inf")
                 for entry in prepared:
                     option, moved, boxed, q, fixed, kind, chances = entry
                     if moved > roll:
                         continue
                     if fixed is None:
+                        braked, blocked = braking(roll, moved, boxed, full, farthest)
                         loss, doomed = self._healthy_cost(
-                            board, preset, healthy, option, kind,
-                            0 if boxed else roll - moved, not full and not boxed,
-                        )  # fmt: skip
+                            board, preset, healthy, option, kind, braked, blocked
+                        )
                     else:
                         loss, doomed = fixed
                     if doomed:
