@@ -29,13 +29,14 @@ def test_every_clause_the_tests_name_is_in_the_rules_text():
     assert named - defined == set()
 
 
-def test_the_readme_and_the_docs_link_nothing_outside_the_repository():
+def test_the_readme_and_the_docs_link_only_files_of_the_repository():
     for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
         for target in LINK.findall(page.read_text(encoding="utf-8")):
             if re.match(r"[a-z]+:", target):
                 continue  # a web address, not a file
             resolved = (page.parent / target).resolve()
             assert resolved.is_relative_to(REPO), f"{page.name} links {target}, outside the repo"
+            assert resolved.exists(), f"{page.name} links {target}, which does not exist"
 
 
 def test_the_lessons_and_the_table_point_at_the_rules_text():
