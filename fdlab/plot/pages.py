@@ -152,7 +152,7 @@ def plan_pages(
     >>> layout = plan_pages(load_track("tracks/monaco.json"), paper="A4")
     >>> layout.columns * layout.rows == len(layout.labels), layout.labels[0]
     (True, 'A1')
-    >>> round(layout.scale * 33.271, 1)  # one space of Monaco on paper, mm
+    >>> round(layout.scale * 21.465, 1)  # one space of Monaco on paper, mm
     42.0
     """
     if paper not in PAPER_MM:
