@@ -840,13 +840,23 @@ class _Validator:
                 "grid spots must be numbered 1, 2, 3... once each: " + "; ".join(parts),
                 [n for _, n in numbers],
             )
-        for g, n in numbers:
-            corner = self.nodes[n]["corner"]
+        self.check_grid_corners([n for _, n in numbers])
+
+    def check_grid_corners(self, spots: list[Any]) -> None:
+        """Grid spots lie on the straight behind the finish line; only the back of the
+        grid may reach into the one corner behind that straight, as on some printed
+        boards (S-5: a car starting there counts that corner's stops as made)."""
+        corners = [self.nodes[n]["corner"] for n in spots]
+        back = len(spots)
+        while back > 0 and corners[back - 1] is not None and corners[back - 1] == corners[-1]:
+            back -= 1
+        for spot, (n, corner) in enumerate(zip(spots[:back], corners[:back], strict=True)):
             if corner is not None:
                 self.report(
                     "grid_in_corner",
-                    f"grid spot {g!r} (space {n!r}) lies inside corner {corner!r}: "
-                    "the grid belongs on the straight behind the finish line",
+                    f"grid spot {spot + 1} (space {n!r}) lies inside corner {corner!r} with "
+                    "spots behind it: the grid belongs on the straight behind the finish "
+                    "line (only its back rows may reach into the corner behind it, S-5)",
                     [n],
                 )
 

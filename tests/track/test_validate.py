@@ -507,7 +507,10 @@ def test_grid_spot_inside_a_corner():
     track.space(56)["grid"] = 3  # corner 2's last column
     [problem] = problems(track, "grid_in_corner")
     assert problem.spaces == (56,)
-    assert "grid spot 3 (space 56) lies inside corner 2" in problem.message
+    assert "grid spot 3 (space 56) lies inside corner 2 with spots behind it" in problem.message
+    track.space(65)["grid"] = None
+    track.space(57)["grid"] = 4  # the back of the grid in the corner behind it: S-5
+    assert "grid_in_corner" not in validate(track, cars=CARS).codes
 
 
 def test_pit_lane_beside_a_corner_lets_a_car_skip_its_exit_line():
