@@ -651,7 +651,7 @@ def test_random_boards_never_crash_the_validator(rows, closed, cars, grid):
     assert "check_failed" not in report.codes, str(report)
     assert set(report.codes) <= set(CHECKS)
     assert report.spaces <= set(track.graph)
-    if not closed:
+    if not closed and "empty" not in report.codes:  # a board of blanks only is just empty
         assert "no_finish_line" in report.codes or "dead_end" in report.codes
 
 
