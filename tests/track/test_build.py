@@ -336,7 +336,13 @@ def wobbly_ellipses(draw):
 @settings(max_examples=12, deadline=None)
 @given(wobbly_ellipses(), st.integers(2, 4), st.integers(50, 90))
 def test_random_smooth_centrelines_build_valid_boards(points, lanes, spaces):
-    track = build_track(points, name="Random", lanes=lanes, spaces_per_lap=spaces, pit=True)
+    try:
+        track = build_track(points, name="Random", lanes=lanes, spaces_per_lap=spaces, pit=True)
+    except BuildError as error:
+        # a bend just behind the line leaves no room for the grid or the pits: said plainly
+        # (never a grid spot in a corner, never a pit lane beside one)
+        assert re.match(r"(grid|pit): .*(finish line|stretch from lap fraction)", str(error))
+        return
     report = validate(track)
     assert report.ok, report
     lap_steps_ok(track)
