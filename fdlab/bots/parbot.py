@@ -37,7 +37,7 @@ stop count only traffic gives) the bot falls back to
 
 from __future__ import annotations
 
-from dataclasses import replace
+import numpy as np
 
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.style import style_value
@@ -115,7 +115,10 @@ class ParBot:
         self.care = care_of(self.style)
         self.fallback = HeuristicBot()
         self._costs: dict[tuple, MoveCost] = {}
-        self._healthy: dict[tuple, tuple[int, bool]] = {}
+        # the look-ahead's price table: kind of option -> row; (row, blocked, braked) -> cost
+        self._kinds: dict[tuple, int] = {}
+        self._kind_options: list[MoveOption] = []
+        self._loss_table = np.full((0, 2, 0), -1, dtype=np.int64)
 
     # -- what a move leads to ----------------------------------------------------------
     def _pools_after(self, preset: Preset, pools: tuple, cost: MoveCost, boxed: bool) -> tuple:
@@ -299,19 +302,19 @@ class ParBot:
         value = self._one_pool(self._rows()[q][gear], left, chances, hit, penalty)
         return value + self.care * (loss + mean + hit)
 
-    def _info(self, view: RaceView, option: MoveOption) -> tuple:
-        car = view.car
-        q = self.table.successor(view.board, car.space, car.lap, car.stops, option)
-        return (q, *self._chances(view, option))
-
     def _lean_look_ahead(self, view: RaceView, gears: list[int]) -> int:
-        """:meth:`_look_ahead` for one-pool rules: one search, each option's chances once.
+        """:meth:`_look_ahead` for one-pool rules: one search, scored a whole die at a time.
 
-        Options are priced for a healthy car (:meth:`_healthy_cost`, memoised on
-        what ``move_cost`` reads); the pool left decides elimination, as in the
-        solver. Random damage only adds to a value, so an option whose value
-        without it is no better than the best so far is passed over before its
-        chances are worked out.
+        The options of the largest roll serve every face (a face's options are
+        those that move at most that far, braked for the rest). For each gear
+        the scores of every (face, option) pair are worked out at once with
+        numpy, for a car whose pool is reduced by the option's certain cost
+        (priced for a healthy car by ``move_cost`` and kept in a table,
+        :meth:`_losses`; the pool left decides elimination, as in the
+        solver). Random damage only adds to a value, so for each face the
+        options are visited from the lowest score up and the search stops as
+        soon as no option left can beat the best found; only the few visited
+        have their chances of damage worked out.
         """
         engine = view.engine
         preset = view.preset
@@ -319,10 +322,8 @@ class ParBot:
         board = view.board
         table = self.table
         penalty = table.elimination_penalty
-        dies = table.dies_at_zero
-        restores = table.restores
         care = self.care
-        rows = self._rows()
+        top = table.pool_max
         dice = {g: preset.gear_dice[g - 1].float_outcomes() for g in gears}
         top_roll = max(value for g in gears for value, _ in dice[g])
         options = move_options_for_rolls(
@@ -331,89 +332,152 @@ class ParBot:
         healthy = CarState(space=car.space, lap=car.lap, pools=preset.pool_max, started=True)
         last_lap = car.lap >= preset.laps
         pit_start = in_pit_zone(board, car.space)
-        prepared = []
-        for option in options:
+        count = len(options)
+        moved = np.fromiter((o.moved for o in options), dtype=np.int64, count=count)
+        boxed = np.fromiter((o.boxed for o in options), dtype=bool, count=count)
+        where = np.empty(count, dtype=np.int64)  # position index; -1 finished; -2 unknown
+        kinds = np.empty(count, dtype=np.int64)
+        fixed = np.full(count, -1, dtype=np.int64)  # a loss that no roll changes (S-4)
+        fixed_doom = np.zeros(count, dtype=bool)
+        for k, option in enumerate(options):
             q = table.successor(board, car.space, car.lap, car.stops, option)
-            fixed = None
-            if last_lap and "finish" in option.lines:
-                cost = move_cost(board, preset, healthy, option)  # S-4: braking is free
-                fixed = (cost.total, cost.eliminated or not cost.allowed)
+            where[k] = -2 if q is None else q
             pit = pit_start or in_pit_zone(board, option.destination)
-            kind = (option.overshoots, option.boxed, pit)
-            prepared.append([option, option.moved, option.boxed, q, fixed, kind, None])
-        moved_values = {o.moved for o in options}
+            crosses = "finish" in option.lines
+            kind = (option.overshoots, option.boxed, pit, crosses, last_lap)
+            kinds[k] = self._kind_id(kind, option)
+            if last_lap and crosses:
+                cost = move_cost(board, preset, healthy, option)  # S-4: braking is free
+                fixed[k] = cost.total
+                fixed_doom[k] = cost.eliminated or not cost.allowed
+        has_fixed = fixed >= 0
+        unknown = where == -2
+        finished = where == FINISHED
+        known_q = np.where(where >= 0, where, 0)
+        reached = {o.moved for o in options}
         box_moved = min((o.moved for o in options if o.boxed), default=None)
-        top = table.pool_max
+        chances: dict[int, tuple] = {}  # option -> its chances of damage, worked out once
         best, best_value = gears[0], float("inf")
         for gear in gears:
             shift = sum(engine.downshift_cost(car, gear).values())
             pool = car.pools[0] - shift
+            faces = dice[gear]
+            rolls = np.array([[roll] for roll, _ in faces], dtype=np.int64)
+            full = np.array(
+                [
+                    [roll in reached or (box_moved is not None and box_moved <= roll)]
+                    for roll, _ in faces
+                ]
+            )
+            farthest = np.array(
+                [[max(m for m in reached if m <= roll)] for roll, _ in faces], dtype=np.int64
+            )
+            braked, blocked = braking(rolls, moved, boxed, full, farthest)
+            reachable = moved <= rolls
+            braked = np.where(reachable, braked, 0)
+            loss, doomed = self._losses(board, preset, healthy, options, kinds, braked, blocked)
+            loss = np.where(has_fixed, fixed, loss)
+            doomed = np.where(has_fixed, fixed_doom, doomed)
+            left = np.where(boxed & table.restores, top, pool - loss)
+            dead = (left < 0) | ((left == 0) & table.dies_at_zero)
+            value = table.value[known_q, gear, np.clip(left, 0, top)] + care * loss
+            plain = ~(doomed | unknown | finished | dead) & reachable
+            score = np.where(dead, penalty, value)
+            score = np.where(finished, care * loss, score)
+            score = np.where(unknown, penalty / 2, score)
+            score = np.where(doomed, penalty + 1.0, score)
+            score = np.where(reachable, score, np.inf)
+            order = np.argsort(score, axis=1, kind="stable").tolist()
+            scores = score.tolist()
+            lefts = left.tolist()
+            losses = loss.tolist()
+            plains = plain.tolist()
             expected = care * shift
-            for roll, p in dice[gear]:
-                full = roll in moved_values or (box_moved is not None and box_moved <= roll)
-                farthest = max(m for m in moved_values if m <= roll)
+            for face, (roll, p) in enumerate(faces):
+                row = scores[face]
                 least = float("inf")
-                for entry in prepared:
-                    option, moved, boxed, q, fixed, kind, chances = entry
-                    if moved > roll:
-                        continue
-                    if fixed is None:
-                        braked, blocked = braking(roll, moved, boxed, full, farthest)
-                        loss, doomed = self._healthy_cost(
-                            board, preset, healthy, option, kind, braked, blocked
-                        )
-                    else:
-                        loss, doomed = fixed
-                    if doomed:
-                        score = penalty + 1.0
-                    elif q is None:
-                        score = penalty / 2
-                    elif q == FINISHED:
-                        score = care * loss
-                    else:
-                        left = top if boxed and restores else pool - loss
-                        if left < 0 or (left == 0 and dies):
-                            score = penalty
-                        else:
-                            score = rows[q][gear][min(left, top)] + care * loss
-                            if score < least:
-                                if chances is None:
-                                    chances = entry[6] = self._chances(view, option)
-                                hit = self._engine_hit(view, option, gear, roll)
-                                if hit or chances[0] != ((0, 1.0),):
-                                    score = self._one_pool(
-                                        rows[q][gear], left, chances[0], hit, penalty
-                                    )
-                                    score += care * (loss + chances[1] + hit)
-                    if score < least:
-                        least = score
+                for k in order[face]:
+                    value_k = row[k]
+                    if value_k >= least:
+                        break
+                    if plains[face][k]:
+                        option = options[k]
+                        known = chances.get(k)
+                        if known is None:
+                            known = chances[k] = self._chances(view, option)
+                        hit = self._engine_hit(view, option, gear, roll)
+                        if hit or known[0] != ((0, 1.0),):
+                            q = int(where[k])
+                            value_k = self._one_pool(
+                                self._rows()[q][gear], lefts[face][k], known[0], hit, penalty
+                            )
+                            value_k += care * (losses[face][k] + known[1] + hit)
+                    if value_k < least:
+                        least = value_k
                 expected += p * least
             if expected < best_value:
                 best, best_value = gear, expected
         return best
 
-    def _healthy_cost(
+    def _kind_id(self, kind: tuple, option: MoveOption) -> int:
+        """A number for what an option's cost depends on besides its braking (a table row)."""
+        known = self._kinds.get(kind)
+        if known is None:
+            if len(self._kind_options) >= 50_000:  # a bot driving for ever: start afresh
+                self._kinds.clear()
+                self._kind_options.clear()
+                self._loss_table = np.full((0, 2, 0), -1, dtype=np.int64)
+            known = self._kinds[kind] = len(self._kind_options)
+            self._kind_options.append(option)
+        return known
+
+    def _losses(
         self,
         board: Board,
         preset: Preset,
         healthy: CarState,
-        option: MoveOption,
-        kind: tuple,
-        braked: int,
-        blocked: bool,
-    ) -> tuple[int, bool]:
-        """Loss and "eliminates whatever the pool" of ``option`` rolled with another braking.
+        options: list[MoveOption],
+        kinds: np.ndarray,
+        braked: np.ndarray,
+        blocked: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Loss and "eliminates whatever the pool" for every (face, option): a table lookup.
 
-        ``move_cost`` for a healthy car, memoised on what it reads.
+        The table holds ``move_cost`` of a healthy car by (kind, blocked,
+        braked), the kind being what the cost reads besides the braking
+        (overshoots, box, pit zone, the finish line, the last lap); the entries a look-ahead needs and the
+        table lacks are priced first.
         """
-        key = (kind, braked, blocked)
-        known = self._healthy.get(key)
-        if known is None:
-            if len(self._healthy) > 50_000:
-                self._healthy.clear()
-            cost = move_cost(board, preset, healthy, _with_braking(option, braked, blocked))
-            known = self._healthy[key] = (cost.total, cost.eliminated or not cost.allowed)
-        return known
+        width = braked.shape[0] and int(braked.max()) + 1
+        rows = len(self._kind_options)
+        tab = self._loss_table
+        if tab.shape[0] < rows or tab.shape[2] < width:
+            grown = np.full(
+                (max(rows, 2 * tab.shape[0]), 2, max(width, tab.shape[2])), -1, dtype=np.int64
+            )
+            grown[: tab.shape[0], :, : tab.shape[2]] = tab
+            tab = self._loss_table = grown
+        flag = blocked.astype(np.int64)
+        row = np.broadcast_to(kinds, braked.shape)
+        found = tab[row, flag, braked]
+        missing = found < 0
+        if missing.any():
+            for kind, was_blocked, amount in set(
+                zip(
+                    row[missing].tolist(),
+                    flag[missing].tolist(),
+                    braked[missing].tolist(),
+                    strict=True,
+                )
+            ):
+                option = self._kind_options[kind]
+                cost = move_cost(
+                    board, preset, healthy, _with_braking(option, amount, bool(was_blocked))
+                )
+                eliminates = cost.eliminated or not cost.allowed
+                tab[kind, was_blocked, amount] = 2 * cost.total + eliminates
+            found = tab[row, flag, braked]
+        return found >> 1, (found & 1).astype(bool)
 
     # -- the policy ----------------------------------------------------------------------
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
@@ -423,18 +487,49 @@ class ParBot:
             return self.fallback.choose_move(view, moves)
         self._occupied = view.state.occupied(skip=view.car_index)
         gear, roll = car.gear, view.state.die_roll
-        lean = len(view.preset.pools) == 1
+        if len(view.preset.pools) == 1:
+            return self._lean_choice(view, moves, gear, roll)
         best, best_key = moves[0][0], None
         for option, cost in moves:
-            if lean:
-                doomed = cost.eliminated or not cost.allowed
-                info = (None, (), 0.0) if doomed else self._info(view, option)
-                score = self._lean_score(
-                    view, info, option, cost.total, doomed, car.pools[0], gear, roll
-                )
-            else:
-                score = self._score(view, car.pools, option, cost, gear, roll)
-            key = (score, -option.moved)
+            key = (self._score(view, car.pools, option, cost, gear, roll), -option.moved)
+            if best_key is None or key < best_key:
+                best, best_key = option, key
+        return best
+
+    def _lean_choice(
+        self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]], gear: int, roll: int
+    ) -> MoveOption:
+        """:meth:`choose_move` for one-pool rules: the least ``(score, -moved)``.
+
+        Each move's score without random damage is a lower bound of its score
+        (damage only adds); the moves are visited from the lowest bound up and
+        the chances of damage are worked out only while a move can still win.
+        """
+        car = view.car
+        table = self.table
+        pool = car.pools[0]
+        no_chance = ((0, 1.0),)
+        bounds = []
+        for k, (option, cost) in enumerate(moves):
+            doomed = cost.eliminated or not cost.allowed
+            q = (
+                None
+                if doomed
+                else table.successor(view.board, car.space, car.lap, car.stops, option)
+            )
+            bound = self._lean_score(
+                view, (q, no_chance, 0.0), option, cost.total, doomed, pool, gear, 0
+            )
+            bounds.append((bound, -option.moved, k, q, doomed))
+        bounds.sort()
+        best, best_key = moves[0][0], None
+        for bound, neg_moved, k, q, doomed in bounds:
+            if best_key is not None and (bound, neg_moved, k) > best_key:
+                break
+            option, cost = moves[k]
+            info = (q, no_chance, 0.0) if doomed else (q, *self._chances(view, option))
+            score = self._lean_score(view, info, option, cost.total, doomed, pool, gear, roll)
+            key = (score, neg_moved, k)  # ties: the first of the list, as the engine orders it
             if best_key is None or key < best_key:
                 best, best_key = option, key
         return best
@@ -562,4 +657,4 @@ def _with_braking(option: MoveOption, braked: int, blocked: bool) -> MoveOption:
     """``option`` with another braking amount (its roll differs), for pricing it."""
     if option.braked == braked and option.blocked == blocked:
         return option
-    return replace(option, braked=braked, blocked=blocked)
+    return option._replace(braked=braked, blocked=blocked)

@@ -253,7 +253,7 @@ class SoloModel:
         cost = self._costs.get(key)
         if cost is None:
             if braked != option.braked or blocked != option.blocked:
-                option = replace(option, braked=braked, blocked=blocked)
+                option = option._replace(braked=braked, blocked=blocked)
             car = self._cars.get(space)
             if car is None:
                 car = self._cars[space] = replace(self._full_car, space=space)

@@ -9,7 +9,7 @@ engine, street hazards) happens after the move and lives in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from fdlab.rules.board import Board
@@ -282,5 +282,5 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
                 for j in range(exit_at + 1, finish_at + 1)
                 if board.tunnel_exit[walk[j - 1]] != walk[j]
             )
-            kept.append(replace(over, beyond=min(over.beyond, between)))
-    return replace(option, overshoots=tuple(kept), braked=0, blocked=False)
+            kept.append(over._replace(beyond=min(over.beyond, between)))
+    return option._replace(overshoots=tuple(kept), braked=0, blocked=False)

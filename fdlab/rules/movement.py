@@ -43,10 +43,11 @@ player-named paths only, never on the hot path.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Any
+from typing import Any, NamedTuple
 
 from fdlab.rules.board import (
     STEP_BOX_IN,
@@ -130,9 +131,11 @@ class MoveRules:
 FREE_RUN = MoveRules()
 
 
-@dataclass(frozen=True)
-class Overshoot:
+class Overshoot(NamedTuple):
     """A corner left (its exit line crossed) without the required stops (C-3).
+
+    A named tuple, like :class:`MoveOption`: options are made by the hundred
+    per move list and priced with their overshoots as dictionary keys.
 
     Attributes
     ----------
@@ -145,15 +148,18 @@ class Overshoot:
         Spaces moved after crossing the corner's exit line (the C-3 / A-2 cost).
     """
 
-    corner: int
+    corner: Any
     stops_made: int
     required: int
     beyond: int
 
 
-@dataclass(frozen=True)
-class MoveOption:
+class MoveOption(NamedTuple):
     """One legal way to end a move: a destination with what it costs.
+
+    Immutable, as a named tuple: a move list holds a hundred options or more
+    and is built on every turn, so options are tuples (cheap to make, hashed
+    and compared in C). ``option._replace(braked=...)`` gives a variant.
 
     Attributes
     ----------
@@ -285,8 +291,7 @@ def move_options(
     >>> [(board.ids[o.destination], o.moved, o.lane_changes) for o in options]
     [(4, 2, 2), (5, 2, 1), (3, 1, 1), (0, 0, 0)]
     """
-    found = _explore(board, start, roll, rules)
-    return _options(board, start, roll, rules.stops_made, found)
+    return list(_searched(board, start, roll, rules).options(roll))
 
 
 def move_options_for_rolls(
@@ -331,8 +336,8 @@ def move_options_for_rolls(
         return {}
     if wanted[0] < 0:
         raise MovementError(f"roll {wanted[0]} is negative; a move is 0 or more spaces")
-    found = _explore(board, start, wanted[-1], rules)
-    return {roll: _options(board, start, roll, rules.stops_made, found) for roll in wanted}
+    search = _searched(board, start, wanted[-1], rules)
+    return {roll: list(search.options(roll)) for roll in wanted}
 
 
 def braking(roll: int, moved: Any, boxed: Any, full: Any, farthest: Any) -> tuple[Any, Any]:
@@ -425,6 +430,60 @@ def after_move(
     else:
         new_stops = 1 if option.stop_counts else 0
     return new_stops, lap + (1 if "finish" in option.lines else 0)
+
+
+class _Search:
+    """The states one search found from a start, and the option lists made from them."""
+
+    __slots__ = ("board", "start", "roll", "stops_made", "found", "by_roll")
+
+    def __init__(self, board: Board, start: int, roll: int, rules: MoveRules) -> None:
+        self.board = board
+        self.start = start
+        self.roll = roll
+        self.stops_made = rules.stops_made
+        self.found = _explore(board, start, roll, rules)
+        self.by_roll: dict[int, list[MoveOption]] = {}
+
+    def options(self, roll: int) -> list[MoveOption]:
+        """The options of ``roll`` (at most the roll searched); shared: callers copy."""
+        options = self.by_roll.get(roll)
+        if options is None:
+            options = _options(self.board, self.start, roll, self.stops_made, self.found)
+            self.by_roll[roll] = options
+        return options
+
+
+#: Board -> (start, rules) -> the last search from there. A race asks the same question
+#: twice in a row: a bot weighs every face of its gear's die, then the engine lists the
+#: moves of the face rolled, from the same space among the same cars.
+_SEARCHES: weakref.WeakKeyDictionary[Board, dict[tuple[int, MoveRules], _Search]] = (
+    weakref.WeakKeyDictionary()
+)
+
+#: Searches kept per board (the oldest half is dropped when full).
+_SEARCHES_KEPT = 16
+
+
+def _searched(board: Board, start: int, roll: int, rules: MoveRules) -> _Search:
+    """The search from ``start`` under ``rules`` that reached ``roll``: remembered, or made."""
+    if roll < 0:
+        raise MovementError(f"roll {roll} is negative; a move is 0 or more spaces")
+    known = _SEARCHES.get(board)
+    if known is None:
+        known = _SEARCHES[board] = {}
+    key = (start, rules)
+    try:
+        search = known.get(key)
+    except TypeError:  # an unhashable start: let the search name the error
+        return _Search(board, start, roll, rules)
+    if search is None or search.roll < roll:
+        search = _Search(board, start, roll, rules)
+        if len(known) >= _SEARCHES_KEPT:
+            for old in list(known)[: _SEARCHES_KEPT // 2]:
+                del known[old]
+        known[key] = search
+    return search
 
 
 def _explore(
