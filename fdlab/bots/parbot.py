@@ -357,66 +357,65 @@ class ParBot:
         reached = {o.moved for o in options}
         box_moved = min((o.moved for o in options if o.boxed), default=None)
         chances: dict[int, tuple] = {}  # option -> its chances of damage, worked out once
+        # one row per (gear, face): the whole look-ahead in a few array operations
+        rows_of = [(gear, roll, p) for gear in gears for roll, p in dice[gear]]
+        shifts = {gear: sum(engine.downshift_cost(car, gear).values()) for gear in gears}
+        column = [[gear] for gear, _, _ in rows_of]
+        rolls = np.array([[roll] for _, roll, _ in rows_of], dtype=np.int64)
+        pools = np.array([[car.pools[0] - shifts[gear]] for gear, _, _ in rows_of])
+        full = np.array(
+            [
+                [roll in reached or (box_moved is not None and box_moved <= roll)]
+                for _, roll, _ in rows_of
+            ]
+        )
+        farthest = np.array(
+            [[max(m for m in reached if m <= roll)] for _, roll, _ in rows_of], dtype=np.int64
+        )
+        braked, blocked = braking(rolls, moved, boxed, full, farthest)
+        reachable = moved <= rolls
+        braked = np.where(reachable, braked, 0)
+        loss, doomed = self._losses(board, preset, healthy, options, kinds, braked, blocked)
+        loss = np.where(has_fixed, fixed, loss)
+        doomed = np.where(has_fixed, fixed_doom, doomed)
+        left = np.where(boxed & table.restores, top, pools - loss)
+        dead = (left < 0) | ((left == 0) & table.dies_at_zero)
+        value = table.value[known_q, np.array(column), np.clip(left, 0, top)] + care * loss
+        plain = ~(doomed | unknown | finished | dead) & reachable
+        score = np.where(dead, penalty, value)
+        score = np.where(finished, care * loss, score)
+        score = np.where(unknown, penalty / 2, score)
+        score = np.where(doomed, penalty + 1.0, score)
+        score = np.where(reachable, score, np.inf)
+        order = np.argsort(score, axis=1, kind="stable").tolist()
+        scores = score.tolist()
+        expected = {gear: care * shift for gear, shift in shifts.items()}
+        value_rows = self._rows()
+        for i, (gear, roll, p) in enumerate(rows_of):
+            row = scores[i]
+            least = float("inf")
+            for k in order[i]:
+                value_k = row[k]
+                if value_k >= least:
+                    break
+                if plain[i, k]:
+                    option = options[k]
+                    known = chances.get(k)
+                    if known is None:
+                        known = chances[k] = self._chances(view, option)
+                    hit = self._engine_hit(view, option, gear, roll)
+                    if hit or known[0] != ((0, 1.0),):
+                        value_k = self._one_pool(
+                            value_rows[int(where[k])][gear], int(left[i, k]), known[0], hit, penalty
+                        )
+                        value_k += care * (int(loss[i, k]) + known[1] + hit)
+                if value_k < least:
+                    least = value_k
+            expected[gear] += p * least
         best, best_value = gears[0], float("inf")
         for gear in gears:
-            shift = sum(engine.downshift_cost(car, gear).values())
-            pool = car.pools[0] - shift
-            faces = dice[gear]
-            rolls = np.array([[roll] for roll, _ in faces], dtype=np.int64)
-            full = np.array(
-                [
-                    [roll in reached or (box_moved is not None and box_moved <= roll)]
-                    for roll, _ in faces
-                ]
-            )
-            farthest = np.array(
-                [[max(m for m in reached if m <= roll)] for roll, _ in faces], dtype=np.int64
-            )
-            braked, blocked = braking(rolls, moved, boxed, full, farthest)
-            reachable = moved <= rolls
-            braked = np.where(reachable, braked, 0)
-            loss, doomed = self._losses(board, preset, healthy, options, kinds, braked, blocked)
-            loss = np.where(has_fixed, fixed, loss)
-            doomed = np.where(has_fixed, fixed_doom, doomed)
-            left = np.where(boxed & table.restores, top, pool - loss)
-            dead = (left < 0) | ((left == 0) & table.dies_at_zero)
-            value = table.value[known_q, gear, np.clip(left, 0, top)] + care * loss
-            plain = ~(doomed | unknown | finished | dead) & reachable
-            score = np.where(dead, penalty, value)
-            score = np.where(finished, care * loss, score)
-            score = np.where(unknown, penalty / 2, score)
-            score = np.where(doomed, penalty + 1.0, score)
-            score = np.where(reachable, score, np.inf)
-            order = np.argsort(score, axis=1, kind="stable").tolist()
-            scores = score.tolist()
-            lefts = left.tolist()
-            losses = loss.tolist()
-            plains = plain.tolist()
-            expected = care * shift
-            for face, (roll, p) in enumerate(faces):
-                row = scores[face]
-                least = float("inf")
-                for k in order[face]:
-                    value_k = row[k]
-                    if value_k >= least:
-                        break
-                    if plains[face][k]:
-                        option = options[k]
-                        known = chances.get(k)
-                        if known is None:
-                            known = chances[k] = self._chances(view, option)
-                        hit = self._engine_hit(view, option, gear, roll)
-                        if hit or known[0] != ((0, 1.0),):
-                            q = int(where[k])
-                            value_k = self._one_pool(
-                                self._rows()[q][gear], lefts[face][k], known[0], hit, penalty
-                            )
-                            value_k += care * (losses[face][k] + known[1] + hit)
-                    if value_k < least:
-                        least = value_k
-                expected += p * least
-            if expected < best_value:
-                best, best_value = gear, expected
+            if expected[gear] < best_value:
+                best, best_value = gear, expected[gear]
         return best
 
     def _kind_id(self, kind: tuple, option: MoveOption) -> int:
