@@ -9,6 +9,7 @@ engine, street hazards) happens after the move and lives in
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,25 +132,53 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
     >>> move_cost(board, BASIC, CarState(space=0, pools=(18,)), brake_two).describe()
     'D-3 braking 2 spaces: -2 SP'
     """
-    names = preset.pool_names
-    if not option.overshoots and (not option.braked or option.boxed):
-        return _no_cost(len(names))
-    last_line = "finish" in option.lines and car.lap >= preset.laps
-    if not last_line:
-        entry = _KNOWN.get(id(preset))
-        if entry is None or entry[0] is not preset:
-            if len(_KNOWN) > 64:
-                _KNOWN.clear()
-            entry = _KNOWN[id(preset)] = (preset, {})
-        elif len(entry[1]) > 100_000:
-            entry[1].clear()
-        pit_free = in_pit_zone(board, car.space) or in_pit_zone(board, option.destination)
-        key = (option.braked, option.blocked, option.overshoots, pit_free, car.pools)
-        cost = entry[1].get(key)
-        if cost is None:
-            cost = entry[1][key] = _priced(board, preset, car, option)
-        return cost
-    return _priced(board, preset, car, option)
+    return move_costs(board, preset, car, (option,))[0]
+
+
+def move_costs(
+    board: Board, preset: Preset, car: CarState, options: Iterable[MoveOption]
+) -> list[MoveCost]:
+    """:func:`move_cost` of each option of one car: a move list priced in one call.
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.movement import move_options
+    >>> from fdlab.rules.presets import BASIC
+    >>> board = compile_board(from_ascii(". . . . ."))
+    >>> costs = move_costs(board, BASIC, CarState(space=0, pools=(18,)), move_options(board, 0, 3))
+    >>> [cost.total for cost in costs]
+    [0, 1, 2, 3]
+    """
+    free = _no_cost(len(preset.pool_names))
+    last_lap = car.lap >= preset.laps
+    memo = _KNOWN.get(id(preset))
+    if memo is None or memo[0] is not preset:
+        if len(_KNOWN) > 64:
+            _KNOWN.clear()
+        memo = _KNOWN[id(preset)] = (preset, {})
+    known = memo[1]
+    if len(known) > 100_000:
+        known.clear()
+    kind = board.kind
+    start_free = in_pit_zone(board, car.space)
+    pools = car.pools
+    costs = []
+    for option in options:
+        if not option.overshoots and (not option.braked or option.boxed):
+            costs.append(free)
+        elif last_lap and "finish" in option.lines:
+            costs.append(_priced(board, preset, car, option))
+        else:
+            # in_pit_zone, inlined: the destination is a board index
+            pit_free = start_free or kind[option.destination] != "track"
+            key = (option.braked, option.blocked, option.overshoots, pit_free, pools)
+            cost = known.get(key)
+            if cost is None:
+                cost = known[key] = _priced(board, preset, car, option)
+            costs.append(cost)
+    return costs
 
 
 def _priced(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:

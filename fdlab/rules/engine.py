@@ -29,7 +29,7 @@ from typing import Any
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.board import Board
-from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs
 from fdlab.rules.dice import DiceSource
 from fdlab.rules.errors import (
     IllegalGearError,
@@ -349,12 +349,9 @@ class Engine(IncidentRules):
         if state.phase != "move":
             return []
         car = state.cars[state.on_turn]
-        result = []
-        for option in self.options(state):
-            cost = move_cost(self.board, self.preset, car, option)
-            if cost.allowed:
-                result.append((option, cost))
-        return result
+        options = self.options(state)
+        costs = move_costs(self.board, self.preset, car, options)
+        return [(option, cost) for option, cost in zip(options, costs, strict=True) if cost.allowed]
 
     def nitro_available(self, state: RaceState) -> bool:
         """X-1: street rules, after the roll, once per lap (the grid belongs to lap 1).

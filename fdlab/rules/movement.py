@@ -70,6 +70,7 @@ __all__ = [
     "braking",
     "check_path",
     "follow_path",
+    "forget_searches",
     "move_options",
     "move_options_for_rolls",
 ]
@@ -465,6 +466,22 @@ _SEARCHES: weakref.WeakKeyDictionary[Board, dict[tuple[int, MoveRules], _Search]
 _SEARCHES_KEPT = 16
 
 
+def forget_searches() -> None:
+    """Drop the searches kept for the move lists that follow them (benchmarks start cold).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> board = compile_board(from_ascii(". . . ."))
+    >>> first = move_options(board, 0, 2)
+    >>> forget_searches()
+    >>> move_options(board, 0, 2) == first  # searched again, the same options
+    True
+    """
+    _SEARCHES.clear()
+
+
 def _searched(board: Board, start: int, roll: int, rules: MoveRules) -> _Search:
     """The search from ``start`` under ``rules`` that reached ``roll``: remembered, or made."""
     if roll < 0:
@@ -484,6 +501,41 @@ def _searched(board: Board, start: int, roll: int, rules: MoveRules) -> _Search:
                 del known[old]
         known[key] = search
     return search
+
+
+#: Board -> per space, its steps as the search reads them (see :func:`_edges`).
+_EDGES: weakref.WeakKeyDictionary[Board, list[tuple[tuple[Any, ...], ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _edges(board: Board) -> list[tuple[tuple[Any, ...], ...]]:
+    """Per space, each step out of it with what the search reads about its target.
+
+    ``(target, step code, lines crossed or None, target's corner, target's
+    lane, target is a danger space, target's tunnel exit or -1)``: one tuple
+    per step, made once per board, so the search's inner loop reads no
+    other table.
+    """
+    edges = _EDGES.get(board)
+    if edges is None:
+        lines = board.step_lines
+        edges = _EDGES[board] = [
+            tuple(
+                (
+                    j,
+                    code,
+                    lines.get((v, j)),
+                    board.corner[j],
+                    board.lane[j],
+                    bool(board.danger_space[j]),
+                    board.tunnel_exit[j],
+                )
+                for j, code in board.moves[v]
+            )
+            for v in range(len(board.ids))
+        ]
+    return edges
 
 
 def _explore(
@@ -512,8 +564,7 @@ def _explore(
 
     corner = board.corner
     lane = board.lane
-    moves = board.moves
-    tunnel_exit = board.tunnel_exit
+    edges = _edges(board)
     required = board.stops
     is_danger = board.danger_space
     step_lines = board.step_lines
@@ -566,8 +617,9 @@ def _explore(
         following: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
         for (v, left, overs, _), entries in layer.items():
             locked = lane_lock and bool(overs)
+            cv = corner[v]
             for lc, forbid, path, danger, lines in entries:
-                for j, code in moves[v]:
+                for j, code, crossed, cj, lane_j, danger_j, t in edges[v]:
                     if j in blocked_spaces or code == STEP_TUNNEL:
                         continue
                     new_lc = lc
@@ -575,25 +627,31 @@ def _explore(
                     if code == STEP_STRAIGHT_LANE_CHANGE:
                         if locked or lc >= max_lane_changes:
                             continue
-                        if no_zigzag and forbid >> lane[j] & 1:
+                        if no_zigzag and forbid >> lane_j & 1:
                             continue
                         new_lc = lc + 1
                         new_forbid = forbid | (1 << lane[v])
                     elif code == STEP_PIT_IN and not pit_allowed:
                         continue
-                    crossed = step_lines.get((v, j))
                     new_lines = lines | crossed if crossed else lines
                     if code == STEP_BOX_IN:
                         if j == own_box:
                             entry = (lc, 0, path + (j,), danger, new_lines)
                             found.append((d + 1, (j, left, overs, len(danger)), entry, True))
                         continue
-                    nleft, novers, ndanger, new_forbid = enter(
-                        v, j, d, left, overs, danger, new_forbid
-                    )
+                    if cv is None or cj == cv:  # no corner left: the common step, inline
+                        nleft, novers = left, overs
+                        ndanger = danger + (j,) if danger_j else danger
+                        if cj is not None:
+                            new_forbid = 0
+                        elif new_forbid:
+                            new_forbid &= ~passmask.get(j, 0)
+                    else:
+                        nleft, novers, ndanger, new_forbid = enter(
+                            v, j, d, left, overs, danger, new_forbid
+                        )
                     if novers and lane_lock and code in _LEAVES_LANE:
                         continue  # C-5: no lane change while or after overshooting
-                    t = tunnel_exit[j]
                     if t < 0:
                         here = j
                         new_path = path + (j,)
@@ -641,34 +699,44 @@ def _options(
             continue
         if moved == roll or boxed:
             full = True
-        farthest = max(farthest, moved)
+        if moved > farthest:
+            farthest = moved
         key = (-moved, v, danger, overs, boxed)
         other = chosen.get(key)
         if other is None or entry[0] < other[2][0]:
             chosen[key] = item
+    # Options and overshoots are made by the hundred here: ``tuple.__new__`` builds the
+    # named tuples without the Python-level ``__new__`` (same objects, a third of the time).
+    new = tuple.__new__
     options = []
-    shots: dict[tuple[Any, ...], tuple[Overshoot, ...]] = {(): ()}  # options share their overshoots
     for key in sorted(chosen):
         moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed = chosen[key]
-        overshoots = shots.get(overs and (overs, moved))
-        if overshoots is None:
-            overshoots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
-            shots[(overs, moved)] = overshoots
+        if overs:
+            overshoots = tuple(
+                [new(Overshoot, (c, made, need, moved - at)) for c, made, need, at in overs]
+            )
+            stop_counts = corner[v] is None
+        else:
+            overshoots = ()
+            stop_counts = True
         braked, blocked = braking(roll, moved, boxed, full, farthest)
         options.append(
-            MoveOption(
-                v,  # destination
-                path,
-                moved,
-                braked,
-                blocked,
-                lc,  # lane_changes
-                overshoots,
-                corners_left if left else (),
-                not (overs and corner[v] is not None),  # stop_counts
-                lines,
-                danger,
-                boxed,
+            new(
+                MoveOption,
+                (
+                    v,  # destination
+                    path,
+                    moved,
+                    braked,
+                    blocked,
+                    lc,  # lane_changes
+                    overshoots,
+                    corners_left if left else (),
+                    stop_counts,
+                    lines,
+                    danger,
+                    boxed,
+                ),
             )
         )
     return options
