@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import ipywidgets as w
-from bokeh.models import ColumnDataSource, HoverTool, TapTool
+from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from jupyter_bokeh import BokehModel
 
 from fdlab.editor.board_plot import load_bokehjs
@@ -171,6 +171,10 @@ class RaceTable:
         self.figure.name = "fdlab-race-board"
         # the table, its buttons and the log should fit a laptop screen together
         self.figure.height = min(self.figure.height, _HEIGHT)
+        # Fixed ranges: BokehJS recomputes a data range whenever a source changes (the
+        # cars after every action), which would undo the view framed on the car on turn.
+        self.figure.x_range = Range1d(x0, x1)
+        self.figure.y_range = Range1d(y0, y1)
         self._outlines = {
             space: (xs, ys)
             for space, xs, ys in zip(*(data[k] for k in ("id", "xs", "ys")), strict=True)
@@ -745,7 +749,8 @@ def _bots_html() -> str:
     )
     styles = ", ".join(STYLES)
     return (
-        f"<div style='font-size:0.8em;color:#555;max-width:70em'>Bots: {bots}. A style after "
+        f"<div style='font-size:0.8em;line-height:1.35;color:#555;max-width:70em'>Bots: {bots}. "
+        "A style after "
         f"the colon ({html.escape(styles)}; none: balanced) sets how much damage a bot risks."
         "</div>"
     )
