@@ -278,3 +278,15 @@ def test_a_full_race_person_against_two_bots_to_the_finish():
     assert any(isinstance(a, ChooseGear) for a in race.actions)
     again = Race.replay(monaco, 11, race.actions, cars=["Blue", "Red", "Green"])
     assert again.state == race.state
+
+
+def test_race_play_bots_stops_at_a_persons_seat_and_names_what_to_pass(ring):
+    race = Race(ring, cars=3, seed=5)
+    race.play_bots([None, HeuristicBot(), HeuristicBot()])  # the AttributeError
+    assert race.current == "Blue" and race.phase == "gear"
+    with pytest.raises(RuleError, match=r"car 2: 'heuristic' is a bot's name: pass the bot itself"):
+        race.play_bots([None, "heuristic", HeuristicBot()])
+    with pytest.raises(RuleError, match="car 3: 7 has no choose_gear"):
+        race.play_bots([None, HeuristicBot(), 7])
+    with pytest.raises(RuleError, match="2 policies for 3 cars"):
+        race.play_bots([None, HeuristicBot()])
