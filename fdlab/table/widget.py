@@ -557,10 +557,18 @@ class RaceTable:
 
     @_reported
     def _on_seat(self, index: int, change: dict[str, Any]) -> None:
-        if change["new"] == self.controller.seat_label(index):
+        before = self.controller.seat_label(index)
+        if change["new"] == before:
             return
         self._stop_bots()
-        self.controller.set_seat(index, change["new"])
+        if str(change["new"]).partition(":")[0] in ("par", "solo"):
+            # shown while the solver works (widget updates reach the page at once)
+            self.message.value = "solving the board for this bot (once per board)..."
+        try:
+            self.controller.set_seat(index, change["new"])
+        except ValueError:
+            self.seat_boxes[index].value = before  # the menu shows the seat the car has
+            raise
         self._played()
 
     # -- bots -----------------------------------------------------------------------

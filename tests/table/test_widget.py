@@ -257,3 +257,18 @@ def test_a_new_bot_in_the_roster_is_offered_at_the_table(ring, monkeypatch):
     monkeypatch.setattr(roster, "STYLED_BOTS", (*roster.STYLED_BOTS, "newcomer"))
     table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
     assert {"newcomer", "newcomer:bold"} <= set(table.seat_boxes[1].options)
+
+
+def test_a_seat_the_rules_refuse_is_reported_and_the_menu_goes_back(ring, monkeypatch):
+    from fdlab.table.errors import SeatError
+
+    table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
+
+    def refuse(index, seat):
+        raise SeatError(f"seat of Red (car 2): {seat} cannot drive here")
+
+    monkeypatch.setattr(table.controller, "set_seat", refuse)
+    table.seat_boxes[1].value = "lookahead"
+    assert table.last_error == "seat of Red (car 2): lookahead cannot drive here"
+    assert table.seat_boxes[1].value == "heuristic"
+    assert table.controller.seat_label(1) == "heuristic"
