@@ -3,8 +3,8 @@
 :class:`RaceTable` is a thin view over :class:`~fdlab.table.controller.TableController`:
 gear buttons (legal gears only, each with its cost and odds), the die, the
 legal destinations outlined on the board (cost on hover, a click plays the
-move; a list below does the same), the grid roll, nitro and box buttons
-when they apply, a dashboard per car, the log (newest first), seats, the
+move; a list below does the same), the grid roll, start roll, nitro and
+box buttons when they apply, a dashboard per car, the log (newest first), seats, the
 bots' pace, undo/redo and game files. The seats offer a person and every
 bot of :func:`fdlab.bots.roster.bot_specs` in every style; the help line
 links the rules text of the repository (``docs/rules.md``).
@@ -84,8 +84,8 @@ class RaceTable:
         One per car: ``"person"`` (or None) or a bot spec (any of
         :meth:`TableController.seat_choices
         <fdlab.table.controller.TableController.seat_choices>`, any
-        :func:`fdlab.bots.roster.make_bot` spec, or a policy object). Default: a person in car 1, heuristic bots
-        in the others.
+        :func:`fdlab.bots.roster.make_bot` spec, or a policy object).
+        Default: a person in car 1, heuristic bots in the others.
     bot_delay : float
         Seconds between two bot actions when the table runs in a notebook
         (0: the bots play at once). Outside a running event loop (tests,
@@ -304,9 +304,9 @@ class RaceTable:
         self.bots_help.add_class("fdlab-bots-help")
         # An Output renders Markdown as the notebook does: JupyterLab opens a relative
         # link in the notebook's folder as a file of the Lab (an HTML widget would not).
-        help_line = w.Output()
-        help_line.add_class("fdlab-help")
-        help_line.outputs = (_help_output(rules_link()),)
+        self.help_line = w.Output()
+        self.help_line.add_class("fdlab-help")
+        self.help_line.outputs = (_help_output(rules_link()),)
         turn = w.VBox(
             [
                 self.prompt,
@@ -338,7 +338,7 @@ class RaceTable:
                 ),
                 self.bots_help,
                 w.HBox([self.path, self.save_button, self.load_button, self.export_button]),
-                help_line,
+                self.help_line,
                 self.errors,
             ]
         )

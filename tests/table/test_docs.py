@@ -58,9 +58,9 @@ def test_the_table_help_line_links_the_rules_from_the_notebook_folder(monkeypatc
 
     race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=1)
     monkeypatch.chdir(REPO / "notebooks")
-    (output,) = RaceTable(race, ["person", "heuristic"]).widget.children[-2].outputs
+    (output,) = RaceTable(race, ["person", "heuristic"]).help_line.outputs
     assert "[docs/rules.md](../docs/rules.md)" in output["data"]["text/markdown"]
     monkeypatch.chdir("/")  # no repository around: the path in words, no dead link
-    (output,) = RaceTable(race, ["person", "heuristic"]).widget.children[-2].outputs
+    (output,) = RaceTable(race, ["person", "heuristic"]).help_line.outputs
     assert "](" not in output["data"]["text/markdown"]
     assert "`docs/rules.md` in the fdlab repository" in output["data"]["text/markdown"]
