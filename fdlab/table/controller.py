@@ -384,7 +384,10 @@ class TableController:
             raise TableError("S-2: the start roll is made once, on a car's first turn")
         car = self.race.state.on_turn
         self._decide(ChooseGear(1))
-        return self.start_result(car)[0]
+        made = self.start_result(car)
+        if made is None:  # the engine makes the start roll with a car's first gear
+            raise TableError(f"S-2: {self.race.names[car]} made no start roll")
+        return made[0]
 
     def start_result(self, car: int) -> tuple[int, str] | None:
         """The black die of car ``car``'s start roll and what it made (``"stalls"``...), if made.
