@@ -31,7 +31,7 @@ from fdlab.bots.lookahead import LookaheadBot
 from fdlab.bots.parbot import ParBot
 from fdlab.bots.random_bot import RandomBot
 from fdlab.bots.solo import SoloOptimalBot
-from fdlab.bots.style import damage_weight, style_name, style_value
+from fdlab.bots.style import STYLES, damage_weight, style_name, style_value
 from fdlab.par import ParSolution, ParTable, solo_table, solve_par
 from fdlab.par.table import table_key
 from fdlab.rules.board import Board
@@ -42,6 +42,19 @@ BOT_NAMES = ("par", "heuristic", "lookahead", "random", "solo")
 
 #: The bot of a playtest that names none.
 DEFAULT_BOT = "par"
+
+#: The bots whose play a driving style changes; the others ignore a style.
+STYLED_BOTS = ("par", "heuristic", "lookahead")
+
+#: One line per bot, for menus and help texts.
+BOT_SUMMARIES = {
+    "par": "plays the board's exact solo solution, adjusted for the other cars "
+    "(solved once per board: seconds on a big one)",
+    "heuristic": "a gear from the way to the next corner, then the cheapest safe move",
+    "lookahead": "weighs each move by what the next turn can reach",
+    "random": "any legal move that does not put it out",
+    "solo": "the exact solo solution, ignoring the other cars (one-pool rules, no street rules)",
+}
 
 #: Heuristic bot's caution per unit of :func:`~fdlab.bots.style.damage_weight`.
 #: Tuned on solo races on the shipped boards (150 per value, seeds 0-149; re-run
@@ -67,6 +80,44 @@ def bot_label(spec: Any) -> str:
         _check_name(name, spec)
         return f"{name}:{style_name(_style(style, spec))}" if style else name
     return type(spec).__name__
+
+
+def plays(name: str, preset: Preset) -> bool:
+    """Whether bot ``name`` can drive under ``preset`` (``"solo"`` needs one pool, no street rules).
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import get_preset
+    >>> plays("solo", get_preset("basic")), plays("solo", get_preset("advanced"))
+    (True, False)
+    """
+    from fdlab.par.approx import exact
+
+    return name != "solo" or exact(preset)
+
+
+def bot_specs(preset: Preset | None = None) -> list[str]:
+    """Every bot a menu offers: each bot of :data:`BOT_NAMES`, each styled one in every style.
+
+    The plain name is the balanced style; the other styles of
+    :data:`~fdlab.bots.style.STYLES` follow it. With ``preset``, only the
+    bots that can drive under it (:func:`plays`).
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import get_preset
+    >>> specs = bot_specs(get_preset("street"))
+    >>> specs[:3], "solo" in specs, "random" in specs, "random:bold" in specs
+    (['par', 'par:cautious', 'par:careful'], False, True, False)
+    """
+    specs = []
+    for name in BOT_NAMES:
+        if preset is not None and not plays(name, preset):
+            continue
+        specs.append(name)
+        if name in STYLED_BOTS:
+            specs += [f"{name}:{style}" for style in STYLES if STYLES[style] != 0.5]
+    return specs
 
 
 def _check_name(name: str, spec: str) -> None:

@@ -88,7 +88,8 @@ def iter_race(
     Raises
     ------
     RuleError
-        When ``policies`` does not have one entry per car.
+        When ``policies`` does not have one entry per car, or an entry is
+        neither a policy nor None (a bot's name, say).
 
     Examples
     --------
@@ -110,6 +111,19 @@ def iter_race(
             f"{len(policies)} policies for {engine.n_cars} cars: pass one per car "
             f"(None for a car a person drives)"
         )
+    for number, policy in enumerate(policies, start=1):
+        if policy is not None and not callable(getattr(policy, "choose_gear", None)):
+            hint = (
+                f"{policy!r} is a bot's name: pass the bot itself (HeuristicBot(), or "
+                "fdlab.bots.roster.make_bot(name, ...)), or play at a table that takes names "
+                "(fdlab.table.TableController(race, seats))"
+                if isinstance(policy, str)
+                else f"{policy!r} has no choose_gear"
+            )
+            raise RuleError(
+                f"policy of car {number}: {hint}; each entry is a policy (an object with "
+                "choose_gear and choose_move) or None for a car a person drives"
+            )
     state = engine.initial_state() if state is None else state
     while state.phase != "over":
         if state.phase == "grid":

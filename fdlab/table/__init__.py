@@ -12,7 +12,7 @@ Examples
 >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=2)
 >>> table = TableController(race, ["person", "heuristic"])
 >>> table.prompt()
-'Blue (person): choose a gear'
+'Blue (person): make the start roll'
 """
 
 from __future__ import annotations

@@ -171,13 +171,16 @@ class TableController:
         if isinstance(seat, str):
             from fdlab.bots.errors import BotSpecError
             from fdlab.bots.roster import make_bot
+            from fdlab.par.errors import SoloModelError
 
+            # A bot's own choices come from this seed and the position it decides in
+            # (RandomBot), so a saved game loaded again plays on exactly as it would have.
             seed = (self.race.seed or 0) * 31 + index
             try:
                 return make_bot(
                     seat, board=self.race.board, preset=self.race.preset, seed=seed, slot=index + 1
                 )
-            except BotSpecError as error:
+            except (BotSpecError, SoloModelError) as error:
                 name = self.race.names[index]
                 raise SeatError(f"seat of {name} (car {index + 1}): {error}") from None
         if not callable(getattr(seat, "choose_gear", None)):
@@ -205,6 +208,24 @@ class TableController:
         policy = self._policy(index, seat)
         self.seats[index] = seat
         self.policies[index] = policy
+
+    def seat_choices(self) -> list[str]:
+        """The seats a menu offers: a person, then every bot of the roster in every style.
+
+        From :func:`fdlab.bots.roster.bot_specs`, only the bots that can drive
+        under this race's rules, so a bot added to the roster is offered too.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), preset="advanced", seed=1)
+        >>> choices = TableController(race, ["person", "person"]).seat_choices()
+        >>> choices[:3], "lookahead:reckless" in choices, "solo" in choices
+        (['person', 'par', 'par:cautious'], True, False)
+        """
+        from fdlab.bots.roster import bot_specs
+
+        return [PERSON, *bot_specs(self.race.preset)]
 
     # -- who plays ------------------------------------------------------------------
     @property
@@ -337,6 +358,55 @@ class TableController:
             "roll": state.roll,
             "nitro": state.nitro,
         }
+
+    @property
+    def start_roll_due(self) -> bool:
+        """The car on turn has not started: its turn is the start roll (S-2, S-3).
+
+        The car puts 1st gear in and rolls the black die; on a normal start
+        the 1st-gear die follows, a stall ends the turn, a flying (rocket)
+        start moves 4 spaces.
+        """
+        race = self.race
+        if race.phase != "gear":
+            return False
+        return not race.state.cars[race.state.on_turn].started
+
+    def start_roll(self) -> int:
+        """Make the start roll of the car on turn (S-2, S-3); returns the black die.
+
+        Raises
+        ------
+        TableError
+            When the car on turn has already started.
+        """
+        if not self.start_roll_due:
+            raise TableError("S-2: the start roll is made once, on a car's first turn")
+        car = self.race.state.on_turn
+        self._decide(ChooseGear(1))
+        made = self.start_result(car)
+        if made is None:  # the engine makes the start roll with a car's first gear
+            raise TableError(f"S-2: {self.race.names[car]} made no start roll")
+        return made[0]
+
+    def start_result(self, car: int) -> tuple[int, str] | None:
+        """The black die of car ``car``'s start roll and what it made (``"stalls"``...), if made.
+
+        Examples
+        --------
+        >>> from fdlab.rules import LoadedDice
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(" ".join(["."] * 9), grid=[0], finish=8), cars=1,
+        ...             dice=LoadedDice([18]))
+        >>> table = TableController(race, ["person"])
+        >>> table.start_roll_due, table.start_roll(), table.start_result(0)
+        (True, 18, (18, 'flying start, 4 spaces'))
+        """
+        for event in self.race.events:
+            if event.kind == "start" and event.car == car:
+                roll, _, outcome = event.text.partition("start roll ")[2].partition(": ")
+                return int(roll), outcome
+        return None
 
     # -- a person's decisions ------------------------------------------------------
     def roll_grid(self) -> None:
@@ -484,7 +554,7 @@ class TableController:
         >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
         >>> TableController(race, ["person", "person"]).prompt()  # Red won the grid roll
-        'Red (person): choose a gear'
+        'Red (person): make the start roll'
         """
         race = self.race
         if race.over:
@@ -499,6 +569,8 @@ class TableController:
         who = f"{race.current} ({self.seat_label(race.state.on_turn)})"
         if not self.person_on_turn:
             return f"{who} is playing"
+        if self.start_roll_due:
+            return f"{who}: make the start roll"
         if race.phase == "gear":
             return f"{who}: choose a gear"
         roll = race.state.roll

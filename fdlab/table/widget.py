@@ -3,9 +3,11 @@
 :class:`RaceTable` is a thin view over :class:`~fdlab.table.controller.TableController`:
 gear buttons (legal gears only, each with its cost and odds), the die, the
 legal destinations outlined on the board (cost on hover, a click plays the
-move; a list below does the same), the grid roll, nitro and box buttons
-when they apply, a dashboard per car, the log (newest first), seats, the
-bots' pace, undo/redo and game files.
+move; a list below does the same), the grid roll, start roll, nitro and
+box buttons when they apply, a dashboard per car, the log (newest first), seats, the
+bots' pace, undo/redo and game files. The seats offer a person and every
+bot of :func:`fdlab.bots.roster.bot_specs` in every style; the help line
+links the rules text of the repository (``docs/rules.md``).
 
 Handlers are idempotent, because jupyter_bokeh delivers every browser
 change twice: a click on a destination is played only while the car on
@@ -20,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
+import os
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import ipywidgets as w
-from bokeh.models import ColumnDataSource, HoverTool, TapTool
+from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from jupyter_bokeh import BokehModel
 
 from fdlab.editor.board_plot import load_bokehjs
@@ -36,26 +39,15 @@ from fdlab.plot.figure import board_figure, car_rows, pixels_per_unit
 from fdlab.plot.geometry import space_size
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
-from fdlab.table.controller import PERSON, TableController
+from fdlab.table.controller import TableController
 from fdlab.table.errors import TableError
 
-__all__ = ["SEAT_CHOICES", "RaceTable"]
+__all__ = ["RULES_FILE", "RaceTable", "rules_link"]
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
-#: The seats offered in each car's dropdown (any other bot spec may be passed in code).
-SEAT_CHOICES = (
-    PERSON,
-    "heuristic",
-    "heuristic:cautious",
-    "heuristic:bold",
-    "lookahead",
-    "lookahead:bold",
-    "random",
-)
-
-#: Where the rules are written down, for the table's help line.
-RULES_LINK = "docs/rules.md"
+#: Where the rules are written down in the repository, for the table's help line.
+RULES_FILE = "docs/rules.md"
 
 #: The tallest the board gets in the table, in pixels.
 _HEIGHT = 660
@@ -89,10 +81,11 @@ class RaceTable:
     race : Race
         The race to play (in place).
     seats : sequence, optional
-        One per car: ``"person"`` (or None) or a bot spec
-        (:data:`SEAT_CHOICES`, or any :func:`fdlab.bots.roster.make_bot`
-        spec or policy object). Default: a person in car 1, heuristic bots
-        in the others.
+        One per car: ``"person"`` (or None) or a bot spec (any of
+        :meth:`TableController.seat_choices
+        <fdlab.table.controller.TableController.seat_choices>`, any
+        :func:`fdlab.bots.roster.make_bot` spec, or a policy object).
+        Default: a person in car 1, heuristic bots in the others.
     bot_delay : float
         Seconds between two bot actions when the table runs in a notebook
         (0: the bots play at once). Outside a running event loop (tests,
@@ -112,9 +105,9 @@ class RaceTable:
     >>> from fdlab.track import from_ascii
     >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
     >>> table = RaceTable(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
-    >>> [button.description for button in table.gear_buttons.children]
-    ['1st · start roll · free']
-    >>> table.gear_buttons.children[0].click()
+    >>> table.start_button.description  # Blue's first turn: the start roll (S-2)
+    'Start roll (black die: 1 stalls, 17-20 flying start)'
+    >>> table.start_button.click()
     >>> table.click_space(table.target_source.data["id"][0])
     >>> table.log.value.count("Blue moves")
     1
@@ -178,6 +171,10 @@ class RaceTable:
         self.figure.name = "fdlab-race-board"
         # the table, its buttons and the log should fit a laptop screen together
         self.figure.height = min(self.figure.height, _HEIGHT)
+        # Fixed ranges: BokehJS recomputes a data range whenever a source changes (the
+        # cars after every action), which would undo the view framed on the car on turn.
+        self.figure.x_range = Range1d(x0, x1)
+        self.figure.y_range = Range1d(y0, y1)
         self._outlines = {
             space: (xs, ys)
             for space, xs, ys in zip(*(data[k] for k in ("id", "xs", "ys")), strict=True)
@@ -240,7 +237,16 @@ class RaceTable:
         self.die_face.add_class("fdlab-die")
         self.gear_buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.gear_buttons.add_class("fdlab-gears")
-        self.grid_button = button("Roll for the grid", "fdlab-roll-grid", self.roll_grid)
+        self.grid_button = button(
+            "Roll for the grid",
+            "fdlab-roll-grid",
+            self.roll_grid,
+            "S-1: every car rolls the black die",
+        )
+        self.start_button = button(
+            _start_text(self.race), "fdlab-start-roll", self.start_roll,
+            "S-2: before its first move a car rolls the black die",
+        )  # fmt: skip
         self.nitro_button = button("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear")
         self.box_button = button("Into the box", "fdlab-box", self.into_box, "P-2: your pit box")
         self.move_list = w.Select(rows=6, layout=w.Layout(width="29em"))
@@ -259,9 +265,10 @@ class RaceTable:
         )
         self.bot_delay.add_class("fdlab-speed")
         self.seat_boxes = []
+        choices = self.controller.seat_choices()
         for k, name in enumerate(self.race.names):
             label = self.controller.seat_label(k)
-            options = list(SEAT_CHOICES) if label in SEAT_CHOICES else [*SEAT_CHOICES, label]
+            options = choices if label in choices else [*choices, label]
             box = w.Dropdown(
                 description=name,
                 options=options,
@@ -293,15 +300,17 @@ class RaceTable:
         self.errors.add_class("fdlab-errors")
         self.legend = w.HTML(_legend_html(self.race))
         self.legend.add_class("fdlab-legend")
-        help_line = w.HTML(
-            f"<span style='font-size:smaller;color:#555'>Choose a gear, then click a pink "
-            f"space (hover shows what the move costs). The rules: <code>{RULES_LINK}</code> "
-            f"in the fdlab repository.</span>"
-        )
+        self.bots_help = w.HTML(_bots_html())
+        self.bots_help.add_class("fdlab-bots-help")
+        # An Output renders Markdown as the notebook does: JupyterLab opens a relative
+        # link in the notebook's folder as a file of the Lab (an HTML widget would not).
+        self.help_line = w.Output()
+        self.help_line.add_class("fdlab-help")
+        self.help_line.outputs = (_help_output(rules_link()),)
         turn = w.VBox(
             [
                 self.prompt,
-                w.HBox([self.die_face, self.gear_buttons, self.grid_button]),
+                w.HBox([self.die_face, self.gear_buttons, self.grid_button, self.start_button]),
                 w.HBox([self.nitro_button, self.box_button]),
                 self.message,
                 w.HBox([self.move_list, w.VBox([self.move_button])]),
@@ -327,8 +336,9 @@ class RaceTable:
                     [w.HTML("<b>Seats</b>&nbsp;"), *self.seat_boxes],
                     layout=w.Layout(flex_flow="row wrap"),
                 ),
+                self.bots_help,
                 w.HBox([self.path, self.save_button, self.load_button, self.export_button]),
-                help_line,
+                self.help_line,
                 self.errors,
             ]
         )
@@ -357,7 +367,8 @@ class RaceTable:
         self.car_source.data = car_rows(car_data(race.track, cars), self._scale, self._space)
         # gears
         buttons = []
-        for choice in c.gear_choices() if person else []:
+        starting = person and c.start_roll_due
+        for choice in c.gear_choices() if person and not starting else []:
             control = w.Button(
                 description=choice.label,
                 tooltip=_gear_tip(choice),
@@ -370,8 +381,9 @@ class RaceTable:
             buttons.append(control)
         self.gear_buttons.children = buttons
         self.grid_button.layout.display = "" if person and race.phase == "grid" else "none"
-        # the die and the destinations
-        self.die_face.value = _die_html(c.die())
+        self.start_button.layout.display = "" if starting else "none"
+        # the die (with the start roll just made) and the destinations
+        self.die_face.value = _die_html(c.die(), self._fresh_start())
         moves = c.move_choices() if person else []
         self._show_targets(moves)
         self.move_list.options = [(m.label, i) for i, m in enumerate(moves)]
@@ -441,6 +453,17 @@ class RaceTable:
         self.target_source.selected.indices = []
         self.target_source.data = data
 
+    def _fresh_start(self) -> tuple[int, str] | None:
+        """The start roll of the car on turn when its gear die came with it (this very action)."""
+        race = self.race
+        current = race.state.current
+        if race.phase != "move" or current is None or not race.actions:
+            return None
+        last = race.history()[-1]
+        if last[0].current == current and not last[0].cars[current].started:
+            return self.controller.start_result(current)
+        return None
+
     # -- actions --------------------------------------------------------------------
     def _played(self) -> None:
         self.message.value = ""
@@ -452,6 +475,17 @@ class RaceTable:
         """Roll for the grid (S-1), as the button does."""
         self.controller.roll_grid()
         self._played()
+
+    @_reported
+    def start_roll(self) -> None:
+        """Make the start roll (S-2, S-3), as the button does; a stall ends the turn."""
+        c = self.controller
+        car = c.race.state.on_turn
+        c.start_roll()
+        self._played()
+        roll, outcome = c.start_result(car) or (0, "")
+        if c.race.state.current != car or c.phase != "move":  # a stall: the turn is over
+            self.message.value = html.escape(f"{c.race.names[car]}'s start roll: {roll}, {outcome}")
 
     @_reported
     def choose_gear(self, gear: int) -> None:
@@ -523,10 +557,18 @@ class RaceTable:
 
     @_reported
     def _on_seat(self, index: int, change: dict[str, Any]) -> None:
-        if change["new"] == self.controller.seat_label(index):
+        before = self.controller.seat_label(index)
+        if change["new"] == before:
             return
         self._stop_bots()
-        self.controller.set_seat(index, change["new"])
+        if str(change["new"]).partition(":")[0] in ("par", "solo"):
+            # shown while the solver works (widget updates reach the page at once)
+            self.message.value = "solving the board for this bot (once per board)..."
+        try:
+            self.controller.set_seat(index, change["new"])
+        except ValueError:
+            self.seat_boxes[index].value = before  # the menu shows the seat the car has
+            raise
         self._played()
 
     # -- bots -----------------------------------------------------------------------
@@ -670,6 +712,71 @@ def _legend_html(race: Race) -> str:
     return f"<div style='font-size:0.85em;margin:0.2em 0 0.4em'>{items}</div>"
 
 
+def rules_link(start: str | os.PathLike[str] | None = None) -> str | None:
+    """The rules text of the repository the notebook is in, relative to it (None if none).
+
+    Looks for :data:`RULES_FILE` in ``start`` (default: the working folder, a
+    notebook's own folder) and the folders above it.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> (root / "docs").mkdir(); _ = (root / "docs" / "rules.md").write_text("# rules")
+    >>> (root / "notebooks").mkdir()
+    >>> rules_link(root / "notebooks"), rules_link(root / "docs")
+    ('../docs/rules.md', 'rules.md')
+    """
+    here = Path(start if start is not None else os.getcwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / RULES_FILE).is_file():
+            return Path(os.path.relpath(folder / RULES_FILE, here)).as_posix()
+    return None
+
+
+def _help_output(link: str | None) -> dict[str, Any]:
+    """The help line as a display output (Markdown, so the notebook resolves its link)."""
+    rules = f"[{RULES_FILE}]({link})" if link else f"`{RULES_FILE}` in the fdlab repository"
+    text = (
+        "Choose a gear, then click a pink space (hover shows what the move costs). "
+        f"The rules, clause by clause: {rules}."
+    )
+    return {
+        "output_type": "display_data",
+        "data": {"text/markdown": text, "text/plain": text},
+        "metadata": {},
+    }
+
+
+def _bots_html() -> str:
+    from fdlab.bots.roster import BOT_SUMMARIES
+    from fdlab.bots.style import STYLES
+
+    bots = "; ".join(
+        f"<b>{html.escape(name)}</b>: {html.escape(text)}" for name, text in BOT_SUMMARIES.items()
+    )
+    styles = ", ".join(STYLES)
+    return (
+        f"<div style='font-size:0.8em;line-height:1.35;color:#555;max-width:70em'>Bots: {bots}. "
+        "A style after "
+        f"the colon ({html.escape(styles)}; none: balanced) sets how much damage a bot risks."
+        "</div>"
+    )
+
+
+def _start_text(race: Race) -> str:
+    """The start roll button: what the black die does (S-2 basic, S-3 advanced)."""
+    preset = race.preset
+    kind = "rocket" if preset.model == "advanced" else "flying"
+    high = preset.black_die.high
+    flying = (
+        f"{preset.start_flying_min}" if preset.start_flying_min >= high
+        else f"{preset.start_flying_min}-{high}"
+    )  # fmt: skip
+    stall = f"1-{preset.start_stall_max}" if preset.start_stall_max > 1 else "1"
+    return f"Start roll (black die: {stall} stalls, {flying} {kind} start)"
+
+
 def _gear_tip(choice: Any) -> str:
     parts = [f"{ordinal(choice.gear)} gear", f"costs {choice.cost}"]
     if choice.odds is not None:
@@ -679,9 +786,19 @@ def _gear_tip(choice: Any) -> str:
     return "; ".join(parts)
 
 
-def _die_html(die: dict[str, Any] | None) -> str:
+def _die_html(die: dict[str, Any] | None, start: tuple[int, str] | None = None) -> str:
     if die is None:
         return "<div style='width:3.6em'></div>"
+    black = ""
+    if start is not None:
+        roll, outcome = start
+        black = (
+            f"<div style='text-align:center;margin-right:0.6em' title='{html.escape(outcome)}'>"
+            "<div style='width:2.6em;height:2.6em;line-height:2.6em;border-radius:0.45em;"
+            "background:#222;color:#fff;font-size:1.5em;font-weight:bold;"
+            f"box-shadow:1px 2px 4px #0006;margin:auto'>{roll}</div>"
+            f"<div style='font-size:0.75em;color:#444'>start: {html.escape(outcome)}</div></div>"
+        )
     gear = max(die["gear"], 1)
     color = _GEAR_COLORS[(gear - 1) % len(_GEAR_COLORS)]
     face = die["face"]
@@ -689,13 +806,14 @@ def _die_html(die: dict[str, Any] | None) -> str:
     below = (f"{ordinal(gear)} die {die['faces']}" if face is not None else "flying start") + (
         " + nitro" if die["nitro"] else ""
     )
-    return (
+    gear_die = (
         f"<div style='text-align:center;margin-right:0.8em' title='{html.escape(below)}'>"
         f"<div style='width:2.6em;height:2.6em;line-height:2.6em;border-radius:0.45em;"
         f"background:{color};color:#111;font-size:1.5em;font-weight:bold;"
         f"box-shadow:1px 2px 4px #0006;margin:auto'>{shown}</div>"
         f"<div style='font-size:0.75em;color:#444'>{html.escape(below)}</div></div>"
     )
+    return f"<div style='display:flex;align-items:flex-start'>{black}{gear_die}</div>"
 
 
 def _dashboard_html(controller: TableController) -> str:

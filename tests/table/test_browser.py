@@ -1,11 +1,13 @@
 """The race table in a real browser: JupyterLab in Debian's chromium, driven by Playwright.
 
-Serves a temporary copy of ``notebooks/play-a-race.ipynb`` (and ``tracks/``)
-from a fresh JupyterLab, runs every cell, then plays in the first table as a
-person would: clicks a gear button, clicks one of the highlighted spaces on
-the Bokeh canvas, and checks that Blue now stands there and that the log
-says so. Screenshots are kept in ``test-artifacts/`` (``table-browser.png``,
-the whole page, and ``table-board.png``, the table).
+Serves a temporary copy of ``notebooks/play-a-race.ipynb`` (and ``tracks/``,
+``docs/rules.md``) from a fresh JupyterLab, runs every cell, then plays in the
+first table as a person would: rolls for the grid, makes the start roll (a
+gear button after a stall), clicks one of the highlighted spaces on the Bokeh
+canvas, and checks that Blue now stands there and that the log says so; then
+follows the table's link to the rules text. Screenshots are kept in
+``test-artifacts/`` (``table-browser.png``, the whole page, ``table-start.png``
+after the start roll and ``table-board.png``, the table after Blue's move).
 
 Needs ``/usr/bin/chromium``; without it the test skips (fails if ``CI`` is set).
 """
@@ -52,6 +54,8 @@ def notebook_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str
     (root / "notebooks").mkdir(parents=True)
     shutil.copy(notebook, root / "notebooks" / notebook.name)
     shutil.copytree(REPO / "tracks", root / "tracks", ignore=shutil.ignore_patterns("*.py"))
+    (root / "docs").mkdir()
+    shutil.copy(REPO / "docs" / "rules.md", root / "docs" / "rules.md")
     settings = {  # no news pop-up, no "Select Kernel" dialog
         "apputils-extension/notification": {"fetchNews": "false"},
         "notebook-extension/tracker": {"autoStartDefaultKernel": True},
@@ -150,6 +154,19 @@ _FIRST_TARGET = """
 """
 
 
+# The width of the first table's view and of the whole board, in board units.
+_VIEW_AND_BOARD = """
+(table) => {
+  const view = window.Bokeh.index.roots.find(
+    (v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
+  const spaces = view.model.renderers.find((r) => r.name === "spaces").data_source.data;
+  const xs = spaces.xs.flat();
+  return {view: view.model.x_range.end - view.model.x_range.start,
+          board: Math.max(...xs) - Math.min(...xs)};
+}
+"""
+
+
 def _run_all(page, notebook_url: str) -> None:
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(notebook_url)
@@ -175,19 +192,29 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
             table.scroll_into_view_if_needed()
             prompt = table.locator(".fdlab-prompt")
             log = table.locator(".fdlab-log")
+            expect(prompt).to_contain_text("Roll for the grid")  # S-1: a button of its own
+            table.locator("button.fdlab-roll-grid").click()
+            expect(log).to_contain_text("Grid roll")
+            expect(prompt).to_contain_text("Blue (person): make the start roll")
+            expect(table.locator("button.fdlab-gear")).to_have_count(0)
             target = None
             for _ in range(4):  # a stalled start (S-2) ends the turn without a move: try again
-                expect(prompt).to_contain_text("Blue (person): choose a gear")
-                gear = table.locator("button.fdlab-gear").first
-                gear.click()
-                expect(prompt).not_to_contain_text("choose a gear", timeout=20_000)
+                expect(prompt).to_contain_text(re.compile(r"Blue \(person\): (make|choose)"))
+                if "make the start roll" in prompt.inner_text():
+                    table.locator("button.fdlab-start-roll").click()
+                    expect(log).to_contain_text("Blue, 1st gear, start roll")
+                else:
+                    table.locator("button.fdlab-gear").first.click()
+                expect(prompt).not_to_contain_text(re.compile("make the start|choose a gear"))
                 if "click a highlighted space" in prompt.inner_text():
                     handle = table.element_handle()
                     page.wait_for_function(_FIRST_TARGET, arg=handle)
                     target = page.evaluate(_FIRST_TARGET, handle)
                     break
-                expect(prompt).to_contain_text("Blue (person): choose a gear")
             assert target is not None, "Blue never got a move to make"
+            if not re.search(r"Blue, 1st gear, start roll \d+: stalls", log.inner_text()):
+                expect(table.locator(".fdlab-die")).to_contain_text("start:")  # the black die
+            table.screenshot(path=str(ARTIFACTS / "table-start.png"))
             expect(table.locator(".fdlab-die")).to_contain_text("die")
             page.mouse.move(target["px"] - 1, target["py"])
             page.mouse.move(target["px"], target["py"])  # the hover tells the cost
@@ -205,7 +232,16 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
             assert len(moves) == 1, log.inner_text()
             expect(table.locator(".fdlab-message")).not_to_contain_text("Error")
             expect(prompt).to_contain_text("Blue (person): choose a gear")  # bots played on
+            page.wait_for_timeout(500)  # the last redraw
+            extent = page.evaluate(_VIEW_AND_BOARD, table.element_handle())
+            assert extent["view"] < 0.5 * extent["board"], extent  # still close up on Blue
             table.screenshot(path=str(ARTIFACTS / "table-board.png"))
+            # the help line links the rules text: JupyterLab opens it beside the notebook
+            link = table.locator(".fdlab-help a", has_text="docs/rules.md")
+            expect(link).to_have_attribute("href", re.compile(r"docs/rules\.md"))
+            link.click()
+            tab = page.locator(".lm-TabBar-tabLabel", has_text="rules.md")
+            expect(tab).to_be_visible()
         finally:
             page.screenshot(path=str(ARTIFACTS / "table-browser.png"), full_page=True)
             browser.close()

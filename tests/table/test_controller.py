@@ -22,8 +22,11 @@ def ring():
 
 def person_turn(table: TableController) -> None:
     """A person's whole turn: a middle gear, then the first (farthest, cheapest) move."""
-    gears = table.gear_choices()
-    table.choose_gear(gears[len(gears) // 2].gear)
+    if table.start_roll_due:
+        table.start_roll()
+    else:
+        gears = table.gear_choices()
+        table.choose_gear(gears[len(gears) // 2].gear)
     if table.phase == "move" and table.person_on_turn:
         table.choose_move(table.move_choices()[0].destination)
 
@@ -88,7 +91,7 @@ def test_bots_play_until_a_person_is_on_turn(ring):
     table = TableController(race, ["heuristic", "person", "lookahead"])
     table.run_bots()
     assert table.on_turn == "Red" and table.person_on_turn
-    assert table.prompt() == "Red (person): choose a gear"
+    assert table.prompt() == "Red (person): make the start roll"
 
 
 def test_undo_goes_back_to_the_persons_last_decision_and_redo_replays_the_bots(ring):
@@ -114,6 +117,45 @@ def test_undo_goes_back_to_the_persons_last_decision_and_redo_replays_the_bots(r
     table.redo()
     assert race.state == after and race.actions == played
     assert not table.can_redo
+
+
+def test_undone_and_played_again_the_bots_answer_the_same(ring):
+    race = Race(ring, cars=3, seed=6)
+    table = TableController(race, ["person", "random", "random"])
+    for _ in range(4):
+        table.run_bots()
+        person_turn(table)
+    table.run_bots()
+    played, after = list(race.actions), race.state
+    table.undo()  # back to Blue's last move; the random bots' turns after it are gone
+    assert len(race.actions) < len(played)
+    table.choose_move(played[len(race.actions)].destination)  # the same move again, by hand
+    table.run_bots()  # the bots play their turns again: the same dice, the same choices
+    assert race.actions == played and race.state == after
+
+
+def test_the_start_roll_is_a_decision_of_its_own(ring):
+    race = Race(ring, cars=2, dice=LoadedDice([20, 3, 9, 2, 18]), roll_grid=False)
+    table = TableController(race, ["person", "person"])
+    assert table.phase == "grid" and not table.start_roll_due
+    table.roll_grid()
+    first = race.state.on_turn
+    assert table.start_roll_due and table.prompt().endswith("make the start roll")
+    assert table.start_roll() == 9 and table.start_result(first) == (9, "normal start")
+    assert not table.start_roll_due and table.die()["roll"] == 2
+    table.choose_move(table.move_choices()[0].destination)
+    second = race.state.on_turn
+    assert second != first and table.start_roll_due
+    assert table.start_roll() == 18 and table.start_result(second) == (18, "flying start, 4 spaces")
+    with pytest.raises(TableError, match="S-2: the start roll is made once"):
+        table.start_roll()
+
+
+def test_a_bot_that_cannot_drive_these_rules_is_a_seat_error(ring):
+    race = Race(ring, cars=2, preset="street", seed=1)
+    assert "solo" not in TableController(race, ["person", "person"]).seat_choices()
+    with pytest.raises(SeatError, match="seat of Red .*street rules"):
+        TableController(race, ["person", "solo"])
 
 
 def test_a_new_decision_clears_redo(ring):
@@ -236,3 +278,15 @@ def test_a_full_race_person_against_two_bots_to_the_finish():
     assert any(isinstance(a, ChooseGear) for a in race.actions)
     again = Race.replay(monaco, 11, race.actions, cars=["Blue", "Red", "Green"])
     assert again.state == race.state
+
+
+def test_race_play_bots_stops_at_a_persons_seat_and_names_what_to_pass(ring):
+    race = Race(ring, cars=3, seed=5)
+    race.play_bots([None, HeuristicBot(), HeuristicBot()])  # the issue's AttributeError
+    assert race.current == "Blue" and race.phase == "gear"
+    with pytest.raises(RuleError, match=r"car 2: 'heuristic' is a bot's name: pass the bot itself"):
+        race.play_bots([None, "heuristic", HeuristicBot()])
+    with pytest.raises(RuleError, match="car 3: 7 has no choose_gear"):
+        race.play_bots([None, HeuristicBot(), 7])
+    with pytest.raises(RuleError, match="2 policies for 3 cars"):
+        race.play_bots([None, HeuristicBot()])

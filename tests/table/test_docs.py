@@ -43,6 +43,24 @@ def test_the_lessons_and_the_table_point_at_the_rules_text():
     lessons = (REPO / "notebooks" / "learn-the-rules.ipynb").read_text(encoding="utf-8")
     assert "../docs/rules.md" in lessons
     assert "../docs/rules.md" in (REPO / "notebooks" / "play-a-race.ipynb").read_text()
-    from fdlab.table.widget import RULES_LINK
+    from fdlab.table.widget import RULES_FILE, rules_link
 
-    assert (REPO / RULES_LINK).exists()
+    assert (REPO / RULES_FILE).exists()
+    # a table in a notebook of the repository links the rules text relative to it
+    link = rules_link(REPO / "notebooks")
+    assert link == "../docs/rules.md" and (REPO / "notebooks" / link).resolve() == RULES.resolve()
+
+
+def test_the_table_help_line_links_the_rules_from_the_notebook_folder(monkeypatch):
+    from fdlab.rules import Race
+    from fdlab.table import RaceTable
+    from fdlab.track import from_ascii
+
+    race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=1)
+    monkeypatch.chdir(REPO / "notebooks")
+    (output,) = RaceTable(race, ["person", "heuristic"]).help_line.outputs
+    assert "[docs/rules.md](../docs/rules.md)" in output["data"]["text/markdown"]
+    monkeypatch.chdir("/")  # no repository around: the path in words, no dead link
+    (output,) = RaceTable(race, ["person", "heuristic"]).help_line.outputs
+    assert "](" not in output["data"]["text/markdown"]
+    assert "`docs/rules.md` in the fdlab repository" in output["data"]["text/markdown"]

@@ -41,6 +41,15 @@ def browser_click(table: RaceTable, space) -> None:
         browser_change(table, table.target_source.selected, "indices", [row])
 
 
+def decide_gear(table: RaceTable) -> None:
+    """The person's gear decision: the start roll on the car's first turn, else a middle gear."""
+    if table.start_button.layout.display != "none":
+        table.start_button.click()
+    else:
+        buttons = table.gear_buttons.children
+        buttons[len(buttons) // 2].click()
+
+
 def gear_button(table: RaceTable, gear: int):
     return next(b for b in table.gear_buttons.children if f"fdlab-gear-{gear}" in b._dom_classes)
 
@@ -122,7 +131,7 @@ def test_bots_play_by_themselves_and_the_dashboard_follows(ring):
     race = Race(ring, cars=3, seed=4)
     table = RaceTable(race, ["heuristic", "person", "heuristic:bold"])
     assert table.controller.on_turn == "Red"
-    assert "Red (person): choose a gear" in table.prompt.value
+    assert "Red (person): make the start roll" in table.prompt.value
     assert table.dashboard.value.count("<tr") == 4  # a header and three cars
     assert "heuristic:bold" in table.dashboard.value
 
@@ -141,7 +150,7 @@ def test_undo_and_redo_buttons(ring):
     race = Race(ring, cars=2, seed=6)
     table = RaceTable(race, ["person", "heuristic"])
     assert table.undo_button.disabled
-    table.gear_buttons.children[0].click()
+    decide_gear(table)
     if race.phase == "move" and table.controller.person_on_turn:
         browser_click(table, table.target_source.data["id"][0])
     after = race.state
@@ -161,7 +170,7 @@ def test_errors_are_shown_not_swallowed(ring):
 def test_save_and_load_buttons_round_trip(ring, tmp_path):
     race = Race(ring, cars=2, seed=9)
     table = RaceTable(race, ["person", "heuristic"], path=str(tmp_path / "game.json"))
-    table.gear_buttons.children[0].click()
+    decide_gear(table)
     table.save_button.click()
     assert "saved to" in table.message.value
     loaded = RaceTable.load(tmp_path / "game.json")
@@ -179,10 +188,87 @@ def test_a_full_race_on_monaco_person_against_two_bots_through_the_widget():
     for _ in range(200):
         if race.over:
             break
-        buttons = table.gear_buttons.children
-        buttons[len(buttons) // 2].click()
+        decide_gear(table)
         if not race.over and table.controller.person_on_turn and race.phase == "move":
             browser_click(table, table.target_source.data["id"][0])
     assert race.over
     assert "The race is over" in table.prompt.value
     assert "finished" in table.dashboard.value and "lap 2" not in table.dashboard.value
+
+
+def test_the_first_turn_is_a_start_roll_button_of_its_own(ring):
+    # grid rolls 20, 3, 10; Green (a bot, first in the round) starts 5, 1; Blue starts 12, 2
+    race = Race(ring, cars=3, dice=LoadedDice([20, 3, 10, 5, 1, 12, 2, 10]), roll_grid=False)
+    table = RaceTable(race, ["person", "heuristic", "heuristic"])
+    assert table.grid_button.layout.display == "" and table.start_button.layout.display == "none"
+    table.grid_button.click()  # S-1, a button while the grid is to be rolled
+    assert table.grid_button.layout.display == "none"
+    assert table.controller.on_turn == "Blue"
+    assert table.start_button.layout.display == "" and table.gear_buttons.children == ()
+    assert table.start_button.description == (
+        "Start roll (black die: 1 stalls, 17-20 flying start)"
+    )
+    table.start_button.click()
+    assert table.start_button.layout.display == "none"
+    assert "start: normal start" in table.die_face.value and ">12</div>" in table.die_face.value
+    assert ">2</div>" in table.die_face.value and "1st die 1-2" in table.die_face.value
+    browser_click(table, table.target_source.data["id"][0])
+    assert "start:" not in table.die_face.value  # the start die goes with the first move
+
+
+def test_a_stalled_start_says_so_and_ends_the_turn(ring):
+    race = Race.from_position(
+        ring, {"Blue": {"space": 0, "started": False}, "Red": {"space": 1, "started": False}},
+        order=["Blue", "Red"], dice=LoadedDice([1]),
+    )  # fmt: skip
+    table = RaceTable(race, ["person", "person"])
+    table.start_button.click()
+    assert "Blue&#x27;s start roll: 1, stalls (S-2)" in table.message.value
+    assert table.controller.on_turn == "Red" and table.start_button.layout.display == ""
+
+
+def test_the_advanced_start_roll_is_a_rocket_start(ring):
+    race = Race.from_position(ring, {"Blue": {"space": 0, "started": False}}, "advanced")
+    table = RaceTable(race, ["person"])
+    assert table.start_button.description == "Start roll (black die: 1 stalls, 20 rocket start)"
+
+
+def test_the_seats_offer_every_bot_of_the_roster_in_every_style(ring):
+    from fdlab.bots.roster import BOT_NAMES, BOT_SUMMARIES, STYLED_BOTS
+    from fdlab.bots.style import STYLES
+
+    table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
+    offered = list(table.seat_boxes[1].options)
+    assert offered[0] == "person" and set(BOT_NAMES) <= set(offered)
+    for name in STYLED_BOTS:
+        assert {f"{name}:{style}" for style in STYLES if style != "balanced"} <= set(offered)
+    assert all(name in table.bots_help.value and BOT_SUMMARIES[name] for name in BOT_NAMES)
+    street = RaceTable(Race(ring, cars=1, preset="street", seed=1), ["person"])
+    assert "solo" not in street.seat_boxes[0].options  # it cannot drive with street rules
+    for spec in ("par:reckless", "solo", "random", "lookahead:careful"):
+        table.seat_boxes[1].value = spec
+        assert table.controller.seat_label(1) == spec and table.last_error is None
+
+
+def test_a_new_bot_in_the_roster_is_offered_at_the_table(ring, monkeypatch):
+    from fdlab.bots import roster
+
+    monkeypatch.setattr(roster, "BOT_NAMES", (*roster.BOT_NAMES, "newcomer"))
+    monkeypatch.setattr(roster, "STYLED_BOTS", (*roster.STYLED_BOTS, "newcomer"))
+    table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
+    assert {"newcomer", "newcomer:bold"} <= set(table.seat_boxes[1].options)
+
+
+def test_a_seat_the_rules_refuse_is_reported_and_the_menu_goes_back(ring, monkeypatch):
+    from fdlab.table.errors import SeatError
+
+    table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
+
+    def refuse(index, seat):
+        raise SeatError(f"seat of Red (car 2): {seat} cannot drive here")
+
+    monkeypatch.setattr(table.controller, "set_seat", refuse)
+    table.seat_boxes[1].value = "lookahead"
+    assert table.last_error == "seat of Red (car 2): lookahead cannot drive here"
+    assert table.seat_boxes[1].value == "heuristic"
+    assert table.controller.seat_label(1) == "heuristic"
