@@ -43,6 +43,7 @@ from fdlab.fun.actions import (
     StartAuction,
 )
 from fdlab.fun.cards import Card
+from fdlab.fun.deck import Deck
 from fdlab.fun.engine import step
 from fdlab.fun.outlook import distinct_circuits, expected_points, race_outlook
 from fdlab.fun.state import GameState, PlayerState
@@ -147,7 +148,6 @@ class ManagerBot:
         self.style_name = style
         self.style = STYLES[style]
         self.name = "manager" if style == "careful" else f"manager-{style}"
-        self._limit_cache: tuple[object, float] | None = None
         self._bought: tuple[int, set[int]] = (0, set())
         self._outlooks: dict[tuple, list[float]] = {}
         # cards in this bot's team at some point of the current turn: one it gave back is
@@ -155,8 +155,31 @@ class ManagerBot:
         self._team_cards: set[int] = set()
         self._seen_turn = -1
         self._incomes: dict[tuple, float] = {}
+        # valuations by position (:meth:`_position`): the bot asks the same questions many
+        # times a turn, and the answers depend on nothing else
+        self._memo: dict[tuple, float] = {}
 
     # ------------------------------------------------------------------ worth
+    def _position(self, state: GameState) -> tuple:
+        """What a valuation depends on: the teams, money, points, sponsors and hand sizes,
+        and the races left."""
+        return (
+            id(state.deck),
+            state.length - len(state.races),
+            tuple(
+                (p.money, p.engine, p.chassis, p.drivers, p.sponsors, p.points, len(p.hand))
+                for p in state.players
+            ),
+        )
+
+    def _remember(self, key: tuple, compute) -> float:  # type: ignore[no-untyped-def]
+        value = self._memo.get(key)
+        if value is None:
+            if len(self._memo) > 100_000:
+                self._memo.clear()
+            value = self._memo[key] = compute()
+        return value
+
     def races_left(self, state: GameState) -> int:
         """Races still to run in the championship."""
         return max(state.length - len(state.races), 0)
@@ -203,19 +226,36 @@ class ManagerBot:
         return money / (left * self.style.spread * state.n_players / 2)
 
     def margin(self, state: GameState, me: int, players: Sequence[PlayerState]) -> float:
-        """Expected final points of ``me`` minus those of the strongest rival."""
-        hands = tuple(len(p.hand) for p in state.players)
-        key = (id(state.deck), hands, *((p.engine, p.chassis, p.drivers) for p in players))
+        """Expected final points of ``me`` minus those of the strongest rival (blended with
+        the rivals' mean when there are several).
+
+        The races to come are run with hands nobody knows yet, so their ties count as
+        settled by lots; what a card in hand is worth for ties is the style's
+        ``hand_card``.
+        """
+        deck = state.deck
+        key = (id(deck), *(self._team_values(deck, p) for p in players))
         outlook = self._outlooks.get(key)
         if outlook is None:
             if len(self._outlooks) > 50_000:
                 self._outlooks.clear()
-            outlook = race_outlook(state.deck, players, hands, self._circuits(state))
+            hands = (0,) * len(players)
+            outlook = race_outlook(deck, players, hands, self._circuits(state))
             self._outlooks[key] = outlook
         left = self.races_left(state)
         final = [p.points + left * e for p, e in zip(players, outlook, strict=True)]
-        rivals = [f for i, f in enumerate(final) if i != me]
-        return final[me] - 0.6 * max(rivals) - 0.4 * sum(rivals) / len(rivals)
+        mine = final[me]
+        del final[me]
+        return mine - 0.6 * max(final) - 0.4 * sum(final) / len(final)
+
+    @staticmethod
+    def _team_values(deck: Deck, p: PlayerState) -> tuple:
+        """What a team's race outlook depends on: its part values (None: missing)."""
+        return (
+            None if p.engine is None else deck[p.engine].value,
+            None if p.chassis is None else deck[p.chassis].value,
+            tuple(sorted(deck[d].value for d in p.drivers)),
+        )
 
     def worth(
         self,
@@ -291,6 +331,11 @@ class ManagerBot:
 
     def gain(self, state: GameState, who: int, card: Card) -> float:
         """M$ that owning ``card`` adds to ``who``'s worth, as this bot judges worth."""
+        return self._remember(
+            ("gain", self._position(state), who, card.id), lambda: self._gain(state, who, card)
+        )
+
+    def _gain(self, state: GameState, who: int, card: Card) -> float:
         price = self.point_price(state, who)
         return self.worth(state, who, self.with_card(state, who, card), price) - self.worth(
             state, who, None, price
@@ -320,12 +365,24 @@ class ManagerBot:
 
     def own_gain(self, state: GameState, me: int, card: Card, price: float) -> float:
         """M$ buying ``card`` adds to this bot's worth, the part it gives back included."""
+        return self._remember(
+            ("own", self._position(state), me, card.id, price),
+            lambda: self._own_gain(state, me, card, price),
+        )
+
+    def _own_gain(self, state: GameState, me: int, card: Card, price: float) -> float:
         after = self.after_purchase(state, me, card)
         return self.worth(state, me, after, price) - self.worth(state, me, None, price)
 
     def bid_limit(self, state: GameState, me: int, card: Card) -> float:
         """The most ``me`` pays for ``card``: what it gains, and what a rival who needs the
         card would gain (denied to them), whichever is more."""
+        return self._remember(
+            ("limit", self._position(state), me, card.id),
+            lambda: self._bid_limit(state, me, card),
+        )
+
+    def _bid_limit(self, state: GameState, me: int, card: Card) -> float:
         price = self.point_price(state, me)
         now = self.worth(state, me, None, price)
         mine = self.worth(state, me, self.after_purchase(state, me, card), price) - now
@@ -370,10 +427,10 @@ class ManagerBot:
     def _bid(self, state: GameState, me: int, legal: Sequence[Action]) -> Action:
         auction = state.auction
         assert auction is not None
-        key = (auction.card, state.turn_number, state.players, len(state.races))
-        if self._limit_cache is None or self._limit_cache[0] != key:
-            self._limit_cache = (key, self.bid_limit(state, me, state.deck[auction.card]))
-        limit = min(self._limit_cache[1], state.players[me].money - self.style.reserve)
+        limit = min(
+            self.bid_limit(state, me, state.deck[auction.card]),
+            state.players[me].money - self.style.reserve,
+        )
         bid = auction.high_bid + 1
         given_back = auction.card in self._team_cards
         if bid <= limit and Bid(bid) in legal and not given_back:

@@ -152,9 +152,9 @@ def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
 
             table = page.locator(".widget-vbox").filter(has_text="Your move").first
             expect(table).to_contain_text("Standings")
-            expect(table).to_contain_text("You (P1)")
+            expect(table).to_contain_text("Your decision")
             expect(table).to_contain_text("Market:")
-            expect(table).to_contain_text("You (P1)'s hand:")
+            expect(table).to_contain_text("Your hand:")
             choices = table.locator(".widget-select select")
             play = table.get_by_role("button", name="Play")
             log = table.locator(".fdlab-fun-log ul")
