@@ -75,6 +75,8 @@ class Style:
     cushion : float
         M$ added to the money to come when pricing a point, so the price does
         not swing with every M$ spent.
+    deny : {"heads-up", "leader", "all"}
+        Whom it outbids to deny a card (:meth:`ManagerBot.rivals_to_deny`).
     """
 
     spread: float
@@ -85,6 +87,7 @@ class Style:
     hand_card: float
     race_level: bool
     cushion: float = 8.0
+    deny: str = "heads-up"
 
 
 #: The styles by name.
@@ -106,18 +109,38 @@ STYLES: dict[str, Style] = {
         rival_money=0.3,
         hand_card=0.3,
         race_level=True,
+        deny="leader",
     ),
 }
 
 
 def _install(state: GameState, team: PlayerState, card: Card, drop: int | None) -> PlayerState:
     """``team`` with ``card`` bought (giving back driver ``drop`` for a third driver)."""
+    engine, chassis, drivers = team.engine, team.chassis, team.drivers
     if card.kind == "engine":
-        return replace(team, engine=card.id)
-    if card.kind == "chassis":
-        return replace(team, chassis=card.id)
-    drivers = [d for d in team.drivers if d != drop]
-    return replace(team, drivers=(*drivers, card.id))
+        engine = card.id
+    elif card.kind == "chassis":
+        chassis = card.id
+    else:
+        drivers = (*(d for d in drivers if d != drop), card.id)
+    # the constructor, not dataclasses.replace: this runs thousands of times a game
+    return PlayerState(team.money, team.hand, drivers, engine, chassis, team.sponsors, team.points)
+
+
+class _OutlookCache:
+    """Race outlooks by the part values of the teams, for one deck at a time."""
+
+    def __init__(self) -> None:
+        self.deck: Deck | None = None
+        self.values: dict[tuple, tuple] = {}
+        self.outlooks: dict[tuple, list[float]] = {}
+
+    def reset(self, deck: Deck) -> None:
+        self.deck, self.values, self.outlooks = deck, {}, {}
+
+
+#: The outlooks every manager of the process shares (a pure function of the teams).
+_OUTLOOKS = _OutlookCache()
 
 
 class ManagerBot:
@@ -149,7 +172,6 @@ class ManagerBot:
         self.style = STYLES[style]
         self.name = "manager" if style == "careful" else f"manager-{style}"
         self._bought: tuple[int, set[int]] = (0, set())
-        self._outlooks: dict[tuple, list[float]] = {}
         # cards in this bot's team at some point of the current turn: one it gave back is
         # not bought again in the same turn (issue 16's buy-back loop)
         self._team_cards: set[int] = set()
@@ -202,8 +224,10 @@ class ManagerBot:
     def future_money(self, state: GameState, player: PlayerState) -> float:
         """M$ a player has and will receive in time to spend: income after the last race
         buys nothing, and income comes a race at a time, so it counts at a discount."""
-        left = self.races_left(state)
-        return player.money + self.income(state, player) * max(left - 1, 0) * 0.6
+        left = state.length - len(state.races)
+        if left <= 1:
+            return float(player.money)
+        return player.money + self.income(state, player) * (left - 1) * 0.6
 
     def point_price(self, state: GameState, me: int) -> float:
         """M$ one point of expected championship margin is worth to ``me`` now.
@@ -233,20 +257,40 @@ class ManagerBot:
         settled by lots; what a card in hand is worth for ties is the style's
         ``hand_card``.
         """
-        deck = state.deck
-        key = (id(deck), *(self._team_values(deck, p) for p in players))
-        outlook = self._outlooks.get(key)
-        if outlook is None:
-            if len(self._outlooks) > 50_000:
-                self._outlooks.clear()
-            hands = (0,) * len(players)
-            outlook = race_outlook(deck, players, hands, self._circuits(state))
-            self._outlooks[key] = outlook
+        outlook = self._outlook(state, players)
         left = self.races_left(state)
         final = [p.points + left * e for p, e in zip(players, outlook, strict=True)]
-        mine = final[me]
-        del final[me]
+        mine = final.pop(me)
         return mine - 0.6 * max(final) - 0.4 * sum(final) / len(final)
+
+    def _outlook(self, state: GameState, players: Sequence[PlayerState]) -> list[float]:
+        """:func:`~fdlab.fun.outlook.race_outlook` of ``players``, ties settled by lots.
+
+        It depends only on the values of the teams' parts, so it is remembered by
+        them, for every manager of the process and from game to game
+        (:data:`_OUTLOOKS`).
+        """
+        deck = state.deck
+        shared = _OUTLOOKS
+        if shared.deck is not deck:
+            shared.reset(deck)
+        values = shared.values
+        key = []
+        for p in players:
+            team = (p.engine, p.chassis, p.drivers)
+            v = values.get(team)
+            if v is None:
+                v = values[team] = self._team_values(deck, p)
+            key.append(v)
+        signature = tuple(key)
+        outlook = shared.outlooks.get(signature)
+        if outlook is None:
+            if len(shared.outlooks) > 500_000:
+                shared.outlooks.clear()
+            hands = (0,) * len(players)
+            outlook = race_outlook(deck, players, hands, self._circuits(state))
+            shared.outlooks[signature] = outlook
+        return outlook
 
     @staticmethod
     def _team_values(deck: Deck, p: PlayerState) -> tuple:
@@ -273,14 +317,13 @@ class ManagerBot:
         players = state.players if players is None else players
         price = self.point_price(state, me) if price is None else price
         style = self.style
-        mine = players[me]
-        rivals = [p for i, p in enumerate(players) if i != me]
-        rival_money = sum(self.future_money(state, p) for p in rivals) / len(rivals)
+        money = [self.future_money(state, p) for p in players]
+        mine = money.pop(me)
         return (
             price * self.margin(state, me, players)
-            + self.future_money(state, mine)
-            - style.rival_money * rival_money
-            + style.hand_card * len(mine.hand)
+            + mine
+            - style.rival_money * sum(money) / len(money)
+            + style.hand_card * len(players[me].hand)
         )
 
     def _circuits(self, state: GameState) -> tuple[Card, ...]:
@@ -337,8 +380,14 @@ class ManagerBot:
 
     def _gain(self, state: GameState, who: int, card: Card) -> float:
         price = self.point_price(state, who)
-        return self.worth(state, who, self.with_card(state, who, card), price) - self.worth(
-            state, who, None, price
+        return self.worth(state, who, self.with_card(state, who, card), price) - self.worth_now(
+            state, who, price
+        )
+
+    def worth_now(self, state: GameState, who: int, price: float) -> float:
+        """:meth:`worth` of the position as it is (remembered: every valuation starts here)."""
+        return self._remember(
+            ("now", self._position(state), who, price), lambda: self.worth(state, who, None, price)
         )
 
     def after_purchase(self, state: GameState, me: int, card: Card) -> tuple[PlayerState, ...]:
@@ -372,7 +421,7 @@ class ManagerBot:
 
     def _own_gain(self, state: GameState, me: int, card: Card, price: float) -> float:
         after = self.after_purchase(state, me, card)
-        return self.worth(state, me, after, price) - self.worth(state, me, None, price)
+        return self.worth(state, me, after, price) - self.worth_now(state, me, price)
 
     def bid_limit(self, state: GameState, me: int, card: Card) -> float:
         """The most ``me`` pays for ``card``: what it gains, and what a rival who needs the
@@ -382,13 +431,46 @@ class ManagerBot:
             lambda: self._bid_limit(state, me, card),
         )
 
+    def expected_finals(self, state: GameState) -> list[float]:
+        """Points each player expects at the end: points so far plus the races left times
+        the points per race its team expects (:func:`fdlab.fun.outlook.race_outlook`)."""
+        outlook = self._outlook(state, state.players)
+        left = self.races_left(state)
+        return [p.points + left * e for p, e in zip(state.players, outlook, strict=True)]
+
+    def rivals_to_deny(self, state: GameState, me: int) -> list[int]:
+        """The rivals worth paying to keep a card from: the style's ``deny`` says whom.
+
+        ``"heads-up"`` denies the rival of a two-player game only: with more
+        players, money spent to outbid one rival is money the others keep
+        (``benchmarks/fun_bots.py`` measured a field of managers that denied
+        each other losing to a lone simple bot). ``"leader"`` denies the rival
+        expected to finish strongest (:meth:`expected_finals`); ``"all"``
+        every rival.
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> ManagerBot().rivals_to_deny(new_game(2, seed=0), 0)
+        [1]
+        >>> ManagerBot().rivals_to_deny(new_game(3, seed=0), 0)
+        []
+        """
+        rivals = [i for i in range(state.n_players) if i != me]
+        if self.style.deny == "all" or len(rivals) == 1:
+            return rivals
+        if self.style.deny == "heads-up":
+            return []
+        finals = self.expected_finals(state)
+        return [max(rivals, key=lambda i: (finals[i], state.players[i].money, -i))]
+
     def _bid_limit(self, state: GameState, me: int, card: Card) -> float:
         price = self.point_price(state, me)
-        now = self.worth(state, me, None, price)
+        now = self.worth_now(state, me, price)
         mine = self.worth(state, me, self.after_purchase(state, me, card), price) - now
         denied = 0.0
-        for rival in range(state.n_players):
-            if rival == me or state.players[rival].money <= 0:
+        for rival in self.rivals_to_deny(state, me):
+            if state.players[rival].money <= 0:
                 continue
             if self.gain(state, rival, card) <= 1.0:
                 continue  # the rival would not bid much for it

@@ -118,16 +118,20 @@ def _ranked_points(
     if not n:
         return
     table = _points_table(n)
-    ordered = sorted(((-value, -hand_sizes[p]), p, w) for p, value, w in cars)
+    # highest value first, then more cards in hand (FF-11)
+    ordered = sorted(((value, hand_sizes[p], p, w) for p, value, w in cars), reverse=True)
     i = 0
     while i < n:
-        key = ordered[i][0]
+        value, hand = ordered[i][0], ordered[i][1]
         j = i + 1
-        while j < n and ordered[j][0] == key:
+        while j < n and ordered[j][0] == value and ordered[j][1] == hand:
             j += 1
-        share = table[i] if j == i + 1 else sum(table[i:j]) / (j - i)
-        for _, player, weight in ordered[i:j]:
-            out[player] += share * weight
+        if j == i + 1:
+            out[ordered[i][2]] += table[i] * ordered[i][3]
+        else:
+            share = sum(table[i:j]) / (j - i)
+            for k in range(i, j):
+                out[ordered[k][2]] += share * ordered[k][3]
         i = j
 
 
@@ -213,4 +217,5 @@ def race_outlook(
             for d in drivers
         ]
         _ranked_points(cars, hand_sizes, total)
-    return [t / len(circuits) for t in total]
+    count = len(circuits)
+    return [t / count for t in total]
