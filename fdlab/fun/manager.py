@@ -12,14 +12,17 @@ It values everything by one measure, the *worth* of a position to it, in M$:
 - a little for every card in hand (cards in hand settle ties, FF-11).
 
 A card on the market is worth to it what the worth gains if it buys the
-card, and more when a rival needs the card (what the rival would gain is
-what buying it denies them); it bids up to that, never more than it can pay.
+card; in a two-player game, more when the rival needs the card (what the
+rival would gain is what buying it denies them; with more players, money
+spent to outbid one rival is money the others keep, so the careful style
+does not). It bids up to that, never more than it can pay.
 It races when the circuit in hand gives it more points than any rival, signs
 sponsors, plays a special card when the card raises its worth, and over the
 hand limit gives up the cards it misses least.
 
 Two styles: ``careful`` keeps money back and races only when ahead;
-``bold`` spends more freely, denies harder and races on a level result too.
+``bold`` spends more freely, denies the strongest rival at any table and
+races on a level result too.
 """
 
 from __future__ import annotations
@@ -45,7 +48,12 @@ from fdlab.fun.actions import (
 from fdlab.fun.cards import Card
 from fdlab.fun.deck import Deck
 from fdlab.fun.engine import step
-from fdlab.fun.outlook import distinct_circuits, expected_points, race_outlook
+from fdlab.fun.outlook import (
+    distinct_circuits,
+    expected_points,
+    outlook_by_values,
+    team_values,
+)
 from fdlab.fun.state import GameState, PlayerState
 
 __all__ = ["STYLES", "ManagerBot", "Style"]
@@ -280,26 +288,16 @@ class ManagerBot:
             team = (p.engine, p.chassis, p.drivers)
             v = values.get(team)
             if v is None:
-                v = values[team] = self._team_values(deck, p)
+                v = values[team] = team_values(deck, p)
             key.append(v)
         signature = tuple(key)
         outlook = shared.outlooks.get(signature)
         if outlook is None:
             if len(shared.outlooks) > 500_000:
                 shared.outlooks.clear()
-            hands = (0,) * len(players)
-            outlook = race_outlook(deck, players, hands, self._circuits(state))
+            outlook = outlook_by_values(deck, signature, self._circuits(state))
             shared.outlooks[signature] = outlook
         return outlook
-
-    @staticmethod
-    def _team_values(deck: Deck, p: PlayerState) -> tuple:
-        """What a team's race outlook depends on: its part values (None: missing)."""
-        return (
-            None if p.engine is None else deck[p.engine].value,
-            None if p.chassis is None else deck[p.chassis].value,
-            tuple(sorted(deck[d].value for d in p.drivers)),
-        )
 
     def worth(
         self,
