@@ -28,7 +28,7 @@ races on a level result too.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fdlab.fun.actions import (
@@ -202,7 +202,8 @@ class ManagerBot:
             ),
         )
 
-    def _remember(self, key: tuple, compute) -> float:  # type: ignore[no-untyped-def]
+    def _remember(self, key: tuple, compute: Callable[[], float]) -> float:
+        """The value remembered for ``key``, computed by ``compute`` the first time."""
         value = self._memo.get(key)
         if value is None:
             if len(self._memo) > 100_000:
