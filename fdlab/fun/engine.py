@@ -78,7 +78,7 @@ from fdlab.fun.errors import (
     SponsorError,
     WrongPhaseError,
 )
-from fdlab.fun.events import Event, mention, player_name
+from fdlab.fun.events import Event, mention
 from fdlab.fun.race import classify, entrants, ties
 from fdlab.fun.state import Auction, CarResult, FunRules, GameState, PlayerState, RaceResult
 
@@ -430,7 +430,7 @@ def _need_phase(w: _Work, action: Action) -> None:
         assert w.auction is not None
         raise WrongPhaseError(
             "FF-4",
-            f"an auction is running: {player_name(w.auction.to_act)} must bid more than "
+            f"an auction is running: {mention(w.auction.to_act)} must bid more than "
             f"{w.auction.high_bid} M$ or pass",
         )
     if isinstance(action, ReturnDriver):
@@ -441,8 +441,8 @@ def _need_phase(w: _Work, action: Action) -> None:
         assert w.pending_driver is not None
         raise WrongPhaseError(
             "FF-5",
-            f"{player_name(w.pending_driver[0])} bought a third driver and must first choose "
-            "which of their two drivers returns to the market",
+            f"{mention(w.pending_driver[0])} bought a third driver and must first choose "
+            "which of the two drivers in that team returns to the market",
         )
 
 
@@ -605,8 +605,8 @@ def _settle(w: _Work, auction: Auction) -> None:
     fine = min((price + 1) // 2, buyer.money)
     w.log(
         "failed_payment",
-        f"{mention(winner)} cannot pay {price} M$: the sale is cancelled and they pay "
-        f"{fine} M$ (FF-6)",
+        f"{mention(winner)} cannot pay {price} M$: the sale is cancelled and "
+        f"{mention(winner)} pays {fine} M$ (FF-6)",
         winner,
         amount=fine,
         card=card.id,
@@ -733,7 +733,7 @@ def _check_discard_target(w: _Work, special: Card, effect: Effect, target: int) 
         raise SpecialCardError(
             "FF-9",
             f"{special.name} removes one of your own cards, not "
-            f"{player_name(owner)}'s {w.card(target).label}",
+            f"{mention(owner)}'s {w.card(target).label}",
         )
 
 

@@ -7,6 +7,10 @@ section FF of the rules reference, e.g. ``"FF-8: at most two sponsors ..."``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from fdlab.fun.events import tell
+
 __all__ = [
     "AuctionError",
     "CardNotAvailableError",
@@ -33,18 +37,34 @@ class IllegalActionError(ValueError):
     clause : str
         The rules clause id (``"FF-4"``) the action breaks.
     message : str
-        What the rule says and why the action breaks it.
+        What the rule says and why the action breaks it. Players in it are
+        marked with :func:`fdlab.fun.events.mention`; the message names them
+        ``P1``..``Pn`` until :meth:`name_players` gives the table's names.
 
     Examples
     --------
-    >>> err = IllegalActionError("FF-2", "draw 1, 2 or 3 cards")
+    >>> from fdlab.fun.events import mention
+    >>> err = IllegalActionError("FF-4", f"{mention(1)} must bid more than 3 M$ or pass")
     >>> str(err), err.clause
-    ('FF-2: draw 1, 2 or 3 cards', 'FF-2')
+    ('FF-4: P2 must bid more than 3 M$ or pass', 'FF-4')
+    >>> str(err.name_players(["Ada", "Bea"]))
+    'FF-4: Bea must bid more than 3 M$ or pass'
+    >>> str(err.name_players(["Ada", "You"], you=1))
+    'FF-4: You must bid more than 3 M$ or pass'
     """
 
     def __init__(self, clause: str, message: str) -> None:
         self.clause = clause
-        super().__init__(f"{clause}: {message}")
+        self.template = message
+        super().__init__(f"{clause}: {tell(message)}")
+
+    def name_players(
+        self, names: Sequence[str] | None, you: int | None = None
+    ) -> IllegalActionError:
+        """This error with its message naming the players by ``names`` (seat order), the
+        player ``you`` in the second person; returns the error itself."""
+        self.args = (f"{self.clause}: {tell(self.template, names, you)}",)
+        return self
 
 
 class WrongPhaseError(IllegalActionError):

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MENTION", "Event", "mention", "player_name"]
+__all__ = ["MENTION", "Event", "mention", "player_name", "tell"]
 
 #: How a template marks a player: two control characters around the seat index.
 #: Deck files may not use control characters, so no card name can look like one.
@@ -46,8 +46,58 @@ def mention(index: int) -> str:
     return f"\x1f{index}\x1e"
 
 
-def tell(template: str, names: Sequence[str] | None = None) -> str:
-    """Fill a template's player marks with ``names`` (``P1``.. if None)."""
+#: Verbs the engine's sentences put after a player, and their form after "you".
+_YOU_VERBS = {
+    "auctions": "auction",
+    "bids": "bid",
+    "buys": "buy",
+    "discards": "discard",
+    "draws": "draw",
+    "has": "have",
+    "holds": "hold",
+    "is": "are",
+    "passes": "pass",
+    "pays": "pay",
+    "plays": "play",
+    "puts": "put",
+    "replaces": "replace",
+    "returns": "return",
+    "shows": "show",
+    "signs": "sign",
+    "wins": "win",
+}
+_YOU_MENTION = r"\x1f{index}\x1e(?P<tail>'s|\s+(?P<verb>\w+))?"
+
+
+def tell(template: str, names: Sequence[str] | None = None, you: int | None = None) -> str:
+    """Fill a template's player marks with ``names`` (``P1``.. if None).
+
+    The player ``you`` (the person at the table) is told in the second
+    person: "You pass", "the bank pays you", "your V12".
+
+    Examples
+    --------
+    >>> tell(f"{mention(0)} passes; {mention(1)}'s V12", ["Ada", "Bea"])
+    "Ada passes; Bea's V12"
+    >>> tell(f"{mention(0)} passes; the bank pays {mention(0)} 2 M$ for {mention(0)}'s V12",
+    ...      ["Ada", "Bea"], you=0)
+    'You pass; the bank pays you 2 M$ for your V12'
+    """
+    if you is not None:
+
+        def second_person(match: re.Match) -> str:
+            start = match.start() == 0 or match.string[: match.start()].endswith(". ")
+            tail, verb = match.group("tail"), match.group("verb")
+            if tail == "'s":
+                return "Your" if start else "your"
+            word = "You" if start else "you"
+            if verb is None:
+                return word
+            return f"{word}{tail[: len(tail) - len(verb)]}{_YOU_VERBS.get(verb, verb)}"
+
+        if template.startswith(mention(you)):  # "them" in the sentence is the subject
+            template = template.replace(" facing them", " facing you")
+        template = re.sub(_YOU_MENTION.format(index=you), second_person, template)
     if names is None:
         return MENTION.sub(lambda m: player_name(int(m.group(1))), template)
     return MENTION.sub(lambda m: names[int(m.group(1))], template)
@@ -100,8 +150,9 @@ class Event:
         marked = template if MENTION.search(template) else ""
         return cls(kind, tell(template), player, amount, card, marked)
 
-    def told(self, names: Sequence[str] | None = None) -> str:
-        """The text with players named by ``names`` (seat order), as the table names them.
+    def told(self, names: Sequence[str] | None = None, you: int | None = None) -> str:
+        """The text with players named by ``names`` (seat order), as the table names them;
+        the player ``you`` is told in the second person (:func:`tell`).
 
         Examples
         --------
@@ -109,9 +160,9 @@ class Event:
         >>> e.text, e.told(["Ada", "Bea"])
         ('P1 buys V12 (engine 6) for 4 M$', 'Ada buys V12 (engine 6) for 4 M$')
         """
-        if not self.template or names is None:
+        if not self.template or (names is None and you is None):
             return self.text
-        return tell(self.template, names)
+        return tell(self.template, names, you)
 
     def __str__(self) -> str:
         return self.text

@@ -48,6 +48,10 @@ class Game:
         Display names.
     human : int, optional
         The player whose hand :meth:`_repr_html_` shows (all hands hidden if None).
+    you : int, optional
+        The player the log and error messages address in the second person
+        ("You pass", "your V12"), as the table of :mod:`fdlab.fun.widgets`
+        does for the person playing; by name if None.
 
     Examples
     --------
@@ -70,6 +74,7 @@ class Game:
         rules: FunRules | None = None,
         names: Sequence[str] | None = None,
         human: int | None = None,
+        you: int | None = None,
     ) -> None:
         self.seed = seed
         if isinstance(bots, str):
@@ -86,6 +91,7 @@ class Game:
         ]
         self.names = list(names) if names is not None else default
         self.human = human
+        self.you = you
 
     # ------------------------------------------------------------------ state
     @property
@@ -108,7 +114,7 @@ class Game:
         >>> g.log_lines()
         ['Ada pays the bank 1 M$ (drawing 2 cards)', 'Ada draws 2 cards']
         """
-        lines = [e.told(self.names) for e in self.log]
+        lines = [e.told(self.names, self.you) for e in self.log]
         return lines if last is None else lines[-last:]
 
     def legal_actions(self) -> list[Action]:
@@ -139,11 +145,25 @@ class Game:
         Raises
         ------
         IllegalActionError
-            If the rules forbid it; the game is unchanged.
+            If the rules forbid it; the game is unchanged. The message names
+            the players as the table does (:attr:`names`).
+
+        Examples
+        --------
+        >>> g = Game(2, seed=1, names=["Ada", "Bea"])
+        >>> for action in ("draw 1", "market 19", "auction 19 1"):
+        ...     _ = g.play(action)
+        >>> g.play("end")
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.WrongPhaseError: FF-4: an auction is running: Bea must bid more than 1 M$ or pass
         """
         if isinstance(action, str):
             action = parse_action(action)
-        state, events = step(self.state, action)
+        try:
+            state, events = step(self.state, action)
+        except IllegalActionError as err:
+            raise err.name_players(self.names, self.you) from None
         self.history.append(state)
         self.actions.append(action)
         self.event_batches.append(events)
@@ -297,7 +317,7 @@ class Game:
     # ------------------------------------------------------------------ display
     def _repr_html_(self) -> str:
         return state_html(self.state, self.names, self.human) + log_html(
-            self.log, last=8, names=self.names
+            self.log, last=8, names=self.names, you=self.you
         )
 
     def __repr__(self) -> str:

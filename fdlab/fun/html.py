@@ -81,7 +81,10 @@ def _cards(state: GameState, ids: Sequence[int]) -> str:
 
 
 def state_html(
-    state: GameState, names: Sequence[str] | None = None, show_hand: int | None = None
+    state: GameState,
+    names: Sequence[str] | None = None,
+    show_hand: int | None = None,
+    you: int | None = None,
 ) -> str:
     """Return an HTML summary: status, standings with teams, the last race, market, one hand.
 
@@ -92,6 +95,9 @@ def state_html(
         Display names per player.
     show_hand : int, optional
         Player whose hand is shown (others show only a count).
+    you : int, optional
+        The person looking at the table, addressed in the second person
+        ("Your turn", "You win").
 
     Returns
     -------
@@ -106,12 +112,15 @@ def state_html(
     names = list(names) if names else [player_name(i) for i in range(state.n_players)]
     if state.is_over:
         best = max(state.points)
-        won = " and ".join(names[i] for i in state.winners())
-        verb = "wins" if len(state.winners()) == 1 else "share the title"
+        winners = state.winners()
+        won = " and ".join("you" if i == you else names[i] for i in winners)
+        won = won[0].upper() + won[1:]
+        verb = "share the title" if len(winners) > 1 else "win" if winners[0] == you else "wins"
         status = f"Championship over: <b>{escape(won)}</b> {verb} with {best} points"
     else:
+        whose = "Your" if state.turn == you else f"{escape(names[state.turn])}'s"
         status = (
-            f"Turn {state.turn_number}: <b>{escape(names[state.turn])}</b>'s turn; "
+            f"Turn {state.turn_number}: <b>{whose}</b> turn; "
             f"{len(state.races)} of {state.length} races run"
             f"<br>{decision_html(state, names, show_hand)}"
         )
@@ -126,7 +135,7 @@ def state_html(
             f"<td>{len(p.hand)}</td></tr>"
         )
     market = " ".join(
-        f'<span title="{escape(_facing_tip(names[f]))}">{card_html(state.deck[c])}'
+        f'<span title="{escape(_facing_tip(names[f], f == you))}">{card_html(state.deck[c])}'
         f"<small>&rarr;{escape(names[f])}</small></span>"
         for c, f in state.market
     )
@@ -150,10 +159,8 @@ def state_html(
         )
     hand = ""
     if show_hand is not None:
-        hand = (
-            f"<p><b>{escape(names[show_hand])}'s hand:</b> "
-            f"{_cards(state, state.players[show_hand].hand)}</p>"
-        )
+        whose_hand = "Your" if show_hand == you else f"{escape(names[show_hand])}'s"
+        hand = f"<p><b>{whose_hand} hand:</b> {_cards(state, state.players[show_hand].hand)}</p>"
     return (
         f"<div><p>{status}</p>"
         "<table><thead><tr><th>Standings</th><th>Points</th><th>Money</th><th>Team</th>"
@@ -162,7 +169,9 @@ def state_html(
     )
 
 
-def _facing_tip(name: str) -> str:
+def _facing_tip(name: str, yours: bool = False) -> str:
+    if yours:
+        return "faces you: discarded at the start of your next turn if still unsold (FF-14)"
     return f"faces {name}: discarded at the start of {name}'s next turn if still unsold (FF-14)"
 
 
@@ -224,7 +233,12 @@ def decision_html(
     return f"Waiting for <b>{escape(names[who])}</b> to {task}."
 
 
-def log_html(events: Sequence[Event], last: int = 12, names: Sequence[str] | None = None) -> str:
+def log_html(
+    events: Sequence[Event],
+    last: int = 12,
+    names: Sequence[str] | None = None,
+    you: int | None = None,
+) -> str:
     """Return the last events as an HTML list, players named by ``names`` (seat order).
 
     Examples
@@ -233,7 +247,7 @@ def log_html(events: Sequence[Event], last: int = 12, names: Sequence[str] | Non
     >>> log_html([Event.said("turn", f"turn 2: {mention(1)} to play", 1)], names=["Ada", "Bea"])
     '<ul style="margin:0"><li>turn 2: Bea to play</li></ul>'
     """
-    items = "".join(f"<li>{escape(e.told(names))}</li>" for e in list(events)[-last:])
+    items = "".join(f"<li>{escape(e.told(names, you))}</li>" for e in list(events)[-last:])
     return f'<ul style="margin:0">{items}</ul>'
 
 

@@ -12,20 +12,23 @@ It values everything by one measure, the *worth* of a position to it, in M$:
 - a little for every card in hand (cards in hand settle ties, FF-11).
 
 A card on the market is worth to it what the worth gains if it buys the
-card, and more when a rival needs the card (what the rival would gain is
-what buying it denies them); it bids up to that, never more than it can pay.
+card; in a two-player game, more when the rival needs the card (what the
+rival would gain is what buying it denies them; with more players, money
+spent to outbid one rival is money the others keep, so the careful style
+does not). It bids up to that, never more than it can pay.
 It races when the circuit in hand gives it more points than any rival, signs
 sponsors, plays a special card when the card raises its worth, and over the
 hand limit gives up the cards it misses least.
 
 Two styles: ``careful`` keeps money back and races only when ahead;
-``bold`` spends more freely, denies harder and races on a level result too.
+``bold`` spends more freely, denies the strongest rival at any table and
+races on a level result too.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fdlab.fun.actions import (
@@ -43,8 +46,14 @@ from fdlab.fun.actions import (
     StartAuction,
 )
 from fdlab.fun.cards import Card
+from fdlab.fun.deck import Deck
 from fdlab.fun.engine import step
-from fdlab.fun.outlook import distinct_circuits, expected_points, race_outlook
+from fdlab.fun.outlook import (
+    distinct_circuits,
+    expected_points,
+    outlook_by_values,
+    team_values,
+)
 from fdlab.fun.state import GameState, PlayerState
 
 __all__ = ["STYLES", "ManagerBot", "Style"]
@@ -74,6 +83,8 @@ class Style:
     cushion : float
         M$ added to the money to come when pricing a point, so the price does
         not swing with every M$ spent.
+    deny : {"heads-up", "leader", "all"}
+        Whom it outbids to deny a card (:meth:`ManagerBot.rivals_to_deny`).
     """
 
     spread: float
@@ -84,6 +95,7 @@ class Style:
     hand_card: float
     race_level: bool
     cushion: float = 8.0
+    deny: str = "heads-up"
 
 
 #: The styles by name.
@@ -105,18 +117,38 @@ STYLES: dict[str, Style] = {
         rival_money=0.3,
         hand_card=0.3,
         race_level=True,
+        deny="leader",
     ),
 }
 
 
 def _install(state: GameState, team: PlayerState, card: Card, drop: int | None) -> PlayerState:
     """``team`` with ``card`` bought (giving back driver ``drop`` for a third driver)."""
+    engine, chassis, drivers = team.engine, team.chassis, team.drivers
     if card.kind == "engine":
-        return replace(team, engine=card.id)
-    if card.kind == "chassis":
-        return replace(team, chassis=card.id)
-    drivers = [d for d in team.drivers if d != drop]
-    return replace(team, drivers=(*drivers, card.id))
+        engine = card.id
+    elif card.kind == "chassis":
+        chassis = card.id
+    else:
+        drivers = (*(d for d in drivers if d != drop), card.id)
+    # the constructor, not dataclasses.replace: this runs thousands of times a game
+    return PlayerState(team.money, team.hand, drivers, engine, chassis, team.sponsors, team.points)
+
+
+class _OutlookCache:
+    """Race outlooks by the part values of the teams, for one deck at a time."""
+
+    def __init__(self) -> None:
+        self.deck: Deck | None = None
+        self.values: dict[tuple, tuple] = {}
+        self.outlooks: dict[tuple, list[float]] = {}
+
+    def reset(self, deck: Deck) -> None:
+        self.deck, self.values, self.outlooks = deck, {}, {}
+
+
+#: The outlooks every manager of the process shares (a pure function of the teams).
+_OUTLOOKS = _OutlookCache()
 
 
 class ManagerBot:
@@ -147,16 +179,38 @@ class ManagerBot:
         self.style_name = style
         self.style = STYLES[style]
         self.name = "manager" if style == "careful" else f"manager-{style}"
-        self._limit_cache: tuple[object, float] | None = None
         self._bought: tuple[int, set[int]] = (0, set())
-        self._outlooks: dict[tuple, list[float]] = {}
         # cards in this bot's team at some point of the current turn: one it gave back is
         # not bought again in the same turn (issue 16's buy-back loop)
         self._team_cards: set[int] = set()
         self._seen_turn = -1
         self._incomes: dict[tuple, float] = {}
+        # valuations by position (:meth:`_position`): the bot asks the same questions many
+        # times a turn, and the answers depend on nothing else
+        self._memo: dict[tuple, float] = {}
 
     # ------------------------------------------------------------------ worth
+    def _position(self, state: GameState) -> tuple:
+        """What a valuation depends on: the teams, money, points, sponsors and hand sizes,
+        and the races left."""
+        return (
+            id(state.deck),
+            state.length - len(state.races),
+            tuple(
+                (p.money, p.engine, p.chassis, p.drivers, p.sponsors, p.points, len(p.hand))
+                for p in state.players
+            ),
+        )
+
+    def _remember(self, key: tuple, compute: Callable[[], float]) -> float:
+        """The value remembered for ``key``, computed by ``compute`` the first time."""
+        value = self._memo.get(key)
+        if value is None:
+            if len(self._memo) > 100_000:
+                self._memo.clear()
+            value = self._memo[key] = compute()
+        return value
+
     def races_left(self, state: GameState) -> int:
         """Races still to run in the championship."""
         return max(state.length - len(state.races), 0)
@@ -179,8 +233,10 @@ class ManagerBot:
     def future_money(self, state: GameState, player: PlayerState) -> float:
         """M$ a player has and will receive in time to spend: income after the last race
         buys nothing, and income comes a race at a time, so it counts at a discount."""
-        left = self.races_left(state)
-        return player.money + self.income(state, player) * max(left - 1, 0) * 0.6
+        left = state.length - len(state.races)
+        if left <= 1:
+            return float(player.money)
+        return player.money + self.income(state, player) * (left - 1) * 0.6
 
     def point_price(self, state: GameState, me: int) -> float:
         """M$ one point of expected championship margin is worth to ``me`` now.
@@ -203,19 +259,46 @@ class ManagerBot:
         return money / (left * self.style.spread * state.n_players / 2)
 
     def margin(self, state: GameState, me: int, players: Sequence[PlayerState]) -> float:
-        """Expected final points of ``me`` minus those of the strongest rival."""
-        hands = tuple(len(p.hand) for p in state.players)
-        key = (id(state.deck), hands, *((p.engine, p.chassis, p.drivers) for p in players))
-        outlook = self._outlooks.get(key)
-        if outlook is None:
-            if len(self._outlooks) > 50_000:
-                self._outlooks.clear()
-            outlook = race_outlook(state.deck, players, hands, self._circuits(state))
-            self._outlooks[key] = outlook
+        """Expected final points of ``me`` minus those of the strongest rival (blended with
+        the rivals' mean when there are several).
+
+        The races to come are run with hands nobody knows yet, so their ties count as
+        settled by lots; what a card in hand is worth for ties is the style's
+        ``hand_card``.
+        """
+        outlook = self._outlook(state, players)
         left = self.races_left(state)
         final = [p.points + left * e for p, e in zip(players, outlook, strict=True)]
-        rivals = [f for i, f in enumerate(final) if i != me]
-        return final[me] - 0.6 * max(rivals) - 0.4 * sum(rivals) / len(rivals)
+        mine = final.pop(me)
+        return mine - 0.6 * max(final) - 0.4 * sum(final) / len(final)
+
+    def _outlook(self, state: GameState, players: Sequence[PlayerState]) -> list[float]:
+        """:func:`~fdlab.fun.outlook.race_outlook` of ``players``, ties settled by lots.
+
+        It depends only on the values of the teams' parts, so it is remembered by
+        them, for every manager of the process and from game to game
+        (:data:`_OUTLOOKS`).
+        """
+        deck = state.deck
+        shared = _OUTLOOKS
+        if shared.deck is not deck:
+            shared.reset(deck)
+        values = shared.values
+        key = []
+        for p in players:
+            team = (p.engine, p.chassis, p.drivers)
+            v = values.get(team)
+            if v is None:
+                v = values[team] = team_values(deck, p)
+            key.append(v)
+        signature = tuple(key)
+        outlook = shared.outlooks.get(signature)
+        if outlook is None:
+            if len(shared.outlooks) > 500_000:
+                shared.outlooks.clear()
+            outlook = outlook_by_values(deck, signature, self._circuits(state))
+            shared.outlooks[signature] = outlook
+        return outlook
 
     def worth(
         self,
@@ -233,14 +316,13 @@ class ManagerBot:
         players = state.players if players is None else players
         price = self.point_price(state, me) if price is None else price
         style = self.style
-        mine = players[me]
-        rivals = [p for i, p in enumerate(players) if i != me]
-        rival_money = sum(self.future_money(state, p) for p in rivals) / len(rivals)
+        money = [self.future_money(state, p) for p in players]
+        mine = money.pop(me)
         return (
             price * self.margin(state, me, players)
-            + self.future_money(state, mine)
-            - style.rival_money * rival_money
-            + style.hand_card * len(mine.hand)
+            + mine
+            - style.rival_money * sum(money) / len(money)
+            + style.hand_card * len(players[me].hand)
         )
 
     def _circuits(self, state: GameState) -> tuple[Card, ...]:
@@ -291,9 +373,20 @@ class ManagerBot:
 
     def gain(self, state: GameState, who: int, card: Card) -> float:
         """M$ that owning ``card`` adds to ``who``'s worth, as this bot judges worth."""
+        return self._remember(
+            ("gain", self._position(state), who, card.id), lambda: self._gain(state, who, card)
+        )
+
+    def _gain(self, state: GameState, who: int, card: Card) -> float:
         price = self.point_price(state, who)
-        return self.worth(state, who, self.with_card(state, who, card), price) - self.worth(
-            state, who, None, price
+        return self.worth(state, who, self.with_card(state, who, card), price) - self.worth_now(
+            state, who, price
+        )
+
+    def worth_now(self, state: GameState, who: int, price: float) -> float:
+        """:meth:`worth` of the position as it is (remembered: every valuation starts here)."""
+        return self._remember(
+            ("now", self._position(state), who, price), lambda: self.worth(state, who, None, price)
         )
 
     def after_purchase(self, state: GameState, me: int, card: Card) -> tuple[PlayerState, ...]:
@@ -320,18 +413,63 @@ class ManagerBot:
 
     def own_gain(self, state: GameState, me: int, card: Card, price: float) -> float:
         """M$ buying ``card`` adds to this bot's worth, the part it gives back included."""
+        return self._remember(
+            ("own", self._position(state), me, card.id, price),
+            lambda: self._own_gain(state, me, card, price),
+        )
+
+    def _own_gain(self, state: GameState, me: int, card: Card, price: float) -> float:
         after = self.after_purchase(state, me, card)
-        return self.worth(state, me, after, price) - self.worth(state, me, None, price)
+        return self.worth(state, me, after, price) - self.worth_now(state, me, price)
 
     def bid_limit(self, state: GameState, me: int, card: Card) -> float:
         """The most ``me`` pays for ``card``: what it gains, and what a rival who needs the
         card would gain (denied to them), whichever is more."""
+        return self._remember(
+            ("limit", self._position(state), me, card.id),
+            lambda: self._bid_limit(state, me, card),
+        )
+
+    def expected_finals(self, state: GameState) -> list[float]:
+        """Points each player expects at the end: points so far plus the races left times
+        the points per race its team expects (:func:`fdlab.fun.outlook.race_outlook`)."""
+        outlook = self._outlook(state, state.players)
+        left = self.races_left(state)
+        return [p.points + left * e for p, e in zip(state.players, outlook, strict=True)]
+
+    def rivals_to_deny(self, state: GameState, me: int) -> list[int]:
+        """The rivals worth paying to keep a card from: the style's ``deny`` says whom.
+
+        ``"heads-up"`` denies the rival of a two-player game only: with more
+        players, money spent to outbid one rival is money the others keep
+        (``benchmarks/fun_bots.py`` measured a field of managers that denied
+        each other losing to a lone simple bot). ``"leader"`` denies the rival
+        expected to finish strongest (:meth:`expected_finals`); ``"all"``
+        every rival.
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> ManagerBot().rivals_to_deny(new_game(2, seed=0), 0)
+        [1]
+        >>> ManagerBot().rivals_to_deny(new_game(3, seed=0), 0)
+        []
+        """
+        rivals = [i for i in range(state.n_players) if i != me]
+        if self.style.deny == "all" or len(rivals) == 1:
+            return rivals
+        if self.style.deny == "heads-up":
+            return []
+        finals = self.expected_finals(state)
+        return [max(rivals, key=lambda i: (finals[i], state.players[i].money, -i))]
+
+    def _bid_limit(self, state: GameState, me: int, card: Card) -> float:
         price = self.point_price(state, me)
-        now = self.worth(state, me, None, price)
+        now = self.worth_now(state, me, price)
         mine = self.worth(state, me, self.after_purchase(state, me, card), price) - now
         denied = 0.0
-        for rival in range(state.n_players):
-            if rival == me or state.players[rival].money <= 0:
+        for rival in self.rivals_to_deny(state, me):
+            if state.players[rival].money <= 0:
                 continue
             if self.gain(state, rival, card) <= 1.0:
                 continue  # the rival would not bid much for it
@@ -370,10 +508,10 @@ class ManagerBot:
     def _bid(self, state: GameState, me: int, legal: Sequence[Action]) -> Action:
         auction = state.auction
         assert auction is not None
-        key = (auction.card, state.turn_number, state.players, len(state.races))
-        if self._limit_cache is None or self._limit_cache[0] != key:
-            self._limit_cache = (key, self.bid_limit(state, me, state.deck[auction.card]))
-        limit = min(self._limit_cache[1], state.players[me].money - self.style.reserve)
+        limit = min(
+            self.bid_limit(state, me, state.deck[auction.card]),
+            state.players[me].money - self.style.reserve,
+        )
         bid = auction.high_bid + 1
         given_back = auction.card in self._team_cards
         if bid <= limit and Bid(bid) in legal and not given_back:

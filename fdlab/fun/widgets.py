@@ -57,8 +57,8 @@ class TableController:
         bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
         self.human = human
-        self.game = Game(players, seed=seed, bots=bots, human=human)
-        self.game.names[human] = f"You ({self.game.names[human]})"
+        self.game = Game(players, seed=seed, bots=bots, human=human, you=human)
+        self.game.names[human] = "You"
         self.game.run_bots()
 
     def menu(self) -> list[tuple[str, MenuKey]]:
@@ -114,7 +114,7 @@ class TableController:
 
     def view_html(self) -> str:
         """HTML of the table as the human sees it (only their own hand)."""
-        return state_html(self.game.state, self.game.names, self.human)
+        return state_html(self.game.state, self.game.names, self.human, you=self.human)
 
     def decision(self) -> str:
         """HTML sentence: whose decision the game waits for and what it is.
@@ -159,7 +159,7 @@ class TableController:
         events = self.recent_events(last)
         return (
             '<div class="fdlab-fun-log" style="max-height:22em;overflow-y:auto">'
-            f"{log_html(events, last=len(events), names=self.game.names)}</div>"
+            f"{log_html(events, last=len(events), names=self.game.names, you=self.human)}</div>"
         )
 
 

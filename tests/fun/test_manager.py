@@ -84,6 +84,33 @@ def test_manager_denies_a_rival_the_card_it_needs(arrange, cid):
     assert denying >= only_use + 3
 
 
+def test_manager_denies_only_heads_up(arrange, cid):
+    """With three players, outbidding one rival to keep a card from it spends money the third
+    player keeps: the careful manager's limit is the card's use to itself, whatever the rival
+    needs. Heads-up it adds what the rival would gain; the bold manager denies the rival
+    expected to finish strongest at any table."""
+    mine = _team(cid, "V12", "Wind-tunnel carbon", "Ines Marlow")
+    needy = _team(cid, "V10", "Carbon")
+    third = _team(cid, "Lawnmower", "Go-kart frame", "Dino Sacco")
+    nico = cid("Nico Rami")
+    market = [(nico, 1)]
+
+    def use_and_limit(bot, state):
+        own = bot.own_gain(state, 0, state.deck[nico], bot.point_price(state, 0))
+        return own, bot.bid_limit(state, 0, state.deck[nico])
+
+    three = arrange(3, turn=1, teams={0: mine, 1: needy, 2: third}, market=market)
+    two = arrange(2, turn=1, teams={0: mine, 1: needy}, market=market)
+    own, limit = use_and_limit(ManagerBot(0), three)
+    assert limit == pytest.approx(own)
+    own, limit = use_and_limit(ManagerBot(0), two)
+    assert limit > own + 3
+    bold = ManagerBot(0, style="bold")
+    assert bold.rivals_to_deny(three, 0) == [1]
+    own, limit = use_and_limit(bold, three)
+    assert limit > own + 3
+
+
 def test_bold_manager_bids_higher_than_careful(arrange, cid):
     teams = {0: _team(cid, None, "Carbon", "Yuki Arden")}
     careful = _highest_bid(arrange, cid, ManagerBot(0, "careful"), "V12", teams)

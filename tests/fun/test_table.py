@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from fdlab.fun.actions import EndTurn, PlayCircuit, PlaySpecial
+from fdlab.fun.actions import EndTurn, Pass, PlayCircuit, PlaySpecial
 from fdlab.fun.engine import step
-from fdlab.fun.events import Event
+from fdlab.fun.errors import WrongPhaseError
+from fdlab.fun.events import Event, mention, tell
 from fdlab.fun.game import Game
 from fdlab.fun.html import log_html, state_html
 from fdlab.fun.rulebook import rules_html, rules_text
@@ -95,7 +96,7 @@ def test_the_table_says_whose_decision_it_is():
     assert "on turn, phase" not in view
     assert c.decision() in view
     other = state_html(state, c.game.names, show_hand=None)
-    assert "Waiting for <b>You (P1)</b> to bid" in other
+    assert "Waiting for <b>You</b> to bid" in other
 
 
 def test_the_market_explains_its_arrows(arrange, cid):
@@ -132,3 +133,74 @@ def test_the_table_has_the_rules_at_hand():
 
 def test_log_html_without_names_keeps_seat_names():
     assert "P1" in log_html([Event("turn", "turn 1: P1 to play")])
+
+
+def _person_bids(c):
+    """Play the person's first turn at the 4-player table of seed 3 until a bot's auction
+    waits for the person's bid."""
+    for choice in ("Draw 1 card (free)", "Discard Caffè Turbo (sponsor 2 M$)", "End the turn"):
+        c.act(dict(c.menu())[choice], amount=None)
+    assert c.game.state.phase == "auction" and c.game.state.to_act == c.human
+
+
+def test_the_table_speaks_to_the_person_in_the_second_person():
+    """The person at the table is "You": "You pass", "You draw", "your turn", never
+    "You (P1) passes"."""
+    c = TableController(players=4, seed=3, human=0)
+    assert c.game.names[0] == "You" and "<b>Your</b> turn" in c.view_html()
+    assert "<b>Your hand:</b>" in c.view_html()
+    _person_bids(c)
+    c.act(Pass(), amount=None)
+    assert "<li>You pass</li>" in c.log_html()
+    lines = c.game.log_lines()
+    assert "You pass" in lines and "You draw 1 card" in lines
+    assert not any(re.search(r"\bYou (passes|draws|pays|buys|bids|discards)\b", x) for x in lines)
+    assert not any("You (" in x or re.search(r"\bP1\b", x) for x in lines)
+
+
+def test_second_person_sentences_read_right():
+    m = mention
+    assert tell(f"{m(0)} pays the bank 1 M$ (drawing 2 cards)", ["Ada"], you=0) == (
+        "You pay the bank 1 M$ (drawing 2 cards)"
+    )
+    assert tell(f"the bank pays {m(0)} 2 M$", ["Ada"], you=0) == "the bank pays you 2 M$"
+    assert tell(f"1. {m(0)} with Yuki", ["Ada"], you=0) == "1. You with Yuki"
+    assert tell(f"{m(1)} holds 3 cards; {m(0)}'s V12", ["Ada", "Bea"], you=0) == (
+        "Bea holds 3 cards; your V12"
+    )
+    assert tell(f"{m(0)} discards the unsold market cards facing them: V8", ["Ada"], you=0) == (
+        "You discard the unsold market cards facing you: V8"
+    )
+    assert tell(f"championship over: {m(0)} wins with 9 points", ["Ada"], you=0).endswith(
+        "you win with 9 points"
+    )
+
+
+def test_illegal_moves_name_players_as_the_table_does():
+    """An illegal move's message names the players by the table's names, not P1..Pn."""
+    g = Game(2, seed=1, names=["Ada", "Bea"])
+    for action in ("draw 1", "market 19", "auction 19 1"):
+        g.play(action)
+    with pytest.raises(WrongPhaseError, match="FF-4: an auction is running: Bea must bid more"):
+        g.play("end")
+    g.you, g.names = 1, ["Ada", "You"]
+    with pytest.raises(WrongPhaseError, match="running: you must bid more than 1 M\\$ or pass"):
+        g.play("end")
+    # the engine alone still says P2
+    with pytest.raises(WrongPhaseError, match="P2 must bid"):
+        step(g.state, EndTurn())
+
+
+def test_the_table_names_the_person_champion(arrange, cid):
+    strong = _team(cid, "V12", "Wind-tunnel carbon", "Ines Marlow")
+    weak = _team(cid, "Lawnmower", "Go-kart frame", "Nico Rami")
+    s = arrange(
+        2, hands={0: (cid("Monza"),)}, teams={0: strong, 1: weak}, length=1, rules=FunRules(races=1)
+    )
+    final, _ = step(s, PlayCircuit(cid("Monza")))
+    assert "Championship over: <b>You</b> win with 3 points" in state_html(
+        final, ["You", "Bea"], show_hand=0, you=0
+    )
+    assert "Championship over: <b>Ada</b> wins with 3 points" in state_html(
+        final, ["Ada", "You"], show_hand=1, you=1
+    )
