@@ -489,7 +489,7 @@ def test_a_hairpin_is_widened_until_its_inner_lane_holds_three_spaces():
 
 
 def test_crowded_corners_take_room_from_neighbours_or_merge():
-    def one_lane(start, end):  # a lane of one space per 10 metres
+    def one_lane(start, end, spread=0, inside=None):  # a lane of one space per 10 metres
         return [max(1, round((end - start) / 10))]
 
     crowded = [
