@@ -625,3 +625,32 @@ def test_a_pit_exit_may_pass_under_the_track():
     assert track.spaces(level=1)  # the other branch goes over on a bridge ...
     exit_space = next(u for u, _, k in track.graph.edges(data="kind") if k == "pit_out")
     assert under == [exit_space]  # ... and the pit exit under it
+
+
+def test_boxes_move_away_from_a_pit_exit_that_passes_under_the_track():
+    # the eight crosses itself further into the pit lane: a box beside its last spaces
+    # would lie under the bridge, so the boxes go before the part that passes under
+    start = -0.14
+    eight = [
+        (
+            600 * math.sin(start + 2 * math.pi * i / 200),
+            300 * math.sin(2 * (start + 2 * math.pi * i / 200)),
+        )
+        for i in range(200)
+    ]
+    track = build_track(eight, name="Eight", spaces_per_lap=70, pit=PitSpec(boxes=6), grid=4)
+    assert validate(track, cars=4).ok, validate(track, cars=4)
+    graph = track.graph
+    pit = [next(v for _, v, kind in graph.edges(data="kind") if kind == "pit_in")]
+    while nexts := [
+        v for v in graph.successors(pit[-1]) if graph.edges[pit[-1], v]["kind"] == "ahead"
+    ]:
+        pit.append(nexts[0])
+    assert len(pit) == len(track.spaces(kind="pit"))
+    levels = [track.space(s)["level"] for s in pit]
+    assert levels[-2:] == [-1, -1] and set(levels[:-2]) == {0}  # its exit passes under
+    beside_boxes = {
+        n for b in track.boxes() for n in (*graph.predecessors(b), *graph.successors(b))
+    }
+    assert len(track.boxes()) == 6
+    assert all(graph.nodes[n]["level"] == 0 for n in beside_boxes)
