@@ -19,8 +19,8 @@ def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> Non
     lane), still pole first on the inside; when even that does not fit, the
     back of the grid goes into the corner behind the straight, as on some
     printed boards (S-5: a car starting there counts its stops as made), its
-    spaces nearest the straight first, and no more spots there than on the
-    straight; a :class:`BuildError` says when the grid does not fit even so.
+    spaces nearest the straight first; a :class:`BuildError` says when the
+    grid does not fit even so.
     """
     if spots == 0:
         return
@@ -39,11 +39,11 @@ def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> Non
             row, lane = divmod(spot, per_row)
             lane = inside[lane]
         lanes[lane][-1 - row].grid = spot + 1
-    behind = _corner_behind(lanes, inside, rows)[:on_straight]  # the back of the grid only
+    behind = _corner_behind(lanes, inside, rows)
     if spots - on_straight > len(behind):
         raise BuildError(
             f"grid: no room for {spots} grid spots behind the finish line "
-            f"({rows} rows of {len(inside)} spaces on the straight, and as many at most in "
+            f"({rows} rows of {len(inside)} spaces on the straight, {len(behind)} spaces in "
             "the corner behind it): give fewer spots (grid=...) or move the finish line "
             "(finish=...)"
         )
