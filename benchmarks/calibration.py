@@ -6,7 +6,11 @@ Builds every circuit in ``circuits/`` (or the files given) with the builder's
 default options and prints, per board, its size, corners, stop counts in
 running order and par (one lap, basic rules, :func:`fdlab.par.solve_par`);
 then the medians next to those of 47 hand-digitised real boards (size per
-lane, corner count, stops, stop mix, corner lengths, par).
+lane, corner count, stops, stop mix, corner lengths, par). A corner's
+lengths are its longest and shortest paths from an entry to an exit along
+its own steps (the green and red numbers, C-1), as
+:func:`fdlab.track.corners.corner_path_counts` counts them: the real boards
+were measured the same way.
 """
 
 from __future__ import annotations

@@ -342,7 +342,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         "--spaces-per-lap",
         type=_positive_int,
         metavar="N",
-        help="number of spaces along the centre of the lap (default 155, the printed boards' size)",
+        help="number of spaces along the centre of the lap (default 144: lanes of about 154 spaces, the printed boards' size)",
     )
     parser.add_argument(
         "--finish",

@@ -12,6 +12,7 @@ the designer put it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -97,6 +98,11 @@ def _shift_progress(track: Track, shift: float) -> Operation:
     return SetSpaceAttributes(changes, label="count progress from the new line")
 
 
+#: Farthest (spaces of progress) a grid spot moved with the finish line lands from where
+#: it should: half of the longest corner space, or one space on when that space is taken.
+_GRID_REACH = 1.25
+
+
 def _move_grid(track: Track, shift: float) -> Operation | None:
     """Each grid spot goes to the space of its lane as far behind the new line as it was."""
     lap = float(track.lap_length)
@@ -113,8 +119,14 @@ def _move_grid(track: Track, shift: float) -> Operation | None:
             for s, d in nodes(data=True)
             if d["kind"] == "track" and d["lane"] == old["lane"]
         ]
-        gap, target = min(lane_spaces, key=lambda item: (item[0], str(item[1])))
-        if gap > 0.75 or changes.get(target, {}).get("grid") is not None:
+        # the nearest space not taken by a spot nearer the line: the spaces of a corner's
+        # inside lane may be a space and a half long, two spots a space apart sharing one
+        free = sorted(
+            (item for item in lane_spaces if changes.get(item[1], {}).get("grid") is None),
+            key=lambda item: (item[0], str(item[1])),
+        )
+        gap, target = free[0] if free else (math.inf, None)
+        if gap > _GRID_REACH:
             raise EditError(
                 f"finish line here: grid spot {number} finds no space of lane {old['lane']} "
                 f"{wanted:.3g} spaces behind the new line; move the grid by hand "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -406,7 +407,7 @@ def test_drag_a_point_of_a_built_board_and_rebuild_keeps_its_street_features():
     assert editor.centreline_points() == [tuple(p) for p in spec["centreline"]["points"]]
     assert editor.keep_build.value and editor.lanes.value == spec["lanes"]
     tunnels = len(editor.track.tunnel_pairs())
-    hazards = len([s for s in editor.track if editor.track.space(s)["hazard"]])
+    hazards = Counter(editor.track.space(s)["hazard"] for s in editor.track)
     assert tunnels and hazards and editor.track.edges_crossing("police")
     points = editor.centreline_points()
     x, y = points[5]
@@ -418,7 +419,11 @@ def test_drag_a_point_of_a_built_board_and_rebuild_keeps_its_street_features():
     track = editor.track
     assert track.graph.graph["build"]["centreline"]["points"][5] == [x + 3.0, y - 2.0]
     assert len(track.tunnel_pairs()) == tunnels and track.edges_crossing("police")
-    assert len([s for s in track if track.space(s)["hazard"]]) == hazards
+    # the same hazards on the same stretches (a corner in one may be cut a little
+    # differently: a bend the drag moved across a threshold joins or leaves its neighbour)
+    rebuilt = Counter(track.space(s)["hazard"] for s in track)
+    assert set(rebuilt) == set(hazards)
+    assert all(abs(rebuilt[kind] - n) <= 0.1 * n for kind, n in hazards.items() if kind)
     assert track.boxes() and track.name == load_track(STREET).name
     editor.keep_build.value = False  # a fresh build from the line alone
     _click(editor, "fdlab-rebuild")

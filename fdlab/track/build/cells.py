@@ -14,7 +14,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from fdlab.track.build.corner_fit import corner_cuts, corner_lane_count
+from fdlab.track.build.corner_fit import corner_cuts, corner_lane_counts
 from fdlab.track.build.lap_path import LapPath
 from fdlab.track.build.stretches import _EPS, _Stretch
 
@@ -52,14 +52,20 @@ def _cut_cells(
     s_closed = np.concatenate([path.s, [path.length]])
     for stretch in stretches:
         span = stretch.end - stretch.start
+        ends = [
+            np.interp([stretch.start, stretch.end], s_closed, arcs[lane])
+            for lane in range(stretch.lanes)
+        ]
+        counts = corner_lane_counts(
+            [b - a for a, b in ends], span, stretch.columns, stretch.spread, stretch.inside
+        )
         for lane in range(stretch.lanes):
             if stretch.corner is None:
                 cuts = np.linspace(stretch.start, stretch.end, stretch.columns + 1)
             else:
-                arc = arcs[lane]
-                a, b = np.interp([stretch.start, stretch.end], s_closed, arc)
-                count = corner_lane_count(b - a, span, stretch.columns)
-                by_length = np.interp(np.linspace(a, b, count + 1), arc, s_closed)
+                a, b = ends[lane]
+                count = counts[lane]
+                by_length = np.interp(np.linspace(a, b, count + 1), arcs[lane], s_closed)
                 cuts = corner_cuts(by_length, stretch.columns)
             for start, end in zip(cuts[:-1], cuts[1:], strict=True):
                 middle = 0.5 * (start + end)

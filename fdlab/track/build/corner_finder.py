@@ -120,12 +120,19 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
     groups = _join_bends(bends, count, JOIN_GAP_SPACES * space_length / step)
     groups += _sweeps(path, space_length, [b for g in groups for b in g])
     groups.sort(key=lambda g: g[0].first % count)
+    curves = _curve_turns(path, space_length)
     found = []
     for group in groups:
         turn = sum(abs(b.angle) for b in group)
         radius = min(b.radius for b in group)
-        if turn < MIN_CORNER_ANGLE or (radius > FAST_RADIUS_SPACES and turn < FAST_MAX_ANGLE):
+        if turn < MIN_CORNER_ANGLE:
             continue
+        if radius > FAST_RADIUS_SPACES and turn < FAST_MAX_ANGLE:
+            # a fast bend, unless it is the tight part of a long curve (a Parabolica)
+            curve = curves[(group[0].first + group[-1].last) // 2 % count]
+            if curve < FAST_MAX_ANGLE:
+                continue
+            turn = max(turn, curve)
         start = float(path.s[group[0].first % count])
         end = start + (group[-1].last - group[0].first) * step
         found.append(FoundCorner(start, end, turn, radius, suggest_stops(turn, radius)))
@@ -153,6 +160,23 @@ def _sweeps(path: LapPath, space_length: float, bends: list[_Bend]) -> list[list
             radius = 1.0 / float(np.abs(curvature[indices]).max()) / space_length
             found.append([_Bend(a, last, angle, radius)])
     return found
+
+
+def _curve_turns(path: LapPath, space_length: float) -> np.ndarray:
+    """For every sample of the lap, the turn (degrees) of the long curve it lies in: a
+    run of curvature tighter than :data:`SWEEP_RADIUS_SPACES`, blurred over a few
+    spaces (0 on straights)."""
+    count = len(path.s)
+    step = path.length / count
+    curvature = gaussian_filter1d(path.curvature, sigma=3 * space_length / step, mode="wrap")
+    curved = np.abs(curvature) > 1.0 / (SWEEP_RADIUS_SPACES * space_length)
+    turns = np.zeros(count)
+    if curved.all() or not curved.any():
+        return turns
+    for a, b in _circular_runs(curved):
+        indices = np.arange(a, b if b > a else b + count) % count
+        turns[indices] = abs(math.degrees(float(path.curvature[indices].sum() * step)))
+    return turns
 
 
 def _join_bends(bends: list[_Bend], count: int, gap: float) -> list[list[_Bend]]:

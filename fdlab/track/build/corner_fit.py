@@ -25,7 +25,7 @@ import numpy as np
 #: A corner space of an inner lane covers at most this many spaces of progress.
 MAX_SPACE_PROGRESS = 1.5
 #: A corner space of an outer lane covers at least this many spaces of progress.
-MIN_SPACE_PROGRESS = 0.55
+MIN_SPACE_PROGRESS = 0.5
 #: Every lane of a corner holds at least this many spaces.
 MIN_CORNER_SPACES = 2
 
@@ -80,12 +80,97 @@ def corner_lane_count(lane_arc: float, span: float, columns: float) -> int:
     >>> corner_lane_count(40.0, 120.0, 3)  # a hairpin's inside lane: 1 space by length
     2
     >>> corner_lane_count(200.0, 120.0, 3), corner_lane_count(400.0, 120.0, 3)
-    (5, 5)
+    (5, 6)
     """
     natural = round(lane_arc / (span / columns)) if span > 0 else 1
     fewest = math.ceil(columns / MAX_SPACE_PROGRESS - 1e-9)
     most = max(fewest, math.floor(columns / MIN_SPACE_PROGRESS + 1e-9))
     return max(1, fewest, min(most, int(natural)))
+
+
+def corner_lane_counts(
+    lane_arcs: Sequence[float],
+    span: float,
+    columns: float,
+    spread: int = 0,
+    inside: int | None = None,
+) -> list[int]:
+    """Spaces in every lane of a corner, the outside lane the most.
+
+    Parameters
+    ----------
+    lane_arcs : sequence of float
+        Length of each lane through the corner, in lane order (left to right).
+    span, columns : float
+        As for :func:`corner_lane_count`.
+    spread : int
+        Spaces the outside lane should hold beyond the inside lane
+        (:func:`outside_spread`).
+    inside : int, optional
+        Spaces the inside lane should hold at most (:func:`spaces_needed`):
+        on the printed boards the inside of a long corner is its short way.
+
+    Returns
+    -------
+    list of int
+        The inside lane (the shortest) holds its length in spaces
+        (:func:`corner_lane_count`), but no more than ``inside`` where its
+        progress allows (a space every :data:`MAX_SPACE_PROGRESS` spaces of
+        progress at most); the outside lane holds ``spread`` spaces more, as
+        far as its progress allows (a space every :data:`MIN_SPACE_PROGRESS`
+        spaces of progress at least), and never fewer than its own length in
+        spaces; the lanes between them step evenly from one to the other.
+
+    Examples
+    --------
+    >>> corner_lane_counts([40.0, 120.0, 200.0], 120.0, 3, spread=4)  # inside lane left
+    [2, 4, 6]
+    >>> corner_lane_counts([130.0, 120.0], 120.0, 4, spread=10)  # at most 2 a column
+    [8, 4]
+    >>> corner_lane_counts([120.0, 130.0, 140.0], 120.0, 3, spread=4, inside=2)
+    [2, 4, 6]
+    >>> corner_lane_counts([40.0, 120.0, 200.0], 120.0, 3)  # no spread: outside by length
+    [2, 4, 5]
+    """
+    natural = [corner_lane_count(arc, span, columns) for arc in lane_arcs]
+    if len(natural) < 2:
+        return natural
+    inner = 0 if lane_arcs[0] <= lane_arcs[-1] else len(natural) - 1
+    outer = len(natural) - 1 - inner
+    fewest = math.ceil(columns / MAX_SPACE_PROGRESS - 1e-9)
+    most = math.floor(columns / MIN_SPACE_PROGRESS + 1e-9)
+    shortest = natural[inner] if inside is None else max(fewest, min(natural[inner], inside))
+    widest = max(natural[outer], min(most, shortest + spread))
+    counts = []
+    for lane, count in enumerate(natural):
+        share = abs(lane - inner) / abs(outer - inner)
+        between = round(shortest + share * (widest - shortest))
+        counts.append(shortest if lane == inner else max(min(count, widest), between))
+    return counts
+
+
+#: Spaces the outside lane of a corner holds beyond its inside lane, by stop count,
+#: on a board of :data:`REFERENCE_SPACES_PER_LAP` spaces a lap: the printed boards'
+#: median longest paths (6 / 12 / 19) less their median shortest paths (2 / 6 / 11).
+OUTSIDE_SPREAD = {1: 4, 2: 6, 3: 8}
+
+
+def outside_spread(stops: int, scale: float = 1.0) -> int:
+    """Spaces the outside lane of a corner with ``stops`` stops holds beyond the inside.
+
+    On the printed boards the outside of a corner is far longer than the inside:
+    a car can spend a long roll in a corner by driving round its outside.
+    ``scale`` is the board's size against the printed boards (see
+    :func:`spaces_needed`).
+
+    Examples
+    --------
+    >>> [outside_spread(stops) for stops in (1, 2, 3)]
+    [4, 6, 8]
+    >>> [outside_spread(stops, scale=0.4) for stops in (1, 2, 3)]
+    [2, 2, 3]
+    """
+    return round(OUTSIDE_SPREAD[stops] * scale)
 
 
 def corner_cuts(by_length: np.ndarray, columns: float) -> np.ndarray:
@@ -126,11 +211,13 @@ def corner_cuts(by_length: np.ndarray, columns: float) -> np.ndarray:
 
 
 #: Spaces along the shortest path of a corner, by stop count, on a board of
-#: :data:`REFERENCE_SPACES_PER_LAP` spaces a lane: the medians of the printed boards
+#: :data:`REFERENCE_SPACES_PER_LAP` spaces a lap: the medians of the printed boards
 #: (a 3-stop corner is a long slow section a car stops in three times).
 CORNER_SPACES = {1: 2, 2: 6, 3: 11}
-#: Size of the printed boards, spaces per lane and lap (their median is 154).
-REFERENCE_SPACES_PER_LAP = 155
+#: Spaces along the centre of a lap of a board the size of the printed ones: with
+#: the long outside lanes of its corners, its lanes then average about 154 spaces,
+#: the printed boards' median.
+REFERENCE_SPACES_PER_LAP = 144
 
 
 def spaces_needed(stops: int, scale: float = 1.0) -> int:
@@ -157,7 +244,7 @@ def spaces_needed(stops: int, scale: float = 1.0) -> int:
 
 def fit_corners(
     corners: Sequence[CornerExtent],
-    lane_counts: Callable[[float, float], Sequence[int]],
+    lane_counts: Callable[..., Sequence[int]],
     *,
     low: float,
     high: float,
@@ -172,7 +259,8 @@ def fit_corners(
     corners : sequence of CornerExtent
         In running order, not overlapping (they may touch).
     lane_counts : callable
-        ``lane_counts(start, end)``: spaces per lane of a corner stretch.
+        ``lane_counts(start, end, spread=0, inside=None)``: spaces per lane of a
+        corner stretch (:func:`corner_lane_counts`).
     low, high : float
         The corners stay within these arc lengths (clear of the finish line).
     step : float
@@ -187,8 +275,9 @@ def fit_corners(
     -------
     list of CornerExtent
         The corners, widened until every lane holds at least two spaces and
-        the stop count, then on towards :func:`spaces_needed` as far as
-        there is room: by equal amounts before and after
+        the stop count, then on towards :func:`spaces_needed` and until the
+        outside lane can hold :func:`outside_spread` spaces more than the inside
+        lane, as far as there is room: by equal amounts before and after
         (all on one side when the other is blocked), up to the neighbouring
         corner or the limits; a corner hemmed in on both sides takes room from
         a touching neighbour that keeps enough spaces without it. A corner
@@ -199,13 +288,14 @@ def fit_corners(
 
     Examples
     --------
-    >>> def by_length(start, end):  # two lanes, the inner one half as long
+    >>> def by_length(start, end, spread=0, inside=None):  # the inner lane half as long
     ...     columns = max(1, round((end - start) / 10.0))
-    ...     return [corner_lane_count(0.5 * (end - start), end - start, columns), columns]
+    ...     arcs = [0.5 * (end - start), end - start]
+    ...     return corner_lane_counts(arcs, end - start, columns, spread, inside)
     >>> hairpin = CornerExtent(100.0, 110.0, stops=3)
     >>> fitted = fit_corners([hairpin], by_length, low=10.0, high=300.0, step=2.5, scale=0.3)
-    >>> fitted[0].start, fitted[0].end, list(by_length(fitted[0].start, fitted[0].end))
-    (87.5, 122.5, [3, 4])
+    >>> fitted[0].start, fitted[0].end, list(by_length(fitted[0].start, fitted[0].end, 2))
+    (87.5, 122.5, [3, 5])
     """
     fitted = list(corners)
     wanted = [
@@ -213,8 +303,12 @@ def fit_corners(
         for i, c in enumerate(fitted)
     ]
     apexes = [0.5 * (c.start + c.end) for c in fitted]
+
+    def short(index: int, corner: CornerExtent) -> bool:
+        return min(lane_counts(corner.start, corner.end)) < wanted[index]
+
     while True:
-        _grow(fitted, wanted, apexes, lane_counts, low, high, step)
+        _grow(fitted, short, apexes, low, high, step)
         stuck = next(
             (
                 i
@@ -235,7 +329,14 @@ def fit_corners(
         max(w, spaces_needed(c.stops, scale) + w - max(MIN_CORNER_SPACES, c.stops))
         for w, c in zip(wanted, fitted, strict=True)
     ]
-    _grow(fitted, targets, apexes, lane_counts, low, high, step)
+    spreads = [outside_spread(c.stops, scale) for c in fitted]
+
+    def shorter_than_printed(index: int, corner: CornerExtent) -> bool:
+        counts = lane_counts(corner.start, corner.end, spreads[index], targets[index])
+        narrow = len(counts) > 1 and max(counts) - min(counts) < spreads[index]
+        return min(counts) < targets[index] or narrow
+
+    _grow(fitted, shorter_than_printed, apexes, low, high, step)
     return fitted
 
 
@@ -268,19 +369,14 @@ def _touching(fitted: list[CornerExtent], index: int) -> list[int]:
 
 def _grow(
     fitted: list[CornerExtent],
-    wanted: list[int],
+    short: Callable[[int, CornerExtent], bool],
     apexes: list[float],
-    lane_counts: Callable[[float, float], Sequence[int]],
     low: float,
     high: float,
     step: float,
 ) -> None:
-    """Widen the short corners of ``fitted`` in place as far as there is room, keeping
-    each centred on its apex where it can."""
-
-    def short(index: int, corner: CornerExtent) -> bool:
-        return min(lane_counts(corner.start, corner.end)) < wanted[index]
-
+    """Widen the corners of ``fitted`` that are ``short`` in place as far as there is
+    room, keeping each centred on its apex where it can."""
     for _ in range(10_000):
         moved = False
         for index, corner in enumerate(fitted):

@@ -19,7 +19,7 @@ from fdlab.track.build.corner_finder import find_corners, suggest_stops
 from fdlab.track.build.corner_fit import (
     REFERENCE_SPACES_PER_LAP,
     CornerExtent,
-    corner_lane_count,
+    corner_lane_counts,
     fit_corners,
 )
 from fdlab.track.build.lap_path import LapPath
@@ -93,15 +93,17 @@ def _fit_corners(
     s_closed = np.concatenate([path.s, [lap]])
     arcs = [path.offset_arc(d) for d in offsets]
 
-    def lane_counts(start: float, end: float) -> list[int]:
+    def lane_counts(
+        start: float, end: float, spread: int = 0, inside: int | None = None
+    ) -> list[int]:
         middle = 0.5 * (start + end) / lap
         lanes = next((n for s, n in spec.lane_counts if s.contains(middle)), spec.lanes)
         columns = max(1, int(round((end - start) / space_length)))
-        counts = []
+        lengths = []
         for arc in arcs[:lanes]:
             a, b = np.interp([start, end], s_closed, arc)
-            counts.append(corner_lane_count(float(b - a), end - start, columns))
-        return counts
+            lengths.append(float(b - a))
+        return corner_lane_counts(lengths, end - start, columns, spread, inside)
 
     fitted = fit_corners(
         [CornerExtent(*c) for c in corners],

@@ -10,57 +10,78 @@ from fdlab.track.errors import BuildError
 
 
 def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:
-    """Grid spots on the straight behind the finish line, never in a corner.
+    """Grid spots on the straight behind the finish line, reaching at most into the
+    corner behind it.
 
     Staggered like a motor-racing grid, one spot per row on alternate sides,
     pole nearest the line on the inside of the first corner. When the
     straight is too short for that, each row takes two spots (or one per
     lane), still pole first on the inside; when even that does not fit, the
-    back rows go on behind the corner before the straight (a car starting
-    there drives through it), and a :class:`BuildError` says when the grid
-    does not fit at all.
+    back of the grid goes into the corner behind the straight, as on some
+    printed boards (S-5: a car starting there counts its stops as made), its
+    spaces nearest the straight first; a :class:`BuildError` says when the
+    grid does not fit even so.
     """
     if spots == 0:
         return
     lanes = _lanes(cells)
     at_line = sorted(c.lane for c in cells if c.kind == "track" and c.end > lap - _EPS)
     inside = at_line if corners and _first_turn_left(cells, corners) else at_line[::-1]
-    straight = _straight_rows(lanes, inside)
-    rows = len([r for i, r in enumerate(straight) if r == i])  # rows before the first corner
-    for per_row in range(1, len(inside) + 1):
-        if math.ceil(spots / per_row) <= rows:
-            chosen = straight[:rows]
-            break
-    else:
-        # the straight behind the line is too short: the back rows go behind the corner
-        per_row, chosen = len(inside), straight
-        if math.ceil(spots / per_row) > len(straight):
-            raise BuildError(
-                f"grid: no room for {spots} grid spots behind the finish line outside corners "
-                f"({len(straight)} rows of {per_row} spaces): give fewer spots (grid=...) or "
-                "move the finish line (finish=...)"
-            )
-    for spot in range(spots):
+    rows = _straight_rows(lanes, inside)
+    per_row = next(
+        (n for n in range(1, len(inside) + 1) if math.ceil(spots / n) <= rows), len(inside)
+    )
+    on_straight = min(spots, rows * per_row)
+    for spot in range(on_straight):
         if per_row == 1:
             row, lane = spot, inside[spot % min(2, len(inside))]
         else:
             row, lane = divmod(spot, per_row)
             lane = inside[lane]
-        lanes[lane][-1 - chosen[row]].grid = spot + 1
-
-
-def _straight_rows(lanes: dict[int, list[_Cell]], inside: list[int]) -> list[int]:
-    """Rows (counted back from the line) straight in every lane, no corner, no tunnel,
-    within the last half of the lap."""
-    shortest = min(len(lanes[lane]) for lane in inside)
-    return [
-        row
-        for row in range(shortest // 2)
-        if all(
-            lanes[lane][-1 - row].corner is None and lanes[lane][-1 - row].tunnel is None
-            for lane in inside
+        lanes[lane][-1 - row].grid = spot + 1
+    behind = _corner_behind(lanes, inside, rows)
+    if spots - on_straight > len(behind):
+        raise BuildError(
+            f"grid: no room for {spots} grid spots behind the finish line "
+            f"({rows} rows of {len(inside)} spaces on the straight, {len(behind)} spaces in "
+            "the corner behind it): give fewer spots (grid=...) or move the finish line "
+            "(finish=...)"
         )
+    for spot, cell in enumerate(behind[: spots - on_straight], start=on_straight + 1):
+        cell.grid = spot
+
+
+def _straight_rows(lanes: dict[int, list[_Cell]], inside: list[int]) -> int:
+    """Rows (counted back from the line) straight in every lane, no corner, no tunnel,
+    before the first that is not, within the last half of the lap."""
+    shortest = min(len(lanes[lane]) for lane in inside)
+    for row in range(shortest // 2):
+        if any(
+            lanes[lane][-1 - row].corner is not None or lanes[lane][-1 - row].tunnel is not None
+            for lane in inside
+        ):
+            return row
+    return shortest // 2
+
+
+def _corner_behind(lanes: dict[int, list[_Cell]], inside: list[int], rows: int) -> list[_Cell]:
+    """Spaces of the lanes at the line in the corner just behind the straight's ``rows``
+    rows, nearest the straight first (the inside first among spaces level with each
+    other); none when a tunnel or the middle of the lap comes first."""
+    shortest = min(len(lanes[lane]) for lane in inside)
+    if rows >= shortest // 2:
+        return []
+    first = {lanes[lane][-1 - rows].corner for lane in inside}
+    if len(first) != 1 or None in first:
+        return []
+    corner = first.pop()
+    found = [
+        (-cell.progress, order, cell)
+        for order, lane in enumerate(inside)
+        for cell in lanes[lane][len(lanes[lane]) // 2 :]
+        if cell.corner == corner and cell.tunnel is None
     ]
+    return [cell for *_, cell in sorted(found, key=lambda item: item[:2])]
 
 
 def _first_turn_left(cells: list[_Cell], corners: list) -> bool:

@@ -27,6 +27,7 @@ import numpy as np
 from fdlab.track.build.bridges import _raise_bridges
 from fdlab.track.build.cells import _cut_cells, _number
 from fdlab.track.build.centreline import Centreline, centreline_from_geojson
+from fdlab.track.build.corner_fit import REFERENCE_SPACES_PER_LAP
 from fdlab.track.build.corners import _corner_stretches, _fit_corners, _short_corners
 from fdlab.track.build.grid import _mark_grid
 from fdlab.track.build.lap_path import LapPath
@@ -47,8 +48,9 @@ from fdlab.track.corners import update_corner_counts
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
 #: Default number of spaces along the centre of a lap: the printed boards have
-#: about 150 a lane whatever the circuit's length (they are drawn to fit a table).
-DEFAULT_SPACES_PER_LAP = 155
+#: about 154 a lane whatever the circuit's length (they are drawn to fit a table),
+#: the outside lanes of their corners being longer than the centre.
+DEFAULT_SPACES_PER_LAP = REFERENCE_SPACES_PER_LAP
 #: Lane width as a fraction of the space length (spaces are longer than wide).
 LANE_WIDTH_RATIO = 0.45
 #: Builds tried before giving up on lengthening corners whose shortest path is too short.
@@ -91,8 +93,8 @@ def build_track(
         Lane count, 2-4.
     space_length : float, optional
         Length of a space along the centreline in metres. Default: the lap
-        divided by ``spaces_per_lap`` (155 if not given either, the size
-        of the printed boards).
+        divided by ``spaces_per_lap`` (144 if not given either: lanes of
+        about 154 spaces, the size of the printed boards).
     spaces_per_lap : int, optional
         Wanted number of spaces along the centre of the lap.
     lane_width : float, optional
@@ -284,7 +286,7 @@ def build_from_spec(spec: BuildSpec) -> Track:
         corner_stretches = _fit_corners(spec, path, found, offsets, space_length, extra)
         if len(corner_stretches) < len(found):  # corners merged: go on from the merged ones
             found, extra = corner_stretches, [0] * len(corner_stretches)
-        stretches = _lap_stretches(spec, corner_stretches, lap, space_length)
+        stretches = _lap_stretches(spec, corner_stretches, lap, space_length, extra)
         cells = _cut_cells(path, stretches, offsets, width)
         lap_length = float(sum(s.columns for s in stretches))
         tunnel_pairs = _apply_tunnels(spec.street, cells, lap)

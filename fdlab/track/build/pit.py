@@ -37,8 +37,9 @@ def _pit_lane(
     by default it runs along the straight through the finish line, entry after
     the last corner and exit before the first. It goes on the outside of the
     circuit, or the inside when the outside holds other track (a parallel
-    straight); where only its last spaces cross other track, they pass under it
-    (level -1, like a bridge). Boxes are at least half a space long.
+    straight); where its last spaces cross another part of the lap, they pass
+    under it (level -1, like a bridge), the boxes beside the pit lane before them.
+    Boxes are at least half a space long.
     """
     if pit is None:
         return [], []
@@ -66,10 +67,19 @@ def _pit_lane(
         for side in sides:
             built = _lay_pit(pit, path, cells, stretches, offsets, width, lap, start, end, side)
             over = _laid_over(built[0], track_cells, tree)
-            exit_part = {id(c) for c in [c for c in built[0] if c.kind == "pit"][-2:]}
-            if all(id(c) in exit_part for c, _ in over):
-                for cell, _ in over:
-                    cell.level = -1  # the pit exit passes under the track
+            under = _passes_under(built[0], over, lap_length)
+            if under and any(c.kind == "box" for c, _ in over):
+                # the boxes go beside the pit lane before it passes under the track
+                built = _lay_pit(
+                    pit, path, cells, stretches, offsets, width, lap, start, end, side, under
+                )
+                over = _laid_over(built[0], track_cells, tree)
+                under = _passes_under(built[0], over, lap_length)
+            if under is not None and not any(c.kind == "box" for c, _ in over):
+                pits = [c for c in built[0] if c.kind == "pit"]
+                for cell in pits[under:]:
+                    if any(mine is cell for mine, _ in over):
+                        cell.level = -1  # the pit exit passes under the track
                 return built
             count = len({id(t) for _, t in over})
             blocked.append(f"on the {side} of {where} it would lie over {count} track spaces")
@@ -159,6 +169,33 @@ def _laid_over(
     return found
 
 
+def _passes_under(
+    built: list[_Cell], over: list[tuple[_Cell, _Cell]], lap_length: float
+) -> int | None:
+    """Where the pit lane may pass under the track to its exit: the index (among its pit
+    spaces) of the first that lies over a track space or holds a box that does, when
+    every pit space from there on is away from the track beside it (crossing under
+    another part of the lap) and past the entry; 0 when nothing lies over track, None
+    when the pit lane may not pass under the track there."""
+    if not over:
+        return 0
+
+    def apart(a: float, b: float) -> float:
+        return abs((a - b + lap_length / 2) % lap_length - lap_length / 2)
+
+    pits = [c for c in built if c.kind == "pit"]
+    index = {id(c): i for i, c in enumerate(pits)}
+    if any(apart(mine.progress, track.progress) < 3 for mine, track in over):
+        return None  # over the track beside it, not under another part of the lap
+    firsts = [
+        index[id(mine)]
+        if id(mine) in index
+        else min(range(len(pits)), key=lambda i: apart(pits[i].progress, mine.progress))
+        for mine, _ in over
+    ]
+    return min(firsts) if min(firsts) >= 2 else None
+
+
 def _lay_pit(
     pit: PitSpec,
     path: LapPath,
@@ -170,8 +207,11 @@ def _lay_pit(
     start: float,
     end: float,
     side: str,
+    boxes_before: int | None = None,
 ) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
-    """Pit spaces and boxes on one side of the stretch from ``start`` to ``end``."""
+    """Pit spaces and boxes on one side of the stretch from ``start`` to ``end``; the
+    boxes and their ways in and out beside pit spaces before index ``boxes_before`` of
+    the pit lane, if given."""
     lap_length = float(sum(s.columns for s in stretches))
     lanes = _lanes(cells)
     edge_lane = min(lanes) if side == "left" else max(lanes)
@@ -217,7 +257,9 @@ def _lay_pit(
     for a, b in zip(pit_cells, pit_cells[1:], strict=False):
         steps.append((a, b, "ahead"))
     steps.append((pit_cells[-1], after, "pit_out"))
-    holders = pit_cells[1:-1]
+    # a box's way out leads to the next pit space: none into the part passing under the track
+    last = len(pit_cells) - 1 if boxes_before is None else boxes_before - 1
+    holders = pit_cells[1:last]
     if not holders:
         raise BuildError("pit: the pit lane needs at least 3 spaces for a box")
     # one box beside each pit space, or two half a space long each where room is short

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fdlab.track.build.corner_fit import REFERENCE_SPACES_PER_LAP, outside_spread, spaces_needed
 from fdlab.track.build.spec import BuildSpec
 
 #: Tolerance (metres) when comparing arc lengths.
@@ -25,6 +26,10 @@ class _Stretch:
     lanes: int
     columns: int
     progress: float
+    #: Spaces the outside lane of a corner holds beyond its inside lane ...
+    spread: int = 0
+    #: ... and spaces its inside lane holds at most (None: its length in spaces).
+    inside: int | None = None
 
 
 def _lap_stretches(
@@ -32,7 +37,10 @@ def _lap_stretches(
     corners: list[tuple[float, float, int, str | None]],
     lap: float,
     space_length: float,
+    extra: list[int] | None = None,
 ) -> list[_Stretch]:
+    """The lap cut into straights and corners; ``extra`` are the spaces each corner's
+    inside lane needs beyond :func:`~fdlab.track.build.corner_fit.spaces_needed`."""
     bounds: list[tuple[float, float, int | None]] = []
     cursor = 0.0
     for number, (start, end, _, _) in enumerate(corners, start=1):
@@ -65,11 +73,17 @@ def _lap_stretches(
             pieces.append([low, high, corner])
     stretches = []
     progress = 0.0
+    scale = spec.centreline.length / space_length / REFERENCE_SPACES_PER_LAP
     for start, end, corner in pieces:
         middle = 0.5 * (start + end) / lap
         lanes = next((n for s, n in spec.lane_counts if s.contains(middle)), spec.lanes)
         columns = max(1, int(round((end - start) / space_length)))
-        stretches.append(_Stretch(start, end, corner, lanes, columns, progress))
+        stretch = _Stretch(start, end, corner, lanes, columns, progress)
+        if corner is not None:
+            stops = corners[corner - 1][2]
+            stretch.spread = outside_spread(stops, scale)
+            stretch.inside = spaces_needed(stops, scale) + (extra[corner - 1] if extra else 0)
+        stretches.append(stretch)
         progress += columns
     return stretches
 
