@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from fdlab.bots.heuristic import HeuristicBot
+from fdlab.bots.prices import prices_for
 from fdlab.bots.style import style_value
 from fdlab.par.approx import solo_pool
 from fdlab.par.model import FINISHED
@@ -115,10 +116,6 @@ class ParBot:
         self.care = care_of(self.style)
         self.fallback = HeuristicBot()
         self._costs: dict[tuple, MoveCost] = {}
-        # the look-ahead's price table: kind of option -> row; (row, blocked, braked) -> cost
-        self._kinds: dict[tuple, int] = {}
-        self._kind_options: list[MoveOption] = []
-        self._loss_table = np.full((0, 2, 0), -1, dtype=np.int64)
 
     # -- what a move leads to ----------------------------------------------------------
     def _pools_after(self, preset: Preset, pools: tuple, cost: MoveCost, boxed: bool) -> tuple:
@@ -309,8 +306,8 @@ class ParBot:
         those that move at most that far, braked for the rest). For each gear
         the scores of every (face, option) pair are worked out at once with
         numpy, for a car whose pool is reduced by the option's certain cost
-        (priced for a healthy car by ``move_cost`` and kept in a table,
-        :meth:`_losses`; the pool left decides elimination, as in the
+        (priced for a healthy car by ``move_cost`` and kept in a table
+        all bots share, :mod:`fdlab.bots.prices`; the pool left decides elimination, as in the
         solver). Random damage only adds to a value, so for each face the
         options are visited from the lowest score up and the search stops as
         soon as no option left can beat the best found; only the few visited
@@ -332,6 +329,7 @@ class ParBot:
         healthy = CarState(space=car.space, lap=car.lap, pools=preset.pool_max, started=True)
         last_lap = car.lap >= preset.laps
         pit_start = in_pit_zone(board, car.space)
+        prices = prices_for(board, preset)
         count = len(options)
         moved = np.fromiter((o.moved for o in options), dtype=np.int64, count=count)
         boxed = np.fromiter((o.boxed for o in options), dtype=bool, count=count)
@@ -345,7 +343,7 @@ class ParBot:
             pit = pit_start or in_pit_zone(board, option.destination)
             crosses = "finish" in option.lines
             kind = (option.overshoots, option.boxed, pit, crosses, last_lap)
-            kinds[k] = self._kind_id(kind, option)
+            kinds[k] = prices.kind_id(kind, option)
             if last_lap and crosses:
                 cost = move_cost(board, preset, healthy, option)  # S-4: braking is free
                 fixed[k] = cost.total
@@ -375,7 +373,7 @@ class ParBot:
         braked, blocked = braking(rolls, moved, boxed, full, farthest)
         reachable = moved <= rolls
         braked = np.where(reachable, braked, 0)
-        loss, doomed = self._losses(board, preset, healthy, options, kinds, braked, blocked)
+        loss, doomed = prices.losses(healthy, kinds, braked, blocked)
         loss = np.where(has_fixed, fixed, loss)
         doomed = np.where(has_fixed, fixed_doom, doomed)
         left = np.where(boxed & table.restores, top, pools - loss)
@@ -417,66 +415,6 @@ class ParBot:
             if expected[gear] < best_value:
                 best, best_value = gear, expected[gear]
         return best
-
-    def _kind_id(self, kind: tuple, option: MoveOption) -> int:
-        """A number for what an option's cost depends on besides its braking (a table row)."""
-        known = self._kinds.get(kind)
-        if known is None:
-            if len(self._kind_options) >= 50_000:  # a bot driving for ever: start afresh
-                self._kinds.clear()
-                self._kind_options.clear()
-                self._loss_table = np.full((0, 2, 0), -1, dtype=np.int64)
-            known = self._kinds[kind] = len(self._kind_options)
-            self._kind_options.append(option)
-        return known
-
-    def _losses(
-        self,
-        board: Board,
-        preset: Preset,
-        healthy: CarState,
-        options: list[MoveOption],
-        kinds: np.ndarray,
-        braked: np.ndarray,
-        blocked: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Loss and "eliminates whatever the pool" for every (face, option): a table lookup.
-
-        The table holds ``move_cost`` of a healthy car by (kind, blocked,
-        braked), the kind being what the cost reads besides the braking
-        (overshoots, box, pit zone, the finish line, the last lap); the entries a look-ahead needs and the
-        table lacks are priced first.
-        """
-        width = braked.shape[0] and int(braked.max()) + 1
-        rows = len(self._kind_options)
-        tab = self._loss_table
-        if tab.shape[0] < rows or tab.shape[2] < width:
-            grown = np.full(
-                (max(rows, 2 * tab.shape[0]), 2, max(width, tab.shape[2])), -1, dtype=np.int64
-            )
-            grown[: tab.shape[0], :, : tab.shape[2]] = tab
-            tab = self._loss_table = grown
-        flag = blocked.astype(np.int64)
-        row = np.broadcast_to(kinds, braked.shape)
-        found = tab[row, flag, braked]
-        missing = found < 0
-        if missing.any():
-            for kind, was_blocked, amount in set(
-                zip(
-                    row[missing].tolist(),
-                    flag[missing].tolist(),
-                    braked[missing].tolist(),
-                    strict=True,
-                )
-            ):
-                option = self._kind_options[kind]
-                cost = move_cost(
-                    board, preset, healthy, _with_braking(option, amount, bool(was_blocked))
-                )
-                eliminates = cost.eliminated or not cost.allowed
-                tab[kind, was_blocked, amount] = 2 * cost.total + eliminates
-            found = tab[row, flag, braked]
-        return found >> 1, (found & 1).astype(bool)
 
     # -- the policy ----------------------------------------------------------------------
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
