@@ -54,10 +54,14 @@ from fdlab.rules.view import RaceView
 
 __all__ = ["CARE", "ParBot", "care_of"]
 
-#: Turns of penalty per point of expected damage, for a balanced driver. Tuned on six-car
-#: one-lap races (25 per value) and solo races (200) on four hard boards: 0.08 finished 96.3%
-#: of the cars, 0.2 98.5% and 0.4 99.0%, at a solo gap to par of +0.3%, +0.2% and +0.6%.
-CARE = 0.2
+#: Turns of penalty per point of expected damage, for a balanced driver. First tuned on
+#: six-car one-lap races (25 per value) and solo races (200) on four hard boards: 0.08
+#: finished 96.3% of the cars, 0.2 98.5% and 0.4 99.0%, at a solo gap to par of +0.3%,
+#: +0.2% and +0.6%. Retuned on the calibrated boards, whose corners have long outside lanes
+#: (solo gap on Monza / Monaco / Suzuka, 100 races; six-car finishers, 20 races of 6):
+#: 0.2 gave +4.5% / +2.7% / +2.6% (100% finish), 0.1 +1.3% / +0.9% / +0.7% (100%),
+#: 0.05 +0.2% / -0.1% / +0.4% (98.3-100%).
+CARE = 0.1
 
 #: Turns per lost point of a pool outside the solver's model (advanced: fuel, body, engine),
 #: divided by the points the car has left.
