@@ -45,7 +45,6 @@ from fdlab.bots.style import style_value
 from fdlab.par.approx import solo_pool
 from fdlab.par.model import FINISHED
 from fdlab.par.table import ParTable
-from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.movement import MoveOption, braking, move_options_for_rolls
 from fdlab.rules.presets import Preset
@@ -119,7 +118,6 @@ class ParBot:
         self.style = style_value(style)
         self.care = care_of(self.style)
         self.fallback = HeuristicBot()
-        self._costs: dict[tuple, MoveCost] = {}
 
     # -- what a move leads to ----------------------------------------------------------
     def _pools_after(self, preset: Preset, pools: tuple, cost: MoveCost, boxed: bool) -> tuple:
@@ -540,31 +538,12 @@ class ParBot:
             expected = self.care * sum(shift.values())
             for roll, p in dice[gear]:
                 expected += p * min(
-                    self._score(view, pools, o, self._cost(board, preset, probe, o), gear, roll)
+                    self._score(view, pools, o, move_cost(board, preset, probe, o), gear, roll)
                     for o in by_roll[roll]
                 )
             if expected < best_value:
                 best, best_value = gear, expected
         return best
-
-    def _cost(self, board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:
-        """``move_cost``, memoised on what it reads (not for moves that may end the race)."""
-        if "finish" in option.lines and car.lap >= preset.laps:
-            return move_cost(board, preset, car, option)
-        key = (
-            car.pools,
-            option.braked,
-            option.blocked,
-            option.boxed,
-            option.overshoots,
-            in_pit_zone(board, car.space) or in_pit_zone(board, option.destination),
-        )
-        cost = self._costs.get(key)
-        if cost is None:
-            if len(self._costs) > 50_000:
-                self._costs.clear()
-            cost = self._costs[key] = move_cost(board, preset, car, option)
-        return cost
 
     def use_nitro(self, view: RaceView) -> bool:
         """Nitro (X-1) when the best move of the longer roll beats the best move of this one."""
@@ -584,7 +563,7 @@ class ParBot:
 
         def best(options: list[MoveOption]) -> float:
             return min(
-                self._score(view, car.pools, o, self._cost(board, preset, car, o), car.gear, die)
+                self._score(view, car.pools, o, move_cost(board, preset, car, o), car.gear, die)
                 for o in options
             )
 
@@ -592,10 +571,3 @@ class ParBot:
 
     def __repr__(self) -> str:
         return f"ParBot(style={self.style}, par={self.table.par:.3f})"
-
-
-def _with_braking(option: MoveOption, braked: int, blocked: bool) -> MoveOption:
-    """``option`` with another braking amount (its roll differs), for pricing it."""
-    if option.braked == braked and option.blocked == blocked:
-        return option
-    return option._replace(braked=braked, blocked=blocked)
