@@ -3,32 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from table_helpers import person_turn
 
 from fdlab.bots import HeuristicBot
 from fdlab.rules import ChooseGear, LoadedDice, Race, RuleError
 from fdlab.table import NotYourTurnError, SeatError, TableController, TableError
-from fdlab.track import from_ascii, load_track
-
-RING = """
-    . . . . 1 1 1 . . . . . . . . 2 2 2 . . . .
-    . . . . 1 1 1 . . . . . . . . 2 2 2 . . . .
-"""
-
-
-@pytest.fixture(scope="module")
-def ring():
-    return from_ascii(RING, corners={1: 1, 2: 2}, closed=True, grid=[41, 40, 39], name="Ring")
-
-
-def person_turn(table: TableController) -> None:
-    """A person's whole turn: a middle gear, then the first (farthest, cheapest) move."""
-    if table.start_roll_due:
-        table.start_roll()
-    else:
-        gears = table.gear_choices()
-        table.choose_gear(gears[len(gears) // 2].gear)
-    if table.phase == "move" and table.person_on_turn:
-        table.choose_move(table.move_choices()[0].destination)
+from fdlab.track import load_track
 
 
 def test_seats_default_to_a_person_and_bots(ring):

@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from table_helpers import finish, person_turn
 
 from fdlab.rules import LoadedDice, Race
 from fdlab.table import (
@@ -18,17 +19,6 @@ from fdlab.table import (
     save_replay,
 )
 from fdlab.table.replay_html import replay_frames
-from fdlab.track import from_ascii
-
-RING = """
-    . . . . 1 1 1 . . . . . . . . 2 2 2 . . . .
-    . . . . 1 1 1 . . . . . . . . 2 2 2 . . . .
-"""
-
-
-@pytest.fixture(scope="module")
-def ring():
-    return from_ascii(RING, corners={1: 1, 2: 2}, closed=True, grid=[41, 40, 39], name="Ring")
 
 
 @pytest.fixture
@@ -38,12 +28,7 @@ def game(ring):
     table = TableController(race, ["person", "heuristic:bold", "random"])
     for _ in range(4):
         table.run_bots()
-        if table.start_roll_due:
-            table.start_roll()
-        else:
-            table.choose_gear(table.gear_choices()[-1].gear)
-        if table.phase == "move" and table.person_on_turn:
-            table.choose_move(table.move_choices()[0].destination)
+        person_turn(table, top_gear=True)
     table.run_bots()
     return table
 
@@ -57,21 +42,6 @@ def test_save_and_load_round_trip(game, tmp_path):
     assert loaded.race.track.name == "Ring" and len(loaded.race.track) == len(game.race.track)
     # a loaded game plays on: the person is on turn
     assert loaded.person_on_turn and loaded.on_turn == "Blue"
-
-
-def finish(table: TableController) -> None:
-    """Play to the end: the bots by themselves, the people a middle gear and the farthest move."""
-    while not table.race.over:
-        table.run_bots()
-        if table.race.over:
-            break
-        if table.start_roll_due:
-            table.start_roll()
-        else:
-            gears = table.gear_choices()
-            table.choose_gear(gears[len(gears) // 2].gear)
-        if table.phase == "move" and table.person_on_turn:
-            table.choose_move(table.move_choices()[0].destination)
 
 
 def test_a_loaded_game_with_a_random_bot_finishes_exactly_like_the_original(game, tmp_path):
@@ -90,12 +60,7 @@ def test_every_bot_of_the_roster_replays_exactly_from_a_game_file(ring, tmp_path
     finish_after = 3
     for _ in range(finish_after):  # a few of Blue's turns, then save in the middle of the race
         table.run_bots()
-        if table.start_roll_due:
-            table.start_roll()
-        else:
-            table.choose_gear(table.gear_choices()[-1].gear)
-        if table.phase == "move" and table.person_on_turn:
-            table.choose_move(table.move_choices()[0].destination)
+        person_turn(table, top_gear=True)
     loaded = load_game(save_game(table, tmp_path / "game.json"))
     finish(table)
     finish(loaded)

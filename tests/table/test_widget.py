@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from bokeh.core.serialization import Serializer
 
 from fdlab.rules import LoadedDice, Race
 from fdlab.table import RaceTable
-from fdlab.track import from_ascii, load_track
-
-RING = """
-    . . . . 1 1 1 . . . . . . . . 2 2 2 . . . .
-    . . . . 1 1 1 . . . . . . . . 2 2 2 . . . .
-"""
-
-
-@pytest.fixture(scope="module")
-def ring():
-    return from_ascii(RING, corners={1: 1, 2: 2}, closed=True, grid=[41, 40, 39], name="Ring")
+from fdlab.track import load_track
 
 
 def browser_change(table: RaceTable, model, attr: str, new) -> None:
