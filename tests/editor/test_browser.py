@@ -21,61 +21,27 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lab_server import CHROMIUM, CHROMIUM_ARGS, jupyter_lab, require_chromium, run_all_cells
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "design-a-circuit.ipynb"
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
-]
-SERVER_START_TIMEOUT = 60.0
 STEP_TIMEOUT_MS = 60_000
 
 pytestmark = pytest.mark.browser
 
 
-def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    message = f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A JupyterLab server on a free port serving a copy of the notebook."""
-    _require_chromium()
+    require_chromium()
     root = tmp_path / "lab"
     (root / "notebooks").mkdir(parents=True)
     shutil.copy(NOTEBOOK, root / "notebooks" / NOTEBOOK.name)
@@ -83,95 +49,9 @@ def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     for track in (REPO / "tracks").glob("*.json"):
         (root / "tracks").mkdir(exist_ok=True)
         shutil.copy(track, root / "tracks" / track.name)
-    port, token = _free_port(), secrets.token_hex(16)
-    home = tmp_path / "home"
-    env = dict(
-        os.environ,
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-    )
-    # No "get Jupyter news?" pop-up over the plot, no "Select Kernel" dialog.
-    for plugin, settings in {
-        "apputils-extension/notification": {"fetchNews": "false"},
-        "notebook-extension/tracker": {"autoStartDefaultKernel": True},
-    }.items():
-        file = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(json.dumps(settings))
-    command = [
-        sys.executable, "-m", "jupyter", "lab",
-        "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-        "--ServerApp.port_retries=0",
-        "--LabApp.expose_app_in_browser=True",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.news_url=None",
-        "--LabApp.extension_manager=readonly",
-        # If pytest is killed before its teardown, the server still goes away.
-        "--MappingKernelManager.cull_idle_timeout=300",
-        "--MappingKernelManager.cull_interval=60",
-        "--ServerApp.shutdown_no_activity_timeout=300",
-    ]  # fmt: skip
-    log = (tmp_path / "jupyter.log").open("wb")
-    server = subprocess.Popen(
-        command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_for_server(url, token, server, tmp_path / "jupyter.log")
-        yield f"{url}/lab/tree/notebooks/{NOTEBOOK.name}?token={token}", root
-    finally:
-        _stop(server)
-        log.close()
+    with jupyter_lab(root, tmp_path / "home", f"notebooks/{NOTEBOOK.name}") as url:
+        yield url, root
 
-
-def _wait_for_server(url: str, token: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"jupyter lab exited with {server.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.3)
-    pytest.fail(
-        f"jupyter lab did not answer within {SERVER_START_TIMEOUT:.0f} s:\n{log.read_text()[-3000:]}"
-    )
-
-
-def _stop(server: subprocess.Popen) -> None:
-    if server.poll() is not None:
-        return
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(timeout=5)
-
-
-# JavaScript run in the page: is the notebook's kernel connected and idle?
-_KERNEL_READY = """
-() => {
-  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const session = panel && panel.sessionContext;
-  const kernel = session && session.isReady && session.session && session.session.kernel;
-  return !!kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-}
-"""
-
-# ... and has every code cell run (a number in each prompt, none still "[*]")?
-_ALL_CELLS_RUN = """
-() => {
-  const prompts = [...document.querySelectorAll(".jp-CodeCell .jp-InputArea-prompt")];
-  return prompts.length > 0 && prompts.every((p) => /\\[\\d+\\]/.test(p.textContent));
-}
-"""
 
 # The Bokeh view of the editor's figure inside ``editor`` (an element).
 _VIEW = """
@@ -287,16 +167,6 @@ def _set_box(editor: Any, css: str, value: str) -> None:
     box.press("Tab")
 
 
-def _run_notebook(page: Any, url: str) -> None:
-    page.set_default_timeout(STEP_TIMEOUT_MS)
-    page.goto(url)
-    page.wait_for_function(_KERNEL_READY)
-    # not awaited: the command's promise settles only when every cell has run
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_function(_ALL_CELLS_RUN)
-    page.wait_for_function(_KERNEL_READY)
-
-
 def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) -> None:
     """In the notebook's blank editor: load a scan under the plot, draw a lap over it, rebuild."""
     from playwright.sync_api import expect, sync_playwright
@@ -308,7 +178,7 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1100})
         try:
-            _run_notebook(page, url)
+            run_all_cells(page, url, STEP_TIMEOUT_MS)
             editors = page.locator(".fdlab-editor")
             blank = editors.evaluate_all(
                 "(all) => all.findIndex((e) =>"
@@ -386,7 +256,7 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1100})
         try:
-            _run_notebook(page, url)
+            run_all_cells(page, url, STEP_TIMEOUT_MS)
             editor = page.locator(".fdlab-editor").last
             handle = editor.element_handle()
             editor.locator(".fdlab-plot").scroll_into_view_if_needed()

@@ -11,27 +11,24 @@ Needs ``/usr/bin/chromium``; without it the test skips (fails if ``CI`` is set).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from lab_server import (
+    ALL_CELLS_RUN,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    KERNEL_READY,
+    jupyter_lab,
+    require_chromium,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "formula-fun.ipynb"
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
 TIMEOUT_MS = 120_000
 
 pytestmark = pytest.mark.browser
@@ -40,97 +37,12 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def notebook_url(tmp_path: Path) -> Iterator[str]:
     """URL of the notebook in a JupyterLab of its own (stopped afterwards)."""
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_chromium()
     root, home = tmp_path / "lab", tmp_path / "home"
     (root / "notebooks").mkdir(parents=True)
     shutil.copy(NOTEBOOK, root / "notebooks" / NOTEBOOK.name)
-    settings = {  # no news pop-up, no "Select Kernel" dialog
-        "apputils-extension/notification": {"fetchNews": "false"},
-        "notebook-extension/tracker": {"autoStartDefaultKernel": True},
-    }
-    for plugin, values in settings.items():
-        file = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(json.dumps(values))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    token = secrets.token_hex(16)
-    env = dict(
-        os.environ,
-        FDLAB_QUICK="1",
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-    )
-    log_path = tmp_path / "jupyter.log"
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "jupyter",
-                "lab",
-                "--no-browser",
-                "--allow-root",
-                "--ip=127.0.0.1",
-                f"--port={port}",
-                "--ServerApp.port_retries=0",
-                f"--IdentityProvider.token={token}",
-                f"--ServerApp.root_dir={root}",
-                "--LabApp.expose_app_in_browser=True",
-                "--LabApp.news_url=None",
-                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                # an orphaned server (pytest killed) goes away by itself
-                "--MappingKernelManager.cull_idle_timeout=300",
-                "--MappingKernelManager.cull_interval=60",
-                "--ServerApp.shutdown_no_activity_timeout=300",
-            ],  # fmt: skip
-            cwd=root,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"jupyter lab did not start:\n{log_path.read_text()[-3000:]}")
-                try:
-                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
-                        break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    time.sleep(0.3)
-            yield f"{base}/lab/tree/notebooks/{NOTEBOOK.name}?token={token}"
-        finally:
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGTERM)
-                try:
-                    server.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(server.pid, signal.SIGKILL)
-                    server.wait(timeout=5)
-
-
-KERNEL_IDLE = """() => {
-  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const kernel = panel && panel.sessionContext && panel.sessionContext.session
-    && panel.sessionContext.session.kernel;
-  return !!kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-}"""
-
-EVERY_CELL_RUN = """() => {
-  const prompts = [...document.querySelectorAll(".jp-CodeCell .jp-InputArea-prompt")];
-  return prompts.length > 0 && prompts.every((p) => /\\[\\d+\\]/.test(p.textContent));
-}"""
+    with jupyter_lab(root, home, f"notebooks/{NOTEBOOK.name}", env={"FDLAB_QUICK": "1"}) as url:
+        yield url
 
 
 def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
@@ -141,14 +53,14 @@ def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"],
+            args=CHROMIUM_ARGS,
         )
         try:
             page = browser.new_page(viewport={"width": 1300, "height": 1000})
             page.goto(notebook_url)
-            page.wait_for_function(KERNEL_IDLE, timeout=TIMEOUT_MS)
+            page.wait_for_function(KERNEL_READY, timeout=TIMEOUT_MS)
             page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            page.wait_for_function(EVERY_CELL_RUN, timeout=4 * TIMEOUT_MS)
+            page.wait_for_function(ALL_CELLS_RUN, timeout=4 * TIMEOUT_MS)
 
             table = page.locator(".widget-vbox").filter(has_text="Your move").first
             expect(table).to_contain_text("Standings")

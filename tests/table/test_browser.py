@@ -14,28 +14,17 @@ Needs ``/usr/bin/chromium``; without it the test skips (fails if ``CI`` is set).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from lab_server import CHROMIUM, CHROMIUM_ARGS, jupyter_lab, require_chromium, run_all_cells
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
 TIMEOUT_MS = 120_000
 
 pytestmark = pytest.mark.browser
@@ -45,91 +34,16 @@ pytestmark = pytest.mark.browser
 def notebook_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     """URL of the notebook (the test's ``notebook`` mark) in a JupyterLab of its own."""
     notebook = NOTEBOOKS / request.node.get_closest_marker("notebook").args[0]
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_chromium()
     root, home = tmp_path / "lab", tmp_path / "home"
     (root / "notebooks").mkdir(parents=True)
     shutil.copy(notebook, root / "notebooks" / notebook.name)
     shutil.copytree(REPO / "tracks", root / "tracks", ignore=shutil.ignore_patterns("*.py"))
     (root / "docs").mkdir()
     shutil.copy(REPO / "docs" / "rules.md", root / "docs" / "rules.md")
-    settings = {  # no news pop-up, no "Select Kernel" dialog
-        "apputils-extension/notification": {"fetchNews": "false"},
-        "notebook-extension/tracker": {"autoStartDefaultKernel": True},
-    }
-    for plugin, values in settings.items():
-        file = home / "settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(json.dumps(values))
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    token = secrets.token_hex(16)
-    env = dict(
-        os.environ,
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-    )
-    command = [
-        sys.executable, "-m", "jupyter", "lab",
-        "--no-browser", "--allow-root", "--ip=127.0.0.1", f"--port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-        "--ServerApp.port_retries=0",
-        "--LabApp.expose_app_in_browser=True",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.news_url=None",
-        "--MappingKernelManager.cull_idle_timeout=300",
-        "--MappingKernelManager.cull_interval=60",
-        "--ServerApp.shutdown_no_activity_timeout=300",
-    ]  # fmt: skip
-    log_path = tmp_path / "jupyter.log"
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"jupyter lab did not start:\n{log_path.read_text()[-3000:]}")
-                try:
-                    with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                        break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    time.sleep(0.3)
-            yield f"{url}/lab/tree/notebooks/{notebook.name}?token={token}"
-        finally:
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGTERM)
-                try:
-                    server.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    os.killpg(server.pid, signal.SIGKILL)
-                    server.wait(timeout=5)
+    with jupyter_lab(root, home, f"notebooks/{notebook.name}") as url:
+        yield url
 
-
-_KERNEL_READY = """
-() => {
-  const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const session = panel && panel.sessionContext;
-  const kernel = session && session.isReady && session.session && session.session.kernel;
-  return !!kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-}
-"""
-
-_ALL_CELLS_RUN = """
-() => {
-  const prompts = [...document.querySelectorAll(".jp-CodeCell .jp-InputArea-prompt")];
-  return prompts.length > 0 && prompts.every((p) => /\\[\\d+\\]/.test(p.textContent));
-}
-"""
 
 # The first highlighted destination of the first table's board, with its centre
 # in page pixels (from the plot's ranges and frame); null until there is one.
@@ -167,15 +81,6 @@ _VIEW_AND_BOARD = """
 """
 
 
-def _run_all(page, notebook_url: str) -> None:
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(notebook_url)
-    page.wait_for_function(_KERNEL_READY)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_function(_ALL_CELLS_RUN)
-    page.wait_for_function(_KERNEL_READY)
-
-
 @pytest.mark.notebook("play-a-race.ipynb")
 def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
     """Pick a gear with a click, click a highlighted space, see the car there and in the log."""
@@ -187,7 +92,7 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1500, "height": 1900})
         try:
-            _run_all(page, notebook_url)
+            run_all_cells(page, notebook_url, TIMEOUT_MS)
             table = page.locator(".fdlab-race-table").first
             table.scroll_into_view_if_needed()
             prompt = table.locator(".fdlab-prompt")
@@ -258,7 +163,7 @@ def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1200})
         try:
-            _run_all(page, notebook_url)
+            run_all_cells(page, notebook_url, TIMEOUT_MS)
             table = page.locator(".fdlab-race-table").first
             table.scroll_into_view_if_needed()
             table.locator("button.fdlab-gear-2").click()
@@ -291,19 +196,13 @@ def test_the_replay_page_opens_offline_and_its_slider_moves_the_cars(tmp_path: P
     from fdlab.table import TableController, save_replay
     from fdlab.track import load_track
 
-    if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_chromium()
     race = Race(load_track(REPO / "tracks" / "training.json"), cars=3, seed=5)
     TableController(race, ["heuristic", "lookahead", "random"]).run_bots()
     page_path = save_replay(race, tmp_path / "replay.html")
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, "--disable-background-networking"]
-        )
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         requests: list[str] = []
         page.on("request", lambda request: requests.append(request.url))
