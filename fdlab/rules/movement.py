@@ -450,7 +450,10 @@ class _Search:
         """The options of ``roll`` (at most the roll searched); shared: callers copy."""
         options = self.by_roll.get(roll)
         if options is None:
-            options = _options(self.board, self.start, roll, self.stops_made, self.found)
+            if roll == self.roll:
+                options = _options(self.board, self.start, roll, self.stops_made, self.found)
+            else:
+                options = _rebraked(self.options(self.roll), roll)
             self.by_roll[roll] = options
         return options
 
@@ -740,6 +743,31 @@ def _options(
             )
         )
     return options
+
+
+def _rebraked(options: list[MoveOption], roll: int) -> list[MoveOption]:
+    """The options of a smaller ``roll``, from the option list of a larger one.
+
+    Options are sorted by spaces moved, descending, and everything but the
+    braking depends only on the path: the options that move at most ``roll``
+    are the tail of the longer roll's list, braked again for ``roll``.
+    """
+    first = len(options)
+    while first and options[first - 1].moved <= roll:
+        first -= 1
+    tail = options[first:]
+    farthest = tail[0].moved if tail else 0
+    full = farthest == roll or any(option.boxed for option in tail)
+    new = tuple.__new__
+    rebraked = []
+    for option in tail:
+        moved = option.moved
+        if option.boxed:
+            braked, blocked = 0, False
+        else:
+            braked, blocked = roll - moved, not full and moved == farthest
+        rebraked.append(new(MoveOption, (*option[:3], braked, blocked, *option[5:])))
+    return rebraked
 
 
 _NO_LINES: frozenset[str] = frozenset()

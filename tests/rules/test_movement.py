@@ -23,6 +23,7 @@ from fdlab.rules.movement import (
     Overshoot,
     check_path,
     follow_path,
+    forget_searches,
     move_options,
     move_options_for_rolls,
 )
@@ -891,10 +892,46 @@ def test_options_for_several_rolls_equal_one_call_per_roll(track, data):
     start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
     occupied = frozenset(data.draw(st.lists(st.integers(0, len(board) - 1), max_size=4)))
     rolls = data.draw(st.lists(st.integers(0, 8), min_size=1, max_size=4))
-    rules = MoveRules(occupied=occupied - {start}, stops_made=data.draw(st.integers(0, 2)))
+    boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
+    own_box = data.draw(st.sampled_from([None, *boxes]))
+    rules = MoveRules(
+        occupied=occupied - {start},
+        stops_made=data.draw(st.integers(0, 2)),
+        pit_allowed=own_box is not None,
+        own_box=own_box,
+    )
     by_roll = move_options_for_rolls(board, start, rolls, rules)
     assert sorted(by_roll) == sorted(set(rolls))
     for roll, options in by_roll.items():
+        forget_searches()  # a search of this roll alone, not the one just made
+        alone = move_options(board, start, roll, rules)
+        assert options == alone
+        assert [(type(o.braked), type(o.blocked)) for o in options] == [
+            (type(o.braked), type(o.blocked)) for o in alone
+        ]
+
+
+@pytest.mark.skipif(not SHIPPED, reason="no shipped boards in tracks/")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_shipped_boards_options_for_several_rolls(shipped_boards, data):
+    """M-7 / D-3 / P-2: a 6th-gear search gives every face's options, pit lane and boxes too."""
+    board = shipped_boards[data.draw(st.sampled_from(sorted(shipped_boards)))]
+    entries = {i for i, t in enumerate(board.tunnel_exit) if t >= 0}
+    start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
+    boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
+    own_box = data.draw(st.sampled_from([None, *boxes]))
+    ahead = [i for i in range(len(board)) if i != start]
+    rules = MoveRules(
+        occupied=frozenset(data.draw(st.lists(st.sampled_from(ahead), max_size=5))),
+        stops_made=data.draw(st.integers(0, 2)),
+        pit_allowed=own_box is not None,
+        own_box=own_box,
+    )
+    rolls = data.draw(st.lists(st.integers(0, 30), min_size=2, max_size=5))
+    by_roll = move_options_for_rolls(board, start, rolls, rules)
+    for roll, options in by_roll.items():
+        forget_searches()
         assert options == move_options(board, start, roll, rules)
 
 
