@@ -714,15 +714,23 @@ def _options(
     options = []
     for key in sorted(chosen):
         moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed = chosen[key]
-        if overs:
+        if not overs:
+            overshoots = ()
+            stop_counts = True
+        elif len(overs) == 1:  # the common case, without a list
+            ((c, made, need, at),) = overs
+            overshoots = (new(Overshoot, (c, made, need, moved - at)),)
+            stop_counts = corner[v] is None
+        else:
             overshoots = tuple(
                 [new(Overshoot, (c, made, need, moved - at)) for c, made, need, at in overs]
             )
             stop_counts = corner[v] is None
+        # braking(), inlined (it is the rule's statement; this loop runs per option)
+        if boxed:
+            braked, blocked = 0, False
         else:
-            overshoots = ()
-            stop_counts = True
-        braked, blocked = braking(roll, moved, boxed, full, farthest)
+            braked, blocked = roll - moved, not full and moved == farthest
         options.append(
             new(
                 MoveOption,
