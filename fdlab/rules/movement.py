@@ -518,7 +518,8 @@ def _edges(board: Board) -> list[tuple[tuple[Any, ...], ...]]:
     ``(target, step code, lines crossed or None, target's corner, target's
     lane, target is a danger space, target's tunnel exit or -1)``: one tuple
     per step, made once per board, so the search's inner loop reads no
-    other table.
+    other table. Tunnel steps are left out: the search enters a tunnel
+    through its exit (M-6), never by that step.
     """
     edges = _EDGES.get(board)
     if edges is None:
@@ -535,6 +536,7 @@ def _edges(board: Board) -> list[tuple[tuple[Any, ...], ...]]:
                     board.tunnel_exit[j],
                 )
                 for j, code in board.moves[v]
+                if code != STEP_TUNNEL
             )
             for v in range(len(board.ids))
         ]
@@ -568,6 +570,8 @@ def _explore(
     corner = board.corner
     lane = board.lane
     edges = _edges(board)
+    lane_change, pit_in, box_in = STEP_STRAIGHT_LANE_CHANGE, STEP_PIT_IN, STEP_BOX_IN
+    leaves_lane = _LEAVES_LANE
     required = board.stops
     is_danger = board.danger_space
     step_lines = board.step_lines
@@ -623,21 +627,21 @@ def _explore(
             cv = corner[v]
             for lc, forbid, path, danger, lines in entries:
                 for j, code, crossed, cj, lane_j, danger_j, t in edges[v]:
-                    if j in blocked_spaces or code == STEP_TUNNEL:
+                    if j in blocked_spaces:
                         continue
                     new_lc = lc
                     new_forbid = forbid
-                    if code == STEP_STRAIGHT_LANE_CHANGE:
+                    if code == lane_change:
                         if locked or lc >= max_lane_changes:
                             continue
                         if no_zigzag and forbid >> lane_j & 1:
                             continue
                         new_lc = lc + 1
                         new_forbid = forbid | (1 << lane[v])
-                    elif code == STEP_PIT_IN and not pit_allowed:
+                    elif code == pit_in and not pit_allowed:
                         continue
                     new_lines = lines | crossed if crossed else lines
-                    if code == STEP_BOX_IN:
+                    if code == box_in:
                         if j == own_box:
                             entry = (lc, 0, path + (j,), danger, new_lines)
                             found.append((d + 1, (j, left, overs, len(danger)), entry, True))
@@ -653,7 +657,7 @@ def _explore(
                         nleft, novers, ndanger, new_forbid = enter(
                             v, j, d, left, overs, danger, new_forbid
                         )
-                    if novers and lane_lock and code in _LEAVES_LANE:
+                    if novers and lane_lock and code in leaves_lane:
                         continue  # C-5: no lane change while or after overshooting
                     if t < 0:
                         here = j
