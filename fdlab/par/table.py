@@ -31,6 +31,9 @@ from fdlab.rules.presets import Preset
 
 __all__ = ["ParTable", "board_key", "remember", "solo_table", "table_key"]
 
+#: Successors a table remembers before it starts afresh (see :meth:`ParTable.successor`).
+SUCCESSORS_KEPT = 200_000
+
 
 @dataclass
 class ParTable:
@@ -69,15 +72,19 @@ class ParTable:
         self.pool_max = self.preset.pool_max[0]
         self.dies_at_zero = self.preset.pool_names[0] in self.preset.eliminate_at_zero
         self.restores = self.preset.pool_names[0] in self.preset.pit_restore
+        self._successors: dict[tuple, int | None] = {}
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["index"] = {}  # rebuilt on arrival: half the size
+        state["_successors"] = {}  # a memo of this process
+        state.pop("_rows_list", None)  # a bot's copy of the values as lists
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self.index = {position: p for p, position in enumerate(self.positions)}
+        self._successors = {}
 
     def cap(self, board: Board, space: int, stops: int) -> int:
         """Stops capped at the requirement of the space's corner (0 off corners)."""
@@ -104,16 +111,30 @@ class ParTable:
 
         A position the solver never reached (a stop count only traffic
         gives) falls back to the same space with fewer stops counted.
+
+        ``option`` is one of the moves of a car on ``space`` with ``stops``
+        made (a move list's), so its path decides the rest: the answers are
+        remembered by ``(space, lap, stops, path)``. A bot asks twice per
+        move, weighing its gear and then choosing the move.
         """
+        key = (space, lap, stops, option.path)
+        known = self._successors
+        if key in known:
+            return known[key]
+        if len(known) >= SUCCESSORS_KEPT:
+            known.clear()
         new_stops, new_lap = after_move(board, space, stops, lap, option)
+        q: int | None = None
         if new_lap > self.preset.laps:
-            return FINISHED
-        dest = option.destination
-        for s in range(self.cap(board, dest, new_stops), -1, -1):
-            q = self.index.get((dest, new_lap, s))
-            if q is not None:
-                return q
-        return None
+            q = FINISHED
+        else:
+            dest = option.destination
+            for s in range(self.cap(board, dest, new_stops), -1, -1):
+                q = self.index.get((dest, new_lap, s))
+                if q is not None:
+                    break
+        known[key] = q
+        return q
 
     def value_at(self, q: int, gear: int, pool: int) -> float:
         """Value of position ``q`` after a move in ``gear`` with ``pool`` left.
