@@ -37,6 +37,8 @@ stop count only traffic gives) the bot falls back to
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from fdlab.bots.heuristic import HeuristicBot
@@ -65,6 +67,25 @@ CARE = 0.1
 #: Turns per lost point of a pool outside the solver's model (advanced: fuel, body, engine),
 #: divided by the points the car has left.
 SIDE_POOL = 0.6
+
+
+class _Plan(NamedTuple):
+    """What a look-ahead found for the gear it chose: the best move of each face.
+
+    The look-ahead scores every move of every face exactly as
+    :meth:`ParBot.choose_move` would; once the die is rolled, the move it
+    found for that face is the choice, as long as the car and the cars
+    around it are where the look-ahead saw them.
+    """
+
+    space: int
+    lap: int
+    stops: int
+    gear: int
+    pool: int  # the pool after the gear change
+    occupied: frozenset[int]
+    options: list[MoveOption]  # the options of the largest roll weighed
+    best: dict[int, tuple[float, int]]  # roll -> (score, index in options)
 
 
 def care_of(style: str | float) -> float:
@@ -118,6 +139,7 @@ class ParBot:
         self.style = style_value(style)
         self.care = care_of(self.style)
         self.fallback = HeuristicBot()
+        self._plan: _Plan | None = None
 
     # -- what a move leads to ----------------------------------------------------------
     def _pools_after(self, preset: Preset, pools: tuple, cost: MoveCost, boxed: bool) -> tuple:
@@ -391,12 +413,13 @@ class ParBot:
         scores = score.tolist()
         expected = {gear: care * shift for gear, shift in shifts.items()}
         value_rows = self._rows()
+        best_of: dict[tuple[int, int], tuple[float, int]] = {}
         for i, (gear, roll, p) in enumerate(rows_of):
             row = scores[i]
-            least = float("inf")
+            least, least_k = float("inf"), -1
             for k in order[i]:
                 value_k = row[k]
-                if value_k >= least:
+                if value_k > least:  # equal bounds go on: ties go to the first move listed
                     break
                 if plain[i, k]:
                     option = options[k]
@@ -409,14 +432,51 @@ class ParBot:
                             value_rows[int(where[k])][gear], int(left[i, k]), known[0], hit, penalty
                         )
                         value_k += care * (int(loss[i, k]) + known[1] + hit)
-                if value_k < least:
-                    least = value_k
+                if value_k < least or (value_k == least and k < least_k):
+                    least, least_k = value_k, k
             expected[gear] += p * least
+            best_of[gear, roll] = (least, least_k)
         best, best_value = gears[0], float("inf")
         for gear in gears:
             if expected[gear] < best_value:
                 best, best_value = gear, expected[gear]
+        self._plan = _Plan(
+            car.space,
+            car.lap,
+            car.stops,
+            best,
+            car.pools[0] - shifts[best],
+            self._occupied,
+            options,
+            {roll: found for (gear, roll), found in best_of.items() if gear == best},
+        )
         return best
+
+    def _planned(
+        self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]
+    ) -> MoveOption | None:
+        """The move the last look-ahead found for this roll, if it still applies."""
+        plan, self._plan = self._plan, None
+        car = view.car
+        state = view.state
+        if (
+            plan is None
+            or (plan.space, plan.lap, plan.stops, plan.gear)
+            != (car.space, car.lap, car.stops, car.gear)
+            or plan.pool != car.pools[0]
+            or state.roll != state.die_roll
+            or plan.occupied != self._occupied
+        ):
+            return None
+        found = plan.best.get(state.roll)
+        if found is None or found[0] >= self.table.elimination_penalty:
+            return None  # no face seen, or only eliminating moves: let the choice say which
+        k = found[1]
+        j = k - (len(plan.options) - len(moves))  # the moves are the tail of the options
+        if not 0 <= j < len(moves):
+            return None
+        option = moves[j][0]
+        return option if option.path is plan.options[k].path else None
 
     # -- the policy ----------------------------------------------------------------------
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
@@ -427,7 +487,7 @@ class ParBot:
         self._occupied = view.state.occupied(skip=view.car_index)
         gear, roll = car.gear, view.state.die_roll
         if len(view.preset.pools) == 1:
-            return self._lean_choice(view, moves, gear, roll)
+            return self._planned(view, moves) or self._lean_choice(view, moves, gear, roll)
         best, best_key = moves[0][0], None
         for option, cost in moves:
             key = (self._score(view, car.pools, option, cost, gear, roll), -option.moved)

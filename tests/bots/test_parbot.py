@@ -198,3 +198,40 @@ def test_par_bots_finish_a_six_car_race_more_often_than_heuristic_bots():
             simulate(LOOP, [HeuristicBot() for _ in range(6)], seed=seed).eliminated
         )
     assert par_out <= heuristic_out
+
+
+@pytest.mark.parametrize("preset", ["basic", "street"])
+def test_after_a_look_ahead_the_move_is_the_one_the_full_choice_makes(preset):
+    """The move a look-ahead found for each face is the choice the scoring of every move makes.
+
+    Cars around on LOOP (traffic, so the look-ahead runs); for each face of
+    the chosen gear the planned move is compared with the full choice.
+    """
+    rules = get_preset(preset)
+    table = solo_table(LOOP, rules)
+    engine = Engine(LOOP, rules, ["A", "B", "C", "D"])
+    rng = random.Random(7)
+    spaces = track_spaces(LOOP)
+    planned = 0
+    for _ in range(25):
+        mine, *others = rng.sample(spaces, 4)
+        placements = [{"space": mine, "gear": rng.randint(2, 5), "lap": 1}]
+        placements += [{"space": s, "gear": 3} for s in others]
+        view = view_at(engine, placements)
+        bot = ParBot(table, rng.choice(["cautious", "balanced", "reckless"]))
+        gear = bot.choose_gear(view)
+        plan = bot._plan
+        if plan is None or plan.gear != gear:
+            continue
+        for roll in sorted(plan.best):
+            bot._plan = plan
+            state, _ = engine.step(view.state, ChooseGear(gear), LoadedDice([roll]))
+            rolled = RaceView(engine, state, state.current)
+            moves = rolled.legal_moves()
+            bot._occupied = state.occupied(skip=rolled.car_index)
+            from_plan = bot._planned(rolled, moves)
+            full = bot._lean_choice(rolled, moves, gear, roll)
+            if from_plan is not None:
+                planned += 1
+                assert from_plan is full
+    assert planned > 20
