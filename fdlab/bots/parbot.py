@@ -357,21 +357,18 @@ class ParBot:
         count = len(options)
         moved = np.fromiter((o.moved for o in options), dtype=np.int64, count=count)
         boxed = np.fromiter((o.boxed for o in options), dtype=bool, count=count)
-        where = np.empty(count, dtype=np.int64)  # position index; -1 finished; -2 unknown
-        kinds = np.empty(count, dtype=np.int64)
+        successors = table.successors(board, car.space, car.lap, car.stops, options)
+        # position index; -1 finished; -2 unknown
+        where = np.array([-2 if q is None else q for q in successors], dtype=np.int64)
+        kinds = np.array(prices.kind_ids(options, pit_start, last_lap), dtype=np.int64)
         fixed = np.full(count, -1, dtype=np.int64)  # a loss that no roll changes (S-4)
         fixed_doom = np.zeros(count, dtype=bool)
-        for k, option in enumerate(options):
-            q = table.successor(board, car.space, car.lap, car.stops, option)
-            where[k] = -2 if q is None else q
-            pit = pit_start or in_pit_zone(board, option.destination)
-            crosses = "finish" in option.lines
-            kind = (option.overshoots, option.boxed, pit, crosses, last_lap)
-            kinds[k] = prices.kind_id(kind, option)
-            if last_lap and crosses:
-                cost = move_cost(board, preset, healthy, option)  # S-4: braking is free
-                fixed[k] = cost.total
-                fixed_doom[k] = cost.eliminated or not cost.allowed
+        if last_lap:
+            for k, option in enumerate(options):
+                if "finish" in option.lines:
+                    cost = move_cost(board, preset, healthy, option)  # S-4: braking is free
+                    fixed[k] = cost.total
+                    fixed_doom[k] = cost.eliminated or not cost.allowed
         has_fixed = fixed >= 0
         unknown = where == -2
         finished = where == FINISHED
@@ -382,7 +379,7 @@ class ParBot:
         # one row per (gear, face): the whole look-ahead in a few array operations
         rows_of = [(gear, roll, p) for gear in gears for roll, p in dice[gear]]
         shifts = {gear: sum(engine.downshift_cost(car, gear).values()) for gear in gears}
-        column = [[gear] for gear, _, _ in rows_of]
+        column = np.array([[gear] for gear, _, _ in rows_of], dtype=np.int64)
         rolls = np.array([[roll] for _, roll, _ in rows_of], dtype=np.int64)
         pools = np.array([[car.pools[0] - shifts[gear]] for gear, _, _ in rows_of])
         full = np.array(
@@ -402,14 +399,14 @@ class ParBot:
         doomed = np.where(has_fixed, fixed_doom, doomed)
         left = np.where(boxed & table.restores, top, pools - loss)
         dead = (left < 0) | ((left == 0) & table.dies_at_zero)
-        value = table.value[known_q, np.array(column), np.clip(left, 0, top)] + care * loss
+        value = table.value[known_q, column, np.minimum(np.maximum(left, 0), top)] + care * loss
         plain = ~(doomed | unknown | finished | dead) & reachable
         score = np.where(dead, penalty, value)
         score = np.where(finished, care * loss, score)
         score = np.where(unknown, penalty / 2, score)
         score = np.where(doomed, penalty + 1.0, score)
         score = np.where(reachable, score, np.inf)
-        order = np.argsort(score, axis=1, kind="stable").tolist()
+        order = score.argsort(axis=1, kind="stable").tolist()
         scores = score.tolist()
         expected = {gear: care * shift for gear, shift in shifts.items()}
         value_rows = self._rows()
@@ -509,13 +506,12 @@ class ParBot:
         pool = car.pools[0]
         no_chance = ((0, 1.0),)
         bounds = []
+        successors = table.successors(
+            view.board, car.space, car.lap, car.stops, [option for option, _ in moves]
+        )
         for k, (option, cost) in enumerate(moves):
             doomed = cost.eliminated or not cost.allowed
-            q = (
-                None
-                if doomed
-                else table.successor(view.board, car.space, car.lap, car.stops, option)
-            )
+            q = None if doomed else successors[k]
             bound = self._lean_score(
                 view, (q, no_chance, 0.0), option, cost.total, doomed, pool, gear, 0
             )

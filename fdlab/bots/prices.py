@@ -56,12 +56,44 @@ class HealthyPrices:
         self._table = np.full((0, 2, 0), -1, dtype=np.int64)
 
     def kind_id(self, kind: tuple, option: MoveOption) -> int:
-        """The table row of a kind of move, ``option`` being one move of that kind."""
+        """The table row of a kind of move, ``option`` being one move of that kind.
+
+        A kind is ``(overshoots, boxed, starts or ends in the pit zone,
+        crosses the finish line, on the last lap)``.
+        """
         known = self._kinds.get(kind)
         if known is None:
             known = self._kinds[kind] = len(self._examples)
             self._examples.append(option)
         return known
+
+    def kind_ids(self, options: list[MoveOption], pit_start: bool, last_lap: bool) -> list[int]:
+        """:meth:`kind_id` of each option of a car (``pit_start``: it starts in the pit zone).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.movement import move_options
+        >>> from fdlab.rules.presets import BASIC
+        >>> board = compile_board(from_ascii(". . . . ."))
+        >>> prices = HealthyPrices(board, BASIC)
+        >>> prices.kind_ids(move_options(board, 0, 2), False, True)  # three moves of one kind
+        [0, 0, 0]
+        """
+        kinds = self._kinds
+        examples = self._examples
+        pit_zone = self.board.kind
+        found = []
+        for option in options:
+            pit = pit_start or pit_zone[option.destination] != "track"  # in_pit_zone, inlined
+            kind = (option.overshoots, option.boxed, pit, "finish" in option.lines, last_lap)
+            known = kinds.get(kind)
+            if known is None:
+                known = kinds[kind] = len(examples)
+                examples.append(option)
+            found.append(known)
+        return found
 
     def losses(
         self, healthy: CarState, kinds: np.ndarray, braked: np.ndarray, blocked: np.ndarray
@@ -82,10 +114,10 @@ class HealthyPrices:
             grown[: table.shape[0], :, : table.shape[2]] = table
             table = self._table = grown
         flag = blocked.astype(np.int64)
-        row = np.broadcast_to(kinds, braked.shape)
-        found = table[row, flag, braked]
+        found = table[kinds, flag, braked]
         missing = found < 0
         if missing.any():
+            row = np.broadcast_to(kinds, braked.shape)
             cells = zip(
                 row[missing].tolist(), flag[missing].tolist(), braked[missing].tolist(), strict=True
             )
@@ -96,7 +128,7 @@ class HealthyPrices:
                 cost = move_cost(self.board, self.preset, healthy, example)
                 eliminates = cost.eliminated or not cost.allowed
                 table[kind, was_blocked, amount] = 2 * cost.total + eliminates
-            found = table[row, flag, braked]
+            found = table[kinds, flag, braked]
         return found >> 1, (found & 1).astype(bool)
 
     def __repr__(self) -> str:

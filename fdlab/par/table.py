@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,8 +32,10 @@ from fdlab.rules.presets import Preset
 
 __all__ = ["ParTable", "board_key", "remember", "solo_table", "table_key"]
 
-#: Successors a table remembers before it starts afresh (see :meth:`ParTable.successor`).
+#: Successors a table remembers before it starts afresh (see :meth:`ParTable.successors`).
 SUCCESSORS_KEPT = 200_000
+
+_UNSEEN = object()
 
 
 @dataclass
@@ -111,30 +114,57 @@ class ParTable:
 
         A position the solver never reached (a stop count only traffic
         gives) falls back to the same space with fewer stops counted.
-
         ``option`` is one of the moves of a car on ``space`` with ``stops``
-        made (a move list's), so its path decides the rest: the answers are
-        remembered by ``(space, lap, stops, path)``. A bot asks twice per
-        move, weighing its gear and then choosing the move.
+        made (see :meth:`successors`).
         """
-        key = (space, lap, stops, option.path)
+        return self.successors(board, space, lap, stops, (option,))[0]
+
+    def successors(
+        self, board: Board, space: int, lap: int, stops: int, options: Iterable[MoveOption]
+    ) -> list[int | None]:
+        """:meth:`successor` of each of a car's options: a move list in one call.
+
+        The options are moves of a car on ``space`` with ``stops`` made (a
+        move list's), so a path decides the rest: the answers are remembered
+        by ``(space, lap, stops, path)``, and races on the same board ask
+        again and again.
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> from fdlab.rules.board import compile_board
+        >>> from fdlab.rules.movement import move_options
+        >>> from fdlab.rules.presets import BASIC
+        >>> board = compile_board(from_ascii(". . . . . . . .", grid=[0], finish=3))
+        >>> table = solo_table(board, BASIC)
+        >>> options = move_options(board, 0, 4)  # 4, 3, 2, 1 or 0 spaces
+        >>> [q == FINISHED for q in table.successors(board, 0, 1, 0, options)]  # line after 3
+        [True, True, False, False, False]
+        """
         known = self._successors
-        if key in known:
-            return known[key]
         if len(known) >= SUCCESSORS_KEPT:
             known.clear()
+        found = []
+        for option in options:
+            key = (space, lap, stops, option.path)
+            q = known.get(key, _UNSEEN)
+            if q is _UNSEEN:
+                q = known[key] = self._successor(board, space, lap, stops, option)
+            found.append(q)
+        return found
+
+    def _successor(
+        self, board: Board, space: int, lap: int, stops: int, option: MoveOption
+    ) -> int | None:
         new_stops, new_lap = after_move(board, space, stops, lap, option)
-        q: int | None = None
         if new_lap > self.preset.laps:
-            q = FINISHED
-        else:
-            dest = option.destination
-            for s in range(self.cap(board, dest, new_stops), -1, -1):
-                q = self.index.get((dest, new_lap, s))
-                if q is not None:
-                    break
-        known[key] = q
-        return q
+            return FINISHED
+        dest = option.destination
+        for s in range(self.cap(board, dest, new_stops), -1, -1):
+            q = self.index.get((dest, new_lap, s))
+            if q is not None:
+                return q
+        return None
 
     def value_at(self, q: int, gear: int, pool: int) -> float:
         """Value of position ``q`` after a move in ``gear`` with ``pool`` left.
