@@ -55,6 +55,7 @@ from fdlab.analysis.racelog import (
 from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, solo_tables
 from fdlab.par.table import remember
 from fdlab.rules.board import Board, compile_board
+from fdlab.rules.collector import fewer_collections
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, get_preset
 from fdlab.track.io import load_track, track_from_dict, track_to_dict
@@ -199,23 +200,24 @@ def run_races(
     specs = payload["bots"]
     labels = [bot_label(s) for s in specs]
     logs = []
-    for number, (dice_seed, bot_seed) in zip(numbers, seeds, strict=True):
-        policies = [
-            make_bot(spec, board=board, preset=preset, seed=(bot_seed + k) % 2**32, slot=k + 1)
-            for k, spec in enumerate(specs)
-        ]
-        logs.append(
-            play_logged_race(
-                board,
-                preset,
-                policies,
-                labels,
-                race=number,
-                seed=dice_seed,
-                keep_events=payload["keep_events"],
-                zones=zones,
+    with fewer_collections():
+        for number, (dice_seed, bot_seed) in zip(numbers, seeds, strict=True):
+            policies = [
+                make_bot(spec, board=board, preset=preset, seed=(bot_seed + k) % 2**32, slot=k + 1)
+                for k, spec in enumerate(specs)
+            ]
+            logs.append(
+                play_logged_race(
+                    board,
+                    preset,
+                    policies,
+                    labels,
+                    race=number,
+                    seed=dice_seed,
+                    keep_events=payload["keep_events"],
+                    zones=zones,
+                )
             )
-        )
     return logs
 
 

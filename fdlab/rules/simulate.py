@@ -14,6 +14,7 @@ from typing import Any
 
 from fdlab.rules.actions import Action
 from fdlab.rules.board import Board, compile_board
+from fdlab.rules.collector import fewer_collections
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import RuleError
@@ -125,10 +126,11 @@ def simulate(
     state = engine.initial_state()
     events: list[Event] = []
     actions: list[Action] = []
-    for step in iter_race(engine, bots, make_dice(seed, dice), state):
-        events.extend(step.events)
-        actions.append(step.action)
-        state = step.state
+    with fewer_collections():
+        for step in iter_race(engine, bots, make_dice(seed, dice), state):
+            events.extend(step.events)
+            actions.append(step.action)
+            state = step.state
     return RaceResult(
         names=names,
         finished=state.finished,

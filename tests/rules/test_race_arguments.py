@@ -199,3 +199,28 @@ def test_every_state_a_race_makes_passes_the_checks(preset, laps, seed):
         assert RaceState.from_json(json.loads(json.dumps(step.state.to_json()))) == step.state
         count += 1
     assert count > 20
+
+
+def test_simulate_collects_cycles_less_often_and_puts_the_thresholds_back():
+    """A race runs with a raised first threshold (speed); the caller's thresholds come back."""
+    import gc
+
+    from fdlab.rules import collector
+    from fdlab.rules.collector import fewer_collections
+    from fdlab.rules.simulate import simulate
+    from fdlab.track.examples import two_corner_ring
+
+    seen = []
+
+    class Watching(HeuristicBot):
+        def choose_gear(self, view):
+            seen.append(gc.get_threshold()[0])
+            return super().choose_gear(view)
+
+    before = gc.get_threshold()
+    simulate(two_corner_ring(stops=(1, 1)), [Watching(), Watching()], seed=3)
+    assert seen and min(seen) >= collector.RACE_THRESHOLD
+    assert gc.get_threshold() == before
+    with pytest.raises(ValueError, match="at least 1"), fewer_collections(0):
+        pass
+    assert gc.get_threshold() == before

@@ -1,0 +1,47 @@
+"""Fewer passes of Python's cycle collector while races run.
+
+A race makes millions of short-lived tuples (paths, options, search
+states) and almost no reference cycles, while the move and price caches
+keep many objects alive. With Python's default thresholds the collector
+passes over those caches every few hundred surviving objects: about 8% of
+a six-bot race's instructions (valgrind, Monaco). :func:`fewer_collections`
+raises the first generation's threshold for the length of a ``with`` block
+and puts the thresholds back after it; cycles are still collected, less
+often.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["RACE_THRESHOLD", "fewer_collections"]
+
+#: Objects allocated (net) between two first-generation passes while races run
+#: (Python's default is 700).
+RACE_THRESHOLD = 20_000
+
+
+@contextmanager
+def fewer_collections(threshold: int = RACE_THRESHOLD) -> Iterator[None]:
+    """Run the block with the collector's first threshold raised to at least ``threshold``.
+
+    Examples
+    --------
+    >>> import gc
+    >>> before = gc.get_threshold()
+    >>> with fewer_collections(50_000):
+    ...     gc.get_threshold()[0] >= 50_000
+    True
+    >>> gc.get_threshold() == before
+    True
+    """
+    if threshold < 1:
+        raise ValueError(f"threshold {threshold} must be at least 1")
+    old = gc.get_threshold()
+    gc.set_threshold(max(threshold, old[0]), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
