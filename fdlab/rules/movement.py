@@ -721,9 +721,16 @@ def _options(
         if not overs:
             overshoots = ()
             stop_counts = True
-        elif len(overs) == 1:  # the common case, without a list
+        elif len(overs) == 1:  # one or two corners overshot: without a comprehension
             ((c, made, need, at),) = overs
             overshoots = (new(Overshoot, (c, made, need, moved - at)),)
+            stop_counts = corner[v] is None
+        elif len(overs) == 2:
+            (c, made, need, at), (c2, made2, need2, at2) = overs
+            overshoots = (
+                new(Overshoot, (c, made, need, moved - at)),
+                new(Overshoot, (c2, made2, need2, moved - at2)),
+            )
             stop_counts = corner[v] is None
         else:
             overshoots = tuple(
