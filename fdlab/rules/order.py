@@ -11,6 +11,7 @@ are level with or past the pit entry (P-6).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -145,12 +146,19 @@ def inside_ranks(board: Board) -> tuple[Any, ...]:
     >>> inside_ranks(board)[:2]  # lanes 0 and 1 of the first column
     (0, 1)
     """
-    turns = corner_turns(board)
-    nxt = next_corners(board)
-    return tuple(
-        -board.lane[i] if nxt[i] is not None and turns.get(nxt[i], 0) < 0 else board.lane[i]
-        for i in range(len(board.ids))
-    )
+    ranks = _INSIDE.get(board)
+    if ranks is None:
+        turns = corner_turns(board)
+        nxt = next_corners(board)
+        ranks = _INSIDE[board] = tuple(
+            -board.lane[i] if nxt[i] is not None and turns.get(nxt[i], 0) < 0 else board.lane[i]
+            for i in range(len(board.ids))
+        )
+    return ranks
+
+
+#: Board -> its inside ranks (boards are immutable; every race's engine asks).
+_INSIDE: weakref.WeakKeyDictionary[Board, tuple[Any, ...]] = weakref.WeakKeyDictionary()
 
 
 def turn_order(
