@@ -718,6 +718,7 @@ def _options(
     options = []
     for key in sorted(chosen):
         moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed = chosen[key]
+        overshoots: tuple[Overshoot, ...]
         if not overs:
             overshoots = ()
             stop_counts = True
