@@ -294,27 +294,33 @@ def solve_par(
     iterations = 0
     for members, loops in _components(tables.rows):
         prepared = {p: _prepare(model, tables, tables.rows[p]) for p in members}
-        last = {}
+        if loops:
+            # rows leaving the group land on final values: their minima are taken once
+            inside = np.asarray(members)
+            split = {p: _Split(model, tables, prepared[p], inside, value, penalty) for p in members}
+        chosen = {}
         for _ in range(10_000):
             iterations += 1
             change = 0.0
             for p in members:
-                q_value, gear_choice, last[p], _ = _bellman(
-                    model, tables, p, prepared[p], value, penalty
-                )
+                if loops:
+                    best = split[p].best(model, value, penalty)
+                    q_value, gear_choice = _gear_choice(
+                        model, tables, p, _expected(tables, best), penalty
+                    )
+                else:
+                    q_value, gear_choice, w, _ = _bellman(
+                        model, tables, p, prepared[p], value, penalty
+                    )
+                    chosen[p] = _first_argmin(w, prepared[p].rows.starts)
                 change = max(change, float(np.max(np.abs(q_value - value[p]))))
                 value[p] = q_value
                 policy[p] = gear_choice
             if not loops or change <= tolerance:
                 break
         # the values of this group are final: the chosen row of every face group is fixed
-        chosen = {}
-        for p in members:
-            if loops:
-                _, _, w, _ = _bellman(model, tables, p, prepared[p], value, penalty)
-            else:
-                w = last[p]
-            chosen[p] = _first_argmin(w, prepared[p].rows.starts)
+        if loops:
+            chosen = {p: split[p].chosen(model, value, penalty) for p in members}
         for _ in range(10_000):
             change = 0.0
             for p in members:
@@ -400,13 +406,48 @@ def _tables(model: SoloModel) -> _Tables:
         legal.append(categories[key][0])
         shift.append(categories[key][1])
     return _Tables(
-        rows=[model.rows(p) for p in range(len(model.positions))],
+        rows=[_distinct(model, model.rows(p)) for p in range(len(model.positions))],
         legal=legal,
         shift_loss=shift,
         trigger=np.asarray([model.engine_check(g, r) for g, r, _ in groups]),
         prob=np.asarray([p for _, _, p in groups]),
         gear_of_group=gear_of_group,
         gear_starts=gear_starts,
+    )
+
+
+def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
+    """``rows`` without the rows that land exactly like an earlier row of their face group.
+
+    Two rows of a group are interchangeable when they reach the same
+    position with the same pool change and the same engine check; every
+    row that eliminates the car at every pool value is interchangeable
+    with every other such row. Keeping the first row of each kind (in
+    the original order) leaves every group minimum and the first row that
+    reaches it unchanged: the solution is the same, from fewer rows.
+    """
+    top = model.pool_max
+    doomed = rows.doomed | (
+        ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
+    )
+    loss = np.where(rows.restore, -1, rows.loss)
+    span = int(loss.max(initial=0)) + 3
+    n_targets = len(model.positions) + 2
+    kind = np.where(doomed, 0, ((rows.target + 2) * span + (loss + 2)) * 2 + rows.exempt)
+    key = rows.group.astype(np.int64) * (n_targets * span * 2 + 1) + kind
+    _, first = np.unique(key, return_index=True)
+    if len(first) == len(key):
+        return rows
+    keep = np.sort(first)
+    group = rows.group[keep]
+    return OptionRows(
+        group=group,
+        target=rows.target[keep],
+        loss=rows.loss[keep],
+        doomed=rows.doomed[keep],
+        restore=rows.restore[keep],
+        exempt=rows.exempt[keep],
+        starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
     )
 
 
@@ -459,6 +500,111 @@ def _prepare(
     check_slot = np.full(len(rows.group), -1, dtype=np.int64)
     check_slot[checked] = np.arange(len(checked))
     return _Prepared(rows, dead, done, flat, checked, flat_below, below_dead, check_slot)
+
+
+def _take(prep: _Prepared, idx: np.ndarray) -> _Prepared:
+    """The rows ``idx`` of a prepared position (their landing states, engine checks included)."""
+    slot = prep.check_slot[idx]
+    has = slot >= 0
+    checked = np.nonzero(has)[0]
+    check_slot = np.full(len(idx), -1, dtype=np.int64)
+    check_slot[checked] = np.arange(len(checked))
+    rows = prep.rows
+    sub = OptionRows(
+        group=rows.group[idx],
+        target=rows.target[idx],
+        loss=rows.loss[idx],
+        doomed=rows.doomed[idx],
+        restore=rows.restore[idx],
+        exempt=rows.exempt[idx],
+        starts=np.zeros(0, dtype=np.int64),
+    )
+    return _Prepared(
+        sub,
+        prep.dead[idx],
+        prep.done[idx],
+        prep.flat[idx],
+        checked,
+        prep.flat_below[slot[has]],
+        prep.below_dead[slot[has]],
+        check_slot,
+    )
+
+
+class _Split:
+    """One position of a group with a cycle: rows leaving the group apart from rows inside it.
+
+    The rows that leave the group land on values already final, so their
+    least value per face group and pool, and the first row reaching it,
+    are computed once; each iteration only lands the rows inside the group
+    (braking to a standstill, waiting in the pit lane). Minima are exact,
+    so the values are those of a Bellman update over all rows.
+    """
+
+    def __init__(
+        self,
+        model: SoloModel,
+        tables: _Tables,
+        prep: _Prepared,
+        members: np.ndarray,
+        value: np.ndarray,
+        penalty: float,
+    ) -> None:
+        rows = prep.rows
+        n_groups = len(rows.starts)
+        self.n_rows = len(rows.group)
+        internal = np.isin(rows.target, members)
+        outer = np.nonzero(~internal)[0]
+        self.inner = np.nonzero(internal)[0]
+        self.inner_prep = _take(prep, self.inner)
+        self.inner_groups, self.inner_starts = _segments(rows.group[self.inner])
+        self.inner_group = rows.group[self.inner]
+        pools = prep.flat.shape[1]
+        self.outer_best = np.full((n_groups, pools), np.inf)
+        self.outer_first = np.full((n_groups, pools), self.n_rows, dtype=np.int64)
+        if len(outer):
+            w = _landing(model, _take(prep, outer), value, penalty, 0.0, penalty)
+            groups, starts = _segments(rows.group[outer])
+            best = np.minimum.reduceat(w, starts, axis=0)
+            self.outer_best[groups] = best
+            marked = np.where(w == self.outer_best[rows.group[outer]], outer[:, None], self.n_rows)
+            self.outer_first[groups] = np.minimum.reduceat(marked, starts, axis=0)
+
+    def _inner(self, model: SoloModel, value: np.ndarray, penalty: float):
+        w = _landing(model, self.inner_prep, value, penalty, 0.0, penalty)
+        best = self.outer_best.copy()
+        if len(self.inner):
+            least = np.minimum.reduceat(w, self.inner_starts, axis=0)
+            best[self.inner_groups] = np.minimum(best[self.inner_groups], least)
+        return w, best
+
+    def best(self, model: SoloModel, value: np.ndarray, penalty: float) -> np.ndarray:
+        """Least row value per face group and pool (``value`` as it stands)."""
+        return self._inner(model, value, penalty)[1]
+
+    def chosen(self, model: SoloModel, value: np.ndarray, penalty: float) -> np.ndarray:
+        """:func:`_first_argmin` of all the rows: the first row of least value per group and pool."""
+        w, best = self._inner(model, value, penalty)
+        chosen = np.where(self.outer_best == best, self.outer_first, self.n_rows)
+        if len(self.inner):
+            marked = np.where(w == best[self.inner_group], self.inner[:, None], self.n_rows)
+            first = np.minimum.reduceat(marked, self.inner_starts, axis=0)
+            chosen[self.inner_groups] = np.minimum(chosen[self.inner_groups], first)
+        return chosen
+
+
+def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of a sorted array and where each begins (for ``reduceat``)."""
+    if not len(group):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    begins = np.flatnonzero(np.diff(group)) + 1
+    starts = np.concatenate([[0], begins]).astype(np.int64)
+    return group[starts].astype(np.int64), starts
+
+
+def _expected(tables: _Tables, best: np.ndarray) -> np.ndarray:
+    """Each gear's expected value after its roll, from the best row value of every face."""
+    return np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
 
 
 def _landing(
@@ -515,7 +661,7 @@ def _bellman(
     """
     w = _landing(model, prep, value, penalty, 0.0, penalty)
     best = np.minimum.reduceat(w, prep.rows.starts, axis=0)  # (groups, pool)
-    expected = np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
+    expected = _expected(tables, best)
     q_value, choice = _gear_choice(model, tables, p, expected, penalty)
     return q_value, choice, w, expected
 
