@@ -405,8 +405,13 @@ def _tables(model: SoloModel) -> _Tables:
             categories[key] = model.gear_table(space)
         legal.append(categories[key][0])
         shift.append(categories[key][1])
+    # positions that share a search one after the other: its rows are shaped once
+    order = sorted(range(len(model.positions)), key=lambda p: id(model._search_of[p]))
+    rows: list[OptionRows] = [None] * len(order)  # type: ignore[list-item]
+    for p in order:
+        rows[p] = _distinct(model, model.rows(p))
     return _Tables(
-        rows=[_distinct(model, model.rows(p)) for p in range(len(model.positions))],
+        rows=rows,
         legal=legal,
         shift_loss=shift,
         trigger=np.asarray([model.engine_check(g, r) for g, r, _ in groups]),
