@@ -293,38 +293,33 @@ def solve_par(
 
     iterations = 0
     for members, loops in _components(tables.rows):
-        prepared = {p: _prepare(model, tables, tables.rows[p]) for p in members}
-        if loops:
-            # rows leaving the group land on final values: their minima are taken once
-            inside = np.asarray(members)
-            split = {p: _Split(model, tables, prepared[p], inside, value, penalty) for p in members}
-        chosen = {}
+        # rows leaving the group land on final values: their minima are taken once
+        inside = np.asarray(members)
+        solving = {
+            p: _Position(model, tables, tables.rows[p], inside, value, penalty) for p in members
+        }
         for _ in range(10_000):
             iterations += 1
             change = 0.0
             for p in members:
-                if loops:
-                    best = split[p].best(model, value, penalty)
-                    q_value, gear_choice = _gear_choice(
-                        model, tables, p, _expected(tables, best), penalty
-                    )
-                else:
-                    q_value, gear_choice, w, _ = _bellman(
-                        model, tables, p, prepared[p], value, penalty
-                    )
-                    chosen[p] = _first_argmin(w, prepared[p].rows.starts)
+                best = solving[p].best(model, value, penalty)
+                q_value, gear_choice = _gear_choice(
+                    model, tables, p, _expected(tables, best), penalty
+                )
                 change = max(change, float(np.max(np.abs(q_value - value[p]))))
                 value[p] = q_value
                 policy[p] = gear_choice
             if not loops or change <= tolerance:
                 break
         # the values of this group are final: the chosen row of every face group is fixed
-        if loops:
-            chosen = {p: split[p].chosen(model, value, penalty) for p in members}
+        chosen = {}
+        for p in members:
+            position = solving[p]
+            chosen[p] = position.rows.land(model, position.chosen(model, value, penalty))
         for _ in range(10_000):
             change = 0.0
             for p in members:
-                f, a = _evaluate(model, tables, p, prepared[p], chosen[p], policy, finish, turns)
+                f, a = _evaluate(model, tables, p, chosen[p], policy, finish, turns)
                 change = max(change, float(np.max(np.abs(f - finish[p]))))
                 change = max(change, float(np.max(np.abs(a - turns[p]))))
                 finish[p], turns[p] = f, a
@@ -457,130 +452,123 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
 
 
 @dataclass
-class _Prepared:
-    """Where each option row of one position lands, for every pool value (computed once).
+class _Landing:
+    """Where some option rows land, per element of a (rows or groups, pool values) grid.
 
     ``flat`` indexes a flattened ``(positions, gears + 1, pool + 1)`` array
-    at the landing state; ``checked`` lists the rows followed by an engine
-    check (D-6) and ``flat_below`` their landing state one point lower.
+    at the landing state; ``checked`` marks the elements followed by an
+    engine check (D-6), ``flat_below`` and ``below_dead`` give, for those
+    elements in order, the landing state one point lower.
     """
 
-    rows: OptionRows
+    flat: np.ndarray
     dead: np.ndarray
     done: np.ndarray
-    flat: np.ndarray
-    checked: np.ndarray
+    checked: np.ndarray | None
     flat_below: np.ndarray
     below_dead: np.ndarray
-    check_slot: np.ndarray  # per row: its place in ``checked``, or -1
 
 
-def _prepare(
-    model: SoloModel, tables: _Tables, rows: OptionRows, gear: int | None = None
-) -> _Prepared:
-    """Landing states of every row (``gear`` overrides the gear of the rows' groups)."""
-    top = model.pool_max
-    width = model.preset.gears + 1
-    pools = np.arange(top + 1)
-    left = pools[None, :] - rows.loss[:, None]
-    left = np.where(rows.restore[:, None], top, left)
-    dies = model.pool_dies_at_zero
-    dead = (left <= 0) if dies else (left < 0)
-    dead |= rows.doomed[:, None]
-    dead[:, 0] = True
-    finished = rows.target == FINISHED
-    done = finished[:, None] & ~dead
-    target = np.where(finished, 0, rows.target)
-    gears = tables.gear_of_group[rows.group] if gear is None else np.full(len(rows.group), gear)
-    base = ((target * width + gears) * (top + 1))[:, None]
-    flat = (base + np.clip(left, 0, top)).astype(np.int64)
-    if gear is None:
-        check = tables.trigger[rows.group] & ~rows.exempt & ~finished
-    else:
-        check = np.zeros(len(rows.group), dtype=bool)
-    checked = np.nonzero(check)[0]
-    lower = left[checked] - 1
-    below_dead = (lower <= 0) if dies else (lower < 0)
-    flat_below = base[checked] + np.clip(lower, 0, top)
-    check_slot = np.full(len(rows.group), -1, dtype=np.int64)
-    check_slot[checked] = np.arange(len(checked))
-    return _Prepared(rows, dead, done, flat, checked, flat_below, below_dead, check_slot)
+class _Rows:
+    """The option rows of one position with their gear and engine check (D-6) per row."""
+
+    def __init__(self, tables: _Tables, rows: OptionRows, gear: int | None = None) -> None:
+        self.rows = rows
+        finished = rows.target == FINISHED
+        if gear is None:
+            self.gear = tables.gear_of_group[rows.group]
+            self.check = tables.trigger[rows.group] & ~rows.exempt & ~finished
+        else:  # a flying start: a fixed roll in ``gear``, no die, no engine check
+            self.gear = np.full(len(rows.group), gear, dtype=np.int64)
+            self.check = np.zeros(len(rows.group), dtype=bool)
+
+    def land(self, model: SoloModel, idx: np.ndarray) -> _Landing:
+        """Landing of rows ``idx`` (shape ``(n, 1)`` for whole rows, or ``(groups, pool + 1)``
+        for one row per element) at every pool value."""
+        rows = self.rows
+        top = model.pool_max
+        width = model.preset.gears + 1
+        pools = np.arange(top + 1)[None, :]
+        target = rows.target[idx]
+        left = np.where(rows.restore[idx], top, pools - rows.loss[idx])
+        dies = model.pool_dies_at_zero
+        dead = (left <= 0) if dies else (left < 0)
+        dead |= rows.doomed[idx]
+        dead[:, 0] = True
+        finished = target == FINISHED
+        done = finished & ~dead
+        base = (np.where(finished, 0, target) * width + self.gear[idx]) * (top + 1)
+        flat = base + np.clip(left, 0, top)
+        check = self.check[idx] & ~dead
+        if not check.any():
+            empty = np.zeros(0, dtype=np.int64)
+            return _Landing(flat, dead, done, None, empty, empty.astype(bool))
+        check = np.broadcast_to(check, flat.shape)
+        lower = np.broadcast_to(left, flat.shape)[check] - 1
+        below_dead = (lower <= 0) if dies else (lower < 0)
+        flat_below = np.broadcast_to(base, flat.shape)[check] + np.clip(lower, 0, top)
+        return _Landing(flat, dead, done, check, flat_below, below_dead)
 
 
-def _take(prep: _Prepared, idx: np.ndarray) -> _Prepared:
-    """The rows ``idx`` of a prepared position (their landing states, engine checks included)."""
-    slot = prep.check_slot[idx]
-    has = slot >= 0
-    checked = np.nonzero(has)[0]
-    check_slot = np.full(len(idx), -1, dtype=np.int64)
-    check_slot[checked] = np.arange(len(checked))
-    rows = prep.rows
-    sub = OptionRows(
-        group=rows.group[idx],
-        target=rows.target[idx],
-        loss=rows.loss[idx],
-        doomed=rows.doomed[idx],
-        restore=rows.restore[idx],
-        exempt=rows.exempt[idx],
-        starts=np.zeros(0, dtype=np.int64),
-    )
-    return _Prepared(
-        sub,
-        prep.dead[idx],
-        prep.done[idx],
-        prep.flat[idx],
-        checked,
-        prep.flat_below[slot[has]],
-        prep.below_dead[slot[has]],
-        check_slot,
-    )
+def _values(
+    model: SoloModel, land: _Landing, array: np.ndarray, fail: float, finish: float, dead: float
+) -> np.ndarray:
+    """``array`` at the landing states (engine check averaged in; ``finish`` and ``dead`` set)."""
+    flat = array.reshape(-1)
+    out = flat[land.flat]
+    if land.checked is not None:
+        hit = model.engine_hit()
+        below = np.where(land.below_dead, fail, flat[land.flat_below])
+        out[land.checked] = (1 - hit) * out[land.checked] + hit * below
+    out = np.where(land.done, finish, out)
+    return np.where(land.dead, dead, out)
 
 
-class _Split:
-    """One position of a group with a cycle: rows leaving the group apart from rows inside it.
+class _Position:
+    """One position of a group being solved: rows leaving the group apart from rows inside it.
 
     The rows that leave the group land on values already final, so their
     least value per face group and pool, and the first row reaching it,
-    are computed once; each iteration only lands the rows inside the group
-    (braking to a standstill, waiting in the pit lane). Minima are exact,
-    so the values are those of a Bellman update over all rows.
+    are computed once; an iteration only lands the rows inside the group
+    (braking to a standstill, waiting in the pit lane), if any. Minima are
+    exact, so the values are those of a Bellman update over all the rows.
     """
 
     def __init__(
         self,
         model: SoloModel,
         tables: _Tables,
-        prep: _Prepared,
+        rows: OptionRows,
         members: np.ndarray,
         value: np.ndarray,
         penalty: float,
     ) -> None:
-        rows = prep.rows
+        self.rows = _Rows(tables, rows)
         n_groups = len(rows.starts)
-        self.n_rows = len(rows.group)
+        self.n_rows = n = len(rows.group)
         internal = np.isin(rows.target, members)
         outer = np.nonzero(~internal)[0]
         self.inner = np.nonzero(internal)[0]
-        self.inner_prep = _take(prep, self.inner)
-        self.inner_groups, self.inner_starts = _segments(rows.group[self.inner])
+        self.inner_land = self.rows.land(model, self.inner[:, None])
         self.inner_group = rows.group[self.inner]
-        pools = prep.flat.shape[1]
+        self.inner_groups, self.inner_starts = _segments(self.inner_group)
+        pools = model.pool_max + 1
         self.outer_best = np.full((n_groups, pools), np.inf)
-        self.outer_first = np.full((n_groups, pools), self.n_rows, dtype=np.int64)
+        self.outer_first = np.full((n_groups, pools), n, dtype=np.int64)
         if len(outer):
-            w = _landing(model, _take(prep, outer), value, penalty, 0.0, penalty)
+            w = _values(model, self.rows.land(model, outer[:, None]), value, penalty, 0.0, penalty)
             groups, starts = _segments(rows.group[outer])
-            best = np.minimum.reduceat(w, starts, axis=0)
-            self.outer_best[groups] = best
-            marked = np.where(w == self.outer_best[rows.group[outer]], outer[:, None], self.n_rows)
+            self.outer_best[groups] = np.minimum.reduceat(w, starts, axis=0)
+            marked = np.where(w == self.outer_best[rows.group[outer]], outer[:, None], n)
             self.outer_first[groups] = np.minimum.reduceat(marked, starts, axis=0)
 
     def _inner(self, model: SoloModel, value: np.ndarray, penalty: float):
-        w = _landing(model, self.inner_prep, value, penalty, 0.0, penalty)
+        if not len(self.inner):
+            return None, self.outer_best
+        w = _values(model, self.inner_land, value, penalty, 0.0, penalty)
         best = self.outer_best.copy()
-        if len(self.inner):
-            least = np.minimum.reduceat(w, self.inner_starts, axis=0)
-            best[self.inner_groups] = np.minimum(best[self.inner_groups], least)
+        least = np.minimum.reduceat(w, self.inner_starts, axis=0)
+        best[self.inner_groups] = np.minimum(best[self.inner_groups], least)
         return w, best
 
     def best(self, model: SoloModel, value: np.ndarray, penalty: float) -> np.ndarray:
@@ -591,7 +579,7 @@ class _Split:
         """:func:`_first_argmin` of all the rows: the first row of least value per group and pool."""
         w, best = self._inner(model, value, penalty)
         chosen = np.where(self.outer_best == best, self.outer_first, self.n_rows)
-        if len(self.inner):
+        if w is not None:
             marked = np.where(w == best[self.inner_group], self.inner[:, None], self.n_rows)
             first = np.minimum.reduceat(marked, self.inner_starts, axis=0)
             chosen[self.inner_groups] = np.minimum(chosen[self.inner_groups], first)
@@ -610,65 +598,6 @@ def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _expected(tables: _Tables, best: np.ndarray) -> np.ndarray:
     """Each gear's expected value after its roll, from the best row value of every face."""
     return np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
-
-
-def _landing(
-    model: SoloModel, prep: _Prepared, array: np.ndarray, fail: float, finish: float, dead: float
-) -> np.ndarray:
-    """Per row and pool value: ``array`` at the landing state (engine check averaged in)."""
-    flat = array.reshape(-1)
-    out = flat[prep.flat]
-    if len(prep.checked):
-        hit = model.engine_hit()
-        below = np.where(prep.below_dead, fail, flat[prep.flat_below])
-        out[prep.checked] = (1 - hit) * out[prep.checked] + hit * below
-    out = np.where(prep.done, finish, out)
-    return np.where(prep.dead, dead, out)
-
-
-def _landing_chosen(
-    model: SoloModel,
-    prep: _Prepared,
-    array: np.ndarray,
-    chosen: np.ndarray,
-    fail: float,
-    finish: float,
-    dead: float,
-) -> np.ndarray:
-    """:func:`_landing` of the chosen row only, per face group and pool (``chosen[k, pool]``)."""
-    pools = np.broadcast_to(np.arange(chosen.shape[1])[None, :], chosen.shape)
-    flat = array.reshape(-1)
-    out = flat[prep.flat[chosen, pools]]
-    if len(prep.checked):
-        slot = prep.check_slot[chosen]
-        mask = slot >= 0
-        if mask.any():
-            hit = model.engine_hit()
-            at, col = slot[mask], pools[mask]
-            below = np.where(prep.below_dead[at, col], fail, flat[prep.flat_below[at, col]])
-            out[mask] = (1 - hit) * out[mask] + hit * below
-    out = np.where(prep.done[chosen, pools], finish, out)
-    return np.where(prep.dead[chosen, pools], dead, out)
-
-
-def _bellman(
-    model: SoloModel,
-    tables: _Tables,
-    p: int,
-    prep: _Prepared,
-    value: np.ndarray,
-    penalty: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One Bellman update of position ``p`` for every previous gear and pool value.
-
-    Returns the new values, the gear choices, the row values and each
-    gear's expected value after its roll.
-    """
-    w = _landing(model, prep, value, penalty, 0.0, penalty)
-    best = np.minimum.reduceat(w, prep.rows.starts, axis=0)  # (groups, pool)
-    expected = _expected(tables, best)
-    q_value, choice = _gear_choice(model, tables, p, expected, penalty)
-    return q_value, choice, w, expected
 
 
 def _gear_choice(
@@ -693,36 +622,24 @@ def _gear_choice(
     return q_value, gear
 
 
-def _chosen_finish(
-    model: SoloModel,
-    prep: _Prepared,
-    chosen: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per face group and pool: finish probability and E[turns * 1{finish}] of the chosen row.
-
-    ``chosen`` is :func:`_first_argmin` of the row values: the row played per group and pool.
-    """
-    f_chosen = _landing_chosen(model, prep, finish, chosen, 0.0, 1.0, 0.0)
-    a_chosen = _landing_chosen(model, prep, turns, chosen, 0.0, 0.0, 0.0)
-    return f_chosen, a_chosen
-
-
 def _evaluate(
     model: SoloModel,
     tables: _Tables,
     p: int,
-    prep: _Prepared,
-    chosen: np.ndarray,
+    land: _Landing,
     policy: np.ndarray,
     finish: np.ndarray,
     turns: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Finish probability and E[turns * 1{finish}] of position ``p`` under the policy."""
-    f_group, a_group = _chosen_finish(model, prep, chosen, finish, turns)
-    f_gear = np.add.reduceat(tables.prob[:, None] * f_group, tables.gear_starts, axis=0)
-    a_gear = np.add.reduceat(tables.prob[:, None] * a_group, tables.gear_starts, axis=0)
+    """Finish probability and E[turns * 1{finish}] of position ``p`` under the policy.
+
+    ``land`` is the landing of the chosen row per face group and pool
+    (:meth:`_Position.chosen`).
+    """
+    f_group = _values(model, land, finish, 0.0, 1.0, 0.0)
+    a_group = _values(model, land, turns, 0.0, 0.0, 0.0)
+    f_gear = _expected(tables, f_group)
+    a_gear = _expected(tables, a_group)
     return _through_gear(model, tables, p, policy[p], f_gear, a_gear)
 
 
@@ -782,22 +699,31 @@ def _start_values(
     normal = 1.0 - stall - flying
 
     # normal start: the 1st-gear die from pole, healthy
-    prep = _prepare(model, tables, tables.rows[p])
-    _, _, w, expected = _bellman(model, tables, p, prep, value, penalty)
-    f_group, a_group = _chosen_finish(
-        model, prep, _first_argmin(w, prep.rows.starts), finish, turns
+    start = _Rows(tables, tables.rows[p])
+    w = _values(
+        model,
+        start.land(model, np.arange(len(start.rows.group))[:, None]),
+        value,
+        penalty,
+        0.0,
+        penalty,
     )
+    expected = _expected(tables, np.minimum.reduceat(w, start.rows.starts, axis=0))
+    land = start.land(model, _first_argmin(w, start.rows.starts))
+    f_group = _values(model, land, finish, 0.0, 1.0, 0.0)
+    a_group = _values(model, land, turns, 0.0, 0.0, 0.0)
     first = slice(tables.gear_starts[0], tables.gear_starts[1])
     normal_value = float(expected[0, top])
     f_norm = float(np.sum(tables.prob[first] * f_group[first, top]))
     a_norm = float(np.sum(tables.prob[first] * a_group[first, top]))
     # flying start: a fixed roll in 1st gear, no engine check
-    fly = _prepare(model, tables, model.start_rows(p), gear=1)
-    fly_w = _landing(model, fly, value, penalty, 0.0, penalty)
+    fly = _Rows(tables, model.start_rows(p), gear=1)
+    fly_land = fly.land(model, np.arange(len(fly.rows.group))[:, None])
+    fly_w = _values(model, fly_land, value, penalty, 0.0, penalty)
     k = int(np.argmin(fly_w[:, top]))
     fly_value = float(fly_w[k, top])
-    fly_f = float(_landing(model, fly, finish, 0.0, 1.0, 0.0)[k, top])
-    fly_a = float(_landing(model, fly, turns, 0.0, 0.0, 0.0)[k, top])
+    fly_f = float(_values(model, fly_land, finish, 0.0, 1.0, 0.0)[k, top])
+    fly_a = float(_values(model, fly_land, turns, 0.0, 0.0, 0.0)[k, top])
 
     objective = 1.0 + stall * value[p, 0, top] + normal * normal_value + flying * fly_value
     fin = stall * finish[p, 0, top] + normal * f_norm + flying * fly_f
