@@ -56,8 +56,8 @@ class _Tables:
     """Per-position arrays shared by the value and the policy-evaluation passes."""
 
     rows: list[OptionRows]
-    legal: list[np.ndarray]
-    shift_loss: list[np.ndarray]
+    legal: np.ndarray  # (positions, previous gear, gear)
+    shift_loss: np.ndarray  # same shape
     trigger: np.ndarray  # per face group: engine check on this face (D-6)
     prob: np.ndarray  # per face group
     gear_of_group: np.ndarray  # per face group, 1-based
@@ -292,39 +292,18 @@ def solve_par(
     policy = np.zeros((n_pos, gears + 1, top + 1), dtype=np.int8)
 
     iterations = 0
-    for members, loops in _components(tables.rows):
-        # rows leaving the group land on final values: their minima are taken once
-        inside = np.asarray(members)
-        solving = {
-            p: _Position(model, tables, tables.rows[p], inside, value, penalty) for p in members
-        }
-        for _ in range(10_000):
-            iterations += 1
-            change = 0.0
-            for p in members:
-                best = solving[p].best(model, value, penalty)
-                q_value, gear_choice = _gear_choice(
-                    model, tables, p, _expected(tables, best), penalty
-                )
-                change = max(change, float(np.max(np.abs(q_value - value[p]))))
-                value[p] = q_value
-                policy[p] = gear_choice
-            if not loops or change <= tolerance:
-                break
-        # the values of this group are final: the chosen row of every face group is fixed
-        chosen = {}
-        for p in members:
-            position = solving[p]
-            chosen[p] = position.rows.land(model, position.chosen(model, value, penalty))
-        for _ in range(10_000):
-            change = 0.0
-            for p in members:
-                f, a = _evaluate(model, tables, p, chosen[p], policy, finish, turns)
-                change = max(change, float(np.max(np.abs(f - finish[p]))))
-                change = max(change, float(np.max(np.abs(a - turns[p]))))
-                finish[p], turns[p] = f, a
-            if not loops or change <= tolerance:
-                break
+    label, loops, levels = _levels(tables.rows)
+    for positions in levels:
+        iterations += _solve_level(
+            model,
+            tables,
+            positions,
+            label,
+            loops,
+            (value, policy, finish, turns),
+            penalty,
+            tolerance,
+        )
 
     objective, fin, expected, tot = _start_values(model, tables, value, finish, turns, penalty)
     return ParSolution(
@@ -346,12 +325,23 @@ def solve_par(
     )
 
 
-def _components(rows: list[OptionRows]) -> list[tuple[list[int], bool]]:
-    """Strongly connected groups of positions, successors first, each with "has a cycle".
+def _levels(rows: list[OptionRows]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Strongly connected groups of positions, and the positions level by level, sinks first.
 
-    Positions ``p -> q`` are joined when an option of ``p`` leads to ``q``; a
-    group is solved once every group it leads to is (Kahn's order on the
-    condensed graph, sinks first).
+    Positions ``p -> q`` are joined when an option of ``p`` leads to ``q``.
+    A group's level is one more than the highest level of the groups it
+    leads to (0 when it leads to none): the groups of a level depend only on
+    lower levels, so a level is solved at once, after every lower one.
+
+    Returns
+    -------
+    label : ndarray of int
+        The group of each position.
+    loops : ndarray of bool
+        Per group: it has a cycle (several positions, or an option that
+        stays where it is), so its values are iterated to a fixed point.
+    levels : list of ndarray of int
+        The positions of each level, lowest level first.
     """
     n = len(rows)
     sources, targets = [], []
@@ -368,23 +358,26 @@ def _components(rows: list[OptionRows]) -> list[tuple[list[int], bool]]:
     pairs = np.unique(np.stack([label[src][cross], label[dst][cross]], axis=1), axis=0)
     waiting = np.bincount(pairs[:, 0], minlength=count) if len(pairs) else np.zeros(count, int)
     before: list[list[int]] = [[] for _ in range(count)]
-    for a, b in pairs:
-        before[b].append(int(a))
-    members: list[list[int]] = [[] for _ in range(count)]
-    for p in range(n):
-        members[label[p]].append(p)
-    self_loop = np.zeros(count, dtype=bool)
-    self_loop[label[src[src == dst]]] = True
+    after: list[list[int]] = [[] for _ in range(count)]
+    for a, b in pairs.tolist():
+        before[b].append(a)
+        after[a].append(b)
+    loops = np.bincount(label, minlength=count) > 1
+    loops[label[src[src == dst]]] = True
+    level = np.zeros(count, dtype=np.int64)
     ready = [c for c in range(count) if waiting[c] == 0]
-    order = []
     while ready:
         c = ready.pop()
-        order.append((members[c], len(members[c]) > 1 or bool(self_loop[c])))
+        if after[c]:
+            level[c] = 1 + max(level[b] for b in after[c])
         for a in before[c]:
             waiting[a] -= 1
             if waiting[a] == 0:
                 ready.append(a)
-    return order
+    of_position = level[label]
+    order = np.argsort(of_position, kind="stable")
+    bounds = np.searchsorted(of_position[order], np.arange(1, int(of_position.max(initial=0)) + 1))
+    return label, loops, [part for part in np.split(order, bounds) if len(part)]
 
 
 def _tables(model: SoloModel) -> _Tables:
@@ -407,8 +400,8 @@ def _tables(model: SoloModel) -> _Tables:
         rows[p] = _distinct(model, model.rows(p))
     return _Tables(
         rows=rows,
-        legal=legal,
-        shift_loss=shift,
+        legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
+        shift_loss=np.stack(shift) if shift else np.zeros((0, 1, 1), dtype=np.int64),
         trigger=np.asarray([model.engine_check(g, r) for g, r, _ in groups]),
         prob=np.asarray([p for _, _, p in groups]),
         gear_of_group=gear_of_group,
@@ -524,66 +517,132 @@ def _values(
     return np.where(land.dead, dead, out)
 
 
-class _Position:
-    """One position of a group being solved: rows leaving the group apart from rows inside it.
+def _solve_level(
+    model: SoloModel,
+    tables: _Tables,
+    positions: np.ndarray,
+    label: np.ndarray,
+    loops: np.ndarray,
+    arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    penalty: float,
+    tolerance: float,
+) -> int:
+    """Solve the positions of one level (:func:`_levels`) at once; returns the iterations.
 
-    The rows that leave the group land on values already final, so their
-    least value per face group and pool, and the first row reaching it,
-    are computed once; an iteration only lands the rows inside the group
-    (braking to a standstill, waiting in the pit lane), if any. Minima are
-    exact, so the values are those of a Bellman update over all the rows.
+    The option rows of every position of the level are taken as one table.
+    Rows leaving their group land on values already final: their least
+    value per face group and pool, and the first row reaching it, are
+    computed once. Each iteration lands only the rows inside a group
+    (braking to a standstill, waiting in the pit lane) and updates the
+    groups that have not converged; a group stops when its values change
+    by at most ``tolerance``, as if solved alone. Minima are exact, so the
+    values are those of Bellman updates over all the rows. Then the chosen
+    row of every face group and pool (the first of least value) is fixed and
+    the finish probability and turns are evaluated the same way.
     """
+    value, policy, finish, turns = arrays
+    n_slots = len(positions)
+    n_groups = len(model.groups)
+    pools = model.pool_max + 1
+    parts = [tables.rows[p] for p in positions]
+    counts = np.fromiter((len(r.group) for r in parts), np.int64, n_slots)
+    slot = np.repeat(np.arange(n_slots), counts)
 
-    def __init__(
-        self,
-        model: SoloModel,
-        tables: _Tables,
-        rows: OptionRows,
-        members: np.ndarray,
-        value: np.ndarray,
-        penalty: float,
-    ) -> None:
-        self.rows = _Rows(tables, rows)
-        n_groups = len(rows.starts)
-        self.n_rows = n = len(rows.group)
-        internal = np.isin(rows.target, members)
-        outer = np.nonzero(~internal)[0]
-        self.inner = np.nonzero(internal)[0]
-        self.inner_land = self.rows.land(model, self.inner[:, None])
-        self.inner_group = rows.group[self.inner]
-        self.inner_groups, self.inner_starts = _segments(self.inner_group)
-        pools = model.pool_max + 1
-        self.outer_best = np.full((n_groups, pools), np.inf)
-        self.outer_first = np.full((n_groups, pools), n, dtype=np.int64)
-        if len(outer):
-            w = _values(model, self.rows.land(model, outer[:, None]), value, penalty, 0.0, penalty)
-            groups, starts = _segments(rows.group[outer])
-            self.outer_best[groups] = np.minimum.reduceat(w, starts, axis=0)
-            marked = np.where(w == self.outer_best[rows.group[outer]], outer[:, None], n)
-            self.outer_first[groups] = np.minimum.reduceat(marked, starts, axis=0)
+    def joined(name: str) -> np.ndarray:
+        return np.concatenate([getattr(r, name) for r in parts])
 
-    def _inner(self, model: SoloModel, value: np.ndarray, penalty: float):
-        if not len(self.inner):
-            return None, self.outer_best
-        w = _values(model, self.inner_land, value, penalty, 0.0, penalty)
-        best = self.outer_best.copy()
-        least = np.minimum.reduceat(w, self.inner_starts, axis=0)
-        best[self.inner_groups] = np.minimum(best[self.inner_groups], least)
-        return w, best
+    rows = OptionRows(
+        group=joined("group"),
+        target=joined("target"),
+        loss=joined("loss"),
+        doomed=joined("doomed"),
+        restore=joined("restore"),
+        exempt=joined("exempt"),
+        starts=np.zeros(0, dtype=np.int64),
+    )
+    every = _Rows(tables, rows)
+    n = len(rows.group)
+    face = slot * n_groups + rows.group  # face group of the level's table, non-decreasing
+    group_of_slot = label[positions]
+    target = rows.target
+    internal = (target != FINISHED) & (label[np.maximum(target, 0)] == group_of_slot[slot])
+    outer = np.flatnonzero(~internal)
+    inner = np.flatnonzero(internal)
+    outer_best = np.full((n_slots * n_groups, pools), np.inf)
+    outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
+    if len(outer):
+        w = _values(model, every.land(model, outer[:, None]), value, penalty, 0.0, penalty)
+        faces, starts = _segments(face[outer])
+        outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
+        marked = np.where(w == outer_best[face[outer]], outer[:, None], n)
+        outer_first[faces] = np.minimum.reduceat(marked, starts, axis=0)
+    inner_land = every.land(model, inner[:, None])
+    inner_face = face[inner]
+    inner_faces, inner_starts = _segments(inner_face)
 
-    def best(self, model: SoloModel, value: np.ndarray, penalty: float) -> np.ndarray:
-        """Least row value per face group and pool (``value`` as it stands)."""
-        return self._inner(model, value, penalty)[1]
+    def best() -> tuple[np.ndarray | None, np.ndarray]:
+        if not len(inner):
+            return None, outer_best
+        w = _values(model, inner_land, value, penalty, 0.0, penalty)
+        least = outer_best.copy()
+        least[inner_faces] = np.minimum(least[inner_faces], np.minimum.reduceat(w, inner_starts))
+        return w, least
 
-    def chosen(self, model: SoloModel, value: np.ndarray, penalty: float) -> np.ndarray:
-        """:func:`_first_argmin` of all the rows: the first row of least value per group and pool."""
-        w, best = self._inner(model, value, penalty)
-        chosen = np.where(self.outer_best == best, self.outer_first, self.n_rows)
-        if w is not None:
-            marked = np.where(w == best[self.inner_group], self.inner[:, None], self.n_rows)
-            first = np.minimum.reduceat(marked, self.inner_starts, axis=0)
-            chosen[self.inner_groups] = np.minimum(chosen[self.inner_groups], first)
-        return chosen
+    groups, group_index = np.unique(group_of_slot, return_inverse=True)
+    cyclic = loops[group_of_slot]
+
+    def still_changing(change: np.ndarray) -> np.ndarray:
+        """Per slot: its group changed by more than the tolerance (and has a cycle)."""
+        most = np.zeros(len(groups))
+        np.maximum.at(most, group_index, change)
+        return cyclic & (most[group_index] > tolerance)
+
+    iterations = 0
+    active = np.ones(n_slots, dtype=bool)
+    for _ in range(10_000):
+        iterations += 1
+        _, least = best()
+        expected = _expected(tables, least.reshape(n_slots, n_groups, pools))
+        q_value, gear_choice = _gear_choice(model, tables, positions, expected, penalty)
+        change = np.abs(q_value - value[positions]).max(axis=(1, 2))
+        update = positions[active]
+        value[update] = q_value[active]
+        policy[update] = gear_choice[active]
+        active &= still_changing(change)
+        if not active.any():
+            break
+    # the values of the level are final: the chosen row of every face group is fixed
+    w, least = best()
+    chosen = np.where(outer_best == least, outer_first, n)
+    if w is not None:
+        marked = np.where(w == least[inner_face], inner[:, None], n)
+        first = np.minimum.reduceat(marked, inner_starts, axis=0)
+        chosen[inner_faces] = np.minimum(chosen[inner_faces], first)
+    land = every.land(model, chosen)
+    active = np.ones(n_slots, dtype=bool)
+    shape = (n_slots, n_groups, pools)
+    for _ in range(10_000):
+        f_group = _values(model, land, finish, 0.0, 1.0, 0.0).reshape(shape)
+        a_group = _values(model, land, turns, 0.0, 0.0, 0.0).reshape(shape)
+        f, a = _through_gear(
+            model,
+            tables,
+            positions,
+            policy[positions],
+            _expected(tables, f_group),
+            _expected(tables, a_group),
+        )
+        change = np.maximum(
+            np.abs(f - finish[positions]).max(axis=(1, 2)),
+            np.abs(a - turns[positions]).max(axis=(1, 2)),
+        )
+        update = positions[active]
+        finish[update] = f[active]
+        turns[update] = a[active]
+        active &= still_changing(change)
+        if not active.any():
+            break
+    return iterations
 
 
 def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -596,73 +655,67 @@ def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _expected(tables: _Tables, best: np.ndarray) -> np.ndarray:
-    """Each gear's expected value after its roll, from the best row value of every face."""
-    return np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
+    """Each gear's expected value after its roll, from the best row value of every face.
+
+    ``best`` is ``(face groups, pool)``, or ``(positions, face groups, pool)``.
+    """
+    if best.ndim == 2:
+        return np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
+    return np.add.reduceat(tables.prob[None, :, None] * best, tables.gear_starts, axis=1)
 
 
 def _gear_choice(
-    model: SoloModel, tables: _Tables, p: int, expected: np.ndarray, penalty: float
+    model: SoloModel, tables: _Tables, positions: np.ndarray, expected: np.ndarray, penalty: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Best gear for every previous gear and pool, given each gear's expected value."""
+    """Best gear for every position, previous gear and pool, given each gear's expected value.
+
+    ``expected`` is ``(positions, gears, pool)``; returns the values and the
+    gears, each ``(positions, previous gear, pool)``.
+    """
     top = model.pool_max
     pools = np.arange(top + 1)
-    legal = tables.legal[p]  # (prev, gears)
-    shift = tables.shift_loss[p]
-    left = pools[None, None, :] - shift[:, :, None]
+    legal = tables.legal[positions]  # (positions, previous, gears)
+    shift = tables.shift_loss[positions]
+    left = pools[None, None, None, :] - shift[:, :, :, None]
     dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    g_index = np.arange(legal.shape[1])[None, :, None]
-    reach = expected[g_index, np.clip(left, 0, top)]
+    at = np.arange(len(positions))[:, None, None, None]
+    g_index = np.arange(legal.shape[2])[None, None, :, None]
+    reach = expected[at, g_index, np.clip(left, 0, top)]
     cand = np.where(dies, 1.0 + penalty, 1.0 + reach)
-    cand = np.where(legal[:, :, None], cand, np.inf)
-    choice = np.argmin(cand, axis=1)
-    q_value = np.take_along_axis(cand, choice[:, None, :], axis=1)[:, 0, :]
-    q_value[:, 0] = penalty
+    cand = np.where(legal[:, :, :, None], cand, np.inf)
+    choice = np.argmin(cand, axis=2)
+    q_value = np.take_along_axis(cand, choice[:, :, None, :], axis=2)[:, :, 0, :]
+    q_value[:, :, 0] = penalty
     gear = (choice + 1).astype(np.int8)
-    gear[:, 0] = 0
+    gear[:, :, 0] = 0
     return q_value, gear
-
-
-def _evaluate(
-    model: SoloModel,
-    tables: _Tables,
-    p: int,
-    land: _Landing,
-    policy: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Finish probability and E[turns * 1{finish}] of position ``p`` under the policy.
-
-    ``land`` is the landing of the chosen row per face group and pool
-    (:meth:`_Position.chosen`).
-    """
-    f_group = _values(model, land, finish, 0.0, 1.0, 0.0)
-    a_group = _values(model, land, turns, 0.0, 0.0, 0.0)
-    f_gear = _expected(tables, f_group)
-    a_gear = _expected(tables, a_group)
-    return _through_gear(model, tables, p, policy[p], f_gear, a_gear)
 
 
 def _through_gear(
     model: SoloModel,
     tables: _Tables,
-    p: int,
+    positions: np.ndarray,
     gear_policy: np.ndarray,
     f_gear: np.ndarray,
     a_gear: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Apply the chosen gear (and its downshift loss) to per-gear finish values."""
+    """Apply the chosen gear (and its downshift loss) to per-gear finish values.
+
+    ``gear_policy`` is ``(positions, previous gear, pool)``, ``f_gear`` and
+    ``a_gear`` are ``(positions, gears, pool)``.
+    """
     top = model.pool_max
-    pools = np.arange(top + 1)[None, :]
+    pools = np.arange(top + 1)[None, None, :]
     gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
-    prev = np.arange(gear_policy.shape[0])[:, None]
-    left = pools - tables.shift_loss[p][prev, gear]
+    at = np.arange(len(positions))[:, None, None]
+    prev = np.arange(gear_policy.shape[1])[None, :, None]
+    left = pools - tables.shift_loss[positions][at, prev, gear]
     dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
     idx = np.clip(left, 0, top)
-    f = np.where(dies, 0.0, f_gear[gear, idx])
-    a = np.where(dies, 0.0, a_gear[gear, idx])
-    f[:, 0] = 0.0
-    a[:, 0] = 0.0
+    f = np.where(dies, 0.0, f_gear[at, gear, idx])
+    a = np.where(dies, 0.0, a_gear[at, gear, idx])
+    f[:, :, 0] = 0.0
+    a[:, :, 0] = 0.0
     return f, f + a
 
 
