@@ -512,9 +512,13 @@ class _Searched:
         """The cost class of each option (:meth:`SoloModel._cost_class`)."""
         if self._classes is None:
             space = self.space
-            self._classes = np.fromiter(
-                (model._cost_class(space, o) for o in self.options), np.int64, len(self.options)
-            )
+            start_pit = in_pit_zone(model.board, space)
+            known = model._classes
+            classes = []
+            for option, pit in zip(self.options, self.pit.tolist(), strict=True):
+                k = known.get((option.overshoots, start_pit, pit))  # _cost_class's key
+                classes.append(model._cost_class(space, option) if k is None else k)
+            self._classes = np.asarray(classes, dtype=np.int64)
         return self._classes
 
     def finish_costs(self, model: SoloModel, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

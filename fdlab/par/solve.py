@@ -355,25 +355,25 @@ def _levels(rows: list[OptionRows]) -> tuple[np.ndarray, np.ndarray, list[np.nda
     graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
-    pairs = np.unique(np.stack([label[src][cross], label[dst][cross]], axis=1), axis=0)
-    waiting = np.bincount(pairs[:, 0], minlength=count) if len(pairs) else np.zeros(count, int)
-    before: list[list[int]] = [[] for _ in range(count)]
-    after: list[list[int]] = [[] for _ in range(count)]
-    for a, b in pairs.tolist():
-        before[b].append(a)
-        after[a].append(b)
+    # the condensed graph: group a leads to group b, once per pair, sorted by a and by b
+    code = np.unique(label[src][cross].astype(np.int64) * count + label[dst][cross])
+    lead, led = code // count, code % count
+    successors = np.split(led, np.searchsorted(lead, np.arange(1, count)))
+    by_target = np.argsort(led, kind="stable")
+    predecessors = np.split(lead[by_target], np.searchsorted(led[by_target], np.arange(1, count)))
+    waiting = np.bincount(lead, minlength=count)
     loops = np.bincount(label, minlength=count) > 1
     loops[label[src[src == dst]]] = True
     level = np.zeros(count, dtype=np.int64)
-    ready = [c for c in range(count) if waiting[c] == 0]
+    ready = np.flatnonzero(waiting == 0).tolist()
     while ready:
         c = ready.pop()
-        if after[c]:
-            level[c] = 1 + max(level[b] for b in after[c])
-        for a in before[c]:
-            waiting[a] -= 1
-            if waiting[a] == 0:
-                ready.append(a)
+        if len(successors[c]):
+            level[c] = 1 + level[successors[c]].max()
+        before = predecessors[c]
+        if len(before):
+            waiting[before] -= 1
+            ready.extend(before[waiting[before] == 0].tolist())
     of_position = level[label]
     order = np.argsort(of_position, kind="stable")
     bounds = np.searchsorted(of_position[order], np.arange(1, int(of_position.max(initial=0)) + 1))
