@@ -281,15 +281,9 @@ def solve_par(
     model = SoloModel(board, get_preset(preset, laps), box_slot)
     tables = _tables(model)
     n_pos = len(model.positions)
-    gears = model.preset.gears
-    top = model.pool_max
     penalty = float(elimination_penalty)
 
-    value = np.full((n_pos, gears + 1, top + 1), _UNKNOWN)
-    value[:, :, 0] = penalty
-    finish = np.zeros((n_pos, gears + 1, top + 1))
-    turns = np.zeros((n_pos, gears + 1, top + 1))  # E[turns * 1{finish}]
-    policy = np.zeros((n_pos, gears + 1, top + 1), dtype=np.int8)
+    store = _Store(model, penalty)
 
     iterations = 0
     label, loops, levels = _levels(tables.rows)
@@ -300,12 +294,15 @@ def solve_par(
             positions,
             label,
             loops,
-            (value, policy, finish, turns),
+            store,
             penalty,
             tolerance,
         )
 
-    objective, fin, expected, tot = _start_values(model, tables, value, finish, turns, penalty)
+    objective, fin, expected, tot = _start_values(model, tables, store, penalty)
+    value = np.ascontiguousarray(store.value)
+    finish = np.ascontiguousarray(store.finish)
+    policy = store.policy
     return ParSolution(
         par=tot / fin if fin > 0 else float("inf"),
         finish_probability=fin,
@@ -444,28 +441,60 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     )
 
 
+class _Store:
+    """Value, finish probability and E[turns * 1{finish}] of every state, with margins.
+
+    Each array is kept as ``(positions + 1, gears + 1, 2 * (pool + 1))``: the
+    first ``pool + 1`` columns of the last axis are a margin for pool values
+    below 0 (the car is eliminated: the penalty, not finished, no turns), the
+    others hold pool values 0 to the full pool; the extra position (index
+    ``len(positions)``) is the finish line (no turns left, finished). So the
+    value of any landing, eliminated, finished or not, is one lookup.
+    ``value``, ``finish`` and ``turns`` are views of the states themselves.
+    """
+
+    def __init__(self, model: SoloModel, penalty: float) -> None:
+        n = len(model.positions)
+        width = model.preset.gears + 1
+        self.margin = pools = model.pool_max + 1
+        shape = (n + 1, width, 2 * pools)
+        self.value_store = np.zeros(shape)
+        self.finish_store = np.zeros(shape)
+        self.turns_store = np.zeros(shape)
+        self.value_store[:, :, :pools] = penalty
+        self.value_store[:n, :, pools:] = _UNKNOWN
+        self.value_store[:n, :, pools] = penalty  # no pool left
+        self.finish_store[n, :, pools:] = 1.0
+        if model.pool_dies_at_zero:  # crossing the line with 0 left is an elimination
+            self.value_store[n, :, pools] = penalty
+            self.finish_store[n, :, pools] = 0.0
+        self.value = self.value_store[:n, :, pools:]
+        self.finish = self.finish_store[:n, :, pools:]
+        self.turns = self.turns_store[:n, :, pools:]
+        self.policy = np.zeros(self.value.shape, dtype=np.int8)
+
+
 @dataclass
 class _Landing:
     """Where some option rows land, per element of a (rows or groups, pool values) grid.
 
-    ``flat`` indexes a flattened ``(positions, gears + 1, pool + 1)`` array
-    at the landing state; ``checked`` marks the elements followed by an
-    engine check (D-6), ``flat_below`` and ``below_dead`` give, for those
-    elements in order, the landing state one point lower.
+    ``flat`` indexes a flattened :class:`_Store` array at the landing state
+    (the margin for an eliminated car, the finish line for a finished one);
+    ``checked`` marks the elements followed by an engine check (D-6), and
+    ``flat_below`` gives, for those elements in order, the state one point lower.
     """
 
     flat: np.ndarray
-    dead: np.ndarray
-    done: np.ndarray
     checked: np.ndarray | None
     flat_below: np.ndarray
-    below_dead: np.ndarray
 
 
 class _Rows:
     """The option rows of one position with their gear and engine check (D-6) per row."""
 
-    def __init__(self, tables: _Tables, rows: OptionRows, gear: int | None = None) -> None:
+    def __init__(
+        self, model: SoloModel, tables: _Tables, rows: OptionRows, gear: int | None = None
+    ) -> None:
         self.rows = rows
         finished = rows.target == FINISHED
         if gear is None:
@@ -474,47 +503,43 @@ class _Rows:
         else:  # a flying start: a fixed roll in ``gear``, no die, no engine check
             self.gear = np.full(len(rows.group), gear, dtype=np.int64)
             self.check = np.zeros(len(rows.group), dtype=bool)
+        top = model.pool_max
+        # rows that eliminate the car at every pool value
+        self.gone = rows.doomed | (
+            ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
+        )
+        self.position = np.where(finished, len(model.positions), rows.target)
 
     def land(self, model: SoloModel, idx: np.ndarray) -> _Landing:
         """Landing of rows ``idx`` (shape ``(n, 1)`` for whole rows, or ``(groups, pool + 1)``
         for one row per element) at every pool value."""
         rows = self.rows
         top = model.pool_max
+        margin = top + 1
         width = model.preset.gears + 1
         pools = np.arange(top + 1)[None, :]
-        target = rows.target[idx]
         left = np.where(rows.restore[idx], top, pools - rows.loss[idx])
-        dies = model.pool_dies_at_zero
-        dead = (left <= 0) if dies else (left < 0)
-        dead |= rows.doomed[idx]
-        dead[:, 0] = True
-        finished = target == FINISHED
-        done = finished & ~dead
-        base = (np.where(finished, 0, target) * width + self.gear[idx]) * (top + 1)
-        flat = base + np.clip(left, 0, top)
-        check = self.check[idx] & ~dead
+        flat = (self.position[idx] * width + self.gear[idx]) * (2 * margin) + margin + left
+        flat[:, 0] = 0  # a car with no pool left is eliminated (the margin)
+        gone = self.gone[idx]
+        if gone.any():
+            flat = np.where(gone, 0, flat)
+        check = self.check[idx] & ~gone
         if not check.any():
-            empty = np.zeros(0, dtype=np.int64)
-            return _Landing(flat, dead, done, None, empty, empty.astype(bool))
-        check = np.broadcast_to(check, flat.shape)
-        lower = np.broadcast_to(left, flat.shape)[check] - 1
-        below_dead = (lower <= 0) if dies else (lower < 0)
-        flat_below = np.broadcast_to(base, flat.shape)[check] + np.clip(lower, 0, top)
-        return _Landing(flat, dead, done, check, flat_below, below_dead)
+            return _Landing(flat, None, np.zeros(0, dtype=np.int64))
+        alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
+        check = check & alive & (pools > 0)
+        return _Landing(flat, check, flat[check] - 1)
 
 
-def _values(
-    model: SoloModel, land: _Landing, array: np.ndarray, fail: float, finish: float, dead: float
-) -> np.ndarray:
-    """``array`` at the landing states (engine check averaged in; ``finish`` and ``dead`` set)."""
-    flat = array.reshape(-1)
+def _values(model: SoloModel, land: _Landing, store: np.ndarray) -> np.ndarray:
+    """A :class:`_Store` array at the landing states, the engine check averaged in."""
+    flat = store.reshape(-1)
     out = flat[land.flat]
     if land.checked is not None:
         hit = model.engine_hit()
-        below = np.where(land.below_dead, fail, flat[land.flat_below])
-        out[land.checked] = (1 - hit) * out[land.checked] + hit * below
-    out = np.where(land.done, finish, out)
-    return np.where(land.dead, dead, out)
+        out[land.checked] = (1 - hit) * out[land.checked] + hit * flat[land.flat_below]
+    return out
 
 
 def _solve_level(
@@ -523,7 +548,7 @@ def _solve_level(
     positions: np.ndarray,
     label: np.ndarray,
     loops: np.ndarray,
-    arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    store: _Store,
     penalty: float,
     tolerance: float,
 ) -> int:
@@ -540,7 +565,7 @@ def _solve_level(
     row of every face group and pool (the first of least value) is fixed and
     the finish probability and turns are evaluated the same way.
     """
-    value, policy, finish, turns = arrays
+    value, policy, finish, turns = store.value, store.policy, store.finish, store.turns
     n_slots = len(positions)
     n_groups = len(model.groups)
     pools = model.pool_max + 1
@@ -560,7 +585,7 @@ def _solve_level(
         exempt=joined("exempt"),
         starts=np.zeros(0, dtype=np.int64),
     )
-    every = _Rows(tables, rows)
+    every = _Rows(model, tables, rows)
     n = len(rows.group)
     face = slot * n_groups + rows.group  # face group of the level's table, non-decreasing
     group_of_slot = label[positions]
@@ -571,7 +596,7 @@ def _solve_level(
     outer_best = np.full((n_slots * n_groups, pools), np.inf)
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
-        w = _values(model, every.land(model, outer[:, None]), value, penalty, 0.0, penalty)
+        w = _values(model, every.land(model, outer[:, None]), store.value_store)
         faces, starts = _segments(face[outer])
         outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
         marked = np.where(w == outer_best[face[outer]], outer[:, None], n)
@@ -583,7 +608,7 @@ def _solve_level(
     def best() -> tuple[np.ndarray | None, np.ndarray]:
         if not len(inner):
             return None, outer_best
-        w = _values(model, inner_land, value, penalty, 0.0, penalty)
+        w = _values(model, inner_land, store.value_store)
         least = outer_best.copy()
         least[inner_faces] = np.minimum(least[inner_faces], np.minimum.reduceat(w, inner_starts))
         return w, least
@@ -622,8 +647,8 @@ def _solve_level(
     active = np.ones(n_slots, dtype=bool)
     shape = (n_slots, n_groups, pools)
     for _ in range(10_000):
-        f_group = _values(model, land, finish, 0.0, 1.0, 0.0).reshape(shape)
-        a_group = _values(model, land, turns, 0.0, 0.0, 0.0).reshape(shape)
+        f_group = _values(model, land, store.finish_store).reshape(shape)
+        a_group = _values(model, land, store.turns_store).reshape(shape)
         f, a = _through_gear(
             model,
             tables,
@@ -731,9 +756,7 @@ def _first_argmin(w: np.ndarray, starts: np.ndarray) -> np.ndarray:
 def _start_values(
     model: SoloModel,
     tables: _Tables,
-    value: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
+    store: _Store,
     penalty: float,
 ) -> tuple[float, float, float, float]:
     """Objective, finish probability, expected turns and E[turns * 1{finish}] from pole (S-2).
@@ -743,6 +766,7 @@ def _start_values(
     start (a fixed number of spaces in 1st gear, no die rolled).
     """
     preset = model.preset
+    value, finish, turns = store.value, store.finish, store.turns
     p = model.index[model.start]
     top = model.pool_max
     faces = preset.black_faces
@@ -752,31 +776,26 @@ def _start_values(
     normal = 1.0 - stall - flying
 
     # normal start: the 1st-gear die from pole, healthy
-    start = _Rows(tables, tables.rows[p])
+    start = _Rows(model, tables, tables.rows[p])
     w = _values(
-        model,
-        start.land(model, np.arange(len(start.rows.group))[:, None]),
-        value,
-        penalty,
-        0.0,
-        penalty,
+        model, start.land(model, np.arange(len(start.rows.group))[:, None]), store.value_store
     )
     expected = _expected(tables, np.minimum.reduceat(w, start.rows.starts, axis=0))
     land = start.land(model, _first_argmin(w, start.rows.starts))
-    f_group = _values(model, land, finish, 0.0, 1.0, 0.0)
-    a_group = _values(model, land, turns, 0.0, 0.0, 0.0)
+    f_group = _values(model, land, store.finish_store)
+    a_group = _values(model, land, store.turns_store)
     first = slice(tables.gear_starts[0], tables.gear_starts[1])
     normal_value = float(expected[0, top])
     f_norm = float(np.sum(tables.prob[first] * f_group[first, top]))
     a_norm = float(np.sum(tables.prob[first] * a_group[first, top]))
     # flying start: a fixed roll in 1st gear, no engine check
-    fly = _Rows(tables, model.start_rows(p), gear=1)
+    fly = _Rows(model, tables, model.start_rows(p), gear=1)
     fly_land = fly.land(model, np.arange(len(fly.rows.group))[:, None])
-    fly_w = _values(model, fly_land, value, penalty, 0.0, penalty)
+    fly_w = _values(model, fly_land, store.value_store)
     k = int(np.argmin(fly_w[:, top]))
     fly_value = float(fly_w[k, top])
-    fly_f = float(_values(model, fly_land, finish, 0.0, 1.0, 0.0)[k, top])
-    fly_a = float(_values(model, fly_land, turns, 0.0, 0.0, 0.0)[k, top])
+    fly_f = float(_values(model, fly_land, store.finish_store)[k, top])
+    fly_a = float(_values(model, fly_land, store.turns_store)[k, top])
 
     objective = 1.0 + stall * value[p, 0, top] + normal * normal_value + flying * fly_value
     fin = stall * finish[p, 0, top] + normal * f_norm + flying * fly_f
