@@ -6,7 +6,10 @@ where it leads. This module builds those tables from the engine's own
 pieces, never from a second copy of the rules:
 
 * movement is :func:`fdlab.rules.movement.move_options`, called once per
-  position with the largest face of any gear die. Its search goes layer by
+  position with the largest face of any gear die (once for all the
+  positions on one space with the same movement rules: laps differ only in
+  whether the pit lane is open, and not even that where no step into it is
+  in reach). Its search goes layer by
   layer, one layer per space moved, and lists every braking amount, so the
   options of a smaller roll ``r`` are the options that moved at most ``r``
   spaces, with braking and blocking as :func:`fdlab.rules.movement.braking`

@@ -20,12 +20,19 @@ eliminating option when another exists (D-2). *Par* is the expected number
 of turns of the races that finish under that policy;
 ``finish_probability`` says how many do (nearly all on a sane board).
 
-Vectorisation. Move generation runs once per position (a search with the
-largest roll lists every smaller roll's options). The positions are then
-taken in reverse topological order of the graph of moves (strongly connected
-groups iterate to a fixed point, which only happens for a car braking to a
-standstill or waiting in the pit lane) and each position's Bellman update
-runs over all its option rows, gears and pool values at once with numpy.
+Vectorisation. Move generation runs once per position, or once for the
+positions that search alike (:mod:`fdlab.par.model`); a search with the
+largest roll lists every smaller roll's options. The rows of a face group
+that land alike are kept once. The graph of moves is cut into levels:
+strongly connected groups of positions (a car braking to a standstill or
+waiting in the pit lane stays where it is), each one level above the
+highest group it leads to. A level is solved at once, its positions' rows
+as one table: the rows leaving a group land on final values and are
+reduced once, and only the rows inside a group are iterated to a fixed
+point, group by group as if solved alone. A state table with a margin for
+eliminated cars and a finish-line position makes every landing one
+lookup. The solution is the same as a Bellman update position by position
+over all the rows.
 """
 
 from __future__ import annotations
