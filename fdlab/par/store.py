@@ -12,9 +12,11 @@ instead of solving it again (seconds).
   the ``FDLAB_CACHE_DIR`` environment variable.
 * **Switched off** by ``FDLAB_CACHE=off`` (or ``0``, ``no``, ``false``).
 * **Keyed** by the table's key (:func:`~fdlab.par.table.table_key`: the
-  board's content hash, the modelled preset's hash, the pit box) and
-  :data:`FORMAT`, the version of the file layout and of the solver's
-  meaning: a file of another format or key is never read as this one.
+  board's content hash, the modelled preset's hash, the pit box),
+  :data:`FORMAT` (the version of the file layout) and
+  :func:`solver_version` (a hash of the solver's and the rules' source):
+  a file of another format, key or fdlab is never read as this one, so
+  changing the rules or the solver never serves a stale table.
 * **Safe**: a file is written whole to a temporary name and renamed into
   place (:func:`fdlab.files.atomic_write`), so a reader never sees half a file; reading uses
   ``numpy.load`` with ``allow_pickle=False`` and JSON for the metadata,
@@ -28,6 +30,7 @@ Deleting the folder is always safe: tables are solved again when needed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -45,7 +48,7 @@ if TYPE_CHECKING:
     from fdlab.par.table import ParTable
     from fdlab.rules.presets import Preset
 
-__all__ = ["FORMAT", "cache_dir", "load", "path_for", "save"]
+__all__ = ["FORMAT", "cache_dir", "load", "path_for", "save", "solver_version"]
 
 #: Version of the file layout and of what the solver computes; bump it when either changes.
 FORMAT = 1
@@ -79,12 +82,38 @@ def cache_dir(environ: Mapping[str, str] | None = None) -> Path | None:
     return Path(root) / "par"
 
 
+@functools.cache
+def solver_version() -> str:
+    """A hash of the source of what a solved table depends on: the solver and the rules.
+
+    Any change to ``fdlab/rules`` or to the solver's modules gives another
+    version, hence other cache files (the old ones are simply not read).
+
+    Examples
+    --------
+    >>> len(solver_version())
+    16
+    """
+    import fdlab
+
+    package = Path(fdlab.__file__).parent
+    files = sorted((package / "rules").glob("*.py"))
+    files += [package / "par" / f"{name}.py" for name in ("approx", "model", "solve")]
+    digest = hashlib.sha256(f"{FORMAT} {fdlab.__version__}".encode())
+    for path in files:
+        try:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        except OSError:  # no source beside the package: its version stands for it
+            digest.update(path.name.encode())
+    return digest.hexdigest()[:16]
+
+
 def path_for(key: tuple[str, str, int]) -> Path | None:
     """The file of the table with ``key`` (:func:`~fdlab.par.table.table_key`), or ``None``."""
     folder = cache_dir()
     if folder is None:
         return None
-    name = hashlib.sha256(json.dumps([FORMAT, *key]).encode()).hexdigest()
+    name = hashlib.sha256(json.dumps([FORMAT, solver_version(), *key]).encode()).hexdigest()
     return folder / f"{name}.npz"
 
 
@@ -135,8 +164,8 @@ def _read(path: Path, key: tuple[str, str, int], preset: Preset) -> ParTable:
         value = np.array(stored["value"], dtype=np.float64)
         policy = np.array(stored["gear_policy"], dtype=np.int8)
         positions = np.array(stored["positions"], dtype=np.int64)
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"format {meta.get('format')!r}, not {FORMAT}")
+    if meta.get("format") != FORMAT or meta.get("solver") != solver_version():
+        raise ValueError(f"format {meta.get('format')!r} of solver {meta.get('solver')!r}")
     if [meta.get("board_key"), meta.get("preset_key"), meta.get("box_slot")] != list(key):
         raise ValueError("stored for another board, preset or box")
     shape = (len(positions), preset.gears + 1, preset.pool_max[0] + 1)
@@ -162,6 +191,7 @@ def save(key: tuple[str, str, int], table: ParTable) -> bool:
         return False
     meta = {
         "format": FORMAT,
+        "solver": solver_version(),
         "board_key": key[0],
         "preset_key": key[1],
         "box_slot": key[2],

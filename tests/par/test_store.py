@@ -67,7 +67,7 @@ def test_different_board_contents_are_different_entries(cache):
 
 @pytest.mark.parametrize(
     "damage",
-    ["garbage", "truncated", "other format", "other key", "pickled object"],
+    ["garbage", "truncated", "other format", "other solver", "other key", "pickled object"],
 )
 def test_a_corrupt_or_stale_file_is_ignored_and_rewritten(cache, damage):
     board = compile_board(ring())
@@ -90,6 +90,8 @@ def test_a_corrupt_or_stale_file_is_ignored_and_rewritten(cache, damage):
             meta = json.loads(bytes(arrays["meta"]).decode())
             if damage == "other format":
                 meta["format"] = store.FORMAT + 1
+            elif damage == "other solver":
+                meta["solver"] = "0" * 16
             else:
                 meta["board_key"] = "0" * 64
             arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
@@ -138,3 +140,13 @@ def test_the_cache_can_be_switched_off_and_an_unwritable_folder_is_no_error(tmp_
     assert 0 < solo_table(compile_board(ring()), BASIC).par < 100
     assert os.path.isfile(blocker)
     forget_tables()
+
+
+def test_a_change_to_the_rules_or_the_solver_is_another_entry(cache, monkeypatch):
+    board = compile_board(ring())
+    key = table_key(board, BASIC)
+    solo_table(board, BASIC)
+    before = store.path_for(key)
+    monkeypatch.setattr(store, "solver_version", lambda: "a newer solver")
+    assert store.path_for(key) != before
+    assert store.load(key, BASIC) is None  # the old file is not read
