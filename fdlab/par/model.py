@@ -350,8 +350,8 @@ class SoloModel:
         filled by :func:`~fdlab.rules.costs.move_cost` the first time a
         combination appears. What depends only on the search (which option
         is listed under which face, and its cost) is shared by the positions
-        that search alike; call this position after position of one search
-        (as :attr:`positions` are ordered) to make it once.
+        that search alike and made once when they are asked one after the
+        other (the solver asks for the rows in that order).
         """
         found = self._search_of[p]
         group, idx, loss, doomed = self._shape(found)
