@@ -5,7 +5,8 @@
 * :class:`SoloModel`: that car's positions and option tables, built from the
   engine's own movement and cost functions (:mod:`fdlab.par.model`);
 * :func:`solo_table`: the solution as a compact :class:`ParTable`, solved
-  once per board content and preset (:mod:`fdlab.par.table`); presets the
+  once per board content and preset (:mod:`fdlab.par.table`), kept in
+  memory and on disk for the next session (:mod:`fdlab.par.store`); presets the
   solver cannot model exactly (street, advanced) are solved as a one-pool
   approximation (:func:`solo_preset`, :mod:`fdlab.par.approx`).
 

@@ -6,7 +6,10 @@ where it leads. This module builds those tables from the engine's own
 pieces, never from a second copy of the rules:
 
 * movement is :func:`fdlab.rules.movement.move_options`, called once per
-  position with the largest face of any gear die. Its search goes layer by
+  position with the largest face of any gear die (once for all the
+  positions on one space with the same movement rules: laps differ only in
+  whether the pit lane is open, and not even that where no step into it is
+  in reach). Its search goes layer by
   layer, one layer per space moved, and lists every braking amount, so the
   options of a smaller roll ``r`` are the options that moved at most ``r``
   spaces, with braking and blocking as :func:`fdlab.rules.movement.braking`
@@ -34,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from fdlab.par.errors import SoloModelError
-from fdlab.rules.board import Board
+from fdlab.rules.board import STEP_PIT_IN, Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.engine import Engine
 from fdlab.rules.movement import (
@@ -151,6 +154,7 @@ class SoloModel:
             for g, die in enumerate(preset.gear_dice, start=1)
             for value, p in die.chance_outcomes()
         ]
+        self._rolls = np.asarray([roll for _, roll, _ in self.groups], dtype=np.int64)
         self.max_roll = max(max(max(f) for f in preset.gear_faces), preset.start_flying_spaces)
         self.grid_positions: list[Position] = [
             (i, self.engine.grid_lap(i), self.engine.grid_stops(i)) for i in self.engine.grid_spots
@@ -164,10 +168,14 @@ class SoloModel:
         self._doom = np.zeros(empty, dtype=bool)
         self._known = np.zeros(empty, dtype=bool)
         self._full_car = CarState(space=0, pools=preset.pool_max, started=True)
+        self._last_lap_cars: dict[int, CarState] = {}
         self.positions: list[Position] = []
         self.index: dict[Position, int] = {}
-        self._base: list[list[MoveOption]] = []
-        self._targets: list[list[int]] = []  # per position and option: the index reached
+        #: The searches made, one per space and movement rules (positions may share one).
+        self._searches: dict[tuple[int, MoveRules], _Searched] = {}
+        self._search_of: list[_Searched] = []  # per position
+        self._targets: list[np.ndarray] = []  # per position and option: the index reached
+        self._shape_cache: tuple[_Searched | None, Any] = (None, None)
         self._explore()
 
     # -- positions ---------------------------------------------------------------
@@ -189,8 +197,34 @@ class SoloModel:
         dest = option.destination
         return (dest, new_lap, self.cap(dest, new_stops))
 
-    def _search(self, position: Position) -> list[MoveOption]:
-        return move_options(self.board, position[0], self.max_roll, self._rules(position))
+    def _search(self, position: Position) -> _Searched:
+        """The options of the widest roll from ``position``, shared by the positions that
+        search alike: the same space and the same :class:`MoveRules` (the lap enters the
+        rules only through ``pit_allowed``, and not even that where no step into the pit
+        lane is in reach, :meth:`_pit_in_reach`)."""
+        space = position[0]
+        rules = self._rules(position)
+        if rules.pit_allowed and not self._pit_in_reach(space):
+            rules = replace(rules, pit_allowed=False)
+        key = (space, rules)
+        found = self._searches.get(key)
+        if found is None:
+            options = move_options(self.board, space, self.max_roll, rules)
+            found = self._searches[key] = _Searched(self, space, position[2], options)
+        return found
+
+    def _pit_in_reach(self, space: int) -> bool:
+        """Whether a step into the pit lane lies within the widest roll of ``space``.
+
+        Counted in steps of the board (a tunnel pair is two), so this errs on
+        the side of "in reach"; beyond it ``pit_allowed`` cannot change a search.
+        """
+        reach = self._pit_reach
+        if reach is None:
+            reach = self._pit_reach = _steps_to_pit_in(self.board)
+        return bool(reach[space] <= 2 * self.max_roll)
+
+    _pit_reach: np.ndarray | None = None
 
     def _rules(self, position: Position) -> MoveRules:
         """The movement rules of the lone car at ``position``."""
@@ -204,30 +238,49 @@ class SoloModel:
         )
 
     def _explore(self) -> None:
-        """Every position reachable from any grid spot, with its widest option list."""
-        queue = list(dict.fromkeys(self.grid_positions))
-        for position in queue:
+        """Every position reachable from any grid spot, with its widest option list.
+
+        Positions are numbered in the order they are first reached (grid
+        spots first, then breadth first, options in the search's order).
+        """
+        board = self.board
+        laps = self.preset.laps
+        need = np.asarray(
+            [0 if c is None else board.stops[c] for c in board.corner], dtype=np.int64
+        )
+        self._need = need
+        depth = int(need.max(initial=0)) + 1
+        width = laps + 2
+        # position code -> index, -1 where not reached yet
+        lookup = np.full(len(board.ids) * width * depth, -1, dtype=np.int64)
+
+        def add(position: Position) -> None:
+            space, lap, stops = position
+            lookup[(space * width + lap) * depth + stops] = len(self.positions)
             self.index[position] = len(self.positions)
             self.positions.append(position)
+
+        for position in dict.fromkeys(self.grid_positions):
+            add(position)
         head = 0
-        while head < len(queue):
-            position = queue[head]
+        while head < len(self.positions):
+            space, lap, stops = position = self.positions[head]
             head += 1
-            options = self._search(position)
-            self._base.append(options)
-            targets = []
-            for option in options:
-                nxt = self.successor(position, option)
-                if nxt == FINISHED:
-                    targets.append(FINISHED)
-                    continue
-                q = self.index.get(nxt)
-                if q is None:
-                    q = self.index[nxt] = len(self.positions)
-                    self.positions.append(nxt)
-                    queue.append(nxt)
-                targets.append(q)
-            self._targets.append(targets)
+            found = self._search(position)
+            self._search_of.append(found)
+            new_lap = lap + found.laps_gained
+            done = new_lap > laps
+            lap_code = np.where(done, 0, new_lap)
+            code = (found.destination * width + lap_code) * depth + found.capped_stops
+            target = np.where(done, FINISHED, lookup[code])
+            fresh = np.nonzero(target < 0)[0]
+            fresh = fresh[~done[fresh]]
+            if len(fresh):
+                _, first = np.unique(code[fresh], return_index=True)
+                for i in fresh[np.sort(first)]:
+                    add((int(found.destination[i]), int(new_lap[i]), int(found.capped_stops[i])))
+                target = np.where(done, FINISHED, lookup[code])
+            self._targets.append(target)
 
     # -- costs and rows ------------------------------------------------------------
     def cost(self, space: int, option: MoveOption) -> MoveCost:
@@ -268,8 +321,11 @@ class SoloModel:
         (no braking, nothing past the line), so its cost does not depend on
         the roll.
         """
-        last_lap = replace(self._full_car, space=space, lap=self.preset.laps)
-        return move_cost(self.board, self.preset, last_lap, option)
+        car = self._last_lap_cars.get(space)
+        if car is None:
+            car = replace(self._full_car, space=space, lap=self.preset.laps)
+            self._last_lap_cars[space] = car
+        return move_cost(self.board, self.preset, car, option)
 
     def _cost_class(self, space: int, option: MoveOption) -> int:
         """A small integer naming what ``move_cost`` reads of an option besides braking."""
@@ -292,29 +348,44 @@ class SoloModel:
 
         Costs are looked up in a table per (cost class, braked, blocked),
         filled by :func:`~fdlab.rules.costs.move_cost` the first time a
-        combination appears.
+        combination appears. What depends only on the search (which option
+        is listed under which face, and its cost) is shared by the positions
+        that search alike and made once when they are asked one after the
+        other (the solver asks for the rows in that order).
         """
-        position = self.positions[p]
-        space = position[0]
-        base = self._base[p]
-        board = self.board
-        targets = self._targets[p]
-        moved = np.asarray([o.moved for o in base], dtype=np.int64)
-        boxed = np.asarray([o.boxed for o in base], dtype=bool)
-        target = np.asarray(targets, dtype=np.int64)
-        pit = np.asarray([in_pit_zone(board, o.destination) for o in base], dtype=bool)
-        classes = np.asarray([self._cost_class(space, o) for o in base], dtype=np.int64)
+        found = self._search_of[p]
+        group, idx, loss, doomed = self._shape(found)
+        target = self._targets[p]
         # S-4: a move that finishes the race is charged as the engine charges it on the last lap
         finishing = target == FINISHED
-        finish_loss = np.zeros(len(base), dtype=np.int64)
-        finish_doom = np.zeros(len(base), dtype=bool)
-        for i in np.nonzero(finishing)[0]:
-            cost = self.finish_cost(space, base[i])
-            finish_loss[i] = cost.total
-            finish_doom[i] = cost.eliminated or not cost.allowed
+        if finishing.any():
+            finish_loss, finish_doom = found.finish_costs(self, np.nonzero(finishing)[0])
+            done = finishing[idx]
+            loss = np.where(done, finish_loss[idx], loss)
+            doomed = np.where(done, finish_doom[idx], doomed)
+        return OptionRows(
+            group=group,
+            target=target[idx],
+            loss=loss,
+            doomed=doomed,
+            restore=found.boxed[idx] & self.restores,
+            exempt=found.pit[idx],
+            starts=np.searchsorted(group, np.arange(len(self.groups))).astype(np.int64),
+        )
+
+    def _shape(self, found: _Searched) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Face group, option, loss and doom of every row of a search (the last one is kept)."""
+        last, shape = self._shape_cache
+        if last is found:
+            return shape
+        space = found.space
+        base = found.options
+        moved = found.moved
+        boxed = found.boxed
+        classes = found.classes(self)
         # every (group, option) pair at once: option i is listed under face group k when
         # it moved at most that face's roll (rows sorted by group, then by option)
-        rolls = np.asarray([roll for _, roll, _ in self.groups], dtype=np.int64)
+        rolls = self._rolls
         fits = moved[None, :] <= rolls[:, None]
         full = np.any(fits & ((moved[None, :] == rolls[:, None]) | boxed[None, :]), axis=1)
         # A-6: a blocked car moves as far as it can; only its farthest options are blocked
@@ -338,17 +409,14 @@ class SoloModel:
             self._loss[c, b, x] = cost.total
             self._doom[c, b, x] = cost.eliminated or not cost.allowed
             self._known[c, b, x] = True
-        done = finishing[idx]
-        starts = np.searchsorted(group, np.arange(len(self.groups)))
-        return OptionRows(
-            group=group.astype(np.int32),
-            target=target[idx],
-            loss=np.where(done, finish_loss[idx], self._loss[cls, braked, blocked]),
-            doomed=np.where(done, finish_doom[idx], self._doom[cls, braked, blocked]),
-            restore=boxed[idx] & self.restores,
-            exempt=pit[idx],
-            starts=starts.astype(np.int64),
+        shape = (
+            group.astype(np.int32),
+            idx,
+            self._loss[cls, braked, blocked],
+            self._doom[cls, braked, blocked],
         )
+        self._shape_cache = (found, shape)
+        return shape
 
     def start_rows(self, p: int) -> OptionRows:
         """Option rows of a flying start from position ``p`` (one group: the flying roll)."""
@@ -415,3 +483,81 @@ class SoloModel:
         """A position in words: space id, lap and stops."""
         space, lap, stops = self.positions[p]
         return {"space": self.board.ids[space], "lap": lap, "stops": stops}
+
+
+class _Searched:
+    """One search (:func:`~fdlab.rules.movement.move_options` with the widest roll) as arrays.
+
+    Shared by every position of the same space and movement rules: what a
+    move does to the stop count (C-2, C-6) is the same for all of them, and
+    the lap counter only adds (S-4), so both are taken from
+    :func:`~fdlab.rules.movement.after_move` once per option.
+    """
+
+    def __init__(self, model: SoloModel, space: int, stops: int, options: list[MoveOption]):
+        board = model.board
+        self.space = space
+        self.options = options
+        n = len(options)
+        self.destination = np.fromiter((o.destination for o in options), np.int64, n)
+        self.moved = np.fromiter((o.moved for o in options), np.int64, n)
+        self.boxed = np.fromiter((o.boxed for o in options), bool, n)
+        kind = board.kind
+        self.pit = np.fromiter((kind[o.destination] != "track" for o in options), bool, n)
+        counts = [after_move(board, space, stops, 0, o) for o in options]
+        stops_after = np.fromiter((c[0] for c in counts), np.int64, n)
+        self.laps_gained = np.fromiter((c[1] for c in counts), np.int64, n)
+        self.capped_stops = np.minimum(stops_after, model._need[self.destination])
+        self._classes: np.ndarray | None = None
+        self._finish: dict[int, tuple[int, bool]] = {}
+
+    def classes(self, model: SoloModel) -> np.ndarray:
+        """The cost class of each option (:meth:`SoloModel._cost_class`)."""
+        if self._classes is None:
+            space = self.space
+            start_pit = in_pit_zone(model.board, space)
+            known = model._classes
+            classes = []
+            for option, pit in zip(self.options, self.pit.tolist(), strict=True):
+                k = known.get((option.overshoots, start_pit, pit))  # _cost_class's key
+                classes.append(model._cost_class(space, option) if k is None else k)
+            self._classes = np.asarray(classes, dtype=np.int64)
+        return self._classes
+
+    def finish_costs(self, model: SoloModel, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Loss and doom of the options ``which`` as moves that end the race (per option)."""
+        n = len(self.options)
+        loss = np.zeros(n, dtype=np.int64)
+        doom = np.zeros(n, dtype=bool)
+        known = self._finish
+        for i in which.tolist():
+            got = known.get(i)
+            if got is None:
+                cost = model.finish_cost(self.space, self.options[i])
+                got = known[i] = (cost.total, cost.eliminated or not cost.allowed)
+            loss[i], doom[i] = got
+        return loss, doom
+
+
+def _steps_to_pit_in(board: Board) -> np.ndarray:
+    """Per space, the fewest steps of the board to a step into the pit lane (a large number if none)."""
+    n = len(board.ids)
+    far = np.iinfo(np.int64).max // 2
+    steps = np.full(n, far, dtype=np.int64)
+    back: list[list[int]] = [[] for _ in range(n)]
+    queue = []
+    for v in range(n):
+        for j, code in board.moves[v]:
+            back[j].append(v)
+            if code == STEP_PIT_IN and steps[v] > 1:
+                steps[v] = 1
+    queue = [v for v in range(n) if steps[v] == 1]
+    head = 0
+    while head < len(queue):
+        j = queue[head]
+        head += 1
+        for v in back[j]:
+            if steps[v] > steps[j] + 1:
+                steps[v] = steps[j] + 1
+                queue.append(v)
+    return steps

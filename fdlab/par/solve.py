@@ -20,12 +20,19 @@ eliminating option when another exists (D-2). *Par* is the expected number
 of turns of the races that finish under that policy;
 ``finish_probability`` says how many do (nearly all on a sane board).
 
-Vectorisation. Move generation runs once per position (a search with the
-largest roll lists every smaller roll's options). The positions are then
-taken in reverse topological order of the graph of moves (strongly connected
-groups iterate to a fixed point, which only happens for a car braking to a
-standstill or waiting in the pit lane) and each position's Bellman update
-runs over all its option rows, gears and pool values at once with numpy.
+Vectorisation. Move generation runs once per position, or once for the
+positions that search alike (:mod:`fdlab.par.model`); a search with the
+largest roll lists every smaller roll's options. The rows of a face group
+that land alike are kept once. The graph of moves is cut into levels:
+strongly connected groups of positions (a car braking to a standstill or
+waiting in the pit lane stays where it is), each one level above the
+highest group it leads to. A level is solved at once, its positions' rows
+as one table: the rows leaving a group land on final values and are
+reduced once, and only the rows inside a group are iterated to a fixed
+point, group by group as if solved alone. A state table with a margin for
+eliminated cars and a finish-line position makes every landing one
+lookup. The solution is the same as a Bellman update position by position
+over all the rows.
 """
 
 from __future__ import annotations
@@ -56,8 +63,8 @@ class _Tables:
     """Per-position arrays shared by the value and the policy-evaluation passes."""
 
     rows: list[OptionRows]
-    legal: list[np.ndarray]
-    shift_loss: list[np.ndarray]
+    legal: np.ndarray  # (positions, previous gear, gear)
+    shift_loss: np.ndarray  # same shape
     trigger: np.ndarray  # per face group: engine check on this face (D-6)
     prob: np.ndarray  # per face group
     gear_of_group: np.ndarray  # per face group, 1-based
@@ -281,51 +288,28 @@ def solve_par(
     model = SoloModel(board, get_preset(preset, laps), box_slot)
     tables = _tables(model)
     n_pos = len(model.positions)
-    gears = model.preset.gears
-    top = model.pool_max
     penalty = float(elimination_penalty)
 
-    value = np.full((n_pos, gears + 1, top + 1), _UNKNOWN)
-    value[:, :, 0] = penalty
-    finish = np.zeros((n_pos, gears + 1, top + 1))
-    turns = np.zeros((n_pos, gears + 1, top + 1))  # E[turns * 1{finish}]
-    policy = np.zeros((n_pos, gears + 1, top + 1), dtype=np.int8)
+    store = _Store(model, penalty)
 
     iterations = 0
-    for members, loops in _components(tables.rows):
-        prepared = {p: _prepare(model, tables, tables.rows[p]) for p in members}
-        last = {}
-        for _ in range(10_000):
-            iterations += 1
-            change = 0.0
-            for p in members:
-                q_value, gear_choice, last[p], _ = _bellman(
-                    model, tables, p, prepared[p], value, penalty
-                )
-                change = max(change, float(np.max(np.abs(q_value - value[p]))))
-                value[p] = q_value
-                policy[p] = gear_choice
-            if not loops or change <= tolerance:
-                break
-        # the values of this group are final: the chosen row of every face group is fixed
-        chosen = {}
-        for p in members:
-            if loops:
-                _, _, w, _ = _bellman(model, tables, p, prepared[p], value, penalty)
-            else:
-                w = last[p]
-            chosen[p] = _first_argmin(w, prepared[p].rows.starts)
-        for _ in range(10_000):
-            change = 0.0
-            for p in members:
-                f, a = _evaluate(model, tables, p, prepared[p], chosen[p], policy, finish, turns)
-                change = max(change, float(np.max(np.abs(f - finish[p]))))
-                change = max(change, float(np.max(np.abs(a - turns[p]))))
-                finish[p], turns[p] = f, a
-            if not loops or change <= tolerance:
-                break
+    label, loops, levels = _levels(tables.rows)
+    for positions in levels:
+        iterations += _solve_level(
+            model,
+            tables,
+            positions,
+            label,
+            loops,
+            store,
+            penalty,
+            tolerance,
+        )
 
-    objective, fin, expected, tot = _start_values(model, tables, value, finish, turns, penalty)
+    objective, fin, expected, tot = _start_values(model, tables, store, penalty)
+    value = np.ascontiguousarray(store.value)
+    finish = np.ascontiguousarray(store.finish)
+    policy = store.policy
     return ParSolution(
         par=tot / fin if fin > 0 else float("inf"),
         finish_probability=fin,
@@ -345,12 +329,23 @@ def solve_par(
     )
 
 
-def _components(rows: list[OptionRows]) -> list[tuple[list[int], bool]]:
-    """Strongly connected groups of positions, successors first, each with "has a cycle".
+def _levels(rows: list[OptionRows]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Strongly connected groups of positions, and the positions level by level, sinks first.
 
-    Positions ``p -> q`` are joined when an option of ``p`` leads to ``q``; a
-    group is solved once every group it leads to is (Kahn's order on the
-    condensed graph, sinks first).
+    Positions ``p -> q`` are joined when an option of ``p`` leads to ``q``.
+    A group's level is one more than the highest level of the groups it
+    leads to (0 when it leads to none): the groups of a level depend only on
+    lower levels, so a level is solved at once, after every lower one.
+
+    Returns
+    -------
+    label : ndarray of int
+        The group of each position.
+    loops : ndarray of bool
+        Per group: it has a cycle (several positions, or an option that
+        stays where it is), so its values are iterated to a fixed point.
+    levels : list of ndarray of int
+        The positions of each level, lowest level first.
     """
     n = len(rows)
     sources, targets = [], []
@@ -364,26 +359,29 @@ def _components(rows: list[OptionRows]) -> list[tuple[list[int], bool]]:
     graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
-    pairs = np.unique(np.stack([label[src][cross], label[dst][cross]], axis=1), axis=0)
-    waiting = np.bincount(pairs[:, 0], minlength=count) if len(pairs) else np.zeros(count, int)
-    before: list[list[int]] = [[] for _ in range(count)]
-    for a, b in pairs:
-        before[b].append(int(a))
-    members: list[list[int]] = [[] for _ in range(count)]
-    for p in range(n):
-        members[label[p]].append(p)
-    self_loop = np.zeros(count, dtype=bool)
-    self_loop[label[src[src == dst]]] = True
-    ready = [c for c in range(count) if waiting[c] == 0]
-    order = []
+    # the condensed graph: group a leads to group b, once per pair, sorted by a and by b
+    code = np.unique(label[src][cross].astype(np.int64) * count + label[dst][cross])
+    lead, led = code // count, code % count
+    successors = np.split(led, np.searchsorted(lead, np.arange(1, count)))
+    by_target = np.argsort(led, kind="stable")
+    predecessors = np.split(lead[by_target], np.searchsorted(led[by_target], np.arange(1, count)))
+    waiting = np.bincount(lead, minlength=count)
+    loops = np.bincount(label, minlength=count) > 1
+    loops[label[src[src == dst]]] = True
+    level = np.zeros(count, dtype=np.int64)
+    ready = np.flatnonzero(waiting == 0).tolist()
     while ready:
         c = ready.pop()
-        order.append((members[c], len(members[c]) > 1 or bool(self_loop[c])))
-        for a in before[c]:
-            waiting[a] -= 1
-            if waiting[a] == 0:
-                ready.append(a)
-    return order
+        if len(successors[c]):
+            level[c] = 1 + level[successors[c]].max()
+        before = predecessors[c]
+        if len(before):
+            waiting[before] -= 1
+            ready.extend(before[waiting[before] == 0].tolist())
+    of_position = level[label]
+    order = np.argsort(of_position, kind="stable")
+    bounds = np.searchsorted(of_position[order], np.arange(1, int(of_position.max(initial=0)) + 1))
+    return label, loops, [part for part in np.split(order, bounds) if len(part)]
 
 
 def _tables(model: SoloModel) -> _Tables:
@@ -399,10 +397,15 @@ def _tables(model: SoloModel) -> _Tables:
             categories[key] = model.gear_table(space)
         legal.append(categories[key][0])
         shift.append(categories[key][1])
+    # positions that share a search one after the other: its rows are shaped once
+    order = sorted(range(len(model.positions)), key=lambda p: id(model._search_of[p]))
+    rows: list[OptionRows] = [None] * len(order)  # type: ignore[list-item]
+    for p in order:
+        rows[p] = _distinct(model, model.rows(p))
     return _Tables(
-        rows=[model.rows(p) for p in range(len(model.positions))],
-        legal=legal,
-        shift_loss=shift,
+        rows=rows,
+        legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
+        shift_loss=np.stack(shift) if shift else np.zeros((0, 1, 1), dtype=np.int64),
         trigger=np.asarray([model.engine_check(g, r) for g, r, _ in groups]),
         prob=np.asarray([p for _, _, p in groups]),
         gear_of_group=gear_of_group,
@@ -410,191 +413,369 @@ def _tables(model: SoloModel) -> _Tables:
     )
 
 
-@dataclass
-class _Prepared:
-    """Where each option row of one position lands, for every pool value (computed once).
+def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
+    """``rows`` without the rows that land exactly like an earlier row of their face group.
 
-    ``flat`` indexes a flattened ``(positions, gears + 1, pool + 1)`` array
-    at the landing state; ``checked`` lists the rows followed by an engine
-    check (D-6) and ``flat_below`` their landing state one point lower.
+    Two rows of a group are interchangeable when they reach the same
+    position with the same pool change and the same engine check; every
+    row that eliminates the car at every pool value is interchangeable
+    with every other such row. Keeping the first row of each kind (in
+    the original order) leaves every group minimum and the first row that
+    reaches it unchanged: the solution is the same, from fewer rows.
+    """
+    top = model.pool_max
+    doomed = rows.doomed | (
+        ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
+    )
+    loss = np.where(rows.restore, -1, rows.loss)
+    span = int(loss.max(initial=0)) + 3
+    n_targets = len(model.positions) + 2
+    kind = np.where(doomed, 0, ((rows.target + 2) * span + (loss + 2)) * 2 + rows.exempt)
+    key = rows.group.astype(np.int64) * (n_targets * span * 2 + 1) + kind
+    _, first = np.unique(key, return_index=True)
+    if len(first) == len(key):
+        return rows
+    keep = np.sort(first)
+    group = rows.group[keep]
+    return OptionRows(
+        group=group,
+        target=rows.target[keep],
+        loss=rows.loss[keep],
+        doomed=rows.doomed[keep],
+        restore=rows.restore[keep],
+        exempt=rows.exempt[keep],
+        starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
+    )
+
+
+class _Store:
+    """Value, finish probability and E[turns * 1{finish}] of every state, with margins.
+
+    Each array is kept as ``(positions + 1, gears + 1, 2 * (pool + 1))``: the
+    first ``pool + 1`` columns of the last axis are a margin for pool values
+    below 0 (the car is eliminated: the penalty, not finished, no turns), the
+    others hold pool values 0 to the full pool; the extra position (index
+    ``len(positions)``) is the finish line (no turns left, finished). So the
+    value of any landing, eliminated, finished or not, is one lookup.
+    ``value``, ``finish`` and ``turns`` are views of the states themselves.
     """
 
-    rows: OptionRows
-    dead: np.ndarray
-    done: np.ndarray
+    def __init__(self, model: SoloModel, penalty: float) -> None:
+        n = len(model.positions)
+        width = model.preset.gears + 1
+        self.margin = pools = model.pool_max + 1
+        shape = (n + 1, width, 2 * pools)
+        self.value_store = np.zeros(shape)
+        self.finish_store = np.zeros(shape)
+        self.turns_store = np.zeros(shape)
+        self.value_store[:, :, :pools] = penalty
+        self.value_store[:n, :, pools:] = _UNKNOWN
+        self.value_store[:n, :, pools] = penalty  # no pool left
+        self.finish_store[n, :, pools:] = 1.0
+        if model.pool_dies_at_zero:  # crossing the line with 0 left is an elimination
+            self.value_store[n, :, pools] = penalty
+            self.finish_store[n, :, pools] = 0.0
+        self.value = self.value_store[:n, :, pools:]
+        self.finish = self.finish_store[:n, :, pools:]
+        self.turns = self.turns_store[:n, :, pools:]
+        self.policy = np.zeros(self.value.shape, dtype=np.int8)
+
+
+@dataclass
+class _Landing:
+    """Where some option rows land, per element of a (rows or groups, pool values) grid.
+
+    ``flat`` indexes a flattened :class:`_Store` array at the landing state
+    (the margin for an eliminated car, the finish line for a finished one);
+    ``checked`` marks the elements followed by an engine check (D-6), and
+    ``flat_below`` gives, for those elements in order, the state one point lower.
+    """
+
     flat: np.ndarray
-    checked: np.ndarray
+    checked: np.ndarray | None
     flat_below: np.ndarray
-    below_dead: np.ndarray
-    check_slot: np.ndarray  # per row: its place in ``checked``, or -1
 
 
-def _prepare(
-    model: SoloModel, tables: _Tables, rows: OptionRows, gear: int | None = None
-) -> _Prepared:
-    """Landing states of every row (``gear`` overrides the gear of the rows' groups)."""
-    top = model.pool_max
-    width = model.preset.gears + 1
-    pools = np.arange(top + 1)
-    left = pools[None, :] - rows.loss[:, None]
-    left = np.where(rows.restore[:, None], top, left)
-    dies = model.pool_dies_at_zero
-    dead = (left <= 0) if dies else (left < 0)
-    dead |= rows.doomed[:, None]
-    dead[:, 0] = True
-    finished = rows.target == FINISHED
-    done = finished[:, None] & ~dead
-    target = np.where(finished, 0, rows.target)
-    gears = tables.gear_of_group[rows.group] if gear is None else np.full(len(rows.group), gear)
-    base = ((target * width + gears) * (top + 1))[:, None]
-    flat = (base + np.clip(left, 0, top)).astype(np.int64)
-    if gear is None:
-        check = tables.trigger[rows.group] & ~rows.exempt & ~finished
-    else:
-        check = np.zeros(len(rows.group), dtype=bool)
-    checked = np.nonzero(check)[0]
-    lower = left[checked] - 1
-    below_dead = (lower <= 0) if dies else (lower < 0)
-    flat_below = base[checked] + np.clip(lower, 0, top)
-    check_slot = np.full(len(rows.group), -1, dtype=np.int64)
-    check_slot[checked] = np.arange(len(checked))
-    return _Prepared(rows, dead, done, flat, checked, flat_below, below_dead, check_slot)
+class _Rows:
+    """The option rows of one position with their gear and engine check (D-6) per row."""
+
+    def __init__(
+        self, model: SoloModel, tables: _Tables, rows: OptionRows, gear: int | None = None
+    ) -> None:
+        self.rows = rows
+        finished = rows.target == FINISHED
+        if gear is None:
+            self.gear = tables.gear_of_group[rows.group]
+            self.check = tables.trigger[rows.group] & ~rows.exempt & ~finished
+        else:  # a flying start: a fixed roll in ``gear``, no die, no engine check
+            self.gear = np.full(len(rows.group), gear, dtype=np.int64)
+            self.check = np.zeros(len(rows.group), dtype=bool)
+        top = model.pool_max
+        # rows that eliminate the car at every pool value
+        self.gone = rows.doomed | (
+            ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
+        )
+        self.position = np.where(finished, len(model.positions), rows.target)
+        margin = top + 1
+        width = model.preset.gears + 1
+        # flat index of the landing state with pool 0 (restored: the full pool)
+        self.base = (self.position * width + self.gear) * (2 * margin) + margin
+
+    def land(self, model: SoloModel, idx: np.ndarray) -> _Landing:
+        """Landing of rows ``idx`` (shape ``(n, 1)`` for whole rows, or ``(groups, pool + 1)``
+        for one row per element) at every pool value."""
+        if idx.ndim == 2 and idx.shape[1] == 1:
+            return self._land_rows(model, idx[:, 0])
+        rows = self.rows
+        top = model.pool_max
+        pools = np.arange(top + 1)[None, :]
+        left = np.where(rows.restore[idx], top, pools - rows.loss[idx])
+        flat = self.base[idx] + left
+        flat[:, 0] = 0  # a car with no pool left is eliminated (the margin)
+        gone = self.gone[idx]
+        if gone.any():
+            flat = np.where(gone, 0, flat)
+        check = self.check[idx] & ~gone
+        if not check.any():
+            return _Landing(flat, None, np.zeros(0, dtype=np.int64))
+        alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
+        check = check & alive & (pools > 0)
+        return _Landing(flat, check, flat[check] - 1)
+
+    def _land_rows(self, model: SoloModel, r: np.ndarray) -> _Landing:
+        """:meth:`land` of whole rows ``r``: the same indices, in fewer passes over the grid."""
+        rows = self.rows
+        top = model.pool_max
+        pools = np.arange(top + 1)
+        base = self.base[r]
+        flat = (base - rows.loss[r])[:, None] + pools[None, :]
+        restore = rows.restore[r]
+        if restore.any():
+            flat[restore] = (base[restore] + top)[:, None]
+        gone = self.gone[r]
+        if gone.any():
+            flat[gone] = 0
+        flat[:, 0] = 0  # a car with no pool left is eliminated (the margin)
+        check = self.check[r] & ~gone
+        if not check.any():
+            return _Landing(flat, None, np.zeros(0, dtype=np.int64))
+        at = np.flatnonzero(check)
+        left = np.where(restore[at, None], top, pools[None, :] - rows.loss[r][at, None])
+        alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
+        checked = np.zeros(flat.shape, dtype=bool)
+        checked[at] = alive & (pools[None, :] > 0)
+        return _Landing(flat, checked, flat[checked] - 1)
 
 
-def _landing(
-    model: SoloModel, prep: _Prepared, array: np.ndarray, fail: float, finish: float, dead: float
-) -> np.ndarray:
-    """Per row and pool value: ``array`` at the landing state (engine check averaged in)."""
-    flat = array.reshape(-1)
-    out = flat[prep.flat]
-    if len(prep.checked):
+def _values(model: SoloModel, land: _Landing, store: np.ndarray) -> np.ndarray:
+    """A :class:`_Store` array at the landing states, the engine check averaged in."""
+    flat = store.reshape(-1)
+    out = flat[land.flat]
+    if land.checked is not None:
         hit = model.engine_hit()
-        below = np.where(prep.below_dead, fail, flat[prep.flat_below])
-        out[prep.checked] = (1 - hit) * out[prep.checked] + hit * below
-    out = np.where(prep.done, finish, out)
-    return np.where(prep.dead, dead, out)
+        out[land.checked] = (1 - hit) * out[land.checked] + hit * flat[land.flat_below]
+    return out
 
 
-def _landing_chosen(
-    model: SoloModel,
-    prep: _Prepared,
-    array: np.ndarray,
-    chosen: np.ndarray,
-    fail: float,
-    finish: float,
-    dead: float,
-) -> np.ndarray:
-    """:func:`_landing` of the chosen row only, per face group and pool (``chosen[k, pool]``)."""
-    pools = np.broadcast_to(np.arange(chosen.shape[1])[None, :], chosen.shape)
-    flat = array.reshape(-1)
-    out = flat[prep.flat[chosen, pools]]
-    if len(prep.checked):
-        slot = prep.check_slot[chosen]
-        mask = slot >= 0
-        if mask.any():
-            hit = model.engine_hit()
-            at, col = slot[mask], pools[mask]
-            below = np.where(prep.below_dead[at, col], fail, flat[prep.flat_below[at, col]])
-            out[mask] = (1 - hit) * out[mask] + hit * below
-    out = np.where(prep.done[chosen, pools], finish, out)
-    return np.where(prep.dead[chosen, pools], dead, out)
-
-
-def _bellman(
+def _solve_level(
     model: SoloModel,
     tables: _Tables,
-    p: int,
-    prep: _Prepared,
-    value: np.ndarray,
+    positions: np.ndarray,
+    label: np.ndarray,
+    loops: np.ndarray,
+    store: _Store,
     penalty: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One Bellman update of position ``p`` for every previous gear and pool value.
+    tolerance: float,
+) -> int:
+    """Solve the positions of one level (:func:`_levels`) at once; returns the iterations.
 
-    Returns the new values, the gear choices, the row values and each
-    gear's expected value after its roll.
+    The option rows of every position of the level are taken as one table.
+    Rows leaving their group land on values already final: their least
+    value per face group and pool, and the first row reaching it, are
+    computed once. Each iteration lands only the rows inside a group
+    (braking to a standstill, waiting in the pit lane) and updates the
+    groups that have not converged; a group stops when its values change
+    by at most ``tolerance``, as if solved alone. Minima are exact, so the
+    values are those of Bellman updates over all the rows. Then the chosen
+    row of every face group and pool (the first of least value) is fixed and
+    the finish probability and turns are evaluated the same way.
     """
-    w = _landing(model, prep, value, penalty, 0.0, penalty)
-    best = np.minimum.reduceat(w, prep.rows.starts, axis=0)  # (groups, pool)
-    expected = np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
-    q_value, choice = _gear_choice(model, tables, p, expected, penalty)
-    return q_value, choice, w, expected
+    value, policy, finish, turns = store.value, store.policy, store.finish, store.turns
+    n_slots = len(positions)
+    n_groups = len(model.groups)
+    pools = model.pool_max + 1
+    parts = [tables.rows[p] for p in positions]
+    counts = np.fromiter((len(r.group) for r in parts), np.int64, n_slots)
+    slot = np.repeat(np.arange(n_slots), counts)
+
+    def joined(name: str) -> np.ndarray:
+        return np.concatenate([getattr(r, name) for r in parts])
+
+    rows = OptionRows(
+        group=joined("group"),
+        target=joined("target"),
+        loss=joined("loss"),
+        doomed=joined("doomed"),
+        restore=joined("restore"),
+        exempt=joined("exempt"),
+        starts=np.zeros(0, dtype=np.int64),
+    )
+    every = _Rows(model, tables, rows)
+    n = len(rows.group)
+    face = slot * n_groups + rows.group  # face group of the level's table, non-decreasing
+    group_of_slot = label[positions]
+    target = rows.target
+    internal = (target != FINISHED) & (label[np.maximum(target, 0)] == group_of_slot[slot])
+    outer = np.flatnonzero(~internal)
+    inner = np.flatnonzero(internal)
+    outer_best = np.full((n_slots * n_groups, pools), np.inf)
+    outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
+    if len(outer):
+        w = _values(model, every.land(model, outer[:, None]), store.value_store)
+        faces, starts = _segments(face[outer])
+        outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
+        marked = np.where(w == outer_best[face[outer]], outer[:, None], n)
+        outer_first[faces] = np.minimum.reduceat(marked, starts, axis=0)
+    inner_land = every.land(model, inner[:, None])
+    inner_face = face[inner]
+    inner_faces, inner_starts = _segments(inner_face)
+
+    def best() -> tuple[np.ndarray | None, np.ndarray]:
+        if not len(inner):
+            return None, outer_best
+        w = _values(model, inner_land, store.value_store)
+        least = outer_best.copy()
+        least[inner_faces] = np.minimum(least[inner_faces], np.minimum.reduceat(w, inner_starts))
+        return w, least
+
+    groups, group_index = np.unique(group_of_slot, return_inverse=True)
+    cyclic = loops[group_of_slot]
+
+    def still_changing(change: np.ndarray) -> np.ndarray:
+        """Per slot: its group changed by more than the tolerance (and has a cycle)."""
+        most = np.zeros(len(groups))
+        np.maximum.at(most, group_index, change)
+        return cyclic & (most[group_index] > tolerance)
+
+    iterations = 0
+    active = np.ones(n_slots, dtype=bool)
+    for _ in range(10_000):
+        iterations += 1
+        _, least = best()
+        expected = _expected(tables, least.reshape(n_slots, n_groups, pools))
+        q_value, gear_choice = _gear_choice(model, tables, positions, expected, penalty)
+        change = np.abs(q_value - value[positions]).max(axis=(1, 2))
+        update = positions[active]
+        value[update] = q_value[active]
+        policy[update] = gear_choice[active]
+        active &= still_changing(change)
+        if not active.any():
+            break
+    # the values of the level are final: the chosen row of every face group is fixed
+    w, least = best()
+    chosen = np.where(outer_best == least, outer_first, n)
+    if w is not None:
+        marked = np.where(w == least[inner_face], inner[:, None], n)
+        first = np.minimum.reduceat(marked, inner_starts, axis=0)
+        chosen[inner_faces] = np.minimum(chosen[inner_faces], first)
+    land = every.land(model, chosen)
+    active = np.ones(n_slots, dtype=bool)
+    shape = (n_slots, n_groups, pools)
+    for _ in range(10_000):
+        f_group = _values(model, land, store.finish_store).reshape(shape)
+        a_group = _values(model, land, store.turns_store).reshape(shape)
+        f, a = _through_gear(
+            model,
+            tables,
+            positions,
+            policy[positions],
+            _expected(tables, f_group),
+            _expected(tables, a_group),
+        )
+        change = np.maximum(
+            np.abs(f - finish[positions]).max(axis=(1, 2)),
+            np.abs(a - turns[positions]).max(axis=(1, 2)),
+        )
+        update = positions[active]
+        finish[update] = f[active]
+        turns[update] = a[active]
+        active &= still_changing(change)
+        if not active.any():
+            break
+    return iterations
+
+
+def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of a sorted array and where each begins (for ``reduceat``)."""
+    if not len(group):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    begins = np.flatnonzero(np.diff(group)) + 1
+    starts = np.concatenate([[0], begins]).astype(np.int64)
+    return group[starts].astype(np.int64), starts
+
+
+def _expected(tables: _Tables, best: np.ndarray) -> np.ndarray:
+    """Each gear's expected value after its roll, from the best row value of every face.
+
+    ``best`` is ``(face groups, pool)``, or ``(positions, face groups, pool)``.
+    """
+    if best.ndim == 2:
+        return np.add.reduceat(tables.prob[:, None] * best, tables.gear_starts, axis=0)
+    return np.add.reduceat(tables.prob[None, :, None] * best, tables.gear_starts, axis=1)
 
 
 def _gear_choice(
-    model: SoloModel, tables: _Tables, p: int, expected: np.ndarray, penalty: float
+    model: SoloModel, tables: _Tables, positions: np.ndarray, expected: np.ndarray, penalty: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Best gear for every previous gear and pool, given each gear's expected value."""
+    """Best gear for every position, previous gear and pool, given each gear's expected value.
+
+    ``expected`` is ``(positions, gears, pool)``; returns the values and the
+    gears, each ``(positions, previous gear, pool)``.
+    """
     top = model.pool_max
     pools = np.arange(top + 1)
-    legal = tables.legal[p]  # (prev, gears)
-    shift = tables.shift_loss[p]
-    left = pools[None, None, :] - shift[:, :, None]
+    legal = tables.legal[positions]  # (positions, previous, gears)
+    shift = tables.shift_loss[positions]
+    left = pools[None, None, None, :] - shift[:, :, :, None]
     dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    g_index = np.arange(legal.shape[1])[None, :, None]
-    reach = expected[g_index, np.clip(left, 0, top)]
+    at = np.arange(len(positions))[:, None, None, None]
+    g_index = np.arange(legal.shape[2])[None, None, :, None]
+    reach = expected[at, g_index, np.clip(left, 0, top)]
     cand = np.where(dies, 1.0 + penalty, 1.0 + reach)
-    cand = np.where(legal[:, :, None], cand, np.inf)
-    choice = np.argmin(cand, axis=1)
-    q_value = np.take_along_axis(cand, choice[:, None, :], axis=1)[:, 0, :]
-    q_value[:, 0] = penalty
+    cand = np.where(legal[:, :, :, None], cand, np.inf)
+    choice = np.argmin(cand, axis=2)
+    q_value = np.take_along_axis(cand, choice[:, :, None, :], axis=2)[:, :, 0, :]
+    q_value[:, :, 0] = penalty
     gear = (choice + 1).astype(np.int8)
-    gear[:, 0] = 0
+    gear[:, :, 0] = 0
     return q_value, gear
-
-
-def _chosen_finish(
-    model: SoloModel,
-    prep: _Prepared,
-    chosen: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per face group and pool: finish probability and E[turns * 1{finish}] of the chosen row.
-
-    ``chosen`` is :func:`_first_argmin` of the row values: the row played per group and pool.
-    """
-    f_chosen = _landing_chosen(model, prep, finish, chosen, 0.0, 1.0, 0.0)
-    a_chosen = _landing_chosen(model, prep, turns, chosen, 0.0, 0.0, 0.0)
-    return f_chosen, a_chosen
-
-
-def _evaluate(
-    model: SoloModel,
-    tables: _Tables,
-    p: int,
-    prep: _Prepared,
-    chosen: np.ndarray,
-    policy: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Finish probability and E[turns * 1{finish}] of position ``p`` under the policy."""
-    f_group, a_group = _chosen_finish(model, prep, chosen, finish, turns)
-    f_gear = np.add.reduceat(tables.prob[:, None] * f_group, tables.gear_starts, axis=0)
-    a_gear = np.add.reduceat(tables.prob[:, None] * a_group, tables.gear_starts, axis=0)
-    return _through_gear(model, tables, p, policy[p], f_gear, a_gear)
 
 
 def _through_gear(
     model: SoloModel,
     tables: _Tables,
-    p: int,
+    positions: np.ndarray,
     gear_policy: np.ndarray,
     f_gear: np.ndarray,
     a_gear: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Apply the chosen gear (and its downshift loss) to per-gear finish values."""
+    """Apply the chosen gear (and its downshift loss) to per-gear finish values.
+
+    ``gear_policy`` is ``(positions, previous gear, pool)``, ``f_gear`` and
+    ``a_gear`` are ``(positions, gears, pool)``.
+    """
     top = model.pool_max
-    pools = np.arange(top + 1)[None, :]
+    pools = np.arange(top + 1)[None, None, :]
     gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
-    prev = np.arange(gear_policy.shape[0])[:, None]
-    left = pools - tables.shift_loss[p][prev, gear]
+    at = np.arange(len(positions))[:, None, None]
+    prev = np.arange(gear_policy.shape[1])[None, :, None]
+    left = pools - tables.shift_loss[positions][at, prev, gear]
     dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
     idx = np.clip(left, 0, top)
-    f = np.where(dies, 0.0, f_gear[gear, idx])
-    a = np.where(dies, 0.0, a_gear[gear, idx])
-    f[:, 0] = 0.0
-    a[:, 0] = 0.0
+    f = np.where(dies, 0.0, f_gear[at, gear, idx])
+    a = np.where(dies, 0.0, a_gear[at, gear, idx])
+    f[:, :, 0] = 0.0
+    a[:, :, 0] = 0.0
     return f, f + a
 
 
@@ -610,9 +791,7 @@ def _first_argmin(w: np.ndarray, starts: np.ndarray) -> np.ndarray:
 def _start_values(
     model: SoloModel,
     tables: _Tables,
-    value: np.ndarray,
-    finish: np.ndarray,
-    turns: np.ndarray,
+    store: _Store,
     penalty: float,
 ) -> tuple[float, float, float, float]:
     """Objective, finish probability, expected turns and E[turns * 1{finish}] from pole (S-2).
@@ -622,6 +801,7 @@ def _start_values(
     start (a fixed number of spaces in 1st gear, no die rolled).
     """
     preset = model.preset
+    value, finish, turns = store.value, store.finish, store.turns
     p = model.index[model.start]
     top = model.pool_max
     faces = preset.black_faces
@@ -631,22 +811,26 @@ def _start_values(
     normal = 1.0 - stall - flying
 
     # normal start: the 1st-gear die from pole, healthy
-    prep = _prepare(model, tables, tables.rows[p])
-    _, _, w, expected = _bellman(model, tables, p, prep, value, penalty)
-    f_group, a_group = _chosen_finish(
-        model, prep, _first_argmin(w, prep.rows.starts), finish, turns
+    start = _Rows(model, tables, tables.rows[p])
+    w = _values(
+        model, start.land(model, np.arange(len(start.rows.group))[:, None]), store.value_store
     )
+    expected = _expected(tables, np.minimum.reduceat(w, start.rows.starts, axis=0))
+    land = start.land(model, _first_argmin(w, start.rows.starts))
+    f_group = _values(model, land, store.finish_store)
+    a_group = _values(model, land, store.turns_store)
     first = slice(tables.gear_starts[0], tables.gear_starts[1])
     normal_value = float(expected[0, top])
     f_norm = float(np.sum(tables.prob[first] * f_group[first, top]))
     a_norm = float(np.sum(tables.prob[first] * a_group[first, top]))
     # flying start: a fixed roll in 1st gear, no engine check
-    fly = _prepare(model, tables, model.start_rows(p), gear=1)
-    fly_w = _landing(model, fly, value, penalty, 0.0, penalty)
+    fly = _Rows(model, tables, model.start_rows(p), gear=1)
+    fly_land = fly.land(model, np.arange(len(fly.rows.group))[:, None])
+    fly_w = _values(model, fly_land, store.value_store)
     k = int(np.argmin(fly_w[:, top]))
     fly_value = float(fly_w[k, top])
-    fly_f = float(_landing(model, fly, finish, 0.0, 1.0, 0.0)[k, top])
-    fly_a = float(_landing(model, fly, turns, 0.0, 0.0, 0.0)[k, top])
+    fly_f = float(_values(model, fly_land, store.finish_store)[k, top])
+    fly_a = float(_values(model, fly_land, store.turns_store)[k, top])
 
     objective = 1.0 + stall * value[p, 0, top] + normal * normal_value + flying * fly_value
     fin = stall * finish[p, 0, top] + normal * f_norm + flying * fly_f

@@ -9,8 +9,11 @@ every race has anyway.
 
 :func:`solo_table` solves once per board *content* (a hash of the track's
 JSON form, not the object), preset and pit box, and remembers the table
-for the life of the process; :func:`remember` stores tables solved
-elsewhere (a worker receiving them from the playtest's process).
+for the life of the process and on disk (:mod:`fdlab.par.store`), so a
+new Python session reads the table of a board met before instead of
+solving it again; :func:`remember` stores tables solved elsewhere (a
+worker receiving them from the playtest's process) and
+:func:`forget_tables` empties the in-memory cache.
 """
 
 from __future__ import annotations
@@ -24,13 +27,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fdlab.par import store
 from fdlab.par.approx import solo_preset
 from fdlab.par.model import FINISHED, Position
 from fdlab.rules.board import Board
 from fdlab.rules.movement import MoveOption, after_move
 from fdlab.rules.presets import Preset
 
-__all__ = ["ParTable", "board_key", "remember", "solo_table", "table_key"]
+__all__ = ["ParTable", "board_key", "forget_tables", "remember", "solo_table", "table_key"]
 
 #: Successors a table remembers before it starts afresh (see :meth:`ParTable.successors`).
 SUCCESSORS_KEPT = 200_000
@@ -233,6 +237,10 @@ def solo_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
     """The solo table of a board for car ``box_slot``, solved once per board content.
 
     The preset is modelled as :func:`fdlab.par.approx.solo_preset` says.
+    The table is looked up in memory (this process), then on disk
+    (:mod:`fdlab.par.store`: the user's cache folder, ``FDLAB_CACHE_DIR``,
+    switched off by ``FDLAB_CACHE=off``), and solved only if neither has it;
+    a table solved here is kept in both.
 
     Examples
     --------
@@ -249,6 +257,20 @@ def solo_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
     key = table_key(board, preset, box_slot)
     table = _TABLES.get(key)
     if table is None:
-        solution = solve_par(board, solo_preset(preset), box_slot=key[2])
-        table = _TABLES[key] = solution.table(key[0])
+        modelled = solo_preset(preset)
+        table = store.load(key, modelled)
+        if table is None:
+            table = solve_par(board, modelled, box_slot=key[2]).table(key[0])
+            store.save(key, table)
+        _TABLES[key] = table
     return table
+
+
+def forget_tables() -> None:
+    """Empty the in-memory cache of :func:`solo_table` (the disk cache stays).
+
+    Examples
+    --------
+    >>> forget_tables()
+    """
+    _TABLES.clear()

@@ -252,3 +252,19 @@ def test_solo_bot_solved_for_another_cars_box_is_refused_not_stalled():
     bot = SoloOptimalBot(solve_par(board, laps=2))
     with pytest.raises(ValueError, match=r"box of car 1 but drives car 2.*box_slot=2"):
         simulate(board, [HeuristicBot(), bot], laps=2, seed=0)
+
+
+def test_shared_searches_give_each_position_the_engines_options_and_successors():
+    """Positions share a search only where the rules make it identical (P-7: the pits
+    are open on lap 1 only, which matters only where a step into the pit lane is in
+    reach); every option leads where :meth:`SoloModel.successor` says (C-2, C-6, S-4)."""
+    board = compile_board(two_box_ring())
+    model = SoloModel(board, BASIC.with_laps(2))
+    assert len(model._searches) < len(model.positions)  # laps 0 and 2, and far from the pits
+    for p, position in enumerate(model.positions):
+        found = model._search_of[p]
+        direct = move_options(board, position[0], model.max_roll, model._rules(position))
+        assert found.options == direct
+        for option, target in zip(found.options, model._targets[p].tolist(), strict=True):
+            nxt = model.successor(position, option)
+            assert target == (FINISHED if nxt == FINISHED else model.index[nxt])
