@@ -49,6 +49,7 @@ from scipy.sparse.csgraph import connected_components
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.table import ParTable, board_key
 from fdlab.rules.board import Board, compile_board
+from fdlab.rules.collector import paused_collections
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.presets import Preset, get_preset
@@ -284,29 +285,31 @@ def solve_par(
     1.85
     """
     began = time.perf_counter()
-    board = track if isinstance(track, Board) else compile_board(track)
-    model = SoloModel(board, get_preset(preset, laps), box_slot)
-    tables = _tables(model)
-    n_pos = len(model.positions)
-    penalty = float(elimination_penalty)
+    # the model keeps every option list alive and makes no cycles: collector passes are waste
+    with paused_collections():
+        board = track if isinstance(track, Board) else compile_board(track)
+        model = SoloModel(board, get_preset(preset, laps), box_slot)
+        tables = _tables(model)
+        n_pos = len(model.positions)
+        penalty = float(elimination_penalty)
 
-    store = _Store(model, penalty)
+        store = _Store(model, penalty)
 
-    iterations = 0
-    label, loops, levels = _levels(tables.rows)
-    for positions in levels:
-        iterations += _solve_level(
-            model,
-            tables,
-            positions,
-            label,
-            loops,
-            store,
-            penalty,
-            tolerance,
-        )
+        iterations = 0
+        label, loops, levels = _levels(tables.rows)
+        for positions in levels:
+            iterations += _solve_level(
+                model,
+                tables,
+                positions,
+                label,
+                loops,
+                store,
+                penalty,
+                tolerance,
+            )
 
-    objective, fin, expected, tot = _start_values(model, tables, store, penalty)
+        objective, fin, expected, tot = _start_values(model, tables, store, penalty)
     value = np.ascontiguousarray(store.value)
     finish = np.ascontiguousarray(store.finish)
     policy = store.policy

@@ -7,7 +7,9 @@ passes over those caches every few hundred surviving objects: about 8% of
 a six-bot race's instructions (valgrind, Monaco). :func:`fewer_collections`
 raises the first generation's threshold for the length of a ``with`` block
 and puts the thresholds back after it; cycles are still collected, less
-often.
+often. :func:`paused_collections` switches the collector off for a block
+that builds a large structure it keeps (the solo solver's model: a third
+of a solve went to passes over it).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["RACE_THRESHOLD", "fewer_collections"]
+__all__ = ["RACE_THRESHOLD", "fewer_collections", "paused_collections"]
 
 #: Objects allocated (net) between two first-generation passes while races run
 #: (Python's default is 700).
@@ -45,3 +47,29 @@ def fewer_collections(threshold: int = RACE_THRESHOLD) -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*old)
+
+
+@contextmanager
+def paused_collections() -> Iterator[None]:
+    """Run the block with the cycle collector off; it is switched back on after (if it was on).
+
+    For a computation that makes many objects it keeps and no cycles
+    (:func:`fdlab.par.solve.solve_par`): cycles made inside the block are
+    collected by the first pass after it.
+
+    Examples
+    --------
+    >>> import gc
+    >>> with paused_collections():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()

@@ -268,3 +268,30 @@ def test_shared_searches_give_each_position_the_engines_options_and_successors()
         for option, target in zip(found.options, model._targets[p].tolist(), strict=True):
             nxt = model.successor(position, option)
             assert target == (FINISHED if nxt == FINISHED else model.index[nxt])
+
+
+def test_solve_par_pauses_the_cycle_collector_and_switches_it_back_on():
+    """No collector passes while solving (speed: the default thresholds make dozens here).
+
+    One pass may follow the solve, when the collector is back on.
+    """
+    import gc
+
+    from fdlab.track import from_ascii
+
+    passes = []
+
+    def count(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    row = " ".join(["."] * 4 + ["1"] * 3 + ["."] * 14 + ["2"] * 3 + ["."] * 16)
+    track = from_ascii("\n".join([row] * 3), corners={1: 1, 2: 2}, closed=True, grid=[117, 118])
+    gc.callbacks.append(count)
+    try:
+        gc.collect()
+        passes.clear()
+        solution = solve_par(track)
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.isenabled() and len(passes) <= 1 and solution.finish_probability > 0.99
