@@ -286,30 +286,26 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
     tunnel pair as one space (M-6, X-5).
     """
     walk = (start, *option.path)
-    finish_at = next(
-        (
-            j
-            for j in range(1, len(walk))
-            if "finish" in board.step_lines.get((walk[j - 1], walk[j]), ())
-        ),
-        len(walk),
-    )
+    lines = board.step_lines
+    corner = board.corner
+    finish_at = len(walk)
+    for j in range(1, len(walk)):
+        if "finish" in lines.get((walk[j - 1], walk[j]), ()):
+            finish_at = j
+            break
     kept = []
     for over in option.overshoots:
-        exit_at = next(
-            (
-                j
-                for j in range(1, len(walk))
-                if board.corner[walk[j - 1]] == over.corner and board.corner[walk[j]] != over.corner
-            ),
-            None,
-        )
+        exit_at = None
+        for j in range(1, min(finish_at + 1, len(walk))):  # an exit after the line: dropped
+            if corner[walk[j - 1]] == over.corner and corner[walk[j]] != over.corner:
+                exit_at = j
+                break
         if exit_at is not None and exit_at <= finish_at:
             # Spaces from the exit line to the finish line; a tunnel pair is one space (M-6, X-5).
-            between = sum(
-                1
-                for j in range(exit_at + 1, finish_at + 1)
-                if board.tunnel_exit[walk[j - 1]] != walk[j]
-            )
+            tunnel_exit = board.tunnel_exit
+            between = 0
+            for j in range(exit_at + 1, finish_at + 1):
+                if tunnel_exit[walk[j - 1]] != walk[j]:
+                    between += 1
             kept.append(over._replace(beyond=min(over.beyond, between)))
     return option._replace(overshoots=tuple(kept), braked=0, blocked=False)
