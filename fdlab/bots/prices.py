@@ -40,10 +40,9 @@ class HealthyPrices:
     >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . . ."))
     >>> prices = HealthyPrices(board, BASIC)
-    >>> option = move_options(board, 0, 1)[0]
-    >>> kind = prices.kind_id(((), False, False, False, True), option)
+    >>> kinds = np.array(prices.kind_ids(move_options(board, 0, 1)[:1], False, True))
     >>> car = CarState(space=0, pools=(18,))
-    >>> loss, doomed = prices.losses(car, np.array([kind]), np.array([[3]]), np.array([[False]]))
+    >>> loss, doomed = prices.losses(car, kinds, np.array([[3]]), np.array([[False]]))
     >>> int(loss[0, 0]), bool(doomed[0, 0])  # braking 3 costs 3 SP (D-3)
     (3, False)
     """
@@ -55,20 +54,12 @@ class HealthyPrices:
         self._examples: list[MoveOption] = []
         self._table = np.full((0, 2, 0), -1, dtype=np.int64)
 
-    def kind_id(self, kind: tuple, option: MoveOption) -> int:
-        """The table row of a kind of move, ``option`` being one move of that kind.
+    def kind_ids(self, options: list[MoveOption], pit_start: bool, last_lap: bool) -> list[int]:
+        """The table row of each option's kind of move (``pit_start``: the car starts in the pit zone).
 
         A kind is ``(overshoots, boxed, starts or ends in the pit zone,
-        crosses the finish line, on the last lap)``.
-        """
-        known = self._kinds.get(kind)
-        if known is None:
-            known = self._kinds[kind] = len(self._examples)
-            self._examples.append(option)
-        return known
-
-    def kind_ids(self, options: list[MoveOption], pit_start: bool, last_lap: bool) -> list[int]:
-        """:meth:`kind_id` of each option of a car (``pit_start``: it starts in the pit zone).
+        crosses the finish line, on the last lap)``; the first option met of
+        a kind stands for it when its prices are worked out.
 
         Examples
         --------
@@ -100,7 +91,7 @@ class HealthyPrices:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Loss and "eliminates whatever the pool" of each (row, option) cell.
 
-        ``kinds`` holds one row number per option (:meth:`kind_id`), ``braked`` and ``blocked``
+        ``kinds`` holds one row number per option (:meth:`kind_ids`), ``braked`` and ``blocked``
         one value per cell. The entries the table lacks are priced first
         (``move_cost`` for ``healthy``, the car at the start with full pools).
         """

@@ -782,6 +782,7 @@ def _rebraked(options: list[MoveOption], roll: int) -> list[MoveOption]:
     rebraked = []
     for option in tail:
         moved = option.moved
+        # braking(), inlined as in _options (this loop runs per option of every move list)
         if option.boxed:
             braked, blocked = 0, False
         else:
