@@ -37,6 +37,7 @@ stop count only traffic gives) the bot falls back to
 
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -47,6 +48,7 @@ from fdlab.bots.style import style_value
 from fdlab.par.approx import solo_pool
 from fdlab.par.model import FINISHED
 from fdlab.par.table import ParTable
+from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.movement import MoveOption, braking, move_options_for_rolls
 from fdlab.rules.presets import Preset
@@ -86,6 +88,22 @@ class _Plan(NamedTuple):
     occupied: frozenset[int]
     options: list[MoveOption]  # the options of the largest roll weighed
     best: dict[int, tuple[float, int]]  # roll -> (score, index in options)
+
+
+#: Board -> per space, the spaces from which a car touches a car there (D-5's contacts
+#: read backwards: a car touches the cars beside it and ahead of it, not behind).
+_TOUCHED_FROM: weakref.WeakKeyDictionary[Board, list[list[int]]] = weakref.WeakKeyDictionary()
+
+
+def _touched_from(board: Board) -> list[list[int]]:
+    inverse = _TOUCHED_FROM.get(board)
+    if inverse is None:
+        inverse = [[] for _ in board.ids]
+        for space, touched in enumerate(board.touching):
+            for other in touched:
+                inverse[other].append(space)
+        _TOUCHED_FROM[board] = inverse
+    return inverse
 
 
 def care_of(style: str | float) -> float:
@@ -140,6 +158,23 @@ class ParBot:
         self.care = care_of(self.style)
         self.fallback = HeuristicBot()
         self._plan: _Plan | None = None
+        self._occupied: frozenset[int] = frozenset()
+        self._touches_of: frozenset[int] | None = None
+        self._touches: dict[int, int] = {}
+        self._chances_memo: dict[tuple, tuple[tuple, float]] = {}
+        self._chances_preset: Preset | None = None
+
+    def _touched(self, board: Board, space: int) -> int:
+        """How many of the other cars a car on ``space`` touches (D-5, A-8)."""
+        occupied = self._occupied
+        if occupied is not self._touches_of and occupied != self._touches_of:
+            counts: dict[int, int] = {}
+            touched_from = _touched_from(board)
+            for other in occupied:
+                for s in touched_from[other]:
+                    counts[s] = counts.get(s, 0) + 1
+            self._touches, self._touches_of = counts, occupied
+        return self._touches.get(space, 0)
 
     # -- what a move leads to ----------------------------------------------------------
     def _pools_after(self, preset: Preset, pools: tuple, cost: MoveCost, boxed: bool) -> tuple:
@@ -162,7 +197,7 @@ class ParBot:
         hits = []
         on_track = not in_pit_zone(board, dest)
         if on_track and board.tunnel[dest] is None:
-            touched = sum(1 for s in board.touching[dest] if s in self._occupied)
+            touched = self._touched(board, dest)
             hits += [(index[preset.collision_pool], preset.collision_fail / faces, 1)] * touched
         if (
             on_track
@@ -254,7 +289,26 @@ class ParBot:
         return rows
 
     def _chances(self, view: RaceView, option: MoveOption) -> tuple[tuple, float]:
-        """Random SP loss after ``option`` but the engine check: ``((loss, p), ...)`` and its mean."""
+        """Random SP loss after ``option`` but the engine check: ``((loss, p), ...)`` and its mean.
+
+        Worked out once per kind of destination: the cars it touches, the
+        danger spaces crossed and a shooting hazard are all that decide it.
+        """
+        preset = view.preset
+        if preset is not self._chances_preset:
+            self._chances_memo, self._chances_preset = {}, preset
+        board = view.board
+        dest = option.destination
+        on_track = not in_pit_zone(board, dest)
+        key = (
+            self._touched(board, dest) if on_track and board.tunnel[dest] is None else 0,
+            len(option.danger) if preset.street else 0,
+            preset.street and board.hazard[dest] == "shooting",
+            on_track,
+        )
+        known = self._chances_memo.get(key)
+        if known is not None:
+            return known
         dist = {0: 1.0}
         mean = 0.0
         for _, chance, loss in self._hits(view, option, 0, 0):
@@ -264,7 +318,8 @@ class ParBot:
                 following[k + loss] = following.get(k + loss, 0.0) + p * chance
             dist = following
             mean += chance * loss
-        return tuple(dist.items()), mean
+        known = self._chances_memo[key] = (tuple(dist.items()), mean)
+        return known
 
     def _one_pool(
         self, row: list, left: int, chances: tuple, engine_hit: float, penalty: float

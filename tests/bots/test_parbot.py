@@ -235,3 +235,49 @@ def test_after_a_look_ahead_the_move_is_the_one_the_full_choice_makes(preset):
                 planned += 1
                 assert from_plan is full
     assert planned > 20
+
+
+#: LOOP with danger and shooting spaces (street rules, X-2 / X-3).
+STREET_LOOP = compile_board(
+    from_ascii(
+        "\n".join(
+            [
+                ". . . 1 1 . . . . . . . . 2 2 2 . . . . . . 3 3 . . . .",
+                ". . . 1 1 . . D . . S . . 2 2 2 . . D D . . 3 3 . . . .",
+                ". . . 1 1 . . . . D . . . 2 2 2 . . . . . . 3 3 . S . .",
+            ]
+        ),
+        corners={1: 1, 2: 2, 3: 1},
+        closed=True,
+        grid=[81, 82, 83, 78, 79, 80, 75, 76, 77, 72],
+    )
+)
+
+
+@pytest.mark.parametrize(("preset", "board"), [("basic", LOOP), ("street", STREET_LOOP)])
+def test_D5_contacts_and_chances_are_counted_as_the_cars_stand(preset, board):
+    """D-5 / X-2 / X-3: the cars a destination touches, kept per car placement,
+    are the count of ``board.touching`` at that moment, and the remembered
+    chances of damage are those worked out from scratch, move by move."""
+    rules = get_preset(preset)
+    table = solo_table(board, rules)
+    engine = Engine(board, rules, ["A", "B", "C", "D", "E"])
+    rng = random.Random(11)
+    spaces = track_spaces(board)
+    bot = ParBot(table)
+    kinds = set()
+    for _ in range(15):
+        mine, *others = rng.sample(spaces, 5)
+        placements = [{"space": mine, "gear": 3, "lap": 1}] + [{"space": s} for s in others]
+        view = view_at(engine, placements, gear=4, roll=rng.randint(7, 12))
+        bot._occupied = view.state.occupied(skip=view.car_index)
+        for space in spaces:
+            touched = sum(1 for s in board.touching[space] if s in bot._occupied)
+            assert bot._touched(board, space) == touched
+        for option, _ in view.legal_moves():
+            fresh = ParBot(table)
+            fresh._occupied = bot._occupied
+            chances = bot._chances(view, option)
+            assert chances == fresh._chances(view, option)
+            kinds.add(chances)
+    assert len(kinds) >= (4 if preset == "street" else 2)
