@@ -90,6 +90,9 @@ class _Plan(NamedTuple):
     best: dict[int, tuple[float, int]]  # roll -> (score, index in options)
 
 
+#: Options per look-ahead row read from Python lists first (the rest only if a row needs it).
+_HEAD = 8
+
 #: Board -> per space, the spaces from which a car touches a car there (D-5's contacts
 #: read backwards: a car touches the cars beside it and ahead of it, not behind).
 _TOUCHED_FROM: weakref.WeakKeyDictionary[Board, list[list[int]]] = weakref.WeakKeyDictionary()
@@ -163,6 +166,8 @@ class ParBot:
         self._touches: dict[int, int] = {}
         self._chances_memo: dict[tuple, tuple[tuple, float]] = {}
         self._chances_preset: Preset | None = None
+        self._rows_memo: dict[tuple[int, ...], tuple] = {}
+        self._rows_preset: Preset | None = None
 
     def _touched(self, board: Board, space: int) -> int:
         """How many of the other cars a car on ``space`` touches (D-5, A-8)."""
@@ -378,6 +383,25 @@ class ParBot:
         value = self._one_pool(self._rows()[q][gear], left, chances, hit, penalty)
         return value + self.care * (loss + mean + hit)
 
+    def _die_rows(
+        self, preset: Preset, gears: list[int]
+    ) -> tuple[list[tuple[int, int, float]], np.ndarray, np.ndarray, int]:
+        """The look-ahead's rows ``(gear, face, probability)``, as columns of gears and
+        faces, and the largest face: the same for every look-ahead over these gears."""
+        if preset is not self._rows_preset:
+            self._rows_memo, self._rows_preset = {}, preset
+        key = tuple(gears)
+        known = self._rows_memo.get(key)
+        if known is None:
+            dice = {g: preset.gear_dice[g - 1].float_outcomes() for g in gears}
+            rows_of = [(gear, roll, p) for gear in gears for roll, p in dice[gear]]
+            column = np.array([[gear] for gear, _, _ in rows_of], dtype=np.int64)
+            rolls = np.array([[roll] for _, roll, _ in rows_of], dtype=np.int64)
+            column.flags.writeable = rolls.flags.writeable = False
+            top_roll = max(value for g in gears for value, _ in dice[g])
+            known = self._rows_memo[key] = (rows_of, column, rolls, top_roll)
+        return known
+
     def _lean_look_ahead(self, view: RaceView, gears: list[int]) -> int:
         """:meth:`_look_ahead` for one-pool rules: one search, scored a whole die at a time.
 
@@ -400,8 +424,7 @@ class ParBot:
         penalty = table.elimination_penalty
         care = self.care
         top = table.pool_max
-        dice = {g: preset.gear_dice[g - 1].float_outcomes() for g in gears}
-        top_roll = max(value for g in gears for value, _ in dice[g])
+        rows_of, column, rolls, top_roll = self._die_rows(preset, gears)
         options = move_options_for_rolls(
             board, car.space, [top_roll], engine.move_rules(view.state, view.car_index)
         )[top_roll]
@@ -416,42 +439,37 @@ class ParBot:
         # position index; -1 finished; -2 unknown
         where = np.array([-2 if q is None else q for q in successors], dtype=np.int64)
         kinds = np.array(prices.kind_ids(options, pit_start, last_lap), dtype=np.int64)
-        fixed = np.full(count, -1, dtype=np.int64)  # a loss that no roll changes (S-4)
-        fixed_doom = np.zeros(count, dtype=bool)
+        fixed: dict[int, MoveCost] = {}  # a loss that no roll changes (S-4)
         if last_lap:
             for k, option in enumerate(options):
                 if "finish" in option.lines:
-                    cost = move_cost(board, preset, healthy, option)  # S-4: braking is free
-                    fixed[k] = cost.total
-                    fixed_doom[k] = cost.eliminated or not cost.allowed
-        has_fixed = fixed >= 0
+                    fixed[k] = move_cost(board, preset, healthy, option)  # S-4: braking is free
         unknown = where == -2
         finished = where == FINISHED
         known_q = np.where(where >= 0, where, 0)
         reached = {o.moved for o in options}
-        box_moved = min((o.moved for o in options if o.boxed), default=None)
+        box_moved = min((o.moved for o in options if o.boxed), default=top_roll + 1)
+        # per roll: the most spaces an option moves, and whether one moves them all (or boxes)
+        farthest_of, full_of, far = [], [], 0
+        for r in range(top_roll + 1):
+            if r in reached:
+                far = r
+            farthest_of.append(far)
+            full_of.append(far == r or box_moved <= r)
         chances: dict[int, tuple] = {}  # option -> its chances of damage, worked out once
         # one row per (gear, face): the whole look-ahead in a few array operations
-        rows_of = [(gear, roll, p) for gear in gears for roll, p in dice[gear]]
         shifts = {gear: sum(engine.downshift_cost(car, gear).values()) for gear in gears}
-        column = np.array([[gear] for gear, _, _ in rows_of], dtype=np.int64)
-        rolls = np.array([[roll] for _, roll, _ in rows_of], dtype=np.int64)
         pools = np.array([[car.pools[0] - shifts[gear]] for gear, _, _ in rows_of])
-        full = np.array(
-            [
-                [roll in reached or (box_moved is not None and box_moved <= roll)]
-                for _, roll, _ in rows_of
-            ]
-        )
-        farthest = np.array(
-            [[max(m for m in reached if m <= roll)] for _, roll, _ in rows_of], dtype=np.int64
-        )
+        full = np.array([[full_of[roll]] for _, roll, _ in rows_of])
+        farthest = np.array([[farthest_of[roll]] for _, roll, _ in rows_of], dtype=np.int64)
         braked, blocked = braking(rolls, moved, boxed, full, farthest)
         reachable = moved <= rolls
         braked = np.where(reachable, braked, 0)
         loss, doomed = prices.losses(healthy, kinds, braked, blocked)
-        loss = np.where(has_fixed, fixed, loss)
-        doomed = np.where(has_fixed, fixed_doom, doomed)
+        if fixed:
+            at = list(fixed)
+            loss[:, at] = [cost.total for cost in fixed.values()]
+            doomed[:, at] = [cost.eliminated or not cost.allowed for cost in fixed.values()]
         left = np.where(boxed & table.restores, top, pools - loss)
         dead = (left < 0) | ((left == 0) & table.dies_at_zero)
         value = table.value[known_q, column, np.minimum(np.maximum(left, 0), top)] + care * loss
@@ -461,16 +479,26 @@ class ParBot:
         score = np.where(unknown, penalty / 2, score)
         score = np.where(doomed, penalty + 1.0, score)
         score = np.where(reachable, score, np.inf)
-        order = score.argsort(axis=1, kind="stable").tolist()
-        scores = score.tolist()
+        # each row's options from the lowest score up; a row rarely needs more than its head
+        order = score.argsort(axis=1, kind="stable")
+        head = order[:, :_HEAD]
+        head_order = head.tolist()
+        head_scores = np.take_along_axis(score, head, axis=1).tolist()
         expected = {gear: care * shift for gear, shift in shifts.items()}
         value_rows = self._rows()
         best_of: dict[tuple[int, int], tuple[float, int]] = {}
         for i, (gear, roll, p) in enumerate(rows_of):
-            row = scores[i]
+            ks, values = head_order[i], head_scores[i]
             least, least_k = float("inf"), -1
-            for k in order[i]:
-                value_k = row[k]
+            at = 0
+            while True:
+                if at == len(ks):
+                    if at == count:
+                        break
+                    ks, values = order[i].tolist(), score[i, order[i]].tolist()  # the whole row
+                k = ks[at]
+                value_k = values[at]
+                at += 1
                 if value_k > least:  # equal bounds go on: ties go to the first move listed
                     break
                 if plain[i, k]:

@@ -281,3 +281,29 @@ def test_D5_contacts_and_chances_are_counted_as_the_cars_stand(preset, board):
             assert chances == fresh._chances(view, option)
             kinds.add(chances)
     assert len(kinds) >= (4 if preset == "street" else 2)
+
+
+def test_the_look_ahead_reads_as_far_down_each_row_as_it_needs(monkeypatch):
+    """Rows are read from a short head first: a head of one option gives the same gears and plans."""
+    from fdlab.bots import parbot
+
+    table = solo_table(LOOP, BASIC)
+    engine = Engine(LOOP, BASIC, ["A", "B", "C", "D"])
+    rng = random.Random(5)
+    spaces = track_spaces(LOOP)
+    seen = []
+    for head in (parbot._HEAD, 1):
+        monkeypatch.setattr(parbot, "_HEAD", head)
+        rng.seed(5)
+        plans = []
+        for _ in range(20):
+            mine, *others = rng.sample(spaces, 4)
+            placements = [{"space": mine, "gear": rng.randint(2, 5), "lap": 1}]
+            placements += [{"space": s, "gear": 3} for s in others]
+            bot = ParBot(table, rng.choice(["cautious", "balanced", "reckless"]))
+            gear = bot.choose_gear(view_at(engine, placements))
+            plan = bot._plan
+            plans.append((gear, None if plan is None else (plan.gear, plan.best)))
+        seen.append(plans)
+    assert seen[0] == seen[1]
+    assert sum(plan is not None for _, plan in seen[0]) > 10
