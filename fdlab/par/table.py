@@ -79,12 +79,14 @@ class ParTable:
         self.pool_max = self.preset.pool_max[0]
         self.dies_at_zero = self.preset.pool_names[0] in self.preset.eliminate_at_zero
         self.restores = self.preset.pool_names[0] in self.preset.pit_restore
-        self._successors: dict[tuple, int | None] = {}
+        self._successors: dict[tuple[int, int, int], dict[tuple[int, ...], int | None]] = {}
+        self._remembered = 0
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["index"] = {}  # rebuilt on arrival: half the size
         state["_successors"] = {}  # a memo of this process
+        state["_remembered"] = 0
         state.pop("_rows_list", None)  # a bot's copy of the values as lists
         return state
 
@@ -92,6 +94,7 @@ class ParTable:
         self.__dict__.update(state)
         self.index = {position: p for p, position in enumerate(self.positions)}
         self._successors = {}
+        self._remembered = 0
 
     def cap(self, board: Board, space: int, stops: int) -> int:
         """Stops capped at the requirement of the space's corner (0 off corners)."""
@@ -130,7 +133,7 @@ class ParTable:
 
         The options are moves of a car on ``space`` with ``stops`` made (a
         move list's), so a path decides the rest: the answers are remembered
-        by ``(space, lap, stops, path)``, and races on the same board ask
+        by ``(space, lap, stops)`` and path, and races on the same board ask
         again and again.
 
         Examples
@@ -145,15 +148,18 @@ class ParTable:
         >>> [q == FINISHED for q in table.successors(board, 0, 1, 0, options)]  # line after 3
         [True, True, False, False, False]
         """
-        known = self._successors
-        if len(known) >= SUCCESSORS_KEPT:
-            known.clear()
+        by_start = self._successors.get((space, lap, stops))
+        if by_start is None:
+            if self._remembered >= SUCCESSORS_KEPT:
+                self._successors.clear()
+                self._remembered = 0
+            by_start = self._successors[space, lap, stops] = {}
         found = []
         for option in options:
-            key = (space, lap, stops, option.path)
-            q = known.get(key, _UNSEEN)
+            q = by_start.get(option.path, _UNSEEN)
             if q is _UNSEEN:
-                q = known[key] = self._successor(board, space, lap, stops, option)
+                q = by_start[option.path] = self._successor(board, space, lap, stops, option)
+                self._remembered += 1
             found.append(q)
         return found
 

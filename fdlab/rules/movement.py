@@ -434,7 +434,12 @@ def after_move(
 
 
 class _Search:
-    """The states one search found from a start, and the option lists made from them."""
+    """The states one search found from a start, and the option lists made from them.
+
+    The states are let go as soon as the options of the roll searched are
+    made (every smaller roll's options come from those, :func:`_rebraked`):
+    freed while still in the processor's cache, not later with the search.
+    """
 
     __slots__ = ("board", "start", "roll", "stops_made", "found", "by_roll")
 
@@ -443,7 +448,7 @@ class _Search:
         self.start = start
         self.roll = roll
         self.stops_made = rules.stops_made
-        self.found = _explore(board, start, roll, rules)
+        self.found: list[tuple[Any, ...]] = _explore(board, start, roll, rules)
         self.by_roll: dict[int, list[MoveOption]] = {}
 
     def options(self, roll: int) -> list[MoveOption]:
@@ -452,6 +457,7 @@ class _Search:
         if options is None:
             if roll == self.roll:
                 options = _options(self.board, self.start, roll, self.stops_made, self.found)
+                self.found = []
             else:
                 options = _rebraked(self.options(self.roll), roll)
             self.by_roll[roll] = options
