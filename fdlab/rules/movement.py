@@ -631,27 +631,31 @@ def _explore(
         for (v, left, overs, _), entries in layer.items():
             locked = lane_lock and bool(overs)
             cv = corner[v]
+            steps = edges[v]
             for lc, forbid, path, danger, lines in entries:
-                for j, code, crossed, cj, lane_j, danger_j, t in edges[v]:
+                for j, code, crossed, cj, lane_j, danger_j, t in steps:
                     if j in blocked_spaces:
                         continue
                     new_lc = lc
                     new_forbid = forbid
-                    if code == lane_change:
-                        if locked or lc >= max_lane_changes:
+                    if code:  # not a plain step ahead (STEP_AHEAD is 0)
+                        if code == lane_change:
+                            if locked or lc >= max_lane_changes:
+                                continue
+                            if no_zigzag and forbid >> lane_j & 1:
+                                continue
+                            new_lc = lc + 1
+                            new_forbid = forbid | (1 << lane[v])
+                        elif code == pit_in:
+                            if not pit_allowed:
+                                continue
+                        elif code == box_in:
+                            if j == own_box:
+                                new_lines = lines | crossed if crossed else lines
+                                entry = (lc, 0, path + (j,), danger, new_lines)
+                                found.append((d + 1, (j, left, overs, len(danger)), entry, True))
                             continue
-                        if no_zigzag and forbid >> lane_j & 1:
-                            continue
-                        new_lc = lc + 1
-                        new_forbid = forbid | (1 << lane[v])
-                    elif code == pit_in and not pit_allowed:
-                        continue
                     new_lines = lines | crossed if crossed else lines
-                    if code == box_in:
-                        if j == own_box:
-                            entry = (lc, 0, path + (j,), danger, new_lines)
-                            found.append((d + 1, (j, left, overs, len(danger)), entry, True))
-                        continue
                     if cv is None or cj == cv:  # no corner left: the common step, inline
                         nleft, novers = left, overs
                         ndanger = danger + (j,) if danger_j else danger
@@ -663,7 +667,7 @@ def _explore(
                         nleft, novers, ndanger, new_forbid = enter(
                             v, j, d, left, overs, danger, new_forbid
                         )
-                    if novers and lane_lock and code in leaves_lane:
+                    if code and novers and lane_lock and code in leaves_lane:
                         continue  # C-5: no lane change while or after overshooting
                     if t < 0:
                         here = j

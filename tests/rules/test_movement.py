@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fdlab.rules.board import compile_board
+from fdlab.rules.board import STEP_AHEAD, compile_board
 from fdlab.rules.explain import explain_illegal
 from fdlab.rules.movement import (
     MovementError,
@@ -1023,3 +1023,12 @@ def test_check_path_refuses_a_jump_and_a_path_through_a_tunnel_entry():
     assert "(M-6)" in check_path(board, 0, [1, 2])
     assert check_path(board, 0, [1, 2, 6, 7]) is None
     assert follow_path(board, 0, [1, 2, 6, 7]).moved == 3
+
+
+def test_M1_a_plain_step_ahead_is_the_only_step_code_that_is_false():
+    """The search takes a plain step ahead (M-1) without looking at its code: code 0."""
+    from fdlab.rules import board as steps
+
+    codes = {name: value for name, value in vars(steps).items() if name.startswith("STEP_")}
+    assert STEP_AHEAD == 0
+    assert [name for name, value in codes.items() if not value] == ["STEP_AHEAD"]
