@@ -699,25 +699,23 @@ def _explore(
 def _options(
     board: Board, start: int, roll: int, stops_made: int, found: list[Any]
 ) -> list[MoveOption]:
-    """The options for ``roll`` from the states found by :func:`_explore`."""
+    """The options for ``roll`` from the states :func:`_explore` found searching ``roll``."""
     corner = board.corner
     start_corner = corner[start]
     corners_left: tuple[Any, ...] = ()
     if start_corner is not None and stops_made >= board.stops[start_corner]:
         corners_left = (start_corner,)
-    full = False
-    farthest = 0
+    # ``found`` is the search of this very roll, in the order found: spaces moved never
+    # fall along it, so the last state moved farthest.
+    farthest = found[-1][0] if found else 0
+    full = farthest == roll
     # One option per (destination, moved, overshoots, danger count); the key
     # is also the sort order: moved descending, destination, danger, overshoots.
     chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for item in found:
         moved, (v, _, overs, danger), entry, boxed = item
-        if moved > roll:
-            continue
-        if moved == roll or boxed:
+        if boxed:
             full = True
-        if moved > farthest:
-            farthest = moved
         key = (-moved, v, danger, overs, boxed)
         other = chosen.get(key)
         if other is None or entry[0] < other[2][0]:
