@@ -209,9 +209,18 @@ class SoloModel:
         key = (space, rules)
         found = self._searches.get(key)
         if found is None:
-            options = move_options(self.board, space, self.max_roll, rules)
-            found = self._searches[key] = _Searched(self, space, position[2], options)
+            found = self._searches[key] = _Searched(self, space, position[2], rules)
         return found
+
+    def release_options(self) -> None:
+        """Drop the option lists of the searches: what the solver needs of them is in arrays.
+
+        A search keeps hundreds of options, each a few tuples: on a board of
+        500 spaces, most of the objects the cycle collector would pass over
+        after a solve. :meth:`rows` searches again if asked afterwards.
+        """
+        for found in self._searches.values():
+            found.release()
 
     def _pit_in_reach(self, space: int) -> bool:
         """Whether a step into the pit lane lies within the widest roll of ``space``.
@@ -494,10 +503,14 @@ class _Searched:
     :func:`~fdlab.rules.movement.after_move` once per option.
     """
 
-    def __init__(self, model: SoloModel, space: int, stops: int, options: list[MoveOption]):
+    def __init__(self, model: SoloModel, space: int, stops: int, rules: MoveRules):
         board = model.board
         self.space = space
-        self.options = options
+        self._board = board
+        self._roll = model.max_roll
+        self._rules = rules
+        self._options: list[MoveOption] | None = None
+        options = self.options
         n = len(options)
         self.destination = np.fromiter((o.destination for o in options), np.int64, n)
         self.moved = np.fromiter((o.moved for o in options), np.int64, n)
@@ -510,6 +523,18 @@ class _Searched:
         self.capped_stops = np.minimum(stops_after, model._need[self.destination])
         self._classes: np.ndarray | None = None
         self._finish: dict[int, tuple[int, bool]] = {}
+
+    @property
+    def options(self) -> list[MoveOption]:
+        """The options of the widest roll (searched again after :meth:`release`)."""
+        options = self._options
+        if options is None:
+            options = self._options = move_options(self._board, self.space, self._roll, self._rules)
+        return options
+
+    def release(self) -> None:
+        """Drop the option list (the arrays stay)."""
+        self._options = None
 
     def classes(self, model: SoloModel) -> np.ndarray:
         """The cost class of each option (:meth:`SoloModel._cost_class`)."""

@@ -285,7 +285,7 @@ def solve_par(
     1.85
     """
     began = time.perf_counter()
-    # the model keeps every option list alive and makes no cycles: collector passes are waste
+    # the model makes many objects and no cycles: collector passes over them are waste
     with paused_collections():
         board = track if isinstance(track, Board) else compile_board(track)
         model = SoloModel(board, get_preset(preset, laps), box_slot)
@@ -310,6 +310,8 @@ def solve_par(
             )
 
         objective, fin, expected, tot = _start_values(model, tables, store, penalty)
+        # freed here, before the collector is back on: it would pass over every option
+        model.release_options()
     value = np.ascontiguousarray(store.value)
     finish = np.ascontiguousarray(store.finish)
     policy = store.policy
