@@ -571,6 +571,43 @@ class _Rows:
         checked[at] = alive & (pools[None, :] > 0)
         return _Landing(flat, checked, flat[checked] - 1)
 
+    def row_values(self, model: SoloModel, r: np.ndarray, store: np.ndarray) -> np.ndarray:
+        """``_values(model, self.land(model, r[:, None]), store)`` for a landing used once.
+
+        Row ``r`` lands, at pool values 0 to the full pool, on consecutive
+        states of one gear of one position: a window of the flat ``store``
+        taken whole, instead of one index per element.
+        """
+        rows = self.rows
+        top = model.pool_max
+        flat = store.reshape(-1)
+        windows = np.lib.stride_tricks.sliding_window_view(flat, top + 1)
+        base = self.base[r]
+        gone = self.gone[r]
+        restore = rows.restore[r]
+        start = base - rows.loss[r]
+        start[gone | restore] = 0
+        out = windows[start]
+        if restore.any():
+            out[restore] = flat[base[restore] + top][:, None]
+        if gone.any():
+            out[gone] = flat[0]
+        out[:, 0] = flat[0]  # a car with no pool left is eliminated (the margin)
+        at = np.flatnonzero(self.check[r] & ~gone)
+        if not len(at):
+            return out
+        pools = np.arange(top + 1)[None, :]
+        left = np.where(restore[at, None], top, pools - rows.loss[r][at, None])
+        alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
+        checked = alive & (pools > 0)
+        below = np.where(
+            restore[at, None], flat[base[at] + top - 1][:, None], windows[start[at] - 1]
+        )
+        hit = model.engine_hit()
+        mixed = out[at]
+        out[at] = np.where(checked, (1 - hit) * mixed + hit * below, mixed)
+        return out
+
 
 def _values(model: SoloModel, land: _Landing, store: np.ndarray) -> np.ndarray:
     """A :class:`_Store` array at the landing states, the engine check averaged in."""
@@ -636,7 +673,7 @@ def _solve_level(
     outer_best = np.full((n_slots * n_groups, pools), np.inf)
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
-        w = _values(model, every.land(model, outer[:, None]), store.value_store)
+        w = every.row_values(model, outer, store.value_store)
         faces, starts = _segments(face[outer])
         outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
         marked = np.where(w == outer_best[face[outer]], outer[:, None], n)
