@@ -411,10 +411,11 @@ class SoloModel:
         )
         blocked = blocked_rows.astype(np.int64)
         cls = classes[idx]
-        missing = np.flatnonzero(~self._known[cls, braked, blocked])
+        # flat index of (cost class, braked, blocked) in the cost tables
+        code = (cls * (self.max_roll + 1) + braked) * 2 + blocked
+        missing = np.flatnonzero(~self._known.reshape(-1)[code])
         if len(missing):  # price the first row of each combination not known yet
-            code = (cls[missing] * (self.max_roll + 1) + braked[missing]) * 2 + blocked[missing]
-            missing = missing[np.sort(np.unique(code, return_index=True)[1])]
+            missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
         for m in missing.tolist():
             c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
             cost = self._priced(space, base[int(idx[m])], b, bool(x))
@@ -424,8 +425,8 @@ class SoloModel:
         shape = (
             group.astype(np.int32),
             idx,
-            self._loss[cls, braked, blocked],
-            self._doom[cls, braked, blocked],
+            self._loss.reshape(-1)[code],
+            self._doom.reshape(-1)[code],
         )
         self._shape_cache = (found, shape)
         return shape
