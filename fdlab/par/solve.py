@@ -676,8 +676,8 @@ def _solve_level(
         w = every.row_values(model, outer, store.value_store)
         faces, starts = _segments(face[outer])
         outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
-        marked = np.where(w == outer_best[face[outer]], outer[:, None], n)
-        outer_first[faces] = np.minimum.reduceat(marked, starts, axis=0)
+        reached = w == outer_best[face[outer]]
+        outer_first[faces] = outer[_first_true(reached, starts)]
     inner_land = every.land(model, inner[:, None])
     inner_face = face[inner]
     inner_faces, inner_starts = _segments(inner_face)
@@ -821,13 +821,28 @@ def _through_gear(
     return f, f + a
 
 
+def _first_true(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per group of rows (rows ``starts[k]`` to ``starts[k+1]``) and column, the first
+    row where ``mask`` is true; every group must have one in every column.
+
+    Examples
+    --------
+    >>> mask = np.array([[False, True], [True, True], [False, False], [True, True]])
+    >>> _first_true(mask, np.array([0, 2])).tolist()
+    [[1, 0], [3, 3]]
+    """
+    n, columns = mask.shape
+    # true elements column by column, each as column * n + row, in increasing order
+    flat = np.flatnonzero(mask.T)
+    wanted = np.arange(columns)[None, :] * n + starts[:, None]
+    return flat[np.searchsorted(flat, wanted)] - np.arange(columns)[None, :] * n
+
+
 def _first_argmin(w: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the first row of least value."""
     best = np.minimum.reduceat(w, starts, axis=0)
     group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(w))))
-    rows = np.arange(len(w))[:, None]
-    marked = np.where(w == best[group], rows, len(w))
-    return np.minimum.reduceat(marked, starts, axis=0)
+    return _first_true(w == best[group], starts)
 
 
 def _start_values(
