@@ -353,14 +353,12 @@ def _levels(rows: list[OptionRows]) -> tuple[np.ndarray, np.ndarray, list[np.nda
         The positions of each level, lowest level first.
     """
     n = len(rows)
-    sources, targets = [], []
-    for p, r in enumerate(rows):
-        q = np.unique(r.target)
-        q = q[q != FINISHED]
-        sources.append(np.full(len(q), p))
-        targets.append(q)
-    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
-    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    # every (position, target) pair once, sorted by position then target
+    counts = np.fromiter((len(r.target) for r in rows), np.int64, n)
+    source = np.repeat(np.arange(n, dtype=np.int64), counts)
+    target = np.concatenate([r.target for r in rows]) if n else np.zeros(0, dtype=np.int64)
+    pair = np.unique((source * n + target)[target != FINISHED])
+    src, dst = pair // n, pair % n
     graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
@@ -437,10 +435,9 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     n_targets = len(model.positions) + 2
     kind = np.where(doomed, 0, ((rows.target + 2) * span + (loss + 2)) * 2 + rows.exempt)
     key = rows.group.astype(np.int64) * (n_targets * span * 2 + 1) + kind
-    _, first = np.unique(key, return_index=True)
-    if len(first) == len(key):
+    keep = _first_of_each(key)
+    if len(keep) == len(key):
         return rows
-    keep = np.sort(first)
     group = rows.group[keep]
     return OptionRows(
         group=group,
@@ -451,6 +448,27 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
         exempt=rows.exempt[keep],
         starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
     )
+
+
+def _first_of_each(key: np.ndarray) -> np.ndarray:
+    """Where each distinct value of ``key`` (integers, none negative) first occurs, in order.
+
+    ``np.unique(key, return_index=True)`` sorted, by one plain sort of the
+    values tagged with their place (faster than its stable argsort).
+
+    Examples
+    --------
+    >>> _first_of_each(np.array([5, 3, 5, 0, 3])).tolist()
+    [0, 1, 3]
+    """
+    n = len(key)
+    if not n or int(key.max()) >= np.iinfo(np.int64).max // (n + 1):
+        return np.sort(np.unique(key, return_index=True)[1])
+    tagged = np.sort(key * n + np.arange(n))
+    value = tagged // n
+    head = np.ones(n, dtype=bool)
+    head[1:] = value[1:] != value[:-1]
+    return np.sort(tagged[head] % n)
 
 
 class _Store:
