@@ -353,12 +353,14 @@ def _levels(rows: list[OptionRows]) -> tuple[np.ndarray, np.ndarray, list[np.nda
         The positions of each level, lowest level first.
     """
     n = len(rows)
-    # every (position, target) pair once, sorted by position then target
-    counts = np.fromiter((len(r.target) for r in rows), np.int64, n)
-    source = np.repeat(np.arange(n, dtype=np.int64), counts)
-    target = np.concatenate([r.target for r in rows]) if n else np.zeros(0, dtype=np.int64)
-    pair = np.unique((source * n + target)[target != FINISHED])
-    src, dst = pair // n, pair % n
+    sources, targets = [], []
+    for p, r in enumerate(rows):
+        q = np.unique(r.target)
+        q = q[q != FINISHED]
+        sources.append(np.full(len(q), p))
+        targets.append(q)
+    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
+    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
     graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
