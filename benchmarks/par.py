@@ -4,6 +4,8 @@ Usage::
 
     python benchmarks/par.py                  # Monaco, a 500-space loop, Monaco built at 509 spaces
     python benchmarks/par.py --check 2000     # also simulate 2000 solo races of the optimal bot
+    python benchmarks/par.py --all            # every board in tracks/ and one built from each
+                                              # circuit in circuits/ (default options)
 
 Prints, for each board, the solve time (CPU seconds of this process, and
 wall-clock), the number of positions and distinct option rows, the par and
@@ -31,6 +33,8 @@ from fdlab.track import Track, from_ascii, load_track
 REPO = Path(__file__).resolve().parents[1]
 MONACO = REPO / "tracks" / "monaco.json"
 MONACO_LINE = REPO / "circuits" / "mc-1929.geojson"
+TRACKS = REPO / "tracks"
+CIRCUITS = REPO / "circuits"
 
 
 def monaco_500() -> Track:
@@ -61,6 +65,16 @@ def loop_500() -> Track:
     )
 
 
+def every_board() -> list[tuple[str, Track]]:
+    """The boards in tracks/, and one built with default options from each circuit."""
+    from fdlab.track.build import build_track
+
+    boards = [(f"tracks/{p.name}", load_track(p)) for p in sorted(TRACKS.glob("*.json"))]
+    for path in sorted(CIRCUITS.glob("*.geojson")):
+        boards.append((f"built from circuits/{path.name}", build_track(path)))
+    return boards
+
+
 def check(board: Board, solution, races: int) -> None:
     bot = SoloOptimalBot(solution)
     began = time.perf_counter()
@@ -79,8 +93,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--track", type=Path, action="append", help="track file(s) to solve")
     parser.add_argument("--check", type=int, default=0, metavar="N", help="simulate N solo races")
+    parser.add_argument(
+        "--all", action="store_true", help="the shipped boards and one built from each circuit"
+    )
     args = parser.parse_args(argv)
     boards = [(str(p), load_track(p)) for p in args.track or []]
+    if args.all:
+        boards += every_board()
     if not boards:
         if MONACO.exists():
             boards.append(("tracks/monaco.json", load_track(MONACO)))

@@ -209,9 +209,18 @@ class SoloModel:
         key = (space, rules)
         found = self._searches.get(key)
         if found is None:
-            options = move_options(self.board, space, self.max_roll, rules)
-            found = self._searches[key] = _Searched(self, space, position[2], options)
+            found = self._searches[key] = _Searched(self, space, position[2], rules)
         return found
+
+    def release_options(self) -> None:
+        """Drop the option lists of the searches: what the solver needs of them is in arrays.
+
+        A search keeps hundreds of options, each a few tuples: on a board of
+        500 spaces, most of the objects the cycle collector would pass over
+        after a solve. :meth:`rows` searches again if asked afterwards.
+        """
+        for found in self._searches.values():
+            found.release()
 
     def _pit_in_reach(self, space: int) -> bool:
         """Whether a step into the pit lane lies within the widest roll of ``space``.
@@ -249,6 +258,8 @@ class SoloModel:
             [0 if c is None else board.stops[c] for c in board.corner], dtype=np.int64
         )
         self._need = need
+        #: Per space: not a track space (pit lane or box: the engine does not check, P-4).
+        self._off_track = np.asarray([kind != "track" for kind in board.kind], dtype=bool)
         depth = int(need.max(initial=0)) + 1
         width = laps + 2
         # position code -> index, -1 where not reached yet
@@ -382,7 +393,7 @@ class SoloModel:
         base = found.options
         moved = found.moved
         boxed = found.boxed
-        classes = found.classes(self)
+        classes = found.classes
         # every (group, option) pair at once: option i is listed under face group k when
         # it moved at most that face's roll (rows sorted by group, then by option)
         rolls = self._rolls
@@ -400,11 +411,13 @@ class SoloModel:
         )
         blocked = blocked_rows.astype(np.int64)
         cls = classes[idx]
-        missing = np.nonzero(~self._known[cls, braked, blocked])[0]
-        for m in missing:
+        # flat index of (cost class, braked, blocked) in the cost tables
+        code = (cls * (self.max_roll + 1) + braked) * 2 + blocked
+        missing = np.flatnonzero(~self._known.reshape(-1)[code])
+        if len(missing):  # price the first row of each combination not known yet
+            missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
+        for m in missing.tolist():
             c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
-            if self._known[c, b, x]:
-                continue
             cost = self._priced(space, base[int(idx[m])], b, bool(x))
             self._loss[c, b, x] = cost.total
             self._doom[c, b, x] = cost.eliminated or not cost.allowed
@@ -412,8 +425,8 @@ class SoloModel:
         shape = (
             group.astype(np.int32),
             idx,
-            self._loss[cls, braked, blocked],
-            self._doom[cls, braked, blocked],
+            self._loss.reshape(-1)[code],
+            self._doom.reshape(-1)[code],
         )
         self._shape_cache = (found, shape)
         return shape
@@ -494,35 +507,49 @@ class _Searched:
     :func:`~fdlab.rules.movement.after_move` once per option.
     """
 
-    def __init__(self, model: SoloModel, space: int, stops: int, options: list[MoveOption]):
+    def __init__(self, model: SoloModel, space: int, stops: int, rules: MoveRules):
         board = model.board
         self.space = space
-        self.options = options
+        self._board = board
+        self._roll = model.max_roll
+        self._rules = rules
+        self._options: list[MoveOption] | None = None
+        options = self.options
         n = len(options)
         self.destination = np.fromiter((o.destination for o in options), np.int64, n)
         self.moved = np.fromiter((o.moved for o in options), np.int64, n)
         self.boxed = np.fromiter((o.boxed for o in options), bool, n)
-        kind = board.kind
-        self.pit = np.fromiter((kind[o.destination] != "track" for o in options), bool, n)
+        self.pit = model._off_track[self.destination]
         counts = [after_move(board, space, stops, 0, o) for o in options]
         stops_after = np.fromiter((c[0] for c in counts), np.int64, n)
         self.laps_gained = np.fromiter((c[1] for c in counts), np.int64, n)
         self.capped_stops = np.minimum(stops_after, model._need[self.destination])
-        self._classes: np.ndarray | None = None
+        #: The cost class of each option (:meth:`SoloModel._cost_class`).
+        self.classes = self._cost_classes(model)
         self._finish: dict[int, tuple[int, bool]] = {}
 
-    def classes(self, model: SoloModel) -> np.ndarray:
+    @property
+    def options(self) -> list[MoveOption]:
+        """The options of the widest roll (searched again after :meth:`release`)."""
+        options = self._options
+        if options is None:
+            options = self._options = move_options(self._board, self.space, self._roll, self._rules)
+        return options
+
+    def release(self) -> None:
+        """Drop the option list (the arrays stay)."""
+        self._options = None
+
+    def _cost_classes(self, model: SoloModel) -> np.ndarray:
         """The cost class of each option (:meth:`SoloModel._cost_class`)."""
-        if self._classes is None:
-            space = self.space
-            start_pit = in_pit_zone(model.board, space)
-            known = model._classes
-            classes = []
-            for option, pit in zip(self.options, self.pit.tolist(), strict=True):
-                k = known.get((option.overshoots, start_pit, pit))  # _cost_class's key
-                classes.append(model._cost_class(space, option) if k is None else k)
-            self._classes = np.asarray(classes, dtype=np.int64)
-        return self._classes
+        space = self.space
+        start_pit = in_pit_zone(model.board, space)
+        known = model._classes
+        classes = []
+        for option, pit in zip(self.options, self.pit.tolist(), strict=True):
+            k = known.get((option.overshoots, start_pit, pit))  # _cost_class's key
+            classes.append(model._cost_class(space, option) if k is None else k)
+        return np.asarray(classes, dtype=np.int64)
 
     def finish_costs(self, model: SoloModel, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Loss and doom of the options ``which`` as moves that end the race (per option)."""

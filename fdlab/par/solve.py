@@ -285,7 +285,7 @@ def solve_par(
     1.85
     """
     began = time.perf_counter()
-    # the model keeps every option list alive and makes no cycles: collector passes are waste
+    # the model makes many objects and no cycles: collector passes over them are waste
     with paused_collections():
         board = track if isinstance(track, Board) else compile_board(track)
         model = SoloModel(board, get_preset(preset, laps), box_slot)
@@ -310,6 +310,8 @@ def solve_par(
             )
 
         objective, fin, expected, tot = _start_values(model, tables, store, penalty)
+        # freed here, before the collector is back on: it would pass over every option
+        model.release_options()
     value = np.ascontiguousarray(store.value)
     finish = np.ascontiguousarray(store.finish)
     policy = store.policy
@@ -435,10 +437,9 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     n_targets = len(model.positions) + 2
     kind = np.where(doomed, 0, ((rows.target + 2) * span + (loss + 2)) * 2 + rows.exempt)
     key = rows.group.astype(np.int64) * (n_targets * span * 2 + 1) + kind
-    _, first = np.unique(key, return_index=True)
-    if len(first) == len(key):
+    keep = _first_of_each(key)
+    if len(keep) == len(key):
         return rows
-    keep = np.sort(first)
     group = rows.group[keep]
     return OptionRows(
         group=group,
@@ -449,6 +450,27 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
         exempt=rows.exempt[keep],
         starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
     )
+
+
+def _first_of_each(key: np.ndarray) -> np.ndarray:
+    """Where each distinct value of ``key`` (integers, none negative) first occurs, in order.
+
+    ``np.unique(key, return_index=True)`` sorted, by one plain sort of the
+    values tagged with their place (faster than its stable argsort).
+
+    Examples
+    --------
+    >>> _first_of_each(np.array([5, 3, 5, 0, 3])).tolist()
+    [0, 1, 3]
+    """
+    n = len(key)
+    if not n or int(key.max()) >= np.iinfo(np.int64).max // (n + 1):
+        return np.sort(np.unique(key, return_index=True)[1])
+    tagged = np.sort(key * n + np.arange(n))
+    value = tagged // n
+    head = np.ones(n, dtype=bool)
+    head[1:] = value[1:] != value[:-1]
+    return np.sort(tagged[head] % n)
 
 
 class _Store:
@@ -569,6 +591,43 @@ class _Rows:
         checked[at] = alive & (pools[None, :] > 0)
         return _Landing(flat, checked, flat[checked] - 1)
 
+    def row_values(self, model: SoloModel, r: np.ndarray, store: np.ndarray) -> np.ndarray:
+        """``_values(model, self.land(model, r[:, None]), store)`` for a landing used once.
+
+        Row ``r`` lands, at pool values 0 to the full pool, on consecutive
+        states of one gear of one position: a window of the flat ``store``
+        taken whole, instead of one index per element.
+        """
+        rows = self.rows
+        top = model.pool_max
+        flat = store.reshape(-1)
+        windows = np.lib.stride_tricks.sliding_window_view(flat, top + 1)
+        base = self.base[r]
+        gone = self.gone[r]
+        restore = rows.restore[r]
+        start = base - rows.loss[r]
+        start[gone | restore] = 0
+        out = windows[start]
+        if restore.any():
+            out[restore] = flat[base[restore] + top][:, None]
+        if gone.any():
+            out[gone] = flat[0]
+        out[:, 0] = flat[0]  # a car with no pool left is eliminated (the margin)
+        at = np.flatnonzero(self.check[r] & ~gone)
+        if not len(at):
+            return out
+        pools = np.arange(top + 1)[None, :]
+        left = np.where(restore[at, None], top, pools - rows.loss[r][at, None])
+        alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
+        checked = alive & (pools > 0)
+        below = np.where(
+            restore[at, None], flat[base[at] + top - 1][:, None], windows[start[at] - 1]
+        )
+        hit = model.engine_hit()
+        mixed = out[at]
+        out[at] = np.where(checked, (1 - hit) * mixed + hit * below, mixed)
+        return out
+
 
 def _values(model: SoloModel, land: _Landing, store: np.ndarray) -> np.ndarray:
     """A :class:`_Store` array at the landing states, the engine check averaged in."""
@@ -634,11 +693,11 @@ def _solve_level(
     outer_best = np.full((n_slots * n_groups, pools), np.inf)
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
-        w = _values(model, every.land(model, outer[:, None]), store.value_store)
+        w = every.row_values(model, outer, store.value_store)
         faces, starts = _segments(face[outer])
         outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
-        marked = np.where(w == outer_best[face[outer]], outer[:, None], n)
-        outer_first[faces] = np.minimum.reduceat(marked, starts, axis=0)
+        reached = w == outer_best[face[outer]]
+        outer_first[faces] = outer[_first_true(reached, starts)]
     inner_land = every.land(model, inner[:, None])
     inner_face = face[inner]
     inner_faces, inner_starts = _segments(inner_face)
@@ -782,13 +841,28 @@ def _through_gear(
     return f, f + a
 
 
+def _first_true(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per group of rows (rows ``starts[k]`` to ``starts[k+1]``) and column, the first
+    row where ``mask`` is true; every group must have one in every column.
+
+    Examples
+    --------
+    >>> mask = np.array([[False, True], [True, True], [False, False], [True, True]])
+    >>> _first_true(mask, np.array([0, 2])).tolist()
+    [[1, 0], [3, 3]]
+    """
+    n, columns = mask.shape
+    # true elements column by column, each as column * n + row, in increasing order
+    flat = np.flatnonzero(mask.T)
+    wanted = np.arange(columns)[None, :] * n + starts[:, None]
+    return flat[np.searchsorted(flat, wanted)] - np.arange(columns)[None, :] * n
+
+
 def _first_argmin(w: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the first row of least value."""
     best = np.minimum.reduceat(w, starts, axis=0)
     group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(w))))
-    rows = np.arange(len(w))[:, None]
-    marked = np.where(w == best[group], rows, len(w))
-    return np.minimum.reduceat(marked, starts, axis=0)
+    return _first_true(w == best[group], starts)
 
 
 def _start_values(

@@ -295,3 +295,68 @@ def test_solve_par_pauses_the_cycle_collector_and_switches_it_back_on():
     finally:
         gc.callbacks.remove(count)
     assert gc.isenabled() and len(passes) <= 1 and solution.finish_probability > 0.99
+
+
+def test_a_solved_model_frees_its_option_lists_and_searches_again_when_asked():
+    """After the solve the model keeps arrays, not options; rows are the same made again."""
+    board = compile_board(ring())
+    model = SoloModel(board, BASIC)
+    before = [model.rows(p) for p in range(len(model.positions))]
+    solution = solve_par(board)
+    again = solution.model
+    assert all(found._options is None for found in again._searches.values())
+    for p, rows in enumerate(before):
+        found = again._search_of[p]
+        assert found.options == move_options(
+            board, again.positions[p][0], again.max_roll, again._rules(again.positions[p])
+        )
+        other = again.rows(p)
+        for name in ("group", "target", "loss", "doomed", "restore", "exempt", "starts"):
+            assert (getattr(other, name) == getattr(rows, name)).all(), name
+
+
+def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
+    """A landing used once (:meth:`_Rows.row_values`) is the general landing's values, exactly,
+    with pit stops restoring the pool (P-2) and engine checks (D-6) in the rows."""
+    import numpy as np
+
+    from fdlab.par.solve import _Rows, _Store, _tables, _values
+
+    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    pit = "x " * 27 + "p p p p p x"
+    box = "x " * 28 + "B x x x x"
+    track = from_ascii(
+        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
+    )
+    model = SoloModel(compile_board(track), BASIC.with_laps(2))
+    tables = _tables(model)
+    store = _Store(model, 1000.0)
+    store.value_store[:] = np.random.default_rng(7).random(store.value_store.shape)
+    restored = checked = 0
+    for p in range(len(model.positions)):
+        rows = _Rows(model, tables, tables.rows[p])
+        every = np.arange(len(rows.rows.group))
+        general = _values(model, rows.land(model, every[:, None]), store.value_store)
+        assert np.array_equal(rows.row_values(model, every, store.value_store), general)
+        restored += int(rows.rows.restore.sum())
+        checked += int(rows.check.sum())
+    assert restored and checked
+
+
+def test_first_true_is_the_first_row_of_each_group_and_column():
+    """The solver's first row of least value (ties: the option listed first) per face."""
+    import numpy as np
+
+    from fdlab.par.solve import _first_true
+
+    rng = np.random.default_rng(3)
+    mask = rng.random((60, 5)) < 0.3
+    starts = np.array([0, 7, 8, 30, 41])
+    ends = np.append(starts[1:], len(mask))
+    for a, b in zip(starts, ends, strict=True):
+        mask[a, rng.integers(0, 5)] = True
+        mask[b - 1, :] = True  # every group has a true element in every column
+    first = _first_true(mask, starts)
+    for k, (a, b) in enumerate(zip(starts, ends, strict=True)):
+        for c in range(5):
+            assert first[k, c] == a + int(np.argmax(mask[a:b, c]))
