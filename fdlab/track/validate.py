@@ -70,6 +70,7 @@ CHECKS: dict[str, str] = {
     "pit_broken": "a pit lane in pieces, looped, or without entry or exit",
     "pit_branch": "a pit lane that forks or merges",
     "pit_misses_finish": "a way through the pit lane that does not cross the finish line",
+    "pit_crosses_finish_twice": "a way through the pit lane that crosses the finish line twice",
     "box_unreachable": "a box no car can reach from the pit lane",
     "box_slot": "a box with no owner slot, or two boxes with the same slot",
     "tunnel_pair": "a tunnel label not shared by exactly two spaces",
@@ -710,6 +711,7 @@ class _Validator:
             ends = [n for n in pit if not pit_succ[n]]
             self.report("pit_broken", "the pit lane has no exit (no pit_out step)", ends)
         self.check_pit_crosses_finish()
+        self.check_pit_crosses_finish_once()
         self.check_pit_beside_corner()
 
     def check_pit_beside_corner(self) -> None:
@@ -783,6 +785,51 @@ class _Validator:
                 "the finish line and cross it too (P-2: cars pit between laps), on every "
                 "way through it, boxes included",
                 spaces,
+            )
+
+    def check_pit_crosses_finish_once(self) -> None:
+        """No way through the pit lane, from its ``pit_in`` step to its ``pit_out`` step,
+        crosses the finish line twice (S-4: a lap through the pits counts once)."""
+        if not self.finish_steps:
+            return
+        nodes = self.nodes
+        lane = {n for n, d in nodes.items() if d["kind"] in ("pit", "box")}
+        edges = self.graph.edges
+
+        def crossings(u: Any, v: Any) -> int:
+            return int("finish" in edges[u, v]["lines"])
+
+        entries = [(u, v) for u, v, k in edges(data="kind") if k == "pit_in" and v in lane]
+        # (space, finish lines crossed since the entry, at most 2), through the lane
+        seen = {(v, crossings(u, v)) for u, v in entries}
+        frontier = list(seen)
+        while frontier:
+            here, crossed = frontier.pop()
+            for there in self.succ[here]:
+                if there in lane:
+                    state = (there, min(2, crossed + crossings(here, there)))
+                    if state not in seen:
+                        seen.add(state)
+                        frontier.append(state)
+        twice = [
+            (u, v)
+            for u, v, k in edges(data="kind")
+            if k == "pit_out" and ((u, 2) in seen or ((u, 1) in seen and crossings(u, v)))
+        ]
+        if twice:
+            entry = _sorted({u for u, _ in entries})[0]
+            exit_ = _sorted({v for _, v in twice})[0]
+            lines = _sorted(
+                {u for u, v in edges if crossings(u, v) and (u in lane or v in lane)}
+                | {v for u, v in edges if crossings(u, v) and (u in lane or v in lane)}
+            )
+            self.report(
+                "pit_crosses_finish_twice",
+                f"a car can drive through the pit lane from space {entry!r} to space "
+                f"{exit_!r} crossing the finish line twice, so a lap through the pits would "
+                "count as two (S-4): the line crosses the pit lane once, on every way "
+                "through it, boxes included",
+                lines,
             )
 
     # -- tunnels and grid --------------------------------------------------------------

@@ -137,3 +137,20 @@ def test_monaco_hairpin_is_its_three_stop_corner_and_long_enough_to_stop_in_thre
     assert [name for name, info in by_name.items() if info["stops"] == 3] == ["Hairpin"]
     assert by_name["Hairpin"]["short"] >= 6
     assert by_name["Piscine"]["short"] >= 4  # a 2-stop corner
+
+
+@pytest.mark.parametrize("name", ["monaco", "zandvoort", "street"])
+def test_S4_a_lap_through_the_pits_counts_once(name):
+    """S-4 / P-2: on the boards with a pit lane, a two-lap race with pit stops lasts
+    about two laps (a step into the pit lane once counted a lap of its own)."""
+    from fdlab.bots import HeuristicBot
+    from fdlab.rules import compile_board, simulate
+    from fdlab.rules.presets import get_preset
+
+    board = compile_board(load_track(TRACKS / f"{name}.json"))
+    one, two = get_preset("basic", 1), get_preset("basic", 2)
+    for seed in range(3):
+        short = simulate(board, [HeuristicBot()], one, seed=seed)
+        long = simulate(board, [HeuristicBot()], two, seed=seed)
+        assert long.finished and short.finished
+        assert long.rounds > 1.7 * short.rounds, (seed, short.rounds, long.rounds)

@@ -547,6 +547,16 @@ def test_steps_inside_a_corner_are_what_the_board_prints_m5():
     assert "sideways_step" in validate(track, cars=CARS).codes
 
 
+def test_pit_lane_crossing_the_finish_line_twice():
+    """S-4: the line crosses the pit lane once; a second crossing would count a lap twice."""
+    track = sound_board()
+    assert "pit_crosses_finish_twice" not in validate(track, cars=CARS).codes
+    track.graph.edges[57, 62]["lines"] = frozenset({"pit_entry", "finish"})  # the entry too
+    [problem] = problems(track, "pit_crosses_finish_twice")
+    assert "from space 57 to space 1 crossing the finish line twice" in problem.message
+    assert {57, 62, 70, 1} <= set(problem.spaces)
+
+
 BREAKERS: dict[str, Callable[[], None]] = {
     "empty": test_empty_board,
     "attribute": test_attribute_of_the_wrong_type,
@@ -569,6 +579,7 @@ BREAKERS: dict[str, Callable[[], None]] = {
     "pit_broken": test_pit_lane_broken_in_two,
     "pit_branch": test_pit_lane_that_forks,
     "pit_misses_finish": test_pit_lane_that_misses_the_finish_line,
+    "pit_crosses_finish_twice": test_pit_lane_crossing_the_finish_line_twice,
     "box_unreachable": test_box_not_reachable_from_the_pit_lane,
     "box_slot": test_box_slot_missing_or_shared,
     "tunnel_pair": test_tunnel_label_must_mark_a_pair,

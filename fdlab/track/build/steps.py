@@ -113,7 +113,11 @@ def _side_by_side(a: _Cell, b: _Cell) -> bool:
 def _lines_crossed(a: _Cell, b: _Cell, kind: str, police: float | None, lap: float) -> list[str]:
     lines = []
     forward = (b.middle - a.middle) % lap
-    if b.progress < a.progress:
+    # the line is where the lap starts again: a step over it goes from the end of the
+    # lap to its beginning. A step may go back a hair without crossing anything (into
+    # the pit lane beside a long space of the track, whose progress is also a hair
+    # lower): counting those counted a lap twice through the pits.
+    if a.middle - b.middle > lap / 2:
         lines.append("finish")
     if police is not None and kind != "tunnel" and 0 < (police - a.middle) % lap <= forward:
         lines.append("police")
