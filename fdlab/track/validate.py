@@ -711,7 +711,6 @@ class _Validator:
             ends = [n for n in pit if not pit_succ[n]]
             self.report("pit_broken", "the pit lane has no exit (no pit_out step)", ends)
         self.check_pit_crosses_finish()
-        self.check_pit_crosses_finish_once()
         self.check_pit_beside_corner()
 
     def check_pit_beside_corner(self) -> None:
@@ -751,45 +750,11 @@ class _Validator:
 
     def check_pit_crosses_finish(self) -> None:
         """Every way from a ``pit_in`` step to a ``pit_out`` step crosses the finish
-        line (schema: the pit lane lies beside the finish straight and crosses the line
-        too; P-2: cars pit between laps), so that a lap through the pits counts."""
-        if not self.finish_steps:
-            return
-        nodes = self.nodes
-        lane = {n for n, d in nodes.items() if d["kind"] in ("pit", "box")}
-        edges = self.graph.edges
-
-        def open_step(u: Any, v: Any) -> bool:
-            return "finish" not in edges[u, v]["lines"]
-
-        entries = [
-            (u, v)
-            for u, v, k in edges(data="kind")
-            if k == "pit_in" and v in lane and open_step(u, v)
-        ]
-        lane_succ = {n: [m for m in self.succ[n] if m in lane and open_step(n, m)] for n in lane}
-        reached = self.reach((v for _, v in entries), lane_succ)
-        leaks = [
-            (u, v)
-            for u, v, k in edges(data="kind")
-            if k == "pit_out" and u in reached and open_step(u, v)
-        ]
-        if leaks:
-            entry = _sorted({u for u, _ in entries})[0]
-            exit_ = _sorted({v for _, v in leaks})[0]
-            spaces = _sorted(reached | {u for u, _ in entries} | {v for _, v in leaks})
-            self.report(
-                "pit_misses_finish",
-                f"a car can drive through the pit lane from space {entry!r} to space "
-                f"{exit_!r} without crossing the finish line: the pit lane must run beside "
-                "the finish line and cross it too (P-2: cars pit between laps), on every "
-                "way through it, boxes included",
-                spaces,
-            )
-
-    def check_pit_crosses_finish_once(self) -> None:
-        """No way through the pit lane, from its ``pit_in`` step to its ``pit_out`` step,
-        crosses the finish line twice (S-4: a lap through the pits counts once)."""
+        line exactly once (schema: the pit lane lies beside the finish straight and
+        crosses the line too; P-2: cars pit between laps; S-4: a lap through the pits
+        counts once). One walk through the lane counts the lines crossed on the way
+        (0, 1, or 2 for "more than once"); a way out after 0 is ``pit_misses_finish``,
+        after 2 ``pit_crosses_finish_twice``."""
         if not self.finish_steps:
             return
         nodes = self.nodes
@@ -800,8 +765,7 @@ class _Validator:
             return int("finish" in edges[u, v]["lines"])
 
         entries = [(u, v) for u, v, k in edges(data="kind") if k == "pit_in" and v in lane]
-        # (space, finish lines crossed since the entry, at most 2), through the lane
-        seen = {(v, crossings(u, v)) for u, v in entries}
+        seen = {(v, crossings(u, v)) for u, v in entries}  # (space, lines crossed)
         frontier = list(seen)
         while frontier:
             here, crossed = frontier.pop()
@@ -811,25 +775,35 @@ class _Validator:
                     if state not in seen:
                         seen.add(state)
                         frontier.append(state)
-        twice = [
-            (u, v)
-            for u, v, k in edges(data="kind")
-            if k == "pit_out" and ((u, 2) in seen or ((u, 1) in seen and crossings(u, v)))
-        ]
-        if twice:
-            entry = _sorted({u for u, _ in entries})[0]
-            exit_ = _sorted({v for _, v in twice})[0]
-            lines = _sorted(
-                {u for u, v in edges if crossings(u, v) and (u in lane or v in lane)}
-                | {v for u, v in edges if crossings(u, v) and (u in lane or v in lane)}
+        exits = [(u, v) for u, v, k in edges(data="kind") if k == "pit_out"]
+        leaks = [(u, v) for u, v in exits if (u, 0) in seen and not crossings(u, v)]
+        if leaks:
+            open_entries = {u for u, v in entries if not crossings(u, v)}
+            reached = {space for space, crossed in seen if crossed == 0}
+            self.report(
+                "pit_misses_finish",
+                f"a car can drive through the pit lane from space {_sorted(open_entries)[0]!r} "
+                f"to space {_sorted({v for _, v in leaks})[0]!r} without crossing the finish "
+                "line: the pit lane must run beside the finish line and cross it too (P-2: "
+                "cars pit between laps), on every way through it, boxes included",
+                _sorted(reached | open_entries | {v for _, v in leaks}),
             )
+        twice = [(u, v) for u, v in exits if (u, 2) in seen or ((u, 1) in seen and crossings(u, v))]
+        if twice:
+            on_the_line = {
+                space
+                for u, v in edges
+                if crossings(u, v) and (u in lane or v in lane)
+                for space in (u, v)
+            }
             self.report(
                 "pit_crosses_finish_twice",
-                f"a car can drive through the pit lane from space {entry!r} to space "
-                f"{exit_!r} crossing the finish line twice, so a lap through the pits would "
-                "count as two (S-4): the line crosses the pit lane once, on every way "
-                "through it, boxes included",
-                lines,
+                f"a car can drive through the pit lane from space "
+                f"{_sorted({u for u, _ in entries})[0]!r} to space "
+                f"{_sorted({v for _, v in twice})[0]!r} crossing the finish line twice, so a "
+                "lap through the pits would count as two (S-4): the line crosses the pit "
+                "lane once, on every way through it, boxes included",
+                _sorted(on_the_line),
             )
 
     # -- tunnels and grid --------------------------------------------------------------
