@@ -192,31 +192,34 @@ class ParBot:
             )
         return left
 
+    def _exposure(self, view: RaceView, option: MoveOption) -> tuple[int, int, bool]:
+        """What decides the random damage after ``option``, the engine check aside:
+        the cars its destination touches (D-5, A-8), the danger spaces it crosses
+        (X-3) and whether it ends on a shooting space (X-2)."""
+        board = view.board
+        dest = option.destination
+        touched = 0
+        if not in_pit_zone(board, dest) and board.tunnel[dest] is None:
+            touched = self._touched(board, dest)
+        if not view.preset.street:
+            return touched, 0, False
+        return touched, len(option.danger), board.hazard[dest] == "shooting"
+
     def _hits(self, view: RaceView, option: MoveOption, gear: int, roll: int) -> tuple:
         """Random damage after ``option``: ``(pool index, probability, loss)`` per chance."""
-        board = view.board
         preset = view.preset
-        dest = option.destination
         faces = len(preset.black_faces)
         index = preset.pool_index
-        hits = []
-        on_track = not in_pit_zone(board, dest)
-        if on_track and board.tunnel[dest] is None:
-            touched = self._touched(board, dest)
-            hits += [(index[preset.collision_pool], preset.collision_fail / faces, 1)] * touched
-        if (
-            on_track
-            and not option.boxed
-            and roll
-            and gear in preset.engine_gears
-            and preset.engine_triggers.get(gear) == roll
-        ):
-            hits.append((index[preset.engine_pool], preset.engine_fail / faces, 1))
+        touched, danger, shooting = self._exposure(view, option)
+        hits = [(index[preset.collision_pool], preset.collision_fail / faces, 1)] * touched
+        engine_hit = self._engine_hit(view, option, gear, roll)
+        if engine_hit:
+            hits.append((index[preset.engine_pool], engine_hit, 1))
         if preset.street:
             street = index[preset.street_pool]
             chance = preset.danger_fail / faces
-            hits += [(street, chance, preset.danger_loss)] * len(option.danger)
-            if board.hazard[dest] == "shooting":
+            hits += [(street, chance, preset.danger_loss)] * danger
+            if shooting:
                 shot = sum(1 for f in preset.black_faces if f >= preset.shooting_min) / faces
                 hits.append((street, shot, preset.shooting_loss))
         return tuple(hits)
@@ -296,21 +299,12 @@ class ParBot:
     def _chances(self, view: RaceView, option: MoveOption) -> tuple[tuple, float]:
         """Random SP loss after ``option`` but the engine check: ``((loss, p), ...)`` and its mean.
 
-        Worked out once per kind of destination: the cars it touches, the
-        danger spaces crossed and a shooting hazard are all that decide it.
+        Worked out once per :meth:`_exposure`: nothing else decides it.
         """
         preset = view.preset
         if preset is not self._chances_preset:
             self._chances_memo, self._chances_preset = {}, preset
-        board = view.board
-        dest = option.destination
-        on_track = not in_pit_zone(board, dest)
-        key = (
-            self._touched(board, dest) if on_track and board.tunnel[dest] is None else 0,
-            len(option.danger) if preset.street else 0,
-            preset.street and board.hazard[dest] == "shooting",
-            on_track,
-        )
+        key = self._exposure(view, option)
         known = self._chances_memo.get(key)
         if known is not None:
             return known

@@ -638,6 +638,7 @@ def _explore(
                         continue
                     new_lc = lc
                     new_forbid = forbid
+                    new_lines = lines | crossed if crossed else lines
                     if code:  # not a plain step ahead (STEP_AHEAD is 0)
                         if code == lane_change:
                             if locked or lc >= max_lane_changes:
@@ -651,11 +652,9 @@ def _explore(
                                 continue
                         elif code == box_in:
                             if j == own_box:
-                                new_lines = lines | crossed if crossed else lines
                                 entry = (lc, 0, path + (j,), danger, new_lines)
                                 found.append((d + 1, (j, left, overs, len(danger)), entry, True))
                             continue
-                    new_lines = lines | crossed if crossed else lines
                     if cv is None or cj == cv:  # no corner left: the common step, inline
                         nleft, novers = left, overs
                         ndanger = danger + (j,) if danger_j else danger
