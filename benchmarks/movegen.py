@@ -7,10 +7,17 @@ Usage::
     python benchmarks/movegen.py --track my.json --repeat 200 --profile
 
 For several start spaces, each with a few other cars placed ahead of it
-(seeded), it times ``move_options`` (every braking amount in one call) and
+(seeded), it times a cold ``move_options`` (every braking amount in one call; the
+searches the move generator keeps are forgotten before each call) and
 prints the median and 90th percentile per call and the number of options,
 then the same with every option priced (``move_cost``, as
 ``Engine.legal_moves`` does) under the basic and advanced presets.
+
+Last, a floor: the same starts searched layer by layer with paths and no
+rule at all (one state per space and lane changes made, nothing about
+corners, cars or zig-zags). No search of the rules written in Python can be
+cheaper than that on this board and machine, so it shows how much of
+``move_options`` is the rules and how much is Python walking the graph.
 """
 
 from __future__ import annotations
@@ -23,7 +30,12 @@ from pathlib import Path
 
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import move_cost
-from fdlab.rules.movement import MoveRules, move_options, move_options_for_rolls
+from fdlab.rules.movement import (
+    MoveRules,
+    forget_searches,
+    move_options,
+    move_options_for_rolls,
+)
 from fdlab.rules.presets import get_preset
 from fdlab.rules.state import CarState
 from fdlab.track import Track, from_ascii
@@ -71,6 +83,7 @@ def measure(board: Board, starts, roll: int, repeat: int) -> tuple[list[float], 
     counts: list[int] = []
     for start, occupied in starts:
         for _ in range(repeat):
+            forget_searches()  # a cold search, not the one just made
             t0 = time.perf_counter()
             options = move_options(board, start, roll, MoveRules(occupied=occupied))
             times.append(time.perf_counter() - t0)
@@ -85,12 +98,49 @@ def measure_priced(board: Board, starts, roll: int, repeat: int, preset_name: st
     for start, occupied in starts:
         car = CarState(space=start, gear=6, pools=tuple(preset.pool_max), lap=1)
         for _ in range(repeat):
+            forget_searches()
             t0 = time.perf_counter()
             options = move_options(board, start, roll, MoveRules(occupied=occupied))
             for option in options:
                 move_cost(board, preset, car, option)
             times.append(time.perf_counter() - t0)
     return times
+
+
+def bare_reach(board: Board, start: int, roll: int) -> int:
+    """States a rule-free layered search with paths reaches in at most ``roll`` spaces.
+
+    One state per (space, lane changes made, at most 2), the first path
+    found kept: the least work any layered search of this board does.
+    """
+    steps = [[(j, 1 if code else 0) for j, code in board.moves[v]] for v in range(len(board))]
+    layer: dict[tuple[int, int], tuple[int, ...]] = {(start, 0): ()}
+    reached = 0
+    for d in range(roll + 1):
+        reached += len(layer)
+        if d == roll:
+            break
+        following: dict[tuple[int, int], tuple[int, ...]] = {}
+        for (v, changes), path in layer.items():
+            for j, change in steps[v]:
+                key = (j, changes + change)
+                if key[1] <= 2 and key not in following:
+                    following[key] = path + (j,)
+        layer = following
+    return reached
+
+
+def measure_floor(board: Board, starts, roll: int, repeat: int) -> tuple[list[float], list[int]]:
+    """Seconds per :func:`bare_reach` call and states reached per start."""
+    times: list[float] = []
+    counts: list[int] = []
+    for start, _ in starts:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            count = bare_reach(board, start, roll)
+            times.append(time.perf_counter() - t0)
+        counts.append(count)
+    return times, counts
 
 
 def measure_faces(board: Board, starts, faces: range, repeat: int) -> tuple[float, float]:
@@ -101,8 +151,10 @@ def measure_faces(board: Board, starts, faces: range, repeat: int) -> tuple[floa
         for _ in range(repeat):
             t0 = time.perf_counter()
             for roll in faces:
+                forget_searches()  # one search per face, as before searches were kept
                 move_options(board, start, roll, MoveRules(occupied=occupied))
             t1 = time.perf_counter()
+            forget_searches()
             move_options_for_rolls(board, start, faces, MoveRules(occupied=occupied))
             t2 = time.perf_counter()
             each.append(t1 - t0)
@@ -168,6 +220,11 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"all faces 21-30 of the 6th-gear die: {each * 1e3:.3f} ms with one call per face, "
         f"{together * 1e3:.3f} ms with move_options_for_rolls (medians)"
+    )
+    floor, reached = measure_floor(board, starts, args.roll, args.repeat)
+    print(
+        f"floor, the same starts with no rule (layered paths only): median "
+        f"{statistics.median(floor) * 1e3:.3f} ms, {statistics.median(reached):g} states"
     )
 
 
