@@ -272,8 +272,10 @@ class ParBot:
         if q == FINISHED:
             return self.care * damage
         hits = self._hits(view, option, gear, roll)
+        # a car that spins restarts in 1st gear, whatever gear it drove in
+        after = 1 if cost.spin else gear
         if not hits:
-            return self._settled(preset, q, gear, left) + self.care * damage
+            return self._settled(preset, q, after, left) + self.care * damage
         # every combination of the chances (a few at most)
         outcomes = [(1.0, left)]
         for pool, chance, loss in hits:
@@ -284,7 +286,7 @@ class ParBot:
                 following.append((p * chance, hurt))
             outcomes = following
             damage += chance * loss
-        expected = sum(p * self._settled(preset, q, gear, state) for p, state in outcomes)
+        expected = sum(p * self._settled(preset, q, after, state) for p, state in outcomes)
         return expected + self.care * damage
 
     # -- one pool (basic, street): the fast path -------------------------------------------

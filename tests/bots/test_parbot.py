@@ -307,3 +307,25 @@ def test_the_look_ahead_reads_as_far_down_each_row_as_it_needs(monkeypatch):
         seen.append(plans)
     assert seen[0] == seen[1]
     assert sum(plan is not None for _, plan in seen[0]) > 10
+
+
+def test_A3_it_prices_a_spin_as_a_restart_in_first_gear():
+    """A-3: a move that leaves the tires at exactly 0 spins the car, which restarts in 1st.
+
+    With 1 tire WP left, a roll of 5 from two spaces before a one-stop corner
+    offers an overshoot by 1 that spins the car (a brake WP and the last tire)
+    or braking 2 spaces into the corner. Both cost the one-pool model about
+    the same points, and the overshoot goes a space farther; the spin makes
+    it the worse move.
+    """
+    cells = ["."] * 40
+    cells[10] = cells[11] = "1"
+    board = compile_board(from_ascii(" ".join(cells), corners={1: 1}, grid=[1, 0], finish=39))
+    advanced = get_preset("advanced")
+    engine = Engine(board, advanced, ["A"])
+    view = view_at(engine, [{"space": 8, "gear": 3, "lap": 1, "pools": (1, 3, 2, 2, 2)}], 3, 5)
+    moves = view.legal_moves()
+    spins = [option.moved for option, cost in moves if cost.spin]
+    assert spins == [4]
+    chosen = ParBot(solo_table(board, advanced)).choose_move(view, moves)
+    assert chosen.moved == 3 and chosen.braked == 2
