@@ -10,10 +10,14 @@ move by the value of where it leads:
   score is the value of the position it reaches with the pool it leaves,
   averaged over the random damage that follows it: contact with the cars
   it stops beside or behind (D-5, A-8), the engine check (D-6), danger and
-  shooting spaces (X-2, X-3). Ending in the car's box restores the pool
+  shooting spaces (X-2, X-3). A move that spins the car (A-3, A-4) leads to
+  a restart in 1st gear. Ending in the car's box restores the pool
   (P-2), so pit timing is the solver's. An eliminating move is never chosen
   while another exists (its score is the penalty);
-* **gears**: alone, or with no car within reach, the solver's own gear. In
+* **gears**: alone, or with no car within reach, the solver's own gear, unless
+  it costs points the solver does not model (advanced: the fuel of a double
+  downshift, A-7), which the look-ahead below weighs against the gears up to
+  the car's own. In
   traffic, a one-ply look-ahead over that gear and the two below it: for each gear,
   every face of its die, the best move the cars ahead leave, scored as
   above; the gear with the least expected value wins. That is where
@@ -622,15 +626,30 @@ class ParBot:
             return self.fallback.choose_gear(view)
         pool = min(solo_pool(preset, car.pools), table.pool_max)
         solo = table.best_gear(board, car.space, car.lap, car.stops, car.gear, pool)
-        if solo in safe and not self._traffic(view, solo):
+        unseen = solo in safe and self._unmodelled_shift(view, solo)
+        if solo in safe and not unseen and not self._traffic(view, solo):
             return solo
         centre = solo if solo in safe else max(safe)
-        # traffic is a reason to hold or slow down, never to go faster than alone
-        candidates = [g for g in safe if centre - 2 <= g <= centre]
+        # traffic is a reason to hold or slow down, never to go faster than alone; a shift
+        # that costs points the solver does not see (advanced: fuel) is weighed against the
+        # gears up to the car's own
+        top = car.gear if unseen else centre
+        candidates = [g for g in safe if centre - 2 <= g <= top]
         self._occupied = view.state.occupied(skip=view.car_index)
         if len(preset.pools) == 1:
             return self._lean_look_ahead(view, candidates)
         return self._look_ahead(view, candidates)
+
+    def _unmodelled_shift(self, view: RaceView, gear: int) -> bool:
+        """Shifting to ``gear`` costs points outside the solver's pool (A-7: fuel, engine)."""
+        preset = view.preset
+        if len(preset.pools) == 1:
+            return False
+        modelled = {preset.brake_pool, preset.overshoot_pool}
+        return any(
+            amount and pool not in modelled
+            for pool, amount in view.engine.downshift_cost(view.car, gear).items()
+        )
 
     def _traffic(self, view: RaceView, gear: int) -> bool:
         """Another car within reach of ``gear``'s largest roll (or touching distance)."""

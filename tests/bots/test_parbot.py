@@ -329,3 +329,31 @@ def test_A3_it_prices_a_spin_as_a_restart_in_first_gear():
     assert spins == [4]
     chosen = ParBot(solo_table(board, advanced)).choose_move(view, moves)
     assert chosen.moved == 3 and chosen.braked == 2
+
+
+def test_A7_alone_it_weighs_a_downshift_that_costs_points_the_solver_does_not_see(monkeypatch):
+    """A-7: under the advanced rules a drop of two gears costs fuel, which the one-pool model
+    leaves out. Alone, the bot does not take such a solver's gear on trust: the look-ahead
+    weighs it against the gears up to the car's own (with the fuel priced), as in traffic;
+    a gear the model prices fully is still taken from the solver at once."""
+    advanced = get_preset("advanced")
+    table = solo_table(LOOP, advanced)
+    engine = Engine(LOOP, advanced, ["A"])
+    weighed = []
+    real = ParBot._look_ahead
+
+    def spy(self, view, gears):
+        weighed.append(list(gears))
+        return real(self, view, gears)
+
+    monkeypatch.setattr(ParBot, "_look_ahead", spy)
+    space = 3  # before corner 1: from 5th, the solver drops to 2nd
+    assert table.best_gear(LOOP, space, 1, 0, 5, 7) == 2
+    view = view_at(engine, [{"space": space, "gear": 5, "lap": 1}])
+    gear = ParBot(table).choose_gear(view)
+    assert weighed and 4 in weighed[-1] and gear in weighed[-1]
+    assert engine.downshift_cost(view.car, 2)["fuel"] == 1
+    weighed.clear()
+    free = view_at(engine, [{"space": space, "gear": 3, "lap": 1}])
+    solver = table.best_gear(LOOP, space, 1, 0, 3, 7)
+    assert solver >= 2 and ParBot(table).choose_gear(free) == solver and not weighed
