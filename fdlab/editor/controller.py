@@ -679,9 +679,10 @@ class EditorController:
 
         Moving the finish line counts every space's ``progress`` from the
         new line (0 just after it); the line then crosses every step where
-        progress starts again, the grid keeps its place behind the line, a
-        pit lane that no longer runs across the line is laid again beside
-        it, and a built board's build spec follows
+        the lap starts again (:func:`fdlab.track.starts_lap_again`), the
+        grid keeps its place behind the line, a pit lane that no longer runs
+        across the line is laid again beside it, and a built board's build
+        spec follows
         (:func:`fdlab.editor.finish_line.move_finish`).
 
         Examples

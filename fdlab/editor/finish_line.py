@@ -5,7 +5,8 @@ Moving the line is several edits planned one after another
 from the new line; the grid keeps its place behind the line; a pit lane
 that would no longer run across the line is laid again beside the new one
 (P-2: cars pit between laps); the line then crosses every step where
-progress starts again from 0; and a board made by the builder gets its
+the lap starts again (progress falls by half a lap or more, not the hair
+a step into a pit lane may go back); and a board made by the builder gets its
 build spec's ``finish`` moved too, so a rebuild puts the line back where
 the designer put it.
 """
@@ -26,7 +27,7 @@ from fdlab.editor.operations import (
     SetStepLines,
     Staged,
 )
-from fdlab.track.model import Track
+from fdlab.track.model import Track, starts_lap_again
 
 #: Step kinds the finish line may cross (a tunnel jumps, it crosses no line on the board).
 CROSSING_KINDS = ("ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out")
@@ -137,11 +138,15 @@ def _move_grid(track: Track, shift: float) -> Operation | None:
 
 
 def _crossings(track: Track) -> set[tuple[Any, Any]]:
+    """The steps that start the lap again (:func:`~fdlab.track.model.starts_lap_again`):
+    not the step into a pit lane that goes back a hair beside a long space."""
     nodes = track.graph.nodes
+    lap = float(track.lap_length)
     return {
         (u, v)
         for u, v, kind in track.graph.edges(data="kind")
-        if kind in CROSSING_KINDS and nodes[v]["progress"] < nodes[u]["progress"]
+        if kind in CROSSING_KINDS
+        and starts_lap_again(nodes[u]["progress"], nodes[v]["progress"], lap)
     }
 
 
@@ -245,7 +250,7 @@ def _finish_steps(track: Track) -> Operation:
         wants = (u, v) in crossing
         if wants != ("finish" in lines):
             changes[(u, v)] = lines | {"finish"} if wants else lines - {"finish"}
-    return SetStepLines(changes, label="the line crosses where progress starts again")
+    return SetStepLines(changes, label="the line crosses where the lap starts again")
 
 
 def _follow_spec(track: Track, starts: list[Any], shift: float, edits_key: str) -> Operation | None:

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from fdlab.rules.errors import BoardError
-from fdlab.track.model import Track
+from fdlab.track.model import Track, starts_lap_again
 
 __all__ = [
     "Board",
@@ -152,7 +152,8 @@ class Board:
 
     @cached_property
     def wraps(self) -> bool:
-        """True when the lap closes: some step goes back in progress (over the finish line).
+        """True when the lap closes: some step starts the lap again (over the finish line,
+        :func:`~fdlab.track.model.starts_lap_again`).
 
         On an open board (a text board without ``closed=True``, a straight for
         a lesson) progress only grows, so nothing is ever behind by a lap.
@@ -165,8 +166,12 @@ class Board:
         >>> compile_board(from_ascii(". . . .", finish=2)).wraps
         False
         """
-        progress = self.progress
-        return any(progress[j] < progress[i] for i, out in enumerate(self.moves) for j, _ in out)
+        progress, lap = self.progress, self.lap_length
+        return any(
+            starts_lap_again(progress[i], progress[j], lap)
+            for i, out in enumerate(self.moves)
+            for j, _ in out
+        )
 
     def __repr__(self) -> str:
         return (

@@ -25,6 +25,7 @@ from fdlab.track.model import (
     add_space,
     add_step,
     new_graph,
+    starts_lap_again,
 )
 from fdlab.track.validate import Problem, ValidationReport, validate
 
@@ -61,6 +62,7 @@ __all__ = [
     "load_track",
     "new_graph",
     "save_track",
+    "starts_lap_again",
     "track_from_dict",
     "track_from_geojson",
     "track_to_dict",

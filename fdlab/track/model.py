@@ -315,3 +315,46 @@ def add_step(
     if kind not in EDGE_KINDS:
         raise ValueError(f"step {u!r}->{v!r}: kind must be one of {EDGE_KINDS}, not {kind!r}")
     graph.add_edge(u, v, kind=kind, lines=frozenset(lines))
+
+
+def starts_lap_again(before: float, after: float, lap_length: float) -> bool:
+    """Whether a step from progress ``before`` to progress ``after`` starts the lap again.
+
+    The finish line lies where the lap starts again (laps are counted by
+    crossing it, S-4): a step over it goes from the end of the lap to its
+    beginning, so progress falls by half a lap or more. A step may fall a
+    hair without crossing anything (into a pit lane beside a long space of
+    the track, whose progress is a hair lower): that is not a new lap.
+
+    Parameters
+    ----------
+    before, after : float
+        Progress (or any distance along the lap) where the step starts and ends.
+    lap_length : float
+        Where the lap closes, in the same unit. A board that does not know
+        it (0, the model's default: a new board in the editor, a graph made
+        by hand) has no half lap to measure by; then every fall of progress
+        starts the lap again, since the step back to the start of the lap
+        always falls.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> starts_lap_again(142.0, 0.0, 143.0)  # over the finish line
+    True
+    >>> starts_lap_again(132.0, 131.98, 143.0)  # into the pit lane, a hair back
+    False
+    >>> starts_lap_again(3.0, 4.0, 143.0)
+    False
+    >>> starts_lap_again(1.0, 0.0, 2.0)  # a lap of two spaces: one forward, over the line
+    True
+    >>> starts_lap_again(132.0, 131.98, 0.0)  # lap length unknown: any fall
+    True
+    """
+    fall = before - after
+    if lap_length > 0:
+        return fall >= lap_length / 2
+    return fall > 0

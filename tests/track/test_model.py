@@ -1,4 +1,6 @@
-"""The Track wrapper, text boards and corner path counts."""
+"""The Track wrapper, text boards, corner path counts and where the lap starts again."""
+
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -10,7 +12,9 @@ from fdlab.track import (
     add_step,
     corner_path_counts,
     from_ascii,
+    load_track,
     new_graph,
+    starts_lap_again,
 )
 
 
@@ -131,3 +135,58 @@ def test_copy_is_equal_and_independent():
     twin.space(0)["hazard"] = "danger"
     assert track.corners[1]["stops"] == 2 and track.space(0)["hazard"] is None
     assert twin != track
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "lap_length", "starts"),
+    [
+        (142.0, 0.0, 143.0, True),  # over the finish line
+        (141.0, 0.5, 143.0, True),  # a lane change over it
+        (132.0, 131.9816, 143.0, False),  # Zandvoort's pit entry: a hair back
+        (100.0, 40.0, 143.0, False),  # back, but less than half a lap
+        (100.0, 28.5, 143.0, True),  # back by exactly half a lap
+        (3.0, 4.0, 143.0, False),
+        (1.0, 0.0, 2.0, True),  # a lap of two spaces
+        (132.0, 131.9816, 0.0, True),  # no lap length: every fall of progress counts
+        (3.0, 3.0, 0.0, False),
+        (3.0, 4.0, 0.0, False),
+    ],
+)
+def test_S4_a_step_starts_the_lap_again_when_progress_falls_half_a_lap(
+    before, after, lap_length, starts
+):
+    assert starts_lap_again(before, after, lap_length) is starts
+
+
+@pytest.mark.parametrize("lap_length", [None, 0.0])
+def test_S4_the_steps_of_a_closed_text_board_starting_the_lap_again_are_its_finish_line(
+    lap_length,
+):
+    track = from_ascii(". . . 1 1 . .\n. . . 1 1 . .\n. . . . . . .", corners={1: 2}, closed=True)
+    if lap_length is not None:
+        track.graph.graph["lap_length"] = lap_length
+    nodes = track.graph.nodes
+    starting = {
+        (u, v)
+        for u, v in track.graph.edges
+        if starts_lap_again(nodes[u]["progress"], nodes[v]["progress"], track.lap_length)
+    }
+    assert starting == set(track.edges_crossing("finish")) and len(starting) == 7
+
+
+def test_S4_zandvoorts_pit_entry_goes_back_without_starting_the_lap_again():
+    track = load_track(Path(__file__).resolve().parents[2] / "tracks" / "zandvoort.json")
+    nodes, lap = track.graph.nodes, track.lap_length
+
+    def starting(lap_length):
+        return {
+            (u, v)
+            for u, v in track.graph.edges
+            if starts_lap_again(nodes[u]["progress"], nodes[v]["progress"], lap_length)
+        }
+
+    (entry,) = [(u, v) for u, v, kind in track.graph.edges(data="kind") if kind == "pit_in"]
+    assert nodes[entry[1]]["progress"] < nodes[entry[0]]["progress"]
+    assert starting(lap) == set(track.edges_crossing("finish"))
+    # without its lap length the board falls back on "progress falls": the entry counts
+    assert starting(0.0) == starting(lap) | {entry}

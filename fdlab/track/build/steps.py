@@ -10,7 +10,7 @@ import numpy as np
 
 from fdlab.track.build.cells import _at, _Cell, _lanes
 from fdlab.track.build.stretches import _EPS
-from fdlab.track.model import Track
+from fdlab.track.model import Track, starts_lap_again
 
 #: A lane change gains at least this much progress (spaces): never a sideways step.
 MIN_DIAGONAL_GAIN = 0.5
@@ -113,11 +113,9 @@ def _side_by_side(a: _Cell, b: _Cell) -> bool:
 def _lines_crossed(a: _Cell, b: _Cell, kind: str, police: float | None, lap: float) -> list[str]:
     lines = []
     forward = (b.middle - a.middle) % lap
-    # the line is where the lap starts again: a step over it goes from the end of the
-    # lap to its beginning. A step may go back a hair without crossing anything (into
-    # the pit lane beside a long space of the track, whose progress is also a hair
-    # lower): counting those counted a lap twice through the pits.
-    if a.middle - b.middle > lap / 2:
+    # the line is where the lap starts again, measured along the lap path (metres): a
+    # step going back a hair (into the pit lane beside a long space) crosses nothing
+    if starts_lap_again(a.middle, b.middle, lap):
         lines.append("finish")
     if police is not None and kind != "tunnel" and 0 < (police - a.middle) % lap <= forward:
         lines.append("police")
