@@ -14,11 +14,11 @@ move by the value of where it leads:
   a restart in 1st gear. Ending in the car's box restores the pool
   (P-2), so pit timing is the solver's. An eliminating move is never chosen
   while another exists (its score is the penalty);
-* **gears**: alone, or with no car within reach, the solver's own gear, unless
-  it costs points the solver does not model (advanced: the fuel of a double
-  downshift, A-7), which the look-ahead below weighs against the gears up to
-  the car's own. In
-  traffic, a one-ply look-ahead over that gear and the two below it: for each gear,
+* **gears**: alone, or with no car within reach, the solver's own gear. In
+  traffic, and every turn under the advanced rules (whose five pools the
+  solver models as one: its gear is checked against the exact costs), a
+  one-ply look-ahead over that gear and the two below it (and the gears up
+  to the car's own when the solver's gear costs fuel, A-7): for each gear,
   every face of its die, the best move the cars ahead leave, scored as
   above; the gear with the least expected value wins. That is where
   blocking and overtaking enter: a gear whose rolls run into a car ahead
@@ -613,7 +613,8 @@ class ParBot:
         return best
 
     def choose_gear(self, view: RaceView) -> int:
-        """The solver's gear when no car is within reach, else the best of a one-ply look-ahead."""
+        """The solver's gear when no car is within reach (one pool), else the best of a
+        one-ply look-ahead."""
         gears = view.legal_gears()
         safe = [g for g in gears if not view.gear_eliminates(g)] or gears
         car = view.car
@@ -626,14 +627,17 @@ class ParBot:
             return self.fallback.choose_gear(view)
         pool = min(solo_pool(preset, car.pools), table.pool_max)
         solo = table.best_gear(board, car.space, car.lap, car.stops, car.gear, pool)
-        unseen = solo in safe and self._unmodelled_shift(view, solo)
-        if solo in safe and not unseen and not self._traffic(view, solo):
+        # one pool: the solver's pool is the car's, its gear needs no check alone; several
+        # (advanced): the solver's one pool stands for two of them, so its gear is checked
+        # every turn against the exact costs of every face
+        one_pool = len(preset.pools) == 1
+        if solo in safe and one_pool and not self._traffic(view, solo):
             return solo
         centre = solo if solo in safe else max(safe)
         # traffic is a reason to hold or slow down, never to go faster than alone; a shift
-        # that costs points the solver does not see (advanced: fuel) is weighed against the
+        # that costs points the solver does not see (A-7: fuel) is weighed against the
         # gears up to the car's own
-        top = car.gear if unseen else centre
+        top = car.gear if solo in safe and self._unmodelled_shift(view, solo) else centre
         candidates = [g for g in safe if centre - 2 <= g <= top]
         self._occupied = view.state.occupied(skip=view.car_index)
         if len(preset.pools) == 1:

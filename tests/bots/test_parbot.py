@@ -331,11 +331,11 @@ def test_A3_it_prices_a_spin_as_a_restart_in_first_gear():
     assert chosen.moved == 3 and chosen.braked == 2
 
 
-def test_A7_alone_it_weighs_a_downshift_that_costs_points_the_solver_does_not_see(monkeypatch):
-    """A-7: under the advanced rules a drop of two gears costs fuel, which the one-pool model
-    leaves out. Alone, the bot does not take such a solver's gear on trust: the look-ahead
-    weighs it against the gears up to the car's own (with the fuel priced), as in traffic;
-    a gear the model prices fully is still taken from the solver at once."""
+def test_A7_under_the_advanced_rules_it_checks_the_solvers_gear_with_the_exact_costs(monkeypatch):
+    """R-4, A-7: the solver models the advanced rules with one pool (tires and brakes) and
+    leaves fuel out, so a drop of two gears is free to it. Alone, the bot checks the
+    solver's gear with the look-ahead's exact costs every turn; when that gear costs fuel,
+    the gears up to the car's own are weighed too (a one-gear drop costs nothing)."""
     advanced = get_preset("advanced")
     table = solo_table(LOOP, advanced)
     engine = Engine(LOOP, advanced, ["A"])
@@ -350,10 +350,21 @@ def test_A7_alone_it_weighs_a_downshift_that_costs_points_the_solver_does_not_se
     space = 3  # before corner 1: from 5th, the solver drops to 2nd
     assert table.best_gear(LOOP, space, 1, 0, 5, 7) == 2
     view = view_at(engine, [{"space": space, "gear": 5, "lap": 1}])
-    gear = ParBot(table).choose_gear(view)
-    assert weighed and 4 in weighed[-1] and gear in weighed[-1]
     assert engine.downshift_cost(view.car, 2)["fuel"] == 1
-    weighed.clear()
+    gear = ParBot(table).choose_gear(view)
+    assert 4 in weighed[-1] and gear in weighed[-1]
     free = view_at(engine, [{"space": space, "gear": 3, "lap": 1}])
     solver = table.best_gear(LOOP, space, 1, 0, 3, 7)
-    assert solver >= 2 and ParBot(table).choose_gear(free) == solver and not weighed
+    assert not engine.downshift_cost(free.car, solver).get("fuel")
+    ParBot(table).choose_gear(free)
+    assert solver in weighed[-1] and max(weighed[-1]) == solver
+
+
+def test_R4_alone_under_the_advanced_rules_it_never_brings_the_car_to_a_corner_it_cannot_pay():
+    """R-4, A-2: the one-pool model lets brake points pay for an overshoot; the exact costs do
+    not. On the loop, a car alone that trusted the solver's gear reached the last corner in 4th
+    with 2 tires, where every roll overshoots it by 4 up to the line (seed 3)."""
+    advanced = get_preset("advanced")
+    table = solo_table(LOOP, advanced)
+    results = [simulate(LOOP, [ParBot(table)], advanced, seed=seed) for seed in range(12)]
+    assert all(result.finished for result in results)
