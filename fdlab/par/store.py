@@ -22,8 +22,10 @@ instead of solving it again (seconds).
   ``numpy.load`` with ``allow_pickle=False`` and JSON for the metadata,
   so it never executes code. A file that is unreadable, of another format
   or inconsistent is ignored (the table is solved again and the file
-  rewritten); a cache folder that cannot be written is ignored too. The
-  cache never raises an error of its own.
+  rewritten); a cache folder that cannot be named, read or written (a
+  name too long or holding a NUL, no permission, a file in its place) is
+  ignored too: the cache is then off for that call. The cache never
+  raises an error of its own.
 
 Deleting the folder is always safe: tables are solved again when needed.
 """
@@ -146,12 +148,13 @@ def load(key: tuple[str, str, int], preset: Preset) -> ParTable | None:
     ... else:
     ...     os.environ["FDLAB_CACHE_DIR"] = before
     """
-    path = path_for(key)
-    if path is None or not path.is_file():
-        return None
+    path = None
     try:
+        path = path_for(key)
+        if path is None or not path.is_file():
+            return None
         return _read(path, key, preset)
-    except Exception as error:  # a bad file is a cache miss, never an error
+    except Exception as error:  # a bad file or folder is a cache miss, never an error
         _LOG.info("ignoring the solved table %s: %s", path, error)
         return None
 
@@ -186,7 +189,11 @@ def _read(path: Path, key: tuple[str, str, int], preset: Preset) -> ParTable:
 
 def save(key: tuple[str, str, int], table: ParTable) -> bool:
     """Store ``table`` under ``key`` atomically; ``False`` if switched off or not writable."""
-    path = path_for(key)
+    try:
+        path = path_for(key)
+    except (OSError, ValueError) as error:  # a folder that cannot be named is no cache
+        _LOG.info("could not name the cache folder: %s", error)
+        return False
     if path is None:
         return False
     meta = {
@@ -211,7 +218,8 @@ def save(key: tuple[str, str, int], table: ParTable) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, buffer.getvalue())
-    except OSError as error:  # a cache that cannot be written is no cache
+    except (OSError, ValueError) as error:  # a folder that cannot be written is no cache
+        # (ValueError: a name the system refuses, e.g. with an embedded NUL)
         _LOG.info("could not store the solved table %s: %s", path, error)
         return False
     return True

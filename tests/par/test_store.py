@@ -150,3 +150,25 @@ def test_a_change_to_the_rules_or_the_solver_is_another_entry(cache, monkeypatch
     monkeypatch.setattr(store, "solver_version", lambda: "a newer solver")
     assert store.path_for(key) != before
     assert store.load(key, BASIC) is None  # the old file is not read
+
+
+def test_a_cache_folder_the_system_refuses_is_no_cache_and_no_error(tmp_path, monkeypatch):
+    # A name too long for the file system: Path.is_file re-raises ENAMETOOLONG.
+    monkeypatch.setenv("FDLAB_CACHE_DIR", str(tmp_path / ("a" * 300)))
+    monkeypatch.delenv("FDLAB_CACHE", raising=False)
+    board = compile_board(ring())
+    key = table_key(board, BASIC)
+    forget_tables()
+    table = solo_table(board, BASIC)  # solved, as with the cache off
+    assert 0 < table.par < 100
+    assert store.load(key, BASIC) is None
+    assert store.save(key, table) is False
+    # A NUL in the folder's name (os.environ cannot hold one, a caller's path can).
+    nul = tmp_path / "a\0b" / "par"
+    monkeypatch.setattr(store, "cache_dir", lambda environ=None: nul)
+    forget_tables()
+    assert solo_table(board, BASIC).par == table.par
+    assert store.load(key, BASIC) is None
+    assert store.save(key, table) is False
+    assert list(tmp_path.iterdir()) == []
+    forget_tables()
