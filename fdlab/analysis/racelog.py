@@ -16,7 +16,7 @@ from typing import Any
 
 from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import Board
-from fdlab.rules.costs import move_cost
+from fdlab.rules.costs import MoveCost, move_cost
 from fdlab.rules.dice import SeededDice
 from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.loop import RaceStep, iter_race
@@ -56,12 +56,18 @@ TURN_COLUMNS = (
 )
 
 #: Why a car was eliminated on a turn (the ``cause`` column; None when it was not).
-#: ``"mistake"``: it had a safe choice (a gear whose every roll leaves a move
-#: that does not eliminate it, and such a move after the roll) and did not take it;
-#: ``"no safe option"``: every gear had a roll leaving only eliminating moves (the
-#: circuit's danger, or the traffic's); ``"chance"``: random damage after a safe
-#: move (contact, the engine, danger or shooting spaces).
-CAUSES = ("mistake", "no safe option", "chance")
+#: A *safe option* is a legal move whose cost neither eliminates the car nor is
+#: forbidden, after the roll, or before it a legal gear whose every roll leaves one.
+#:
+#: * ``"mistake"``: the car had a safe option and did not take it (the bot's fault);
+#: * ``"worn out"``: it had none, but the same car with the preset's full pools
+#:   (same space, gear, stops, lap and roll) would have had one: it arrived
+#:   without the points this corner needs, spent by its earlier driving;
+#: * ``"no safe option"``: not even a healthy car would have had one (the
+#:   circuit's danger, or the traffic's);
+#: * ``"chance"``: random damage after a safe move (contact, the engine,
+#:   danger or shooting spaces).
+CAUSES = ("mistake", "worn out", "no safe option", "chance")
 
 #: Fields of a car record: one car in one race.
 CAR_COLUMNS = (
@@ -178,7 +184,7 @@ def play_logged_race(
         eliminated = after.status == "eliminated" and before.status != "eliminated"
         finished = after.status == FINISHED
         move = turn.move
-        cause = _cause(engine, turn, move) if eliminated else None
+        cause = _cause(engine, turn.before, c, move) if eliminated else None
         if move is not None:
             option, cost, moved_from = move.option, move.cost, move.before
             row = _move_row(board, zones, option, moved_from, c, state, finished)
@@ -254,20 +260,51 @@ def play_logged_race(
     return log
 
 
-def _cause(engine: Engine, turn: _Turn, move: RaceStep | None) -> str:
-    """Why the car of ``turn`` was eliminated: one of :data:`CAUSES`."""
-    c = turn.car
+def _cause(engine: Engine, before: RaceState, c: int, move: RaceStep | None) -> str:
+    """Why car ``c`` was eliminated on the turn that began at ``before``: one of :data:`CAUSES`.
+
+    ``move`` is the car's move step (``move.before``: the state after its
+    roll), ``None`` when it was eliminated before moving. Only eliminations
+    are judged, so the replay pays for this on a few turns.
+    """
     if move is not None and move.cost is not None and not move.cost.eliminated:
         return "chance"
-    if move is not None:
-        others = engine.legal_moves(move.before)
-        if any(not cost.eliminated for _, cost in others):
-            return "mistake"
-    return "mistake" if _safe_gear(engine, turn.before, c) else "no safe option"
+    moving = move.before if move is not None else None
+    if _safe_option(engine, before, moving, c):
+        return "mistake"
+    healthy_before, healthy_moving = _healthy(engine.preset, before, moving, c)
+    if _safe_option(engine, healthy_before, healthy_moving, c):
+        return "worn out"
+    return "no safe option"
+
+
+def _safe_option(engine: Engine, before: RaceState, moving: RaceState | None, c: int) -> bool:
+    """Whether car ``c`` had a safe option: a safe move for its roll, or a safe gear."""
+    if moving is not None and any(not cost.eliminated for _, cost in engine.legal_moves(moving)):
+        return True
+    return _safe_gear(engine, before, c)
+
+
+def _healthy(
+    preset: Preset, before: RaceState, moving: RaceState | None, c: int
+) -> tuple[RaceState, RaceState | None]:
+    """The turn of car ``c`` again with the preset's full pools (minus what this turn spent)."""
+    full = preset.pool_max
+    worn = before.cars[c]
+    cars = list(before.cars)
+    cars[c] = replace(worn, pools=full)
+    healthy_before = replace(before, cars=tuple(cars))
+    if moving is None:
+        return healthy_before, None
+    now = moving.cars[c]  # the gear step may have cost points (G-4, A-7)
+    spent = [b - m for b, m in zip(worn.pools, now.pools, strict=True)]
+    cars = list(moving.cars)
+    cars[c] = replace(now, pools=tuple(f - s for f, s in zip(full, spent, strict=True)))
+    return healthy_before, replace(moving, cars=tuple(cars))
 
 
 def _safe_gear(engine: Engine, state: RaceState, c: int) -> bool:
-    """Whether some legal gear leaves, on every roll of its die, a move that does not eliminate."""
+    """Whether some legal gear leaves, on every roll of its die, a legal move that does not eliminate."""
     board = engine.board
     preset = engine.preset
     car = state.cars[c]
@@ -285,11 +322,15 @@ def _safe_gear(engine: Engine, state: RaceState, c: int) -> bool:
         faces = sorted(set(preset.gear_faces[gear - 1]))
         by_roll = move_options_for_rolls(board, car.space, faces, rules)
         if all(
-            any(not move_cost(board, preset, probe, o).eliminated for o in by_roll[roll])
-            for roll in faces
+            any(_safe(move_cost(board, preset, probe, o)) for o in by_roll[roll]) for roll in faces
         ):
             return True
     return False
+
+
+def _safe(cost: MoveCost) -> bool:
+    """A move cost that neither eliminates nor is forbidden (A-5)."""
+    return cost.allowed and not cost.eliminated
 
 
 def _corners_before_flag(board: Board, start: int, path: Sequence[int]) -> set:

@@ -110,11 +110,21 @@ class CircuitReport:
         crashes = self.corners[self.corners["eliminations"] > 0]
         if len(crashes) and "bot_mistakes" in crashes:
             worst = crashes.sort_values("eliminations", ascending=False).iloc[0]
-            lines.append(
-                f"Eliminations at {worst['name']}: {int(worst['no_safe_option'])} with no safe "
-                f"option (the circuit's danger), {int(worst['bot_mistakes'])} bot mistake(s) (a "
-                f"safe choice existed), {int(worst['by_chance'])} by chance (contact, engine)."
-            )
+            causes = [
+                (worst["bot_mistakes"], "bot mistake(s) (a safe choice existed)"),
+                (
+                    worst["worn_out"],
+                    "worn out (no safe choice left, but a car with full pools had one: "
+                    "the bot's earlier driving)",
+                ),
+                (
+                    worst["no_safe_option"],
+                    "with no safe option even with full pools (the circuit's danger)",
+                ),
+                (worst["by_chance"], "by chance (contact, engine)"),
+            ]
+            said = ", ".join(f"{int(n)} {what}" for n, what in causes if n)
+            lines.append(f"Eliminations at {worst['name']}: {said}.")
         if len(crashes):
             worst = crashes.sort_values("eliminations", ascending=False).iloc[0]
             if worst.name != self.most_dangerous:

@@ -64,9 +64,11 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     the corner, properly or not), ``overshoot_rate``, ``mean_overshoot``
     (spaces beyond, per overshoot), ``eliminations``, split by their cause
     (:data:`fdlab.analysis.racelog.CAUSES`) into ``bot_mistakes`` (the car
-    had a safe choice: the bot's fault), ``no_safe_option`` (it had none:
-    the circuit's danger) and ``by_chance`` (random damage after a safe
-    move), ``elimination_rate`` (per passage), ``mean_stops`` (made before
+    had a safe choice: the bot's fault), ``worn_out`` (it had none, but
+    with full pools it would have had one: its earlier driving left it
+    without the points this corner needs), ``no_safe_option`` (not even a
+    healthy car would have had one: the circuit's danger) and
+    ``by_chance`` (random damage after a safe move), ``elimination_rate`` (per passage), ``mean_stops`` (made before
     leaving), ``damage_per_passage``, ``overtake_share`` (of every
     overtake in the races, made into this corner) and ``danger`` (damage
     per passage plus :data:`ELIMINATION_WEIGHT` times the elimination
@@ -106,6 +108,7 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
                 "mean_overshoot": float(overshot["overshoot"].mean()) if len(overshot) else 0.0,
                 "eliminations": eliminated,
                 "bot_mistakes": int(causes.get("mistake", 0)),
+                "worn_out": int(causes.get("worn out", 0)),
                 "no_safe_option": int(causes.get("no safe option", 0)),
                 "by_chance": int(causes.get("chance", 0)),
                 "elimination_rate": eliminated / per,
