@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -134,12 +135,14 @@ class CircuitReport:
                 )
         rounds = result.races["rounds"]
         laps = result.preset.laps
+        cars = len(result.bots)
         lines.append(
-            f"{len(rounds)} races of {laps} lap{'s' if laps != 1 else ''} ({result.preset.name} "
-            f"rules) with {len(result.bots)} cars last {rounds.mean():.1f} rounds "
+            f"{_count(len(rounds), 'race')} of {_count(laps, 'lap')} ({result.preset.name} "
+            f"rules) with {_count(cars, 'car')} last {rounds.mean():.1f} rounds "
             f"(from {rounds.min()} to {rounds.max()}); {_pct(self.finishing)} of cars finish."
         )
-        if not self.grid.empty and 1 in self.grid.index:
+        won = result.races["winner"].notna().any()
+        if cars > 1 and won and not self.grid.empty and 1 in self.grid.index:
             pole = self.grid.loc[1]
             verdict = (
                 "significantly more than a fair share"
@@ -152,39 +155,53 @@ class CircuitReport:
                 f"Pole wins {_pct(pole['win_rate'])} of races (fair share {_pct(pole['fair'])}): "
                 f"{verdict} (p = {pole['p_value']:.3g})."
             )
+        elif cars > 1 and not won:
+            lines.append("No race had a winner, so the grid's fairness is not measured.")
         lines.append(self._bots_sentence())
         if self.par is not None:
-            gaps = ", ".join(
-                f"{bot} {row['mean_turns']:.1f} ({row['over_par']:+.1f})"
-                for bot, row in self.bots.iterrows()
-                if row["mean_turns"] == row["mean_turns"]
-            )
-            model = "" if exact(self.result.preset) else " (of a one-pool approximation)"
-            lines.append(
-                f"Solo par{model} {self.par.par:.2f} turns; finishers take {gaps} turns among "
-                "other cars."
-            )
+            lines.append(self._finishers_sentence())
         return lines
+
+    def _finishers_sentence(self) -> str:
+        """The solo par, and the turns each bot's finishers took among the other cars."""
+        assert self.par is not None
+        model = "" if exact(self.result.preset) else " (of a one-pool approximation)"
+        solo = f"Solo par{model} {self.par.par:.2f} turns"
+        finished = self.bots[self.bots["mean_turns"] == self.bots["mean_turns"]]
+        if finished.empty:
+            return f"{solo}; no car finished, so no bot's race time can be set against it."
+        times = ", ".join(
+            f"{row['mean_turns']:.1f}{' turns' if k == 0 else ''} ({row['over_par']:+.1f}) "
+            f"with `{bot}`"
+            for k, (bot, row) in enumerate(finished.iterrows())
+        )
+        none = [f"`{bot}`" for bot in self.bots.index if bot not in finished.index]
+        unfinished = f"; no {' or '.join(none)} car finished" if none else ""
+        return f"{solo}. Among the other cars, finishers take {times}{unfinished}."
 
     def _bots_sentence(self) -> str:
         """Which bots drove, and how far from par each drives alone on this board."""
         counts: dict[str, int] = {}
         for label in self.result.bots:
             counts[label] = counts.get(label, 0) + 1
-        who = ", ".join(f"{n} x {label}" for label, n in counts.items())
+        who = ", ".join(f"{n} x `{label}`" for label, n in counts.items())
         if "solo_gap" not in self.bots:
             return f"Bots: {who}."
         alone = "; ".join(
-            f"{bot} {_pct(row['solo_gap'])} over par, {_pct(row['solo_eliminated'])} eliminated"
-            for bot, row in self.bots.iterrows()
+            f"`{bot}` {_gap(row['solo_gap'])}, {_pct(row['solo_eliminated'])} eliminated"
             if row["solo_gap"] == row["solo_gap"]
+            else f"`{bot}` never finished"  # no gap to measure: every solo race eliminated
+            for bot, row in self.bots.iterrows()
+            if row["solo_eliminated"] == row["solo_eliminated"]
         )
+        if not alone:
+            return f"Bots: {who}."
         races = self.result.info.get("solo_races", 0)
         return f"Bots: {who}. Alone on this board ({races} races each): {alone}."
 
     def _repr_html_(self) -> str:
         result = self.result
-        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
+        items = "".join(f"<li>{_sentence_html(s)}</li>" for s in self.sentences())
         corners = self.corners.drop(columns=["danger"], errors="ignore")
         return (
             f"<div><h3>Circuit report: {html.escape(result.track.name)}</h3>"
@@ -285,15 +302,15 @@ class CircuitReport:
             wins.vbar(x=spots, top=list(self.grid["win_rate"]), width=0.7, color="#3182bd")
             wins.segment(x0=spots, x1=spots, y0=list(self.grid["low"]), y1=list(self.grid["high"]))
             wins.line(x=spots, y=list(self.grid["fair"]), line_dash="dashed", color="#555555")
-        items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())
+        items = "".join(f"<li>{_sentence_html(s)}</li>" for s in self.sentences())
         head = Div(
             text=f"<h2>Circuit report: {html.escape(result.track.name)}</h2><ul>{items}</ul>",
             width=width,
         )
         corners = self.corners.drop(columns=["danger"], errors="ignore")
         tables = Div(
-            text=f"<b>Corners</b> (most dangerous first){_table(corners)}"
-            f"<b>Bots</b>{_table(self.bots)}",
+            text=f"<b>Corners</b> (most dangerous first){_table(corners, width)}"
+            f"<b>Bots</b>{_table(self.bots, width)}",
             width=width,
         )
         return column(head, self.heatmap(width), row(hist, wins), tables)
@@ -409,13 +426,67 @@ def _pct(value: float) -> str:
     --------
     >>> _pct(0.4123), _pct(0.0186), _pct(0.0017), _pct(0.0), _pct(float("nan"))
     ('41%', '1.9%', '0.2%', '0%', 'n/a')
+    >>> _pct(-0.0036), _pct(-0.25)
+    ('-0.4%', '-25%')
     """
     if value != value:
         return "n/a"
-    if 0 < value < 0.1:
+    if 0 < abs(value) < 0.1:
         return f"{value:.1%}"
     return f"{value:.0%}"
 
 
-def _table(frame: pd.DataFrame) -> str:
-    return frame.to_html(float_format=lambda v: f"{v:.3g}", border=0, na_rep="")
+def _gap(value: float) -> str:
+    """A bot's solo gap to par in words: over, at or under par.
+
+    Examples
+    --------
+    >>> _gap(0.00875), _gap(-0.00357), _gap(-0.0002), _gap(0.19)
+    ('0.9% over par', '0.4% under par', 'at par (0.0%)', '19% over par')
+    """
+    if abs(value) < 0.0005:
+        return "at par (0.0%)"
+    return f"{_pct(abs(value))} {'over' if value > 0 else 'under'} par"
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1.
+
+    Examples
+    --------
+    >>> _count(1, "car"), _count(6, "car")
+    ('1 car', '6 cars')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _sentence_html(sentence: str) -> str:
+    """A report sentence as HTML: escaped, with the `bot labels` in code style.
+
+    Examples
+    --------
+    >>> _sentence_html("Bots: 2 x `par` & 1 x `random`.")
+    'Bots: 2 x <code>par</code> &amp; 1 x <code>random</code>.'
+    """
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(sentence))
+
+
+#: Table columns that hold shares, shown in percent (the sentences' unit): by
+#: their names' ends, and by name (a bot's solo gap, the interval of a win rate).
+_SHARE_ENDS = ("_rate", "_share")
+_SHARES = frozenset({"solo_gap", "solo_eliminated", "low", "high", "fair"})
+
+
+def _table(frame: pd.DataFrame, width: int | None = None) -> str:
+    """A table as HTML, shares in percent, scrolling sideways when wider than ``width`` px.
+
+    Without ``width``: when wider than the page (a notebook's output area).
+    """
+    shares = {
+        column: _pct
+        for column in frame.columns
+        if isinstance(column, str) and (column.endswith(_SHARE_ENDS) or column in _SHARES)
+    }
+    table = frame.to_html(formatters=shares, float_format=lambda v: f"{v:.3g}", border=0, na_rep="")
+    limit = f"{width}px" if width else "100%"
+    return f'<div style="overflow-x: auto; max-width: {limit}">{table}</div>'
