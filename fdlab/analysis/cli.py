@@ -57,8 +57,9 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SPECS",
         help="comma-separated bots, one per car: par (the default, guided by the exact solo "
-        "solution), heuristic, lookahead, random, solo, each optionally with a style "
-        "(par:cautious, heuristic:reckless, lookahead:0.2); or a number of par bots "
+        "solution), heuristic, lookahead, random, solo; par, heuristic and lookahead "
+        "optionally with a style (par:cautious, heuristic:reckless, lookahead:0.2); or a "
+        "number of par bots "
         "(default: 6, fewer if the grid is smaller)",
     )
     parser.add_argument(

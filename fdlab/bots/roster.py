@@ -14,7 +14,8 @@ object:
   street rules only);
 * ``"par:cautious"``, ``"heuristic:reckless"``, ``"lookahead:0.2"``: the same
   with a driving style (:mod:`fdlab.bots.style`; for ``par`` a risk
-  attitude, :func:`fdlab.bots.parbot.care_of`);
+  attitude, :func:`fdlab.bots.parbot.care_of`); only these bots
+  (:data:`STYLED_BOTS`) take a style, ``"random:bold"`` is refused;
 * any policy object: each race gets a deep copy of it, so races never share
   a bot's state and results do not depend on how races are spread over
   workers.
@@ -43,7 +44,7 @@ BOT_NAMES = ("par", "heuristic", "lookahead", "random", "solo")
 #: The bot of a playtest that names none.
 DEFAULT_BOT = "par"
 
-#: The bots whose play a driving style changes; the others ignore a style.
+#: The bots whose play a driving style changes; a spec giving another bot a style is refused.
 STYLED_BOTS = ("par", "heuristic", "lookahead")
 
 #: One line per bot, for menus and help texts.
@@ -77,7 +78,7 @@ def bot_label(spec: Any) -> str:
     """
     if isinstance(spec, str):
         name, _, style = spec.partition(":")
-        _check_name(name, spec)
+        _check_name(name, spec, style)
         return f"{name}:{style_name(_style(style, spec))}" if style else name
     return type(spec).__name__
 
@@ -120,11 +121,17 @@ def bot_specs(preset: Preset | None = None) -> list[str]:
     return specs
 
 
-def _check_name(name: str, spec: str) -> None:
+def _check_name(name: str, spec: str, style: str = "") -> None:
+    """Refuse an unknown bot, or a style (``style``: the text after the colon) it does not take."""
     if name not in BOT_NAMES:
         raise BotSpecError(
             f"unknown bot {spec!r}; choose one of {', '.join(BOT_NAMES)}, optionally with a "
             "style such as 'heuristic:cautious' or 'lookahead:0.8'"
+        )
+    if style and name not in STYLED_BOTS:
+        raise BotSpecError(
+            f"bot {spec!r}: {name!r} takes no style; only {', '.join(STYLED_BOTS)} do "
+            f"(e.g. 'par:cautious'); write {name!r} alone"
         )
 
 
@@ -199,7 +206,7 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
     Raises
     ------
     BotSpecError
-        For an unknown name or style.
+        For an unknown name or style, or a style on a bot that takes none.
 
     Examples
     --------
@@ -213,7 +220,7 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
     if not isinstance(spec, str):
         return copy.deepcopy(spec)
     name, _, style_text = spec.partition(":")
-    _check_name(name, spec)
+    _check_name(name, spec, style_text)
     style = _style(style_text, spec) if style_text else 0.5
     if name == "heuristic":
         return HeuristicBot(
