@@ -58,6 +58,7 @@ class LookaheadBot:
         self.weight = damage_weight(self.style)
         self.reserve = reserve(self.style)
         self._board: Board | None = None
+        self._lanes = 2
         self._next: tuple = ()
         self._windows: dict = {}
         self._overshoot: dict = {}
@@ -65,9 +66,12 @@ class LookaheadBot:
         self._occupied: frozenset[int] = frozenset()
 
     # -- board tables --------------------------------------------------------------
-    def _prepare(self, board: Board) -> None:
-        if board is not self._board:
+    def _prepare(self, view: RaceView) -> None:
+        """Tables of the view's board under its preset's lane-change limit (M-3)."""
+        board, lanes = view.board, view.preset.max_lane_changes
+        if board is not self._board or lanes != self._lanes:
             self._board = board
+            self._lanes = lanes
             self._next = next_corners(board)
             self._windows = {}
             self._overshoot = {}
@@ -87,7 +91,7 @@ class LookaheadBot:
     def _window(self, board: Board, space: int, corner) -> tuple[int, int] | None:
         key = (space, corner)
         if key not in self._windows:
-            self._windows[key] = corner_window(board, space, corner)
+            self._windows[key] = corner_window(board, space, corner, self._lanes)
         return self._windows[key]
 
     def _mean_overshoot(self, view: RaceView, gear: int, limit: int) -> float:
@@ -182,7 +186,7 @@ class LookaheadBot:
         safe = [g for g in gears if not view.gear_eliminates(g)] or gears
         if len(safe) == 1:
             return safe[0]
-        self._prepare(view.board)
+        self._prepare(view)
         self._occupied = view.state.occupied(skip=view.car_index)
         engine = view.engine
         board = view.board
@@ -210,7 +214,7 @@ class LookaheadBot:
 
     def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
         """The legal move with the best score (never an eliminating one unless forced)."""
-        self._prepare(view.board)
+        self._prepare(view)
         self._occupied = view.state.occupied(skip=view.car_index)
         care = self._care(view)
         gear = view.car.gear
@@ -218,7 +222,7 @@ class LookaheadBot:
 
     def use_nitro(self, view: RaceView) -> bool:
         """Nitro when the extra spaces still stop short of the corner's far end."""
-        self._prepare(view.board)
+        self._prepare(view)
         car = view.car
         corner = self._target(view.board, car.space, car.stops)
         if corner is None:

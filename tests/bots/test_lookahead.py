@@ -79,3 +79,22 @@ def test_style_names_and_numbers():
         style_value("wild")
     with pytest.raises(StyleError, match="from 0 to 1"):
         style_value(1.5)
+
+
+def test_lookahead_reads_corners_with_the_presets_lane_change_limit():
+    """M-3: with no lane change on straights, a corner two lanes across is out of reach."""
+    import dataclasses
+
+    from fdlab.bots.windows import corner_window
+
+    row = ". . . . . . . . . ."
+    track = from_ascii("\n".join([row, row, ". . . . . 1 1 . . ."]), corners={1: 2}, finish=9)
+    board = compile_board(track)
+    assert corner_window(board, 0, 1, 2) == (5, 6) and corner_window(board, 0, 1, 0) is None
+    for lanes, window in [(0, None), (2, (5, 6))]:
+        preset = dataclasses.replace(BASIC, name=f"lanes {lanes}", max_lane_changes=lanes)
+        engine = Engine(board, preset, ["Solo"])
+        view = RaceView(engine, engine.position([{"space": 0, "gear": 3}]), 0)
+        bot = LookaheadBot()
+        bot.choose_gear(view)  # reads the board under the view's preset
+        assert bot._window(board, 0, 1) == window
