@@ -33,7 +33,7 @@ from fdlab.bots.parbot import ParBot
 from fdlab.bots.random_bot import RandomBot
 from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import STYLES, damage_weight, style_name, style_value
-from fdlab.par import ParSolution, ParTable, solo_table, solve_par
+from fdlab.par import ParTable, solo_table
 from fdlab.par.table import table_key
 from fdlab.rules.board import Board
 from fdlab.rules.presets import Preset
@@ -65,7 +65,8 @@ BOT_SUMMARIES = {
 #: eliminates 12 cars in 150.
 HEURISTIC_CAUTION = 0.5
 
-_SOLUTIONS: dict[tuple[str, str, int], ParSolution] = {}
+#: The bots that drive by the board's solo table (:func:`solo_tables`).
+_TABLE_BOTS = ("par", "solo")
 
 
 def bot_label(spec: Any) -> str:
@@ -150,21 +151,10 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def solo_solution(board: Board, preset: Preset, slot: int = 1) -> ParSolution:
-    """The solo par of a board for car number ``slot``, solved once per process.
-
-    Cached by board content, preset and, when the pits are open, the car's box
-    (:func:`fdlab.par.table.table_key`).
-    """
-    key = table_key(board, preset, slot)
-    solution = _SOLUTIONS.get(key)
-    if solution is None:
-        solution = _SOLUTIONS[key] = solve_par(board, preset, box_slot=key[2])
-    return solution
-
-
 def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTable]:
-    """The solo tables the ``"par"`` bots of ``specs`` need, by cache key (solved once per board).
+    """The solo tables the ``"par"`` and ``"solo"`` bots of ``specs`` need, by cache key.
+
+    Each is solved once per board content (:func:`fdlab.par.solo_table`).
 
     A playtest solves them in its own process and sends them to its workers
     (:func:`fdlab.par.table.remember`), so a board is solved once, not once
@@ -176,12 +166,14 @@ def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTabl
     >>> from fdlab.rules.board import compile_board
     >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii(". . . . . .", grid=[0, 1], finish=4))
-    >>> len(solo_tables(["par", "par:bold"], board, BASIC)), solo_tables(["heuristic"], board, BASIC)
-    (1, {})
+    >>> len(solo_tables(["par", "par:bold", "solo"], board, BASIC))
+    1
+    >>> solo_tables(["heuristic"], board, BASIC)
+    {}
     """
     tables: dict[tuple, ParTable] = {}
     for slot, spec in enumerate(specs, start=1):
-        if isinstance(spec, str) and spec.partition(":")[0] == "par":
+        if isinstance(spec, str) and spec.partition(":")[0] in _TABLE_BOTS:
             key = table_key(board, preset, slot)
             if key not in tables:
                 tables[key] = solo_table(board, preset, slot)
@@ -233,4 +225,4 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
         return RandomBot(seed)
     if name == "par":
         return ParBot(solo_table(board, preset, slot), style)
-    return SoloOptimalBot(solo_solution(board, preset, slot))
+    return SoloOptimalBot(solo_table(board, preset, slot))

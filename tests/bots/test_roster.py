@@ -30,3 +30,29 @@ def test_the_styled_bots_take_a_style():
         f"{name}:bold" for name in STYLED_BOTS
     ]
     assert bot_label("random") == "random" and bot_label("solo") == "solo"
+
+
+def test_the_solo_bot_drives_by_the_shared_table_not_a_solve_of_its_own(monkeypatch, tmp_path):
+    """A playtest sends the tables of its ``"solo"`` bots to its workers, as for ``"par"``."""
+    import fdlab.bots.roster as roster
+    import fdlab.par.solve
+    from fdlab.bots.solo import SoloOptimalBot
+    from fdlab.par.table import forget_tables
+    from fdlab.rules.simulate import simulate
+
+    monkeypatch.setenv("FDLAB_CACHE", "off")
+    forget_tables()
+    track = from_ascii(". . . . . . . . . . . .", closed=True, grid=[0], finish=1)
+    board = compile_board(track)
+    tables = roster.solo_tables(["solo", "heuristic"], board, BASIC)  # the playtest's process
+    assert len(tables) == 1
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a bot solved the board again")
+
+    monkeypatch.setattr(fdlab.par.solve, "solve_par", refuse)
+    monkeypatch.setattr(roster, "solve_par", refuse, raising=False)
+    bot = make_bot("solo", board=board, preset=BASIC, seed=0)
+    assert isinstance(bot, SoloOptimalBot)
+    assert simulate(board, [bot], seed=1).finished == (0,)
+    forget_tables()
