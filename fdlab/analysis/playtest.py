@@ -56,6 +56,7 @@ from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, solo_tables
 from fdlab.par.table import remember
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.collector import fewer_collections
+from fdlab.rules.engine import CAR_NAMES
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, get_preset
 from fdlab.track.io import load_track, track_from_dict, track_to_dict
@@ -274,7 +275,8 @@ def playtest(
     PlaytestError
         Before any race is played, naming the parameter: ``races``,
         ``seed``, ``workers`` or ``chunk_size`` not a whole number in range
-        (at least 1; the seed at least 0), no bots, more cars than grid
+        (at least 1; the seed at least 0), no bots, more cars than a race
+        holds (:data:`fdlab.rules.engine.CAR_NAMES`: 10) or than grid
         spots, or a board with no finish line (no race could end).
 
     Examples
@@ -305,6 +307,12 @@ def playtest(
     specs = list(bots)
     if not specs:
         raise PlaytestError("a playtest needs at least one bot")
+    if len(specs) > len(CAR_NAMES):
+        raise PlaytestError(
+            f"{len(specs)} cars, but a race has at most {len(CAR_NAMES)} (the rules engine's "
+            f"limit: one car per colour, {', '.join(CAR_NAMES)}); pass at most "
+            f"{len(CAR_NAMES)} bots"
+        )
     if len(specs) > spots:
         raise PlaytestError(
             f"{len(specs)} cars but track {track.name!r} has {spots} grid spots (S-1); "

@@ -92,6 +92,24 @@ def test_more_cars_than_grid_spots_is_refused():
         playtest(ring(), 5, races=1, workers=1, progress=False)
 
 
+@pytest.mark.parametrize("bots", [11, ["heuristic"] * 11, ["par", "random"] * 6])
+def test_more_cars_than_a_race_holds_is_refused_up_front_with_one_message(bots):
+    """Twelve grid spots, eleven cars or more: one message, for every bot and lap count
+    (it used to be "box_slot is a car number from 1 to 10, not 11" from the par
+    bot with two laps, or "11 policies for 10 cars" from the heuristic bot)."""
+    row = ". " * 16
+    track = from_ascii(
+        "\n".join([row, row, row]), closed=True, grid=list(range(12)), name="Wide grid"
+    )
+    for laps in (1, 2):
+        with pytest.raises(PlaytestError) as caught:
+            playtest(track, bots, races=1, laps=laps, workers=1, progress=False)
+        message = str(caught.value)
+        cars = bots if isinstance(bots, int) else len(bots)
+        assert message.startswith(f"{cars} cars, but a race has at most 10")
+        assert "pass at most 10 bots" in message
+
+
 def test_unknown_bot_is_refused_with_the_choices():
     with pytest.raises(BotSpecError, match="heuristic, lookahead, random, solo"):
         bot_label("speedy")
