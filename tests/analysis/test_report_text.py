@@ -68,3 +68,11 @@ def test_html_tables_show_shares_in_percent_and_scroll_when_wide(report):
     page = shown.layout(width=900)
     tables = page.children[-1]
     assert tables.text.count("overflow-x: auto; max-width: 900px") == 2
+
+
+def test_no_pole_verdict_when_no_race_had_a_winner(report):
+    races = report.result.races.assign(winner=None, winner_bot=None, winner_grid=None)
+    nobody = dataclasses.replace(report, result=dataclasses.replace(report.result, races=races))
+    text = " ".join(nobody.sentences())
+    assert "Pole wins" not in text and "No race had a winner" in text
+    assert "Pole wins" in " ".join(report.sentences())  # two cars, races won
