@@ -34,6 +34,7 @@ from fdlab.bots.random_bot import RandomBot
 from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import STYLES, damage_weight, style_name, style_value
 from fdlab.par import ParTable, solo_table
+from fdlab.par.errors import SoloModelError
 from fdlab.par.table import table_key
 from fdlab.rules.board import Board
 from fdlab.rules.presets import Preset
@@ -199,6 +200,8 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
     ------
     BotSpecError
         For an unknown name or style, or a style on a bot that takes none.
+    SoloModelError
+        For ``"solo"`` under rules the solver does not model exactly (:func:`plays`).
 
     Examples
     --------
@@ -225,4 +228,9 @@ def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 
         return RandomBot(seed)
     if name == "par":
         return ParBot(solo_table(board, preset, slot), style)
+    if not plays(name, preset):  # the table would be of an approximation, not these rules
+        raise SoloModelError(
+            "the 'solo' bot replays the exact solo solution, which models one-pool rules "
+            f"without street rules; preset {preset.name!r} is not (use 'par' instead)"
+        )
     return SoloOptimalBot(solo_table(board, preset, slot))

@@ -56,3 +56,13 @@ def test_the_solo_bot_drives_by_the_shared_table_not_a_solve_of_its_own(monkeypa
     assert isinstance(bot, SoloOptimalBot)
     assert simulate(board, [bot], seed=1).finished == (0,)
     forget_tables()
+
+
+@pytest.mark.parametrize("rules", ["street", "advanced"])
+def test_the_solo_bot_refuses_rules_its_table_would_only_approximate(rules):
+    from fdlab.par.errors import SoloModelError
+    from fdlab.rules.presets import get_preset
+
+    board = compile_board(from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1))
+    with pytest.raises(SoloModelError, match="one-pool rules without street rules"):
+        make_bot("solo", board=board, preset=get_preset(rules), seed=0)
