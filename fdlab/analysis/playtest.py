@@ -52,8 +52,8 @@ from fdlab.analysis.racelog import (
     RaceLog,
     play_logged_race,
 )
-from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, solo_tables
-from fdlab.par.table import remember
+from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, table_slots
+from fdlab.par.table import ParTable, known_table, remember, solo_table
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.collector import fewer_collections
 from fdlab.rules.engine import CAR_NAMES
@@ -334,14 +334,15 @@ def playtest(
         "preset": rules,
         "bots": specs,
         "keep_events": keep_events,
-        # solved here once per board content (and remembered), sent to every worker
-        "tables": solo_tables(specs, board, rules),
     }
-
     if client is None:
         workers = workers or os.cpu_count() or 1
     else:
         workers = max(1, len(client.scheduler_info().get("workers", {})) or 1)
+    # solved here once per board content (and remembered), sent to every worker
+    payload["tables"] = _solo_tables(
+        specs, board, track_dict, rules, 1 if client is not None else workers, progress
+    )
     size = chunk_size or max(1, min(50, races // (workers * 8) or 1))
     chunks = [(numbers[i : i + size], seeds[i : i + size]) for i in range(0, races, size)]
 
@@ -374,9 +375,9 @@ _UNGUARDED_SCRIPT = (
 )
 
 
-def _broken_pool_message(error: BaseException) -> str:
+def _broken_pool_message(error: BaseException, work: str = "its races") -> str:
     """What to tell a user whose worker processes died before finishing their races."""
-    text = f"a playtest worker process stopped before finishing its races ({error})"
+    text = f"a playtest worker process stopped before finishing {work} ({error})"
     if getattr(sys.modules.get("__main__"), "__file__", None):
         text += f". If this runs from a script: {_UNGUARDED_SCRIPT}"
     return text
@@ -428,6 +429,63 @@ def _on_processes(payload: dict[str, Any], chunks: list, workers: int, bar: Any)
     finally:
         os.unlink(path)
     return logs
+
+
+def _solo_tables(
+    specs: list[Any],
+    board: Board,
+    track_dict: dict[str, Any],
+    rules: Preset,
+    workers: int,
+    progress: bool,
+) -> dict[tuple, ParTable]:
+    """The solo tables the bots need: from the caches, the missing ones solved side by side.
+
+    A two-lap race with pits needs one table per pit box, each a solve of a
+    few seconds: they are solved on up to ``workers`` processes at once,
+    with a progress bar, and each is kept on disk by the process that
+    solved it (:func:`fdlab.par.solo_table`).
+    """
+    from tqdm.auto import tqdm
+
+    tables: dict[tuple, ParTable] = {}
+    missing: dict[tuple, int] = {}
+    for key, slot in table_slots(specs, board, rules).items():
+        table = known_table(board, rules, slot)
+        if table is None:
+            missing[key] = slot
+        else:
+            tables[key] = table
+    if not missing:
+        return tables
+    desc = f"solving par tables of {board.track.name}"
+    with tqdm(total=len(missing), desc=desc, unit="table", disable=not progress) as bar:
+        if workers == 1 or len(missing) == 1 or _starting_worker():
+            for key, slot in missing.items():
+                tables[key] = solo_table(board, rules, slot)
+                bar.update(1)
+            return tables
+        context = multiprocessing.get_context("spawn")
+        try:
+            with ProcessPoolExecutor(
+                max_workers=min(workers, len(missing)), mp_context=context
+            ) as pool:
+                futures = {
+                    pool.submit(_solve_table, track_dict, rules, slot): key
+                    for key, slot in missing.items()
+                }
+                for future in as_completed(futures):
+                    tables[futures[future]] = future.result()
+                    bar.update(1)
+        except BrokenProcessPool as error:
+            raise PlaytestError(_broken_pool_message(error, "its par table")) from error
+    remember({key: tables[key] for key in missing})
+    return tables
+
+
+def _solve_table(track_dict: dict[str, Any], rules: Preset, slot: int) -> ParTable:
+    """Solve (or read from the disk cache) one solo table, in a worker process."""
+    return solo_table(compile_board(track_from_dict(track_dict)), rules, slot)
 
 
 def _on_dask(client: Any, payload: dict[str, Any], chunks: list, bar: Any) -> list[RaceLog]:

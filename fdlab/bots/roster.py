@@ -172,13 +172,31 @@ def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTabl
     >>> solo_tables(["heuristic"], board, BASIC)
     {}
     """
-    tables: dict[tuple, ParTable] = {}
+    return {
+        key: solo_table(board, preset, slot)
+        for key, slot in table_slots(specs, board, preset).items()
+    }
+
+
+def table_slots(specs: Any, board: Board, preset: Preset) -> dict[tuple, int]:
+    """The cache key of each solo table the bots of ``specs`` need, and the car number it is for.
+
+    One key per pit box when the rules have pits, else one for the board.
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import BASIC
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.track import from_ascii
+    >>> board = compile_board(from_ascii(". . . . . .", grid=[0, 1], finish=4))
+    >>> list(table_slots(["heuristic", "par", "par:bold"], board, BASIC).values())
+    [2]
+    """
+    slots: dict[tuple, int] = {}
     for slot, spec in enumerate(specs, start=1):
         if isinstance(spec, str) and spec.partition(":")[0] in _TABLE_BOTS:
-            key = table_key(board, preset, slot)
-            if key not in tables:
-                tables[key] = solo_table(board, preset, slot)
-    return tables
+            slots.setdefault(table_key(board, preset, slot), slot)
+    return slots
 
 
 def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 1) -> Any:

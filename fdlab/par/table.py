@@ -34,7 +34,15 @@ from fdlab.rules.board import Board
 from fdlab.rules.movement import MoveOption, after_move
 from fdlab.rules.presets import Preset
 
-__all__ = ["ParTable", "board_key", "forget_tables", "remember", "solo_table", "table_key"]
+__all__ = [
+    "ParTable",
+    "board_key",
+    "forget_tables",
+    "known_table",
+    "remember",
+    "solo_table",
+    "table_key",
+]
 
 #: Successors a table remembers before it starts afresh (see :meth:`ParTable.successors`).
 SUCCESSORS_KEPT = 200_000
@@ -260,15 +268,37 @@ def solo_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
     """
     from fdlab.par.solve import solve_par
 
+    table = known_table(board, preset, box_slot)
+    if table is None:
+        key = table_key(board, preset, box_slot)
+        table = solve_par(board, solo_preset(preset), box_slot=key[2]).table(key[0])
+        store.save(key, table)
+        _TABLES[key] = table
+    return table
+
+
+def known_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable | None:
+    """The table :func:`solo_table` would return, if this process or the disk cache has it.
+
+    Never solves: ``None`` when the table still has to be solved (a
+    playtest then solves the tables it lacks side by side).
+
+    Examples
+    --------
+    >>> from fdlab.track import from_ascii
+    >>> from fdlab.rules.board import compile_board
+    >>> from fdlab.rules.presets import BASIC
+    >>> board = compile_board(from_ascii(". . . . . . . . .", grid=[0], finish=4))
+    >>> table = solo_table(board, BASIC)  # solved, or read from a cache
+    >>> known_table(board, BASIC) is table
+    True
+    """
     key = table_key(board, preset, box_slot)
     table = _TABLES.get(key)
     if table is None:
-        modelled = solo_preset(preset)
-        table = store.load(key, modelled)
-        if table is None:
-            table = solve_par(board, modelled, box_slot=key[2]).table(key[0])
-            store.save(key, table)
-        _TABLES[key] = table
+        table = store.load(key, solo_preset(preset))
+        if table is not None:
+            _TABLES[key] = table
     return table
 
 

@@ -180,6 +180,44 @@ def test_solo_bots_in_a_two_lap_race_use_their_own_boxes():
     assert set(boxed[boxed["car"] == 1]["space"]) == {119}  # car 2 pits, in box 2 only
 
 
+def test_a_playtest_solves_the_tables_it_lacks_side_by_side_with_a_bar(
+    tmp_path, monkeypatch, capsys
+):
+    """P-2: two par cars of a two-lap race with pits need a table each (their own boxes);
+    the playtest solves both at once on its workers, shows it, and keeps them: the same
+    playtest again solves nothing."""
+    from fdlab.par import table as tables
+
+    monkeypatch.setenv("FDLAB_CACHE_DIR", str(tmp_path))
+    tables.forget_tables()
+    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
+    pit = "x " * 27 + "p p p p p x"
+    box = "x " * 28 + "B B x x x"
+    track = from_ascii(
+        "\n".join([top, top, pit, box]),
+        corners={1: 2, 2: 1, 3: 1},
+        closed=True,
+        grid=[128, 129],
+        name="two boxes",
+    )
+    first = playtest(track, ["par", "par"], races=2, laps=2, workers=2, seed=5)
+    shown = capsys.readouterr().err
+    assert "solving par tables of two boxes" in shown and "2/2" in shown
+    board = compile_board(track)
+    rules = BASIC.with_laps(2)
+    keys = {tables.table_key(board, rules, slot) for slot in (1, 2)}
+    assert len(keys) == 2 and all(tables.known_table(board, rules, k[2]) for k in keys)
+    tables.forget_tables()  # read again from the disk, where the workers kept them
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr("fdlab.par.solve.solve_par", no_solve)
+    again = playtest(track, ["par", "par"], races=2, laps=2, workers=2, seed=5)
+    assert "solving" not in capsys.readouterr().err
+    assert first.races.equals(again.races)
+
+
 @pytest.mark.parametrize(
     ("options", "words"),
     [
