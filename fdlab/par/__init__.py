@@ -25,7 +25,7 @@ from fdlab.par.approx import solo_pool, solo_preset
 from fdlab.par.errors import SoloModelError
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.solve import ParSolution, solve_par
-from fdlab.par.table import ParTable, board_key, solo_table
+from fdlab.par.table import ParTable, board_key, known_table, solo_table
 
 __all__ = [
     "FINISHED",
@@ -35,6 +35,7 @@ __all__ = [
     "SoloModel",
     "SoloModelError",
     "board_key",
+    "known_table",
     "solo_pool",
     "solo_preset",
     "solo_table",
