@@ -6,22 +6,26 @@ Usage::
     python benchmarks/bots.py path/to/circuits # boards built from that folder's GeoJSON files
     python benchmarks/bots.py --quick          # fewer races (a smoke run)
     python benchmarks/bots.py --bots heuristic # measure another bot spec
+    python benchmarks/bots.py --preset advanced --quick  # the races under other rules
 
 Prints, for the four shipped boards and for a board built with default
 options (``build_track(path)``) from every GeoJSON circuit of the folder:
 
-* the solo par (one lap, basic rules), the time ``solve_par`` takes to solve
+* the solo par (by default one lap, basic rules; ``--preset`` and ``--laps``
+  choose others, whose par is then the solver's model of them,
+  :func:`fdlab.par.approx.solo_preset`), the time ``solve_par`` takes to solve
   it (always solved here, whatever the caches hold) and, apart, the time
   of reading the table back from the disk cache (:mod:`fdlab.par.store`);
 * alone, the bot's mean turns over par (the gap, target at most 3%) and
   its self-eliminations (target at most 0.5%), over ``--solo`` races;
-* six bots in a one-lap basic race: the share of cars that finish (target
+* six bots in a race under those rules: the share of cars that finish (target
   at least 95%), over ``--six`` races;
 
-then on Monaco the median time of a 6-bot one-lap race (target at most
-100 ms). The same race of six heuristic bots, raced in turns with it, is
-this machine's yardstick: their ratio is printed too (the issue measured
-the heuristic race at about 50 ms, on the Monaco of that time). Then the
+then, always under the basic rules, on Monaco the median time of a 6-bot
+one-lap race (target at most 100 ms). The same race of six heuristic bots,
+raced in turns with it, is this machine's yardstick: their ratio is printed
+too (the issue measured the heuristic race at about 50 ms, on the Monaco
+of that time). Then the
 median time of the full priced move list of a car in 6th gear with a roll
 of 30 (``Engine.legal_moves`` from a cold search, target at most 0.4 ms;
 with the cycle collector as races run it, and with Python's default), and
@@ -52,7 +56,7 @@ from fdlab.rules.board import Board, compile_board
 from fdlab.rules.collector import fewer_collections
 from fdlab.rules.engine import Engine
 from fdlab.rules.movement import forget_searches
-from fdlab.rules.presets import BASIC
+from fdlab.rules.presets import BASIC, PRESETS, Preset, get_preset
 from fdlab.rules.simulate import simulate
 from fdlab.track import load_track
 
@@ -86,30 +90,30 @@ def clocks() -> tuple[float, float]:
     return time.process_time(), time.perf_counter()
 
 
-def timed_solve(board: Board) -> tuple[ParSolution, float, float]:
+def timed_solve(board: Board, preset: Preset = BASIC) -> tuple[ParSolution, float, float]:
     """The board's solo par solved by ``solve_par`` (never read from a cache): CPU and wall s."""
     c0, w0 = clocks()
-    solution = solve_par(board, solo_preset(BASIC))
+    solution = solve_par(board, solo_preset(preset))
     c1, w1 = clocks()
     return solution, c1 - c0, w1 - w0
 
 
-def keep(board: Board, solution: ParSolution) -> ParTable:
+def keep(board: Board, solution: ParSolution, preset: Preset = BASIC) -> ParTable:
     """Keep a solved table as :func:`~fdlab.par.solo_table` would (memory and disk): bots use it."""
-    key = table_key(board, BASIC)
+    key = table_key(board, preset)
     table = solution.table(key[0])
     remember({key: table})
     store.save(key, table)
     return table
 
 
-def disk_read(board: Board) -> str:
+def disk_read(board: Board, preset: Preset = BASIC) -> str:
     """The time of reading the board's table back from the disk cache, in words."""
-    key = table_key(board, BASIC)
+    key = table_key(board, preset)
     if store.path_for(key) is None:
         return "disk cache off"
     c0, w0 = clocks()
-    table = store.load(key, solo_preset(BASIC))
+    table = store.load(key, solo_preset(preset))
     c1, w1 = clocks()
     if table is None:
         return "not in the disk cache"
@@ -118,13 +122,13 @@ def disk_read(board: Board) -> str:
     )
 
 
-def solo(board: Board, spec: str, races: int) -> tuple[float, float, float]:
+def solo(board: Board, spec: str, races: int, preset: Preset = BASIC) -> tuple[float, float, float]:
     """Mean turns of the races that finish, share eliminated, CPU ms per race."""
     turns, lost = [], 0
     began = time.process_time()
     for seed in range(races):
-        bot = make_bot(spec, board=board, preset=BASIC, seed=seed)
-        result = simulate(board, [bot], BASIC, seed=seed)
+        bot = make_bot(spec, board=board, preset=preset, seed=seed)
+        result = simulate(board, [bot], preset, seed=seed)
         if result.finished:
             turns.append(result.rounds)
         else:
@@ -133,14 +137,14 @@ def solo(board: Board, spec: str, races: int) -> tuple[float, float, float]:
     return (statistics.mean(turns) if turns else float("nan")), lost / races, ms
 
 
-def six(board: Board, spec: str, races: int) -> tuple[float, list[float]]:
-    """Share of cars finishing a one-lap race of six, and the CPU seconds of each race."""
+def six(board: Board, spec: str, races: int, preset: Preset = BASIC) -> tuple[float, list[float]]:
+    """Share of cars finishing a race of six, and the CPU seconds of each race."""
     cars = min(6, sum(1 for g in board.grid if g is not None))
     finished, times = 0, []
     for seed in range(races):
-        bots = [make_bot(spec, board=board, preset=BASIC, seed=k, slot=k + 1) for k in range(cars)]
+        bots = [make_bot(spec, board=board, preset=preset, seed=k, slot=k + 1) for k in range(cars)]
         began = time.process_time()
-        result = simulate(board, bots, BASIC, seed=seed)
+        result = simulate(board, bots, preset, seed=seed)
         times.append(time.process_time() - began)
         finished += len(result.finished)
     return finished / (cars * races), times
@@ -188,20 +192,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--solo", type=int, default=400, help="solo races per board")
     parser.add_argument("--six", type=int, default=60, help="6-bot races per board")
     parser.add_argument("--quick", action="store_true", help="30 solo and 8 6-bot races")
+    parser.add_argument(
+        "--preset",
+        default="basic",
+        choices=sorted(PRESETS),
+        help="rules of the solo and six-car races (default basic; the speed figures are basic)",
+    )
+    parser.add_argument("--laps", type=int, default=1, help="laps of those races (2: pit stops)")
     args = parser.parse_args(argv)
+    rules = get_preset(args.preset, args.laps)
     if args.quick:
         args.solo, args.six = 30, 8
     spec = args.bots
-    print(f"bot {spec!r}; {args.solo} solo races and {args.six} six-car races per board, basic")
+    print(
+        f"bot {spec!r}; {args.solo} solo races and {args.six} six-car races per board, "
+        f"{rules.name} rules, {rules.laps} lap(s)"
+    )
     gaps, elims, finish_rates = [], [], []
     monaco = None
     for source, board in boards(args.folder):
-        solution, cpu, wall = timed_solve(board)
-        table = keep(board, solution)
-        read = disk_read(board)
-        mean, lost, ms = solo(board, spec, args.solo)
+        solution, cpu, wall = timed_solve(board, rules)
+        table = keep(board, solution, rules)
+        read = disk_read(board, rules)
+        mean, lost, ms = solo(board, spec, args.solo, rules)
         gap = mean / table.par - 1
-        rate, times = six(board, spec, args.six)
+        rate, times = six(board, spec, args.six, rules)
         gaps.append(gap)
         elims.append(lost)
         finish_rates.append(rate)
