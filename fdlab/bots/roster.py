@@ -157,9 +157,10 @@ def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTabl
 
     Each is solved once per board content (:func:`fdlab.par.solo_table`).
 
-    A playtest solves them in its own process and sends them to its workers
-    (:func:`fdlab.par.table.remember`), so a board is solved once, not once
-    per worker or per playtest.
+    A playtest needs the same tables (:func:`table_slots`): it reads those
+    the caches hold, solves the others side by side on its workers, and
+    sends them all to every worker (:func:`fdlab.par.table.remember`), so a
+    board is solved once, not once per worker or per playtest.
 
     Examples
     --------
