@@ -53,7 +53,7 @@ from fdlab.par.approx import solo_pool
 from fdlab.par.model import FINISHED
 from fdlab.par.table import ParTable
 from fdlab.rules.board import Board
-from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs
 from fdlab.rules.movement import MoveOption, braking, move_options_for_rolls
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState
@@ -695,13 +695,54 @@ class ParBot:
             )
             expected = self.care * sum(shift.values())
             for roll, p in dice[gear]:
-                expected += p * min(
-                    self._score(view, pools, o, move_cost(board, preset, probe, o), gear, roll)
-                    for o in by_roll[roll]
-                )
+                options = by_roll[roll]
+                costs = move_costs(board, preset, probe, options)
+                expected += p * self._least_score(view, pools, options, costs, gear, roll)
             if expected < best_value:
                 best, best_value = gear, expected
         return best
+
+    def _least_score(
+        self,
+        view: RaceView,
+        pools: tuple,
+        options: list[MoveOption],
+        costs: list[MoveCost],
+        gear: int,
+        roll: int,
+    ) -> float:
+        """The least :meth:`_score` of ``options``, scoring random damage only where it can win.
+
+        Random damage only adds to a score (fewer points are never worth more), so
+        each option's score without it is a lower bound: the options are visited
+        from the lowest bound up, and the search stops at a bound no better than
+        the least score found.
+        """
+        table = self.table
+        preset = view.preset
+        car = view.car
+        successors = table.successors(view.board, car.space, car.lap, car.stops, options)
+        bounds = []
+        for k, (option, cost) in enumerate(zip(options, costs, strict=True)):
+            q = successors[k]
+            if cost.eliminated or not cost.allowed:
+                bound = table.elimination_penalty + 1.0
+            elif q is None:
+                bound = table.elimination_penalty / 2
+            elif q == FINISHED:
+                bound = self.care * cost.total
+            else:
+                left = self._pools_after(preset, pools, cost, option.boxed)
+                after = 1 if cost.spin else gear
+                bound = self._settled(preset, q, after, left) + self.care * cost.total
+            bounds.append((bound, k))
+        bounds.sort()
+        least = float("inf")
+        for bound, k in bounds:
+            if bound >= least:
+                break
+            least = min(least, self._score(view, pools, options[k], costs[k], gear, roll))
+        return least
 
     def use_nitro(self, view: RaceView) -> bool:
         """Nitro (X-1) when the best move of the longer roll beats the best move of this one."""

@@ -368,3 +368,40 @@ def test_R4_alone_under_the_advanced_rules_it_never_brings_the_car_to_a_corner_i
     table = solo_table(LOOP, advanced)
     results = [simulate(LOOP, [ParBot(table)], advanced, seed=seed) for seed in range(12)]
     assert all(result.finished for result in results)
+
+
+def test_D5_the_least_score_skips_random_damage_only_where_it_cannot_win():
+    """A-8, D-5: under several pools a face's best move is the least score of its moves;
+    the look-ahead works out the chances of contact only while a move can still win, and
+    finds the same least score as scoring every move with them."""
+    from fdlab.rules.costs import move_costs
+    from fdlab.rules.movement import move_options_for_rolls
+    from fdlab.rules.state import CarState
+
+    advanced = get_preset("advanced")
+    table = solo_table(LOOP, advanced)
+    engine = Engine(LOOP, advanced, ["A", "B", "C", "D"])
+    rng = random.Random(8)
+    spaces = track_spaces(LOOP)
+    compared = with_contact = 0
+    for _ in range(40):
+        picked = rng.sample(spaces, 4)
+        pools = (rng.randint(1, 4), rng.randint(0, 3), rng.randint(0, 2), rng.randint(1, 2), 2)
+        placements = [{"space": picked[0], "gear": 4, "lap": 1, "pools": pools}]
+        placements += [{"space": s, "gear": 3, "lap": 1} for s in picked[1:]]
+        view = view_at(engine, placements)
+        bot = ParBot(table)
+        bot._occupied = view.state.occupied(skip=view.car_index)
+        car = view.car
+        if table.position_index(LOOP, car.space, car.lap, car.stops) is None:
+            continue
+        rules = engine.move_rules(view.state, view.car_index)
+        for roll, options in move_options_for_rolls(LOOP, car.space, [7, 9, 12], rules).items():
+            probe = CarState(space=car.space, gear=4, lap=1, pools=pools, started=True)
+            costs = move_costs(LOOP, advanced, probe, options)
+            pairs = zip(options, costs, strict=True)
+            every = [bot._score(view, pools, o, c, 4, roll) for o, c in pairs]
+            assert bot._least_score(view, pools, options, costs, 4, roll) == min(every)
+            compared += 1
+            with_contact += any(bot._hits(view, o, 4, roll) for o in options)
+    assert compared > 50 and with_contact > 10
