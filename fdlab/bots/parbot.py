@@ -263,19 +263,37 @@ class ParBot:
         roll: int,
     ) -> float:
         """Expected value after ``option`` (turns still to play, penalty for elimination)."""
+        car = view.car
+        q = self.table.successor(view.board, car.space, car.lap, car.stops, option)
+        return self._score_towards(view, pools, option, cost, gear, roll, q)
+
+    def _score_towards(
+        self,
+        view: RaceView,
+        pools: tuple,
+        option: MoveOption,
+        cost: MoveCost,
+        gear: int,
+        roll: int,
+        q: int | None,
+        chances: bool = True,
+    ) -> float:
+        """:meth:`_score` of ``option``, which leads to position ``q`` (its successor).
+
+        Without the ``chances`` of random damage, a lower bound of the score:
+        damage only adds to it (fewer points are never worth more).
+        """
         table = self.table
         preset = view.preset
         if cost.eliminated or not cost.allowed:
             return table.elimination_penalty + 1.0
-        car = view.car
-        q = table.successor(view.board, car.space, car.lap, car.stops, option)
         if q is None:
             return table.elimination_penalty / 2  # somewhere the solver never went
-        left = self._pools_after(preset, pools, cost, option.boxed)
         damage = cost.total
         if q == FINISHED:
             return self.care * damage
-        hits = self._hits(view, option, gear, roll)
+        left = self._pools_after(preset, pools, cost, option.boxed)
+        hits = self._hits(view, option, gear, roll) if chances else ()
         # A-3, A-4: a car that spins restarts in 1st gear, whatever gear it drove in
         after = 1 if cost.spin else gear
         if not hits:
@@ -640,7 +658,7 @@ class ParBot:
         top = car.gear if solo in safe and self._unmodelled_shift(view, solo) else centre
         candidates = [g for g in safe if centre - 2 <= g <= top]
         self._occupied = view.state.occupied(skip=view.car_index)
-        if len(preset.pools) == 1:
+        if one_pool:
             return self._lean_look_ahead(view, candidates)
         return self._look_ahead(view, candidates)
 
@@ -718,30 +736,20 @@ class ParBot:
         from the lowest bound up, and the search stops at a bound no better than
         the least score found.
         """
-        table = self.table
-        preset = view.preset
         car = view.car
-        successors = table.successors(view.board, car.space, car.lap, car.stops, options)
-        bounds = []
-        for k, (option, cost) in enumerate(zip(options, costs, strict=True)):
-            q = successors[k]
-            if cost.eliminated or not cost.allowed:
-                bound = table.elimination_penalty + 1.0
-            elif q is None:
-                bound = table.elimination_penalty / 2
-            elif q == FINISHED:
-                bound = self.care * cost.total
-            else:
-                left = self._pools_after(preset, pools, cost, option.boxed)
-                after = 1 if cost.spin else gear
-                bound = self._settled(preset, q, after, left) + self.care * cost.total
-            bounds.append((bound, k))
-        bounds.sort()
+        successors = self.table.successors(view.board, car.space, car.lap, car.stops, options)
+        bounds = sorted(
+            (self._score_towards(view, pools, o, c, gear, roll, successors[k], chances=False), k)
+            for k, (o, c) in enumerate(zip(options, costs, strict=True))
+        )
         least = float("inf")
         for bound, k in bounds:
             if bound >= least:
                 break
-            least = min(least, self._score(view, pools, options[k], costs[k], gear, roll))
+            score = self._score_towards(
+                view, pools, options[k], costs[k], gear, roll, successors[k]
+            )
+            least = min(least, score)
         return least
 
     def use_nitro(self, view: RaceView) -> bool:
