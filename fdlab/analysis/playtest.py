@@ -376,7 +376,7 @@ _UNGUARDED_SCRIPT = (
 
 
 def _broken_pool_message(error: BaseException, work: str = "its races") -> str:
-    """What to tell a user whose worker processes died before finishing their races."""
+    """What to tell a user whose worker processes died before finishing ``work``."""
     text = f"a playtest worker process stopped before finishing {work} ({error})"
     if getattr(sys.modules.get("__main__"), "__file__", None):
         text += f". If this runs from a script: {_UNGUARDED_SCRIPT}"

@@ -68,9 +68,10 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     with full pools it would have had one: its earlier driving left it
     without the points this corner needs), ``no_safe_option`` (not even a
     healthy car would have had one: the circuit's danger) and
-    ``by_chance`` (random damage after a safe move), ``elimination_rate`` (per passage), ``mean_stops`` (made before
-    leaving), ``damage_per_passage``, ``overtake_share`` (of every
-    overtake in the races, made into this corner) and ``danger`` (damage
+    ``by_chance`` (random damage after a safe move), ``elimination_rate``
+    (per passage), ``mean_stops`` (made before leaving),
+    ``damage_per_passage``, ``overtake_share`` (of every overtake in the
+    races, made into this corner) and ``danger`` (damage
     per passage plus :data:`ELIMINATION_WEIGHT` times the elimination
     rate). Sorted most dangerous first.
 

@@ -15,7 +15,7 @@ only blocking gives) it falls back to a
 from __future__ import annotations
 
 from fdlab.bots.heuristic import HeuristicBot
-from fdlab.par.model import FINISHED
+from fdlab.par.model import FINISHED, engine_check, engine_hit
 from fdlab.par.solve import ParSolution
 from fdlab.par.table import ParTable, board_key
 from fdlab.rules.board import Board
@@ -120,12 +120,10 @@ class SoloOptimalBot:
         gear = car.gear
         left = table.pool_max if (option.boxed and table.restores) else car.pools[0] - cost.total
         base = table.value_at(q, gear, left)
-        preset = table.preset
-        checked = preset.engine_triggers.get(gear) == roll and gear in preset.engine_gears
+        checked = engine_check(table.preset, gear, roll)
         if option.boxed or roll == 0 or not checked or board.kind[option.destination] != "track":
             return base
-        faces = preset.black_faces
-        hit = sum(1 for face in faces if face <= preset.engine_fail) / len(faces)
+        hit = engine_hit(table.preset)
         return (1 - hit) * base + hit * table.value_at(q, gear, left - 1)
 
     def use_nitro(self, view: RaceView) -> bool:

@@ -485,12 +485,11 @@ class SoloModel:
 
     def engine_check(self, gear: int, roll: int) -> bool:
         """The roll of this gear pushes the engine to the limit (D-6)."""
-        return self.preset.engine_triggers.get(gear) == roll and gear in self.preset.engine_gears
+        return engine_check(self.preset, gear, roll)
 
     def engine_hit(self) -> float:
         """Probability that an engine check costs a point (D-6)."""
-        faces = self.preset.black_faces
-        return sum(1 for f in faces if f <= self.preset.engine_fail) / len(faces)
+        return engine_hit(self.preset)
 
     def describe(self, p: int) -> dict[str, Any]:
         """A position in words: space id, lap and stops."""
@@ -564,6 +563,31 @@ class _Searched:
                 got = known[i] = (cost.total, cost.eliminated or not cost.allowed)
             loss[i], doom[i] = got
         return loss, doom
+
+
+def engine_check(preset: Preset, gear: int, roll: int) -> bool:
+    """Whether ``roll`` in ``gear`` pushes the engine to the limit under ``preset`` (D-6).
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import BASIC
+    >>> engine_check(BASIC, 6, 30), engine_check(BASIC, 6, 29)
+    (True, False)
+    """
+    return preset.engine_triggers.get(gear) == roll and gear in preset.engine_gears
+
+
+def engine_hit(preset: Preset) -> float:
+    """Probability that an engine check costs a point under ``preset`` (D-6).
+
+    Examples
+    --------
+    >>> from fdlab.rules.presets import BASIC
+    >>> engine_hit(BASIC)
+    0.2
+    """
+    faces = preset.black_faces
+    return sum(1 for f in faces if f <= preset.engine_fail) / len(faces)
 
 
 def _steps_to_pit_in(board: Board) -> np.ndarray:
