@@ -85,7 +85,7 @@ def _shape(path: LapPath, cell: _Cell, width: float, offset: float | None = None
     samples = path.samples_between(cell.start, cell.end)
     left = path.offset(samples, offset + width / 2)
     right = path.offset(samples[::-1], offset - width / 2)
-    ring = np.round(np.vstack([left, right]), 2)
+    ring = np.round(np.vstack([left, right]), 2) + 0.0  # + 0.0: no -0.0 in a file
     polygon = Polygon(ring)
     if not polygon.is_valid:
         polygon = shapely.make_valid(polygon)

@@ -323,11 +323,11 @@ def build_from_spec(spec: BuildSpec) -> Track:
         add_space(
             graph,
             cell.ident,
-            x=round(cell.centre[0], 2),
-            y=round(cell.centre[1], 2),
+            x=_snap(cell.centre[0], 2),
+            y=_snap(cell.centre[1], 2),
             polygon=cell.polygon,
             lane=cell.lane,
-            progress=round(float(cell.progress), 4),
+            progress=_snap(cell.progress, 4),
             kind=cell.kind,
             corner=cell.corner,
             hazard=cell.hazard,
@@ -343,3 +343,13 @@ def build_from_spec(spec: BuildSpec) -> Track:
     track = Track(graph)
     _add_contacts(track, cells, steps)
     return track
+
+
+def _snap(value: float, decimals: int) -> float:
+    """``value`` rounded as a track file keeps it, never ``-0.0`` (a hair below zero
+    rounds to ``-0.0``, which a file would keep apart from ``0.0``).
+
+    >>> _snap(-0.00001, 4), _snap(2.34567, 2)
+    (0.0, 2.35)
+    """
+    return round(float(value), decimals) + 0.0

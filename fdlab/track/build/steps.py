@@ -16,6 +16,10 @@ from fdlab.track.model import Track, starts_lap_again
 MIN_DIAGONAL_GAIN = 0.5
 #: ... and at most this much, so that it never skips a space of the lane it joins.
 MAX_DIAGONAL_GAIN = 2.0
+#: Progress is compared to this many decimals (a millionth of a space): two spaces
+#: equally far from where a step should land are a tie broken by rule, never by the
+#: last bits of floating point, which differ between numpy and GEOS versions.
+PROGRESS_DECIMALS = 6
 
 
 def _track_steps(
@@ -71,8 +75,9 @@ def _track_steps(
 
 
 def _gain(a: _Cell, b: _Cell, lap_length: float) -> float:
-    """Progress gained from ``a`` to ``b``, counted round the finish line."""
-    return (b.progress - a.progress) % lap_length
+    """Progress gained from ``a`` to ``b``, counted round the finish line, to
+    :data:`PROGRESS_DECIMALS` decimals."""
+    return round((b.progress - a.progress) % lap_length, PROGRESS_DECIMALS)
 
 
 def _diagonal_target(
@@ -83,7 +88,8 @@ def _diagonal_target(
     allowed: Callable[[_Cell, _Cell], bool],
 ) -> _Cell | None:
     """The space of ``other_lane`` (sorted by progress) a diagonal step from ``cell`` goes
-    to: the one gaining nearest ``wanted`` among those ``allowed``, or None."""
+    to: the one gaining nearest ``wanted`` among those ``allowed`` (of two equally near,
+    the one gaining less), or None."""
     progress = [c.progress for c in other_lane]
     goal = (cell.progress + wanted) % lap_length
     index = int(np.searchsorted(progress, goal))
@@ -97,7 +103,7 @@ def _diagonal_target(
             or not allowed(cell, candidate)
         ):
             continue
-        key = (abs(gain - wanted), gain)
+        key = (round(abs(gain - wanted), PROGRESS_DECIMALS), gain)
         if best is None or key < best[:2]:
             best = (*key, candidate)
     return None if best is None else best[2]
