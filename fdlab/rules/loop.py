@@ -114,9 +114,8 @@ def iter_race(
     for number, policy in enumerate(policies, start=1):
         if policy is not None and not callable(getattr(policy, "choose_gear", None)):
             hint = (
-                f"{policy!r} is a bot's name: pass the bot itself (HeuristicBot(), or "
-                "fdlab.bots.roster.make_bot(name, ...)), or play at a table that takes names "
-                "(fdlab.table.TableController(race, seats))"
+                f"{policy!r} is a bot's name: pass the bot itself (fdlab.make_bot(name, "
+                "...)), or play through Race.play_bots or a race table, which take names"
                 if isinstance(policy, str)
                 else f"{policy!r} has no choose_gear"
             )

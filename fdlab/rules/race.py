@@ -29,7 +29,7 @@ from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost, spaces
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
-from fdlab.rules.errors import IllegalMoveError, RaceOverError, WrongPhaseError
+from fdlab.rules.errors import IllegalMoveError, RaceOverError, RuleError, WrongPhaseError
 from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption
@@ -285,6 +285,7 @@ class Race:
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self._history: list[tuple[RaceState, Any, int]] = []
+        self._named_bots: dict[tuple[int, str], Any] = {}
         if roll_grid and self.state.phase == "grid":
             self.play(RollGrid())
 
@@ -472,7 +473,11 @@ class Race:
         Parameters
         ----------
         bots : sequence
-            One policy per car, car 1 first, ``None`` for a person's car.
+            One seat per car, car 1 first: a policy, a bot's name as the race
+            table takes it (``"par"``, ``"heuristic:bold"``, see
+            :func:`fdlab.make_bot`), or ``None`` for a person's car. A named bot
+            is made once per car and kept for the race's later calls, its own
+            randomness seeded from the race's (:meth:`bot_seed`).
         rounds : int, optional
             Stop when this many more rounds have started.
 
@@ -480,6 +485,8 @@ class Race:
         ------
         RuleError
             When ``bots`` does not have one entry per car.
+        BotSpecError
+            For an unknown bot name or style.
 
         Examples
         --------
@@ -491,6 +498,10 @@ class Race:
         2
         >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=1)
         >>> _ = race.play_bots([HeuristicBot(), None])  # Blue is a bot, Red a person
+        >>> race.current, race.phase
+        ('Red', 'gear')
+        >>> _ = race.play(1), race.play(race.legal_moves()[0].destination)  # the person's turn
+        >>> _ = race.play_bots(["lookahead:bold", None])  # a bot by name
         >>> race.current, race.phase
         ('Red', 'gear')
         """
@@ -516,7 +527,8 @@ class Race:
         Parameters
         ----------
         bots : sequence
-            One policy per car, car 1 first, ``None`` for a person's car.
+            One seat per car, car 1 first, as :meth:`play_bots` takes them: a
+            policy, a bot's name or ``None`` for a person's car.
 
         Yields
         ------
@@ -533,14 +545,60 @@ class Race:
         """
         if self.over:
             return
+        policies = self._policies(bots)
         snapshot = self.dice.snapshot()
-        for step in iter_race(self.engine, bots, self.dice, self.state):
+        for step in iter_race(self.engine, policies, self.dice, self.state):
             self._history.append((step.before, snapshot, len(self.events)))
             self.state = step.state
             self.actions.append(step.action)
             self.events.extend(step.events)
             yield step
             snapshot = self.dice.snapshot()
+
+    def bot_seed(self, index: int) -> int:
+        """The seed of the own randomness of the bot driving car ``index`` (0 for car 1).
+
+        It follows from the race's seed, so a race replays exactly from its
+        seed and actions whatever bots drive it (the race table seeds its
+        bots the same way).
+
+        Examples
+        --------
+        >>> from fdlab.track import from_ascii
+        >>> Race(from_ascii(". . . .", grid=[1, 0], finish=3), seed=2).bot_seed(1)
+        63
+        """
+        return (self.seed or 0) * 31 + index
+
+    def _policies(self, bots: Sequence[Any]) -> list[Any]:
+        """``bots`` with every bot's name made a policy (once per car and name, then kept).
+
+        Names are resolved at the front door (:func:`fdlab.make_bot`, which
+        imports the bots on first use): the rules never import the bots.
+        """
+        if isinstance(bots, str):
+            raise RuleError(
+                f"bots: give one seat per car ({len(self.names)}: {', '.join(self.names)}), "
+                f"each a bot's name, a policy or None for a person's car; got {bots!r}"
+            )
+        return [
+            self._named_bot(index, seat) if isinstance(seat, str) else seat
+            for index, seat in enumerate(bots)
+        ]
+
+    def _named_bot(self, index: int, name: str) -> Any:
+        key = (index, name)
+        if key not in self._named_bots:
+            import fdlab  # the front door: the bots sit above the rules
+
+            self._named_bots[key] = fdlab.make_bot(
+                name,
+                board=self.board,
+                preset=self.preset,
+                seed=self.bot_seed(index),
+                slot=index + 1,
+            )
+        return self._named_bots[key]
 
     def history(self) -> list[tuple[RaceState, Action, list[Event]]]:
         """Every action with the state before it and the events it made, in the order played.

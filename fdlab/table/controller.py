@@ -175,7 +175,7 @@ class TableController:
 
             # A bot's own choices come from this seed and the position it decides in
             # (RandomBot), so a saved game loaded again plays on exactly as it would have.
-            seed = (self.race.seed or 0) * 31 + index
+            seed = self.race.bot_seed(index)
             try:
                 return make_bot(
                     seat, board=self.race.board, preset=self.race.preset, seed=seed, slot=index + 1
