@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -47,6 +46,7 @@ from fdlab.track.model import (
     TRACK_DEFAULTS,
     Track,
 )
+from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 __all__ = [
     "MAX_DEPTH",
@@ -420,46 +420,11 @@ def loads(text: str | bytes, *, source: str = _STRING) -> Track:
     ...
     fdlab.track.errors.TrackFileError: <string>: not valid JSON: Expecting ',' delimiter at line 1 column 26 (is the file truncated?)
     """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")  # a byte-order mark from a Windows editor is fine
-        except UnicodeDecodeError as exc:
-            raise TrackFileError(source, "", f"not UTF-8 text ({exc})") from None
     try:
-        doc = json.loads(
-            text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_json_int
-        )
-    except json.JSONDecodeError as exc:
-        hint = " (is the file truncated?)" if exc.pos >= len(text.rstrip()) - 1 else ""
-        raise TrackFileError(
-            source, "", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}{hint}"
-        ) from None
-    except ValueError as exc:
-        raise TrackFileError(source, "", f"not valid JSON: {exc}") from None
-    except RecursionError:
-        raise TrackFileError(
-            source, "", f"nested more than {MAX_DEPTH} levels deep (lists and objects)"
-        ) from None
+        doc = parse_json(text, max_depth=None)  # track_from_dict names where it nests too deep
+    except UntrustedInputError as exc:
+        raise TrackFileError(source, "", str(exc)) from None
     return track_from_dict(doc, source=source)
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"the number {text[:40]} is too large (the largest is about 1.8e308)")
-    return value
-
-
-def _json_int(text: str) -> int:
-    limit = sys.get_int_max_str_digits()
-    digits = len(text.lstrip("-"))
-    if limit and digits > limit:
-        raise ValueError(f"an integer with {digits} digits is too long (at most {limit})")
-    return int(text)
 
 
 def _string_problem(text: str) -> str:
@@ -505,36 +470,12 @@ def load_track(path: str | os.PathLike[str]) -> Track:
     return loads(data, source=source)
 
 
-_NOT_FILES = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
 def _read_bytes(path: str | os.PathLike[str], source: str) -> bytes:
     """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (never blocks on a FIFO)."""
-    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with open(handle, "rb") as stream:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            kind = next((name for test, name in _NOT_FILES if test(info.st_mode)), "not a file")
-            raise TrackFileError(source, "", f"cannot read the file (it is {kind}, not a file)")
-        if info.st_size > MAX_FILE_BYTES:
-            raise TrackFileError(source, "", _too_big(info.st_size))
-        data = stream.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise TrackFileError(source, "", _too_big(len(data)))
-    return data
-
-
-def _too_big(size: int) -> str:
-    return (
-        f"the file is too big for a track file ({size / 2**20:.0f} MB; "
-        f"at most {MAX_FILE_BYTES // 2**20} MB)"
-    )
+    try:
+        return read_file(path, limit=MAX_FILE_BYTES, what="track file")
+    except UntrustedInputError as exc:
+        raise TrackFileError(source, "", str(exc)) from None
 
 
 def track_from_dict(doc: Any, *, source: str = "<dict>") -> Track:
