@@ -823,12 +823,19 @@ class Engine(IncidentRules):
         trigger = preset.engine_triggers.get(state.cars[c].gear)
         if trigger is not None and state.die_roll == trigger:
             state = self._engine_check(state, c, dice, events)
-        if preset.street:
-            state = self._police_award(state, events)
         return self._end_turn(state, events)
 
     # -- turns and rounds ------------------------------------------------------------------
     def _end_turn(self, state: RaceState, events: list[Event]) -> RaceState:
+        """Pass the turn, after the police award (X-4) that the turn's end may have made due.
+
+        The award is checked at the end of every turn, whatever happened in
+        it: a car eliminated (the mover by its own move or downshift, another
+        by a collision or the engine check) may be the last one the police
+        were waiting for.
+        """
+        if self.preset.street:
+            state = self._police_award(state, events)
         turn = state.turn + 1
         order = state.order
         while turn < len(order) and not state.cars[order[turn]].racing:

@@ -171,6 +171,16 @@ def test_random_playouts_keep_the_invariants(seed, n, mix, preset, board):
     checked_race(BOARDS[board], rules, bots_for(n, seed, mix, BOARDS[board], rules), seed)
 
 
+@pytest.mark.skipif("street" not in BOARDS, reason="no shipped street board")
+def test_a_car_leaving_a_box_past_the_finish_line_goes_on_not_a_lap_back():
+    """S-4, P-2: on Baku the last box lies just past the finish line; a car that stops
+    there and leaves it goes on in the same lap (it once went from the box, counted at
+    the end of the lap, a lap back to the pit exit). The race that showed it, every
+    step checked: nobody ends a move behind where it started, lap and progress together."""
+    rules = get_preset("street", laps=2)
+    checked_race(BOARDS["street"], rules, [HeuristicBot() for _ in range(9)], seed=1224868286)
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_ten_cars_race_to_the_end_on_the_feature_loop(preset):
     """Full races of 10 bots (default, heuristic and random) end under every preset."""

@@ -104,6 +104,28 @@ def test_X4_fastest_past_the_police_gains_2_sp_tie_to_the_first():
     assert state.police_awarded == 1
 
 
+def test_X4_the_bonus_is_due_when_the_last_car_the_police_wait_for_is_eliminated():
+    """X-4: A has crossed; B, the only car that has not, brakes away its last SP and is
+    eliminated. Every car still racing (A) has crossed, so A gains 2 SP at once, and
+    braking 2 next turn no longer eliminates it."""
+    board = compile_board(from_ascii("\n".join([" ".join(["."] * 16)] * 3), finish=15, police=10))
+    engine = Engine(board, STREET, ["A", "B"])
+    state = engine.position(
+        [{"space": 18, "gear": 3, "pools": (2,)}, {"space": 16, "gear": 3, "pools": (1,)}],
+        order=(0, 1),
+    )
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([5]))
+    state, _ = engine.step(state, ChooseMove(33), LoadedDice([]))
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([5]))
+    state, events = engine.step(state, ChooseMove(28), LoadedDice([]))  # brakes 1 of its 1 SP
+    assert not state.cars[1].racing
+    assert "A gains 2 SP (X-4 fastest past the police (lap 1))" in [str(e) for e in events]
+    assert state.cars[0].pools == (4,) and state.police_awarded == 1
+    state, _ = engine.step(state, ChooseGear(3), LoadedDice([5]))
+    braking_two = [cost for option, cost in engine.legal_moves(state) if option.braked == 2]
+    assert braking_two and not any(cost.eliminated for cost in braking_two)
+
+
 def test_X5_no_collision_or_hazard_roll_on_tunnel_spaces():
     """X-5 / M-6: the tunnel pair counts as one space; no die is rolled there."""
     board = compile_board(

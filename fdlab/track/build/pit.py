@@ -282,12 +282,16 @@ def _lay_pit(
                 break
             slot += 1
             length = (holder.end - holder.start) / per_column
+            # a box counts from its pit space's progress: just after the finish line that may
+            # be a hair below 0, and must stay so (wrapped, it would lie at the lap's end,
+            # a lap behind the pit space the car leaves it by)
+            progress = holder.progress + (k + 0.5) / per_column - 0.5
             box = _Cell(
                 0,
                 holder.start + k * length,
                 holder.start + (k + 1) * length,
                 box_offset,
-                (holder.progress + (k + 0.5) / per_column - 0.5) % lap_length,
+                progress - lap_length if progress >= lap_length else progress,
                 kind="box",
                 box=slot,
             )
