@@ -25,11 +25,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
+from fdlab.rules.arguments import whole_number
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.costs import MoveCost, spaces
 from fdlab.rules.dice import DiceSource, make_dice
 from fdlab.rules.engine import CAR_NAMES, Engine
-from fdlab.rules.errors import IllegalMoveError, RaceOverError, RuleError, WrongPhaseError
+from fdlab.rules.errors import (
+    IllegalGearError,
+    IllegalMoveError,
+    RaceOverError,
+    RuleError,
+    WrongPhaseError,
+)
 from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption
@@ -382,8 +389,18 @@ class Race:
         """
         state = self.state
         c = state.current
+        if state.phase == "grid":
+            raise WrongPhaseError(
+                "S-1: odds are for the car on turn; roll for the grid first (play())"
+            )
         if c is None:
-            raise WrongPhaseError("odds are for the car on turn; the race is over")
+            raise RaceOverError("S-4: odds are for the car on turn; the race is over")
+        gears_in_box = self.preset.gears
+        if gear is not None:
+            gear = whole_number(
+                gear, "G-1: the gear", low=1, high=gears_in_box, error=IllegalGearError
+            )
+        max_damage = whole_number(max_damage, "max_damage", low=0, error=RuleError)
         corner = target_corner(self.engine, state, c)
         gears = [gear] if gear is not None else self.legal_gears() or [state.cars[c].gear]
         table = {
@@ -437,6 +454,8 @@ class Race:
                 action = ChooseMove(
                     _destination_id(action, "a move's destination"), _path_ids(path)
                 )
+            elif self.over:
+                raise RaceOverError(f"S-4: the race is over, nothing more to play ({action!r})")
             else:
                 raise WrongPhaseError(f"nothing to play with {action!r} in phase {self.phase!r}")
         snapshot = self.dice.snapshot()
@@ -505,6 +524,8 @@ class Race:
         >>> race.current, race.phase
         ('Red', 'gear')
         """
+        if rounds is not None:
+            rounds = whole_number(rounds, "rounds", low=0, error=RuleError)
         stop = None if rounds is None else self.state.round + rounds
         events = EventList()
         if self.over or (stop is not None and self.state.round >= stop):
@@ -630,6 +651,12 @@ class Race:
         >>> race.actor(0), race.actor(1), race.names[race.actor(1)]
         (None, 1, 'Red')
         """
+        last = len(self._history) - 1
+        index = whole_number(
+            index, "the action's number", low=0, high=max(last, 0), error=RuleError
+        )
+        if last < 0:
+            raise WrongPhaseError("no action has been played yet")
         return self._history[index][0].current
 
     def undo_to(self, count: int) -> list[Action]:
@@ -643,6 +670,7 @@ class Race:
         >>> [type(a).__name__ for a in race.undo_to(1)]
         ['ChooseGear', 'ChooseMove']
         """
+        count = whole_number(count, "count", error=RuleError)
         if not 0 <= count <= len(self.actions):
             raise WrongPhaseError(
                 f"cannot go back to {count} actions: the race has {len(self.actions)}"

@@ -202,8 +202,10 @@ class TableController:
         >>> table.people
         [0]
         """
-        if not 0 <= index < len(self.seats):
-            raise SeatError(f"no car {index} at this table: cars are 0 to {len(self.seats) - 1}")
+        if not (isinstance(index, int) and not isinstance(index, bool)) or not (
+            0 <= index < len(self.seats)
+        ):
+            raise SeatError(f"no car {index!r} at this table: cars are 0 to {len(self.seats) - 1}")
         seat = PERSON if seat is None else seat
         policy = self._policy(index, seat)
         self.seats[index] = seat
@@ -416,7 +418,7 @@ class TableController:
 
     def choose_gear(self, gear: int) -> None:
         """Announce ``gear`` for the car on turn; the engine rolls (G-2)."""
-        self._decide(ChooseGear(int(gear)))
+        self._decide(ChooseGear(gear))  # the engine checks it is a gear (G-1)
 
     def choose_move(self, destination: Any) -> None:
         """Move the car on turn to ``destination`` the way :meth:`move_choices` shows (M-7).

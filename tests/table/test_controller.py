@@ -7,6 +7,7 @@ from table_helpers import person_turn
 
 from fdlab.bots import HeuristicBot
 from fdlab.rules import ChooseGear, LoadedDice, Race, RuleError
+from fdlab.rules.loop import iter_race
 from fdlab.table import NotYourTurnError, SeatError, TableController, TableError
 from fdlab.track import load_track
 
@@ -264,8 +265,10 @@ def test_race_play_bots_stops_at_a_persons_seat_and_names_what_to_pass(ring):
     race = Race(ring, cars=3, seed=5)
     race.play_bots([None, HeuristicBot(), HeuristicBot()])  # the AttributeError
     assert race.current == "Blue" and race.phase == "gear"
+    race.play_bots([None, "heuristic", HeuristicBot()])  # a bot by name, as the table takes it
+    assert race.current == "Blue" and race.phase == "gear"
     with pytest.raises(RuleError, match=r"car 2: 'heuristic' is a bot's name: pass the bot itself"):
-        race.play_bots([None, "heuristic", HeuristicBot()])
+        list(iter_race(race.engine, [None, "heuristic", HeuristicBot()], race.dice, race.state))
     with pytest.raises(RuleError, match="car 3: 7 has no choose_gear"):
         race.play_bots([None, HeuristicBot(), 7])
     with pytest.raises(RuleError, match="2 policies for 3 cars"):
