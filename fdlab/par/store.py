@@ -10,7 +10,10 @@ instead of solving it again (seconds).
   ``~/.cache/fdlab`` on Linux, ``~/Library/Caches/fdlab`` on macOS,
   ``%LOCALAPPDATA%\\fdlab\\Cache`` on Windows), or in the folder named by
   the ``FDLAB_CACHE_DIR`` environment variable.
-* **Switched off** by ``FDLAB_CACHE=off`` (or ``0``, ``no``, ``false``).
+* **Switched off** by ``FDLAB_CACHE=off`` (or ``0``, ``no``, ``false``); ``on``,
+  ``1``, ``yes``, ``true`` or no value keep it on, and any other value is
+  refused (:class:`~fdlab.par.errors.CacheSettingError`): a typo must not
+  silently leave the cache on. ``~`` in ``FDLAB_CACHE_DIR`` is the home folder.
 * **Keyed** by the table's key (:func:`~fdlab.par.table.table_key`: the
   board's content hash, the modelled preset's hash, the pit box),
   :data:`FORMAT` (the version of the file layout) and
@@ -20,12 +23,14 @@ instead of solving it again (seconds).
 * **Safe**: a file is written whole to a temporary name and renamed into
   place (:func:`fdlab.files.atomic_write`), so a reader never sees half a file; reading uses
   ``numpy.load`` with ``allow_pickle=False`` and JSON for the metadata,
-  so it never executes code. A file that is unreadable, of another format
-  or inconsistent is ignored (the table is solved again and the file
+  so it never executes code. Each file carries a digest of its arrays and
+  figures, checked on reading, and the positions it holds must lie on the
+  board asking for it. A file that is unreadable, of another format, edited
+  by hand or inconsistent is ignored (the table is solved again and the file
   rewritten); a cache folder that cannot be named, read or written (a
   name too long or holding a NUL, no permission, a file in its place) is
   ignored too: the cache is then off for that call. The cache never
-  raises an error of its own.
+  raises an error of its own, but for a setting that means nothing.
 
 Deleting the folder is always safe: tables are solved again when needed.
 """
@@ -45,6 +50,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fdlab.files import atomic_write
+from fdlab.par.errors import CacheSettingError
 
 if TYPE_CHECKING:
     from fdlab.par.table import ParTable
@@ -53,10 +59,11 @@ if TYPE_CHECKING:
 __all__ = ["FORMAT", "cache_dir", "load", "path_for", "save", "solver_version"]
 
 #: Version of the file layout and of what the solver computes; bump it when either changes.
-FORMAT = 1
+FORMAT = 2
 
 _LOG = logging.getLogger(__name__)
 _OFF = {"0", "off", "no", "false"}
+_ON = {"", "1", "on", "yes", "true"}
 
 
 def cache_dir(environ: Mapping[str, str] | None = None) -> Path | None:
@@ -72,16 +79,26 @@ def cache_dir(environ: Mapping[str, str] | None = None) -> Path | None:
     True
     >>> cache_dir({}).name
     'par'
+    >>> cache_dir({"FDLAB_CACHE": "offf"})
+    Traceback (most recent call last):
+    ...
+    fdlab.par.errors.CacheSettingError: FDLAB_CACHE='offf' means nothing: set it to off (or 0, no, false) to keep solved tables off the disk, or to on (or leave it unset) to keep them
     """
     environ = os.environ if environ is None else environ
-    if environ.get("FDLAB_CACHE", "").strip().lower() in _OFF:
+    setting = environ.get("FDLAB_CACHE", "").strip().lower()
+    if setting in _OFF:
         return None
+    if setting not in _ON:
+        raise CacheSettingError(
+            f"FDLAB_CACHE={environ['FDLAB_CACHE']!r} means nothing: set it to off (or 0, no, "
+            "false) to keep solved tables off the disk, or to on (or leave it unset) to keep them"
+        )
     root = environ.get("FDLAB_CACHE_DIR")
     if not root:
         import platformdirs
 
         root = platformdirs.user_cache_dir("fdlab", appauthor=False)
-    return Path(root) / "par"
+    return Path(root).expanduser() / "par"
 
 
 @functools.cache
@@ -119,11 +136,14 @@ def path_for(key: tuple[str, str, int]) -> Path | None:
     return folder / f"{name}.npz"
 
 
-def load(key: tuple[str, str, int], preset: Preset) -> ParTable | None:
+def load(key: tuple[str, str, int], preset: Preset, spaces: int | None = None) -> ParTable | None:
     """The table stored under ``key``, or ``None`` (none stored, switched off, or unusable).
 
     ``preset`` is the modelled preset (:func:`~fdlab.par.approx.solo_preset`)
     whose hash is ``key[1]``: it is not stored, only checked through the key.
+    ``spaces``, the number of spaces of the board asking, is checked against
+    the positions the file holds. A file whose digest does not match what it
+    holds (edited by hand, or damaged) is not used.
 
     Examples
     --------
@@ -153,13 +173,28 @@ def load(key: tuple[str, str, int], preset: Preset) -> ParTable | None:
         path = path_for(key)
         if path is None or not path.is_file():
             return None
-        return _read(path, key, preset)
+        return _read(path, key, preset, spaces)
+    except CacheSettingError:
+        raise
     except Exception as error:  # a bad file or folder is a cache miss, never an error
         _LOG.info("ignoring the solved table %s: %s", path, error)
         return None
 
 
-def _read(path: Path, key: tuple[str, str, int], preset: Preset) -> ParTable:
+def _digest(meta: Mapping[str, object], *arrays: np.ndarray) -> str:
+    """A hash of a table's figures (``meta`` but its digest) and arrays, as stored."""
+    digest = hashlib.sha256(
+        json.dumps({k: v for k, v in meta.items() if k != "digest"}, sort_keys=True).encode()
+    )
+    for array in arrays:
+        digest.update(str((array.dtype.str, array.shape)).encode())
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
+def _read(
+    path: Path, key: tuple[str, str, int], preset: Preset, spaces: int | None = None
+) -> ParTable:
     from fdlab.par.table import ParTable
 
     with np.load(path, allow_pickle=False) as stored:
@@ -169,11 +204,19 @@ def _read(path: Path, key: tuple[str, str, int], preset: Preset) -> ParTable:
         positions = np.array(stored["positions"], dtype=np.int64)
     if meta.get("format") != FORMAT or meta.get("solver") != solver_version():
         raise ValueError(f"format {meta.get('format')!r} of solver {meta.get('solver')!r}")
+    if meta.get("digest") != _digest(meta, value, policy, positions):
+        raise ValueError("its digest does not match what it holds (edited or damaged)")
     if [meta.get("board_key"), meta.get("preset_key"), meta.get("box_slot")] != list(key):
         raise ValueError("stored for another board, preset or box")
     shape = (len(positions), preset.gears + 1, preset.pool_max[0] + 1)
     if value.shape != shape or policy.shape != shape or positions.shape != (shape[0], 3):
         raise ValueError(f"arrays of shape {value.shape}, expected {shape}")
+    if (
+        spaces is not None
+        and len(positions)
+        and not 0 <= positions[:, 0].min() <= positions[:, 0].max() < spaces
+    ):
+        raise ValueError(f"positions on spaces beyond the board's {spaces}")
     return ParTable(
         board_key=key[0],
         preset=preset,
@@ -207,13 +250,17 @@ def save(key: tuple[str, str, int], table: ParTable) -> bool:
         "finish_probability": table.finish_probability,
         "elimination_penalty": table.elimination_penalty,
     }
+    value = np.asarray(table.value, dtype=np.float64)
+    policy = np.asarray(table.gear_policy, dtype=np.int8)
+    positions = np.asarray(table.positions, dtype=np.int64).reshape(-1, 3)
+    meta["digest"] = _digest(meta, value, policy, positions)
     buffer = io.BytesIO()
     np.savez(
         buffer,
         meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
-        value=table.value,
-        gear_policy=table.gear_policy,
-        positions=np.asarray(table.positions, dtype=np.int64).reshape(-1, 3),
+        value=value,
+        gear_policy=policy,
+        positions=positions,
     )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

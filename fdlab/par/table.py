@@ -296,7 +296,7 @@ def known_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable | N
     key = table_key(board, preset, box_slot)
     table = _TABLES.get(key)
     if table is None:
-        table = store.load(key, solo_preset(preset))
+        table = store.load(key, solo_preset(preset), spaces=len(board.ids))
         if table is not None:
             _TABLES[key] = table
     return table

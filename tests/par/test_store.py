@@ -10,6 +10,7 @@ import pytest
 import fdlab.files
 import fdlab.par.solve
 from fdlab.par import solo_table, store
+from fdlab.par.errors import CacheSettingError
 from fdlab.par.table import forget_tables, table_key
 from fdlab.rules import compile_board
 from fdlab.rules.presets import BASIC
@@ -67,7 +68,16 @@ def test_different_board_contents_are_different_entries(cache):
 
 @pytest.mark.parametrize(
     "damage",
-    ["garbage", "truncated", "other format", "other solver", "other key", "pickled object"],
+    [
+        "garbage",
+        "truncated",
+        "other format",
+        "other solver",
+        "other key",
+        "pickled object",
+        "par edited",
+        "value edited",
+    ],
 )
 def test_a_corrupt_or_stale_file_is_ignored_and_rewritten(cache, damage):
     board = compile_board(ring())
@@ -88,7 +98,11 @@ def test_a_corrupt_or_stale_file_is_ignored_and_rewritten(cache, damage):
             import json
 
             meta = json.loads(bytes(arrays["meta"]).decode())
-            if damage == "other format":
+            if damage == "par edited":  # a hand edit of a well-formed file
+                meta["par"] = 1.0
+            elif damage == "value edited":
+                arrays["value"] = arrays["value"] * 0.5
+            elif damage == "other format":
                 meta["format"] = store.FORMAT + 1
             elif damage == "other solver":
                 meta["solver"] = "0" * 16
@@ -172,3 +186,35 @@ def test_a_cache_folder_the_system_refuses_is_no_cache_and_no_error(tmp_path, mo
     assert store.save(key, table) is False
     assert list(tmp_path.iterdir()) == []
     forget_tables()
+
+
+def test_a_table_whose_positions_are_off_the_board_asking_is_not_served(cache):
+    """The file is checked against the board it is read for, not only against itself."""
+    board = compile_board(ring())
+    key = table_key(board, BASIC)
+    solo_table(board, BASIC)
+    assert store.load(key, BASIC, spaces=len(board.ids)) is not None
+    assert store.load(key, BASIC, spaces=3) is None
+
+
+def test_a_tilde_in_the_cache_folder_is_the_home_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("FDLAB_CACHE", raising=False)
+    assert store.cache_dir({"FDLAB_CACHE_DIR": "~/fdlab-cache"}) == tmp_path / "fdlab-cache" / "par"
+
+
+@pytest.mark.parametrize("setting", ["offf", "maybe", "2"])
+def test_a_cache_setting_that_means_nothing_is_refused_with_what_it_may_be(setting, monkeypatch):
+    monkeypatch.setenv("FDLAB_CACHE", setting)
+    forget_tables()
+    with pytest.raises(
+        CacheSettingError, match=f"FDLAB_CACHE='{setting}' means nothing: set it to off"
+    ):
+        solo_table(compile_board(ring()), BASIC)
+
+
+@pytest.mark.parametrize("setting", ["on", "1", "YES", "true", "", " off ", "0", "No"])
+def test_the_cache_settings_that_mean_on_or_off_are_taken(setting, tmp_path):
+    folder = store.cache_dir({"FDLAB_CACHE": setting, "FDLAB_CACHE_DIR": str(tmp_path)})
+    on = setting.strip().lower() in ("on", "1", "yes", "true", "")
+    assert folder == (tmp_path / "par" if on else None)
