@@ -16,11 +16,20 @@ The schema is documented in ``docs/schema.md``. In short:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 import networkx as nx
 
 SCHEMA_VERSION = 1
+
+#: A space's id in a track file: a whole number, or a label (boards of other programs).
+SpaceId: TypeAlias = int | str
+#: What a space is (``SPACE_KINDS``).
+SpaceKind: TypeAlias = Literal["track", "pit", "box"]
+#: What a step is (``EDGE_KINDS``).
+StepKind: TypeAlias = Literal[
+    "ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out", "tunnel"
+]
 
 SPACE_KINDS = ("track", "pit", "box")
 EDGE_KINDS = ("ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out", "tunnel")
