@@ -72,13 +72,23 @@ def read_file(path: str | os.PathLike[str], *, limit: int, what: str = "file") -
     Traceback (most recent call last):
     ...
     fdlab.untrusted.UntrustedInputError: cannot read the file (it is a character device, not a file)
+    >>> import tempfile
+    >>> read_file(tempfile.gettempdir(), limit=100)
+    Traceback (most recent call last):
+    ...
+    fdlab.untrusted.UntrustedInputError: cannot read the file (it is a folder, not a file)
     """
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(handle)  # before wrapping it: open() refuses a folder on its own terms
+    except OSError:
+        os.close(handle)
+        raise
+    if not stat.S_ISREG(info.st_mode):
+        os.close(handle)
+        kind = next((name for test, name in _NOT_FILES if test(info.st_mode)), "not a file")
+        raise UntrustedInputError(f"cannot read the file (it is {kind}, not a file)")
     with open(handle, "rb") as stream:
-        info = os.fstat(handle)
-        if not stat.S_ISREG(info.st_mode):
-            kind = next((name for test, name in _NOT_FILES if test(info.st_mode)), "not a file")
-            raise UntrustedInputError(f"cannot read the file (it is {kind}, not a file)")
         if info.st_size > limit:
             raise UntrustedInputError(_too_big(info.st_size, limit, what))
         data = stream.read(limit + 1)

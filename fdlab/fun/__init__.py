@@ -27,7 +27,7 @@ from fdlab.fun.bots import RandomBot, SensibleBot, SimpleBot
 from fdlab.fun.cards import Card, Clause, Condition, Effect, Modifier
 from fdlab.fun.deck import Deck, deck_from_dict, default_deck, load_deck
 from fdlab.fun.engine import legal_actions, new_game, replay, step
-from fdlab.fun.errors import DeckError, IllegalActionError
+from fdlab.fun.errors import ArgumentError, DeckError, GameFileError, IllegalActionError
 from fdlab.fun.events import Event
 from fdlab.fun.game import Game, play_championship
 from fdlab.fun.manager import ManagerBot
@@ -38,6 +38,7 @@ __all__ = [
     "BOTS",
     "DEFAULT_OPPONENT",
     "Action",
+    "ArgumentError",
     "Bid",
     "Card",
     "Clause",
@@ -51,6 +52,7 @@ __all__ = [
     "Event",
     "FunRules",
     "Game",
+    "GameFileError",
     "GameState",
     "IllegalActionError",
     "ManagerBot",

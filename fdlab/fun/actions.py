@@ -21,11 +21,19 @@ notation                  meaning
 ``discard 33``            discard card 33 from hand (FF-13)
 ``end``                   end the turn (FF-13)
 ========================  ==============================================
+
+An action holds whatever it is given; :func:`fdlab.fun.engine.step` checks
+every field against the rules before playing it, so ``Bid(2.5)`` or
+``Draw("2")`` is refused there with one
+:class:`~fdlab.fun.errors.IllegalActionError` naming the clause.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from fdlab.fun.errors import ArgumentError
+from fdlab.fun.quoting import quoted
 
 __all__ = [
     "Action",
@@ -198,8 +206,8 @@ def parse_action(text: str) -> Action:
 
     Raises
     ------
-    ValueError
-        If the text is not a valid action notation.
+    ArgumentError
+        If the text is not a valid action notation (a ``ValueError``).
 
     Examples
     --------
@@ -207,15 +215,28 @@ def parse_action(text: str) -> Action:
     StartAuction(card=17, price=4)
     >>> str(parse_action("special 40 12"))
     'special 40 12'
+    >>> parse_action("bid 2.5")
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.ArgumentError: text 'bid 2.5' is not an action: the numbers in an action are whole numbers
     """
+    if not isinstance(text, str):
+        raise ArgumentError(
+            "text", f"text must be an action's notation such as 'bid 6', got {quoted(text)}"
+        )
     words = text.split()
     if not words:
-        raise ValueError("empty action text")
+        raise ArgumentError("text", "text is empty: write an action such as 'draw 2' or 'pass'")
     head, args = words[0].lower(), words[1:]
     try:
-        numbers = [int(a) for a in args]
+        numbers = [int(a) for a in args if a.isascii()]
     except ValueError:
-        raise ValueError(f"action {text!r}: arguments must be integers") from None
+        numbers = []
+    if len(numbers) != len(args):
+        raise ArgumentError(
+            "text",
+            f"text {quoted(text)} is not an action: the numbers in an action are whole numbers",
+        )
     if head in ("pass", "end") and not numbers:
         return Pass() if head == "pass" else EndTurn()
     if head in _ONE_INT and len(numbers) == 1:
@@ -224,4 +245,8 @@ def parse_action(text: str) -> Action:
         return StartAuction(numbers[0], numbers[1])
     if head == "special" and 1 <= len(numbers) <= 3:
         return PlaySpecial(*numbers)
-    raise ValueError(f"not an action: {text!r}")
+    raise ArgumentError(
+        "text",
+        f"text {quoted(text)} is not an action: write e.g. 'draw 2', 'market 17', "
+        "'auction 17 4', 'bid 6', 'pass', 'special 40 12', 'circuit 66' or 'end'",
+    )

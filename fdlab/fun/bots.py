@@ -27,8 +27,9 @@ from fdlab.fun.actions import (
     StartAuction,
 )
 from fdlab.fun.cards import Card
+from fdlab.fun.errors import GameOverError
 from fdlab.fun.race import classify, entrants
-from fdlab.fun.state import GameState, PlayerState
+from fdlab.fun.state import Auction, GameState, PlayerState
 
 __all__ = ["Bot", "RandomBot", "SensibleBot", "SimpleBot", "team_strength"]
 
@@ -225,13 +226,13 @@ class SensibleBot:
     # ------------------------------------------------------------------ decisions
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
         me = state.to_act
-        assert me is not None
+        if me is None:
+            raise GameOverError("FF-15", "the championship is over; no more actions")
         if state.phase == "draw":
             return self._draw(state, me, legal)
-        if state.phase == "auction":
-            return self._bid(state, me, legal)
-        if state.phase == "return_driver":
-            assert state.pending_driver is not None
+        if state.auction is not None:  # exactly in the auction phase
+            return self._bid(state, me, state.auction, legal)
+        if state.pending_driver is not None:  # exactly in the return_driver phase
             owner, bought = state.pending_driver
             return ReturnDriver(self.driver_to_return(state, owner, bought))
         return self._play(state, me, legal)
@@ -244,9 +245,7 @@ class SensibleBot:
                 return draws[count]
         return draws[1]
 
-    def _bid(self, state: GameState, me: int, legal: Sequence[Action]) -> Action:
-        auction = state.auction
-        assert auction is not None
+    def _bid(self, state: GameState, me: int, auction: Auction, legal: Sequence[Action]) -> Action:
         card = state.deck[auction.card]
         limit = min(self.card_value(state, me, card), state.players[me].money - self.reserve)
         step = auction.high_bid + 1
@@ -278,8 +277,7 @@ class SensibleBot:
         # 4. parts that would improve the team go to the market, to be auctioned
         base = self.team_value(state, player)
         for a in by_type[PutOnMarket]:
-            assert isinstance(a, PutOnMarket)
-            if self.card_value(state, me, deck[a.card], base) >= 1.0:
+            if isinstance(a, PutOnMarket) and self.card_value(state, me, deck[a.card], base) >= 1.0:
                 return a
 
         # 5. auction the market card worth most to us, opening at 1 M$
@@ -305,7 +303,8 @@ class SensibleBot:
     def _best_circuit(self, state: GameState, me: int, options: list[Action]) -> Action | None:
         best, best_margin = None, None
         for a in options:
-            assert isinstance(a, PlayCircuit)
+            if not isinstance(a, PlayCircuit):
+                continue
             points = self.race_points(state, a.card)
             rivals = max(p for i, p in enumerate(points) if i != me)
             margin = points[me] - rivals
@@ -331,7 +330,8 @@ class SensibleBot:
         leading = state.players[me].points >= max(p.points for p in state.players)
         scored: list[tuple[float, int, Action]] = []
         for a in options:
-            assert isinstance(a, PlaySpecial)
+            if not isinstance(a, PlaySpecial):
+                continue
             card = deck[a.card]
             score = 0.0
             for e in card.effects:

@@ -26,6 +26,7 @@ is described in :mod:`fdlab.fun.cards`. Any problem raises
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -33,8 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from fdlab.fun.cards import CAR_PARTS, KINDS, Card, Clause, Condition, Effect, Modifier
-from fdlab.fun.errors import DeckError
+from fdlab.fun.errors import ArgumentError, DeckError
 from fdlab.fun.quoting import BigNumber, quoted
+from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 __all__ = ["DECK_FORMAT", "Deck", "default_deck", "deck_from_dict", "load_deck"]
 
@@ -364,12 +366,19 @@ def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
     return Deck(name=name, cards=tuple(cards), source=json.loads(json.dumps(doc)))
 
 
-def load_deck(path: str | Path) -> Deck:
+def load_deck(path: str | os.PathLike[str]) -> Deck:
     """Load and validate a deck file.
+
+    The file is read through :func:`fdlab.untrusted.read_file` and
+    :func:`~fdlab.untrusted.parse_json`: a folder, a named pipe (FIFO), a
+    device such as ``/dev/zero`` or a file over :data:`MAX_DECK_BYTES` is
+    refused at once (without waiting or filling the memory), and so are
+    bytes that are not UTF-8, ``NaN`` or ``Infinity``, numbers too long to
+    print and lists or objects nested deeper than a deck ever needs.
 
     Parameters
     ----------
-    path : str or Path
+    path : str or os.PathLike
         A JSON deck file.
 
     Returns
@@ -394,32 +403,29 @@ def load_deck(path: str | Path) -> Deck:
     ...     except Exception as err:
     ...         print(str(err).split(": ", 1)[1])
     cards[0].value: must be an integer from 1 to 6, got 7 (in engine 'E')
+    >>> load_deck("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.DeckError: zero: cannot read the deck file (it is a character device, not a file)
     """
+    if not isinstance(path, str | os.PathLike):
+        raise ArgumentError("path", f"path must be a file path, got {quoted(path)}")
     p = Path(path)
+    name = p.name or str(path)
     try:
-        if not p.is_file():
-            what = "does not exist" if not p.exists() else "is not a regular file"
-            raise DeckError(p.name, "", f"cannot read the deck file (it {what})")
-        with p.open("rb") as f:
-            raw = f.read(MAX_DECK_BYTES + 1)
+        raw = read_file(path, limit=MAX_DECK_BYTES, what="deck file")
+    except UntrustedInputError as err:
+        raise DeckError(name, "", str(err).replace("read the file", "read the deck file")) from None
+    except FileNotFoundError:
+        raise DeckError(name, "", "cannot read the deck file (it does not exist)") from None
     except OSError as err:
-        raise DeckError(p.name, "", f"cannot read the deck file ({err.strerror})") from err
-    if len(raw) > MAX_DECK_BYTES:
-        raise DeckError(
-            p.name, "", f"the file is larger than {MAX_DECK_BYTES // 1_000_000} MB: not a deck"
-        )
-    text = _decoded(raw, p.name)
+        raise DeckError(name, "", f"cannot read the deck file ({err.strerror or err})") from None
+    text = _decoded(raw, name)
     try:
-        data = json.loads(text, parse_int=BigNumber.parse)
-    except json.JSONDecodeError as err:
-        raise DeckError(
-            p.name, "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
-        ) from err
-    except RecursionError:
-        raise DeckError(
-            p.name, "", "lists or objects nested too deeply inside each other to be a deck"
-        ) from None
-    return deck_from_dict(data, source=p.name)
+        data = parse_json(text)
+    except UntrustedInputError as err:
+        raise DeckError(name, "", str(err)) from None
+    return deck_from_dict(data, source=name)
 
 
 def _decoded(raw: bytes, name: str) -> str:

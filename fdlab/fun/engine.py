@@ -14,6 +14,14 @@ of the functions that apply them):
 
 - The opening price of an auction is the bid of the player on turn, at least
   1 M$; players without money take no part in auctions (FF-4, FF-6).
+- Bids and opening prices are whole numbers of M$, at most :data:`MAX_PRICE`
+  (a fdlab limit, not a rule: FF-4 sets no ceiling, and no player comes near
+  it). A bid above the bidder's money is legal: if it wins, the sale fails
+  and the bidder pays half the price or all their money (FF-6).
+- Every field of an action is checked before any rule reads it: card fields
+  are card numbers (``int``, never ``bool``), a draw is a whole number of
+  cards; anything else is one :class:`~fdlab.fun.errors.IllegalActionError`
+  naming the clause of the action.
 - An auction restarted after a failed payment (FF-6) has no opening bid: the
   players with money bid clockwise from the player on turn; if all pass, the
   card stays on the market.
@@ -66,6 +74,7 @@ from fdlab.fun.actions import (
 from fdlab.fun.cards import Card, Effect
 from fdlab.fun.deck import Deck, default_deck
 from fdlab.fun.errors import (
+    ArgumentError,
     AuctionError,
     CardNotAvailableError,
     CircuitCardError,
@@ -74,15 +83,30 @@ from fdlab.fun.errors import (
     GameOverError,
     HandLimitError,
     MarketError,
+    PaymentError,
     SpecialCardError,
     SponsorError,
     WrongPhaseError,
 )
 from fdlab.fun.events import Event, mention
+from fdlab.fun.quoting import quoted
 from fdlab.fun.race import classify, entrants, ties
-from fdlab.fun.state import Auction, CarResult, FunRules, GameState, PlayerState, RaceResult
+from fdlab.fun.state import (
+    Auction,
+    CarResult,
+    FunRules,
+    GameState,
+    PlayerState,
+    RaceResult,
+    check_players,
+    check_seed,
+)
 
-__all__ = ["legal_actions", "new_game", "replay", "step"]
+__all__ = ["MAX_PRICE", "legal_actions", "new_game", "replay", "step"]
+
+#: The most M$ a bid or an opening price may name: a fdlab limit, not a rule (FF-4 sets
+#: no ceiling and no player comes near it); it keeps every amount printable.
+MAX_PRICE = 10**9
 
 
 # --------------------------------------------------------------------------- setup
@@ -118,8 +142,10 @@ def new_game(
 
     Raises
     ------
-    ValueError
-        If the number of players is not 2-4 or the deck is too small to deal.
+    ArgumentError
+        If ``players`` is not an integer from 2 to 4 (FF-1), ``seed`` not an
+        integer, ``deck`` or ``rules`` of the wrong type, or the deck too
+        small to deal; the message names the parameter.
 
     Examples
     --------
@@ -128,15 +154,26 @@ def new_game(
     ([20, 20, 20], [5, 5, 5])
     >>> s.phase, s.to_act == s.first_player
     ('draw', True)
+    >>> new_game("3")
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.ArgumentError: players must be an integer from 2 to 4 (FF-1: Formula Fun is for 2-4 players), got '3'
     """
-    if not 2 <= players <= 4:
-        raise ValueError(f"FF-1: Formula Fun is for 2-4 players, got {players}")
+    check_players(players)
+    check_seed(seed)
+    if deck is not None and not isinstance(deck, Deck):
+        raise ArgumentError(
+            "deck", f"deck must be a Deck (see load_deck) or None, got {quoted(deck)}"
+        )
+    if rules is not None and not isinstance(rules, FunRules):
+        raise ArgumentError("rules", f"rules must be a FunRules or None, got {quoted(rules)}")
     deck = deck if deck is not None else default_deck()
     rules = rules if rules is not None else FunRules()
     if len(deck) < players * rules.start_cards:
-        raise ValueError(
-            f"FF-1: the deck has {len(deck)} cards, too few to deal "
-            f"{rules.start_cards} to {players} players"
+        raise ArgumentError(
+            "deck",
+            f"deck has {len(deck)} cards, too few to deal {rules.start_cards} to each of "
+            f"{players} players (FF-1)",
         )
     rng = random.Random(_seed_text(seed, 0))
     pile = list(range(len(deck)))
@@ -294,10 +331,17 @@ class _Work:
         self.log("money", f"the bank pays {mention(who)} {amount} M$ ({why})", who, amount=amount)
 
     def pay(self, who: int, amount: int, why: str) -> None:
-        """``who`` pays the bank; callers make sure they can."""
+        """``who`` pays the bank; callers make sure they can, and a payment beyond the
+        player's money is refused (FF-16: no loans), so money is never negative."""
         if amount <= 0:
             return
-        assert self.players[who].money >= amount
+        money = self.players[who].money
+        if money < amount:
+            raise PaymentError(
+                "FF-16",
+                f"{mention(who)} cannot pay {amount} M$ ({why}) with {money} M$: money only "
+                "moves between a player and the bank, there are no loans",
+            )
         self.players[who].money -= amount
         self.log("money", f"{mention(who)} pays the bank {amount} M$ ({why})", who, amount=-amount)
 
@@ -389,7 +433,10 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
     Raises
     ------
     IllegalActionError
-        A subclass naming the rules clause the action breaks.
+        A subclass naming the rules clause the action breaks, also for a field
+        that is not a value the rules speak of (``Bid(2.5)``, ``Draw("2")``).
+    ArgumentError
+        If ``action`` is not a Formula Fun action.
 
     Examples
     --------
@@ -402,19 +449,90 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
     Traceback (most recent call last):
     ...
     fdlab.fun.errors.HandLimitError: FF-13: end the turn with at most 5 cards in hand; you hold 7: put drivers, engines or chassis on the market, play or discard the rest
+    >>> step(s, Bid(2.5))
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.AuctionError: FF-4: a bid is a whole number of M$ (at most 1,000,000,000), not 2.5
     """
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise ArgumentError(
+            "action",
+            "action must be a Formula Fun action such as Bid(6) (fdlab.fun.actions), "
+            f"got {quoted(action)}",
+        )
     if state.phase == "over":
         raise GameOverError("FF-15", "the championship is over; no more actions")
     w = _Work(state)
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise TypeError(f"not a Formula Fun action: {action!r}")
+    _check_fields(w, action)
     handler(w, action)
     return w.freeze(), tuple(w.events)
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+#: The clause and the words for the card field of each action with a single card.
+_CARD_FIELD: dict[type, tuple[str, str]] = {
+    PutOnMarket: ("FF-3", "the card to put on the market"),
+    ReturnDriver: ("FF-5", "the driver to return"),
+    PlaySponsor: ("FF-8", "the sponsor to sign"),
+    PlayCircuit: ("FF-10", "the circuit card to play"),
+    Discard: ("FF-13", "the card to discard"),
+}
+
+
+def _check_fields(w: _Work, action: Action) -> None:
+    """Refuse an action whose fields are not what the rules speak of, before any rule reads
+    them: card numbers of the deck, a whole number of cards to draw (FF-2), whole numbers of
+    M$ up to :data:`MAX_PRICE` (FF-4). Ranges that depend on the state (the hand, the money,
+    the highest bid) are the rules' checks, made by the handlers."""
+    if isinstance(action, Draw):
+        if not _is_int(action.count):
+            raise DrawError(
+                "FF-2",
+                f"draw 1 to {len(w.rules.draw_costs)} cards; the number of cards is a whole "
+                f"number, not {quoted(action.count)}",
+            )
+    elif isinstance(action, StartAuction):
+        _card_field(w, action.card, "FF-4", "the card to auction")
+        _price_field(action.price, "the opening price")
+    elif isinstance(action, Bid):
+        _price_field(action.amount, "a bid")
+    elif isinstance(action, PlaySpecial):
+        _card_field(w, action.card, "FF-9", "the special card to play")
+        if action.target is not None:
+            _card_field(w, action.target, "FF-9", "the target of a special card")
+        if action.with_card is not None:
+            _card_field(w, action.with_card, "FF-8", "the sponsor that replaces it")
+    elif isinstance(action, PutOnMarket | ReturnDriver | PlaySponsor | PlayCircuit | Discard):
+        clause, what = _CARD_FIELD[type(action)]
+        _card_field(w, action.card, clause, what)
+
+
+def _card_field(w: _Work, value: object, clause: str, what: str) -> None:
+    if not _is_int(value):
+        raise CardNotAvailableError(
+            clause,
+            f"{what} is given by its card number (0 to {len(w.deck) - 1} in this deck), "
+            f"not {quoted(value)}",
+        )
+
+
+def _price_field(value: object, what: str) -> None:
+    if not (isinstance(value, int) and not isinstance(value, bool) and value <= MAX_PRICE):
+        raise AuctionError(
+            "FF-4", f"{what} is a whole number of M$ (at most {MAX_PRICE:,}), not {quoted(value)}"
+        )
+
+
 def _need_phase(w: _Work, action: Action) -> None:
-    """Raise WrongPhaseError if the action does not fit the phase."""
+    """Raise WrongPhaseError if the action does not fit the phase.
+
+    A running auction is set exactly in the ``auction`` phase and a pending driver
+    exactly in the ``return_driver`` phase (:class:`GameState` refuses anything else),
+    so their presence tells the phase."""
     phase = w.phase
     if isinstance(action, Draw):
         if phase != "draw":
@@ -423,22 +541,18 @@ def _need_phase(w: _Work, action: Action) -> None:
     if phase == "draw":
         raise WrongPhaseError("FF-2", "start your turn by drawing 1, 2 or 3 cards")
     if isinstance(action, Bid | Pass):
-        if phase != "auction":
-            raise WrongPhaseError("FF-4", "no auction is running: bids and passes wait for one")
+        _running_auction(w)
         return
-    if phase == "auction":
-        assert w.auction is not None
+    if w.auction is not None:
         raise WrongPhaseError(
             "FF-4",
             f"an auction is running: {mention(w.auction.to_act)} must bid more than "
             f"{w.auction.high_bid} M$ or pass",
         )
     if isinstance(action, ReturnDriver):
-        if phase != "return_driver":
-            raise WrongPhaseError("FF-5", "no purchase of a third driver is waiting for a choice")
+        _pending_driver(w)
         return
-    if phase == "return_driver":
-        assert w.pending_driver is not None
+    if w.pending_driver is not None:
         raise WrongPhaseError(
             "FF-5",
             f"{mention(w.pending_driver[0])} bought a third driver and must first choose "
@@ -446,11 +560,26 @@ def _need_phase(w: _Work, action: Action) -> None:
         )
 
 
+def _running_auction(w: _Work) -> Auction:
+    """The running auction (FF-4); WrongPhaseError if none is."""
+    if w.auction is None:
+        raise WrongPhaseError("FF-4", "no auction is running: bids and passes wait for one")
+    return w.auction
+
+
+def _pending_driver(w: _Work) -> tuple[int, int]:
+    """``(player, bought driver)`` waiting for a driver to return (FF-5); WrongPhaseError if
+    no such choice is waiting."""
+    if w.pending_driver is None:
+        raise WrongPhaseError("FF-5", "no purchase of a third driver is waiting for a choice")
+    return w.pending_driver
+
+
 def _named(w: _Work, card: int) -> str:
     """A card as the table shows it (``#12 Prince Kasimir (driver 1)``), for messages."""
     if 0 <= card < len(w.deck):
         return f"#{card} {w.card(card).label}"
-    return f"#{card} (no such card in this deck)"
+    return f"#{quoted(card)} (no such card in this deck)"
 
 
 def _listed(w: _Work, cards: Sequence[int]) -> str:
@@ -477,7 +606,7 @@ def _do_draw(w: _Work, a: Draw) -> None:
     _need_phase(w, a)
     costs = w.rules.draw_costs
     if not 1 <= a.count <= len(costs):
-        raise DrawError("FF-2", f"draw 1 to {len(costs)} cards, not {a.count}")
+        raise DrawError("FF-2", f"draw 1 to {len(costs)} cards, not {quoted(a.count)}")
     cost = costs[a.count - 1]
     me = w.players[w.turn]
     if me.money < cost:
@@ -526,7 +655,9 @@ def _do_auction(w: _Work, a: StartAuction) -> None:
     if a.card not in (m[0] for m in w.market):
         raise CardNotAvailableError("FF-4", f"{_named(w, a.card)} is not on the market")
     if a.price < 1:
-        raise AuctionError("FF-4", f"the starting price must be at least 1 M$, not {a.price}")
+        raise AuctionError(
+            "FF-4", f"the starting price must be at least 1 M$, not {quoted(a.price)}"
+        )
     me = w.players[w.turn]
     if me.money <= 0:
         raise AuctionError("FF-6", "a player without money takes no part in auctions")
@@ -550,11 +681,11 @@ def _do_auction(w: _Work, a: StartAuction) -> None:
 
 def _do_bid(w: _Work, a: Bid) -> None:
     _need_phase(w, a)
-    auction = w.auction
-    assert auction is not None
+    auction = _running_auction(w)
     if a.amount <= auction.high_bid:
         raise AuctionError(
-            "FF-4", f"a bid must beat the highest bid of {auction.high_bid} M$, not {a.amount} M$"
+            "FF-4",
+            f"a bid must beat the highest bid of {auction.high_bid} M$, not {quoted(a.amount)} M$",
         )
     bidder = auction.to_act
     w.log("bid", f"{mention(bidder)} bids {a.amount} M$", bidder, amount=a.amount)
@@ -568,8 +699,7 @@ def _do_bid(w: _Work, a: Bid) -> None:
 
 def _do_pass(w: _Work, a: Pass) -> None:
     _need_phase(w, a)
-    auction = w.auction
-    assert auction is not None
+    auction = _running_auction(w)
     who = auction.to_act
     w.log("pass", f"{mention(who)} passes", who)
     active = tuple(p for p in auction.active if p != who)
@@ -653,8 +783,7 @@ def _install(w: _Work, owner: int, card: Card) -> None:
 
 def _do_return(w: _Work, a: ReturnDriver) -> None:
     _need_phase(w, a)
-    assert w.pending_driver is not None
-    owner, new = w.pending_driver
+    owner, new = _pending_driver(w)
     p = w.players[owner]
     if a.card not in p.drivers:
         names = ", ".join(f"{d} ({w.card(d).label})" for d in p.drivers)
@@ -769,9 +898,10 @@ def _take(w: _Work, who: int, amount: int, why: str) -> None:
 def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
     me = w.turn
     if effect.op == "discard_in_play":
-        assert a.target is not None
-        owner = w.owner_in_play(a.target)
-        assert owner is not None
+        # _special_targets checked the target: in play, of a kind and an owner the card names
+        owner = None if a.target is None else w.owner_in_play(a.target)
+        if a.target is None or owner is None:
+            raise SpecialCardError("FF-9", "the target of a special card must be a card in play")
         w.remove_in_play(owner, a.target)
         w.discard.append(a.target)
         w.log(
@@ -781,7 +911,8 @@ def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
             card=a.target,
         )
     elif effect.op == "replace_sponsor":
-        assert a.target is not None and a.with_card is not None
+        if a.target is None or a.with_card is None:  # _check_replace_sponsor refused it
+            raise SpecialCardError("FF-8", "name your sponsor in play and the one replacing it")
         p = w.players[me]
         p.sponsors.remove(a.target)
         w.discard.append(a.target)
@@ -1003,9 +1134,10 @@ def legal_actions(state: GameState) -> list[Action]:
     """List the legal actions of the player whose decision is awaited.
 
     Bids and opening prices are listed from the lowest legal amount up to one
-    more than the bidder's money: higher amounts are legal too (:func:`step`
-    accepts them) but, like ``money + 1``, cannot be paid and end in a failed
-    payment (FF-6), so listing them would only lengthen the list.
+    more than the bidder's money (and at most :data:`MAX_PRICE`): higher
+    amounts are legal too (:func:`step` accepts them) but, like ``money + 1``,
+    cannot be paid and end in a failed payment (FF-6), so listing them would
+    only lengthen the list.
 
     Parameters
     ----------
@@ -1034,14 +1166,12 @@ def legal_actions(state: GameState) -> list[Action]:
             for n, cost in enumerate(state.rules.draw_costs, start=1)
             if me.money >= cost and (n == 1 or available >= n)
         ]
-    if phase == "auction":
-        auction = state.auction
-        assert auction is not None
+    auction = state.auction
+    if auction is not None:  # set exactly in the auction phase (GameState checks it)
         money = state.players[auction.to_act].money
-        top = max(auction.high_bid + 1, money + 1)
+        top = min(max(auction.high_bid + 1, money + 1), MAX_PRICE)
         return [Pass(), *(Bid(v) for v in range(auction.high_bid + 1, top + 1))]
-    if phase == "return_driver":
-        assert state.pending_driver is not None
+    if state.pending_driver is not None:  # exactly in the return_driver phase
         owner = state.pending_driver[0]
         return [ReturnDriver(d) for d in state.players[owner].drivers]
     me = state.players[state.turn]
@@ -1061,7 +1191,8 @@ def legal_actions(state: GameState) -> list[Action]:
             out.extend(_special_actions(state, card))
     if me.money > 0:
         for card_id, _ in state.market:
-            out.extend(StartAuction(card_id, price) for price in range(1, me.money + 2))
+            top = min(me.money + 1, MAX_PRICE)
+            out.extend(StartAuction(card_id, price) for price in range(1, top + 1))
     if len(me.hand) > state.rules.hand_limit:
         for card_id in me.hand:
             card = deck[card_id]
@@ -1104,6 +1235,24 @@ def replay(
 ) -> GameState:
     """Replay a championship from its seed and actions.
 
+    Parameters
+    ----------
+    seed, players, deck, rules
+        As for :func:`new_game`.
+    actions : sequence of Action
+        The actions, in order.
+
+    Returns
+    -------
+    GameState
+
+    Raises
+    ------
+    ArgumentError
+        If a parameter has a value it cannot take (``actions`` a string, ...).
+    IllegalActionError
+        If an action breaks the rules where it is played.
+
     Examples
     --------
     >>> from fdlab.fun.actions import Draw
@@ -1111,6 +1260,10 @@ def replay(
     >>> s.phase
     'play'
     """
+    if isinstance(actions, str | bytes) or not isinstance(actions, Sequence):
+        raise ArgumentError(
+            "actions", f"actions must be a list of actions such as Draw(1), got {quoted(actions)}"
+        )
     state = new_game(players, seed=seed, deck=deck, rules=rules)
     for action in actions:
         state, _ = step(state, action)

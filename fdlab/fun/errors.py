@@ -1,8 +1,12 @@
-"""Errors raised by the Formula Fun engine and deck loader.
+"""Errors raised by the Formula Fun engine, its loaders and its functions.
 
 Every illegal action raises a subclass of :class:`IllegalActionError` (itself a
 ``ValueError``) whose message explains the rule and names its clause id from
 section FF of the rules reference, e.g. ``"FF-8: at most two sponsors ..."``.
+A deck file or a saved game that cannot be loaded raises :class:`DeckError` or
+:class:`GameFileError` naming the file; a function given a value its parameter
+cannot take (``new_game("3")``, ``Game.undo(-1)``) raises
+:class:`ArgumentError` naming the parameter and what it must be.
 """
 
 from __future__ import annotations
@@ -10,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fdlab.fun.events import tell
+from fdlab.fun.quoting import quoted
 
 __all__ = [
+    "ArgumentError",
     "AuctionError",
     "CardNotAvailableError",
     "CircuitCardError",
@@ -23,9 +29,11 @@ __all__ = [
     "HandLimitError",
     "IllegalActionError",
     "MarketError",
+    "PaymentError",
     "SpecialCardError",
     "SponsorError",
     "WrongPhaseError",
+    "check_int",
 ]
 
 
@@ -111,6 +119,89 @@ class HandLimitError(IllegalActionError):
     """Ending the turn with too many cards in hand (FF-13)."""
 
 
+class PaymentError(IllegalActionError):
+    """A payment to the bank larger than the player's money: no loans (FF-16)."""
+
+
+class ArgumentError(ValueError):
+    """A value a parameter of a Formula Fun function cannot take.
+
+    The message names the parameter and says what it must be; ``bool`` is not
+    an integer here (``new_game(True)`` is refused).
+
+    Parameters
+    ----------
+    parameter : str
+        The parameter's name (``"players"``), kept as :attr:`parameter`.
+    message : str
+        The whole message, naming the parameter.
+
+    Examples
+    --------
+    >>> err = ArgumentError("count", "count must be an integer of at least 0, got -1")
+    >>> str(err), err.parameter
+    ('count must be an integer of at least 0, got -1', 'count')
+    """
+
+    def __init__(self, parameter: str, message: str) -> None:
+        self.parameter = parameter
+        super().__init__(message)
+
+
+def check_int(
+    parameter: str, value: object, low: int, high: int | None = None, why: str = ""
+) -> int:
+    """Return ``value`` if it is an integer from ``low`` to ``high``; raise ArgumentError if not.
+
+    Parameters
+    ----------
+    parameter : str
+        The parameter's name, for the message.
+    value : object
+        What the caller gave.
+    low : int
+        The smallest value allowed.
+    high : int, optional
+        The largest value allowed (no limit if None).
+    why : str
+        A reason added to the message in brackets, e.g. the rules clause.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ArgumentError
+        If ``value`` is not an ``int`` (a ``bool`` is not) or is out of range.
+
+    Examples
+    --------
+    >>> check_int("players", 3, 2, 4)
+    3
+    >>> check_int("players", "3", 2, 4, why="FF-1: Formula Fun is for 2-4 players")
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.ArgumentError: players must be an integer from 2 to 4 (FF-1: Formula Fun is for 2-4 players), got '3'
+    >>> check_int("count", True, 0)
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.ArgumentError: count must be an integer of at least 0, got True
+    """
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and low <= value
+        and (high is None or value <= high)
+    ):
+        return value
+    span = f"of at least {low}" if high is None else f"from {low} to {high}"
+    reason = f" ({why})" if why else ""
+    raise ArgumentError(
+        parameter, f"{parameter} must be an integer {span}{reason}, got {quoted(value)}"
+    )
+
+
 class DeckError(ValueError):
     """A deck file or mapping that does not describe a valid deck.
 
@@ -132,16 +223,18 @@ class DeckError(ValueError):
     def __init__(self, source: str, where: str, message: str) -> None:
         self.source = source
         self.where = where
+        self.message = message
         super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
 
 
 class GameFileError(ValueError):
-    """A saved game (:meth:`fdlab.fun.game.Game.from_json`) that cannot be loaded.
+    """A saved game (:meth:`fdlab.fun.game.Game.load`, :meth:`~fdlab.fun.game.Game.from_json`)
+    that cannot be loaded.
 
     Parameters
     ----------
     source : str
-        What was read (``"saved game"``).
+        What was read: the file's name, or ``"saved game"`` for text.
     where : str
         The field, e.g. ``"rules.races"`` or ``"actions[12]"``.
     message : str
@@ -156,4 +249,5 @@ class GameFileError(ValueError):
     def __init__(self, source: str, where: str, message: str) -> None:
         self.source = source
         self.where = where
+        self.message = message
         super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")

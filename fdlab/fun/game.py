@@ -1,30 +1,44 @@
 """A Formula Fun championship object for notebooks: history, undo, replay, bots.
 
 :class:`Game` keeps the list of states and actions of one championship over
-the pure engine. :func:`play_championship` runs a bots-only championship
-quickly, without keeping history.
+the pure engine; :meth:`Game.save` and :meth:`Game.load` keep it in a file.
+:func:`play_championship` runs a bots-only championship quickly, without
+keeping history.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from fdlab.championship import Standings
+from fdlab.files import atomic_write
 from fdlab.fun.actions import Action, parse_action
 from fdlab.fun.bots import Bot
-from fdlab.fun.deck import Deck, deck_from_dict
+from fdlab.fun.deck import MAX_DECK_BYTES, Deck, deck_from_dict
 from fdlab.fun.engine import legal_actions, new_game, step
-from fdlab.fun.errors import GameFileError, IllegalActionError
+from fdlab.fun.errors import (
+    ArgumentError,
+    DeckError,
+    GameFileError,
+    IllegalActionError,
+    check_int,
+)
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.html import log_html, state_html
-from fdlab.fun.opponents import make_bot
+from fdlab.fun.opponents import BOTS, make_bot
 from fdlab.fun.quoting import quoted
-from fdlab.fun.state import FunRules, GameState
+from fdlab.fun.state import FunRules, GameState, check_players, check_seed
+from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
-__all__ = ["Game", "play_championship"]
+__all__ = ["MAX_GAME_BYTES", "Game", "play_championship"]
+
+#: Largest saved game read: its deck (at most a deck file's size) and its actions.
+MAX_GAME_BYTES = MAX_DECK_BYTES + 15_000_000
 
 
 class Game:
@@ -53,6 +67,13 @@ class Game:
         ("You pass", "your V12"), as the table of :mod:`fdlab.fun.widgets`
         does for the person playing; by name if None.
 
+    Raises
+    ------
+    ArgumentError
+        If a parameter has a value it cannot take (``Game("3")``, names of
+        the wrong number, a seat that is not at the table); the message
+        names the parameter.
+
     Examples
     --------
     >>> g = Game(3, seed=4, bots="manager", human=0, names=["Ada", "Bea", "Cy"])
@@ -76,11 +97,30 @@ class Game:
         human: int | None = None,
         you: int | None = None,
     ) -> None:
+        check_players(players)
+        check_seed(seed)
+        _check_seat("human", human, players)
+        _check_seat("you", you, players)
+        if names is not None and (
+            isinstance(names, str)
+            or not isinstance(names, Sequence)
+            or len(names) != players
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise ArgumentError(
+                "names", f"names must be a list of {players} strings, got {quoted(names)}"
+            )
         self.seed = seed
         if isinstance(bots, str):
+            if bots not in BOTS:
+                raise ArgumentError(
+                    "bots",
+                    f"bots must be a bot name ({', '.join(BOTS)}) or a mapping of seats to "
+                    f"bots, got {quoted(bots)}",
+                )
             name = bots
             bots = {i: make_bot(name, seed * 10 + i) for i in range(players) if i != human}
-        self.bots: dict[int, Bot] = dict(bots or {})
+        self.bots: dict[int, Bot] = _checked_bots(bots, players)
         start = new_game(players, seed=seed, deck=deck, rules=rules)
         self.history: list[GameState] = [start]
         self.actions: list[Action] = []
@@ -113,9 +153,14 @@ class Game:
         >>> _ = g.play("draw 2")
         >>> g.log_lines()
         ['Ada pays the bank 1 M$ (drawing 2 cards)', 'Ada draws 2 cards']
+        >>> g.log_lines(last=1)
+        ['Ada draws 2 cards']
         """
         lines = [e.told(self.names, self.you) for e in self.log]
-        return lines if last is None else lines[-last:]
+        if last is None:
+            return lines
+        last = check_int("last", last, 0)
+        return lines[len(lines) - last :] if last < len(lines) else lines
 
     def legal_actions(self) -> list[Action]:
         """The legal actions now (see :func:`fdlab.fun.engine.legal_actions`)."""
@@ -145,8 +190,11 @@ class Game:
         Raises
         ------
         IllegalActionError
-            If the rules forbid it; the game is unchanged. The message names
-            the players as the table does (:attr:`names`).
+            If the rules forbid it, also for a field that is not a value the
+            rules speak of (``Bid(2.5)``); the game is unchanged. The message
+            names the players as the table does (:attr:`names`).
+        ArgumentError
+            If ``action`` is neither an action nor the text of one.
 
         Examples
         --------
@@ -170,24 +218,66 @@ class Game:
         return events
 
     def run_bots(self, max_actions: int = 100_000) -> None:
-        """Let bots decide until a non-bot player must act or the game ends."""
+        """Let bots decide until a non-bot player must act or the game ends.
+
+        Parameters
+        ----------
+        max_actions : int
+            The most actions the bots may play (at least 1), a safeguard.
+
+        Raises
+        ------
+        ArgumentError
+            If ``max_actions`` is not an integer of at least 1.
+        RuntimeError
+            If a bot must still act after ``max_actions`` actions.
+
+        Examples
+        --------
+        >>> g = Game(2, seed=1, bots={1: make_bot("simple", 1)})
+        >>> g.run_bots(max_actions=-1)
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.ArgumentError: max_actions must be an integer of at least 1, got -1
+        """
+        check_int("max_actions", max_actions, 1)
         for _ in range(max_actions):
             who = self.state.to_act
             if who is None or who not in self.bots:
                 return
             self.play(self.bots[who].choose(self.state, self.legal_actions()))
-        raise RuntimeError(f"bots did not finish within {max_actions} actions")
+        if self.state.to_act in self.bots:
+            raise RuntimeError(f"bots did not finish within {max_actions} actions")
 
     def undo(self, count: int = 1) -> None:
         """Take back the last ``count`` actions.
 
         Raises
         ------
-        ValueError
-            If there are fewer actions than that.
+        ArgumentError
+            If ``count`` is not an integer from 0 to the number of actions played.
+
+        Examples
+        --------
+        >>> g = Game(2, seed=1)
+        >>> _ = g.play("draw 1")
+        >>> g.undo("1")
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.ArgumentError: count must be an integer from 0 to 1 (the actions played), got '1'
+        >>> g.undo(2)
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.ArgumentError: count must be at most 1: cannot undo 2 actions, only 1 played
         """
-        if count > len(self.actions):
-            raise ValueError(f"cannot undo {count} actions: only {len(self.actions)} played")
+        played = len(self.actions)
+        if isinstance(count, int) and not isinstance(count, bool) and count > played:
+            raise ArgumentError(
+                "count",
+                f"count must be at most {played}: cannot undo {quoted(count)} actions, "
+                f"only {played} played",
+            )
+        check_int("count", count, 0, played, why="the actions played")
         for _ in range(count):
             self.history.pop()
             self.actions.pop()
@@ -224,18 +314,107 @@ class Game:
             }
         )
 
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the game to the file ``path`` (the text of :meth:`to_json`), all at once.
+
+        A crash while saving leaves the file as it was (:func:`fdlab.files.atomic_write`);
+        :meth:`load` reads it back.
+
+        Raises
+        ------
+        OSError
+            If the file cannot be written.
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> g = Game(2, seed=9)
+        >>> _ = g.play("draw 1")
+        >>> path = os.path.join(tempfile.mkdtemp(), "game.json")
+        >>> g.save(path)
+        >>> Game.load(path).state == g.state
+        True
+        """
+        atomic_write(path, self.to_json().encode("utf-8"))
+
     @classmethod
-    def from_json(cls, text: str, bots: Mapping[int, Bot] | None = None) -> Game:
+    def load(cls, path: str | os.PathLike[str], bots: Mapping[int, Bot] | None = None) -> Game:
+        """Read a game written by :meth:`save`, replaying its actions.
+
+        The file is read through :func:`fdlab.untrusted.read_file`: a folder, a
+        named pipe (FIFO), a device such as ``/dev/zero`` or a file larger than
+        :data:`MAX_GAME_BYTES` is refused at once, without waiting or filling
+        the memory.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file.
+        bots : Mapping of int to Bot, optional
+            Bots for some seats, as for :class:`Game`.
+
+        Returns
+        -------
+        Game
+
+        Raises
+        ------
+        GameFileError
+            Naming the file, and the field when one is wrong: a file that
+            cannot be read, is not UTF-8 JSON or not a saved game (see
+            :meth:`from_json`).
+
+        Examples
+        --------
+        >>> Game.load("/dev/zero")
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.GameFileError: zero: cannot read the file (it is a character device, not a file)
+        """
+        source = _file_name(path)
+        try:
+            data = read_file(path, limit=MAX_GAME_BYTES, what="saved game")
+        except UntrustedInputError as err:
+            raise GameFileError(source, "", str(err)) from None
+        except OSError as err:
+            raise GameFileError(
+                source, "", f"cannot read the file ({err.strerror or err})"
+            ) from None
+        return cls.from_json(data, bots=bots, source=source)
+
+    @classmethod
+    def from_json(
+        cls,
+        text: str | bytes,
+        bots: Mapping[int, Bot] | None = None,
+        source: str = "saved game",
+    ) -> Game:
         """Rebuild a game saved with :meth:`to_json`, replaying its actions.
+
+        The text is read through :func:`fdlab.untrusted.parse_json`: bytes that
+        are not UTF-8, ``NaN`` or ``Infinity``, numbers too long to print and
+        lists or objects nested without end are refused.
+
+        Parameters
+        ----------
+        text : str or bytes
+            The saved game's JSON.
+        bots : Mapping of int to Bot, optional
+            Bots for some seats, as for :class:`Game`.
+        source : str
+            The name errors give the text (:meth:`load` gives the file's name).
+
+        Returns
+        -------
+        Game
 
         Raises
         ------
         GameFileError
             If the text is not a saved game or a field is wrong (impossible
-            rules such as ``races: 0``, an action the rules forbid, ...); the
-            message names the field.
-        DeckError
-            If the saved deck is not a valid deck.
+            rules such as ``races: 0``, a deck card of value 9, an action the
+            rules forbid, ...); the message names ``source`` and the field
+            (``deck.cards[3].value``, ``actions[12]``).
 
         Examples
         --------
@@ -243,34 +422,44 @@ class Game:
         Traceback (most recent call last):
         ...
         fdlab.fun.errors.GameFileError: saved game: players: must be an integer from 2 to 4, got 9
+        >>> Game.from_json('{"seed": NaN}', source="mine.json")
+        Traceback (most recent call last):
+        ...
+        fdlab.fun.errors.GameFileError: mine.json: not valid JSON: NaN is not a number JSON allows
         """
-        source = "saved game"
+        if not isinstance(source, str):
+            raise ArgumentError("source", f"source must be a string, got {quoted(source)}")
 
         def fail(where: str, message: str) -> GameFileError:
             return GameFileError(source, where, message)
 
+        if not isinstance(text, str | bytes):
+            raise fail("", f"a saved game is JSON text (str or bytes), not {quoted(text)}")
         try:
-            data = json.loads(text)
-        except RecursionError:
-            raise fail("", "nested too deeply to be a saved game") from None
-        except json.JSONDecodeError as err:
-            raise fail(
-                "", f"not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
-            ) from None
-        except ValueError as err:  # e.g. an integer of thousands of digits
-            raise fail("", f"not a saved game ({err})") from None
+            data = parse_json(text)
+        except UntrustedInputError as err:
+            raise fail("", str(err)) from None
         if not isinstance(data, dict):
             raise fail("", "must be an object with seed, players, actions, deck and rules")
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise fail("seed", f"must be an integer, got {type(seed).__name__}")
+        try:
+            check_seed(seed)
+        except ArgumentError as err:
+            raise fail("seed", str(err).removeprefix("seed ")) from None
         players = data.get("players")
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise fail("players", f"must be an integer from 2 to 4, got {quoted(players)}")
         actions = data.get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise fail("actions", "must be a list of action texts such as 'draw 2'")
-        deck = deck_from_dict(data["deck"], source=source) if "deck" in data else None
+        deck = None
+        if "deck" in data:
+            try:
+                deck = deck_from_dict(data["deck"], source=source)
+            except DeckError as err:
+                raise fail(_deck_field(err.where), err.message) from None
         rules = _rules_from(data.get("rules", {}), fail)
         names = data.get("names")
         if names is not None and (
@@ -279,12 +468,19 @@ class Game:
             or not all(isinstance(n, str) for n in names)
         ):
             raise fail("names", f"must be a list of {players} names")
-        game = cls(players, seed=seed, bots=bots, deck=deck, rules=rules, names=names)
+        try:
+            game = cls(players, seed=seed, bots=bots, deck=deck, rules=rules, names=names)
+        except ArgumentError as err:
+            if err.parameter in ("bots", "human", "you"):
+                raise  # the caller's arguments, not the file's
+            raise fail(err.parameter, str(err).removeprefix(f"{err.parameter} ")) from None
         for index, action in enumerate(actions):
             try:
                 game.play(action)
             except IllegalActionError as err:
-                raise fail(f"actions[{index}]", f"{action!r} is not legal there: {err}") from None
+                raise fail(
+                    f"actions[{index}]", f"{quoted(action)} is not legal there: {err}"
+                ) from None
             except ValueError as err:
                 raise fail(f"actions[{index}]", str(err)) from None
         return game
@@ -309,6 +505,11 @@ class Game:
         >>> Game.replay(3, 2, g.actions).state == g.state
         True
         """
+        if isinstance(actions, str | bytes) or not isinstance(actions, Sequence):
+            raise ArgumentError(
+                "actions",
+                f"actions must be a list of actions or their texts, got {quoted(actions)}",
+            )
         game = cls(players, seed=seed, bots=bots, deck=deck, rules=rules, names=names)
         for action in actions:
             game.play(action)
@@ -326,6 +527,44 @@ class Game:
             f"<Game {s.n_players} players, seed {self.seed}, turn {s.turn_number}, "
             f"races {len(s.races)}/{s.length}, points {list(s.points)}>"
         )
+
+
+def _file_name(path: object) -> str:
+    """The name errors give a file: its last part (the whole path if that is empty)."""
+    if not isinstance(path, str | os.PathLike):
+        raise ArgumentError("path", f"path must be a file path, got {quoted(path)}")
+    return Path(path).name or str(path)
+
+
+def _deck_field(where: str) -> str:
+    """A deck's field (``cards[3].value``) as the field of a saved game (``deck.cards[3].value``)."""
+    where = where.removeprefix("(top level)")
+    return f"deck.{where.lstrip('.')}" if where else "deck"
+
+
+def _check_seat(parameter: str, value: object, players: int) -> None:
+    if value is not None:
+        check_int(parameter, value, 0, players - 1, why="a seat at the table, or None")
+
+
+def _checked_bots(bots: object, players: int) -> dict[int, Bot]:
+    """The bots of a Game: a mapping of seats at the table to objects with ``choose``."""
+    if bots is None:
+        return {}
+    if not isinstance(bots, Mapping):
+        raise ArgumentError(
+            "bots",
+            f"bots must be a bot name ({', '.join(BOTS)}) or a mapping of seats to bots, "
+            f"got {quoted(bots)}",
+        )
+    for seat, bot in bots.items():
+        check_int("bots", seat, 0, players - 1, why="each key is a seat at the table")
+        if not callable(getattr(bot, "choose", None)):
+            raise ArgumentError(
+                "bots",
+                f"bots must be a mapping of seats to bots (objects with choose), got {quoted(bot)}",
+            )
+    return dict(bots)
 
 
 def _rules_from(raw: Any, fail: Callable[[str, str], GameFileError]) -> FunRules:
@@ -377,12 +616,19 @@ def play_championship(
     >>> final.is_over, len(final.races) == final.length or final.ended == "turn_limit"
     (True, True)
     """
+    if (
+        isinstance(bots, str | bytes)
+        or not isinstance(bots, Sequence)
+        or not 2 <= len(bots) <= 4
+        or not all(callable(getattr(bot, "choose", None)) for bot in bots)
+    ):
+        raise ArgumentError(
+            "bots", f"bots must be a list of 2 to 4 bots, one per player (FF-1), got {quoted(bots)}"
+        )
     state = new_game(len(bots), seed=seed, deck=deck, rules=rules)
     if check is not None:
         check(state)
-    while state.phase != "over":
-        who = state.to_act
-        assert who is not None
+    while (who := state.to_act) is not None:
         state, _ = step(state, bots[who].choose(state, legal_actions(state)))
         if check is not None:
             check(state)

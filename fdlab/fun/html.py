@@ -197,11 +197,10 @@ def decision_html(
     >>> decision_html(s, ["Ada", "Bea"], you=1 - s.turn)
     'Waiting for <b>Ada</b> to draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
     """
-    if state.is_over:
+    who = state.to_act
+    if who is None:
         return "The championship is over."
     names = list(names) if names else [player_name(i) for i in range(state.n_players)]
-    who = state.to_act
-    assert who is not None
     deck = state.deck
     if state.phase == "draw":
         costs = state.rules.draw_costs
@@ -210,9 +209,8 @@ def decision_html(
             for n, c in enumerate(costs, start=1)
         ]
         task = f"draw {', '.join(options[:-1])} or {options[-1]}"
-    elif state.phase == "auction":
+    elif state.auction is not None:  # exactly in the auction phase
         a = state.auction
-        assert a is not None
         card = card_html(deck[a.card])
         if a.high_bidder is None:
             task = f"bid for {card} (no bid yet) or pass"
@@ -222,8 +220,7 @@ def decision_html(
         if state.turn != who:
             opener = "you" if state.turn == you else escape(names[state.turn])
             task += f"; {opener} opened it"
-    elif state.phase == "return_driver":
-        assert state.pending_driver is not None
+    elif state.pending_driver is not None:  # exactly in the return_driver phase
         card = card_html(deck[state.pending_driver[1]])
         task = f"choose which driver returns to the market to make room for {card} (FF-5)"
     else:

@@ -48,13 +48,14 @@ from fdlab.fun.actions import (
 from fdlab.fun.cards import Card
 from fdlab.fun.deck import Deck
 from fdlab.fun.engine import step
+from fdlab.fun.errors import GameOverError
 from fdlab.fun.outlook import (
     distinct_circuits,
     expected_points,
     outlook_by_values,
     team_values,
 )
-from fdlab.fun.state import GameState, PlayerState
+from fdlab.fun.state import Auction, GameState, PlayerState
 
 __all__ = ["STYLES", "ManagerBot", "Style"]
 
@@ -481,17 +482,17 @@ class ManagerBot:
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
         """Return the chosen action among ``legal``."""
         me = state.to_act
-        assert me is not None
+        if me is None:
+            raise GameOverError("FF-15", "the championship is over; no more actions")
         if self._seen_turn != state.turn_number:
             self._seen_turn = state.turn_number
             self._team_cards = set()
         self._team_cards.update(state.players[me].in_play)
         if state.phase == "draw":
             return self._draw(state, me, legal)
-        if state.phase == "auction":
-            return self._bid(state, me, legal)
-        if state.phase == "return_driver":
-            assert state.pending_driver is not None
+        if state.auction is not None:  # exactly in the auction phase
+            return self._bid(state, me, state.auction, legal)
+        if state.pending_driver is not None:  # exactly in the return_driver phase
             owner, bought = state.pending_driver
             return ReturnDriver(self.driver_to_return(state, owner, bought))
         return self._play(state, me, legal)
@@ -505,9 +506,7 @@ class ManagerBot:
                 return a
         return draws[-1]
 
-    def _bid(self, state: GameState, me: int, legal: Sequence[Action]) -> Action:
-        auction = state.auction
-        assert auction is not None
+    def _bid(self, state: GameState, me: int, auction: Auction, legal: Sequence[Action]) -> Action:
         limit = min(
             self.bid_limit(state, me, state.deck[auction.card]),
             state.players[me].money - self.style.reserve,
@@ -633,7 +632,6 @@ class ManagerBot:
         race = self._best_circuit(state, me, legal)
         if race is None:
             return None
-        assert isinstance(race, PlayCircuit)
         players = list(state.players)
         players[me] = replace(players[me], hand=players[me].hand[1:])
         if self.race_result(state.replace(players=tuple(players)), me, race.card) < (
@@ -642,7 +640,9 @@ class ManagerBot:
             return race
         return None
 
-    def _best_circuit(self, state: GameState, me: int, legal: Sequence[Action]) -> Action | None:
+    def _best_circuit(
+        self, state: GameState, me: int, legal: Sequence[Action]
+    ) -> PlayCircuit | None:
         best, best_margin = None, None
         last = self.races_left(state) == 1
         for a in legal:

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fdlab.fun.bots import Bot, RandomBot, SensibleBot, SimpleBot
+from fdlab.fun.errors import ArgumentError
 from fdlab.fun.manager import ManagerBot
+from fdlab.fun.quoting import quoted
 
 __all__ = ["BOTS", "DEFAULT_OPPONENT", "make_bot"]
 
@@ -34,8 +36,9 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
     Raises
     ------
-    ValueError
-        If there is no bot of that name; the message lists the names.
+    ArgumentError
+        If there is no bot of that name (the message lists the names) or the
+        seed is not an integer.
 
     Examples
     --------
@@ -44,8 +47,12 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     >>> make_bot("genius")
     Traceback (most recent call last):
     ...
-    ValueError: no Formula Fun bot called 'genius'; the bots are manager, manager-bold, simple, sensible, random
+    fdlab.fun.errors.ArgumentError: name must be a Formula Fun bot (manager, manager-bold, simple, sensible, random), got 'genius'
     """
     if not isinstance(name, str) or name not in BOTS:
-        raise ValueError(f"no Formula Fun bot called {name!r}; the bots are {', '.join(BOTS)}")
+        raise ArgumentError(
+            "name", f"name must be a Formula Fun bot ({', '.join(BOTS)}), got {quoted(name)}"
+        )
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArgumentError("seed", f"seed must be an integer, got {quoted(seed)}")
     return BOTS[name](seed)

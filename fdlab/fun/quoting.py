@@ -35,6 +35,18 @@ class BigNumber:
         return cls(digits) if digits > 100 else int(text)
 
 
+def _digits(value: int) -> int:
+    """The number of decimal digits of ``value``, without printing it (which Python refuses
+    past some 4,300 digits) and without the float rounding of ``log10``."""
+    size = abs(value)
+    digits = int(size.bit_length() * math.log10(2)) + 1
+    if 10 ** (digits - 1) > size:
+        digits -= 1
+    elif 10**digits <= size:
+        digits += 1
+    return digits
+
+
 def quoted(value: Any) -> str:
     """Return a short description of ``value`` for an error message.
 
@@ -42,11 +54,13 @@ def quoted(value: Any) -> str:
     --------
     >>> quoted(7), quoted("4"), quoted(10**5000), quoted([[[]]]), quoted({"a": 1})
     ('7', "'4'", 'a 5001-digit number', 'a list', 'an object')
+    >>> quoted(10**1000 - 1), quoted(-(10**40))
+    ('a 1000-digit number', 'a 41-digit number')
     """
     if isinstance(value, BigNumber):
         return f"a {value.digits}-digit number"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
-        return f"a {int(math.log10(abs(value))) + 1}-digit number"
+        return f"a {_digits(value)}-digit number"
     if isinstance(value, list | tuple):
         if all(isinstance(v, int | str) and not isinstance(v, bool) for v in value[:8]):
             short = repr(list(value[:8]))

@@ -79,9 +79,8 @@ def entrants(deck: Deck, players: Sequence[PlayerState], circuit: int) -> list[C
     track = deck[circuit]
     cars: list[Car] = []
     for index, player in enumerate(players):
-        if not player.complete:
-            continue
-        assert player.engine is not None and player.chassis is not None
+        if player.engine is None or player.chassis is None or not player.drivers:
+            continue  # not complete: no race (FF-10)
         engine, chassis = deck[player.engine], deck[player.chassis]
         for driver in player.drivers:
             value = car_value(track, deck[driver], engine, chassis, len(player.drivers))

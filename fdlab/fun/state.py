@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from fdlab.fun.deck import Deck, deck_from_dict
+from fdlab.fun.errors import ArgumentError, check_int
 from fdlab.fun.quoting import quoted
 
 __all__ = [
@@ -29,6 +30,53 @@ __all__ = [
 #: cards; ``auction``: a bid or pass is awaited; ``return_driver``: an
 #: auction winner with two drivers picks one to return; ``over``: finished.
 PHASES = ("draw", "play", "auction", "return_driver", "over")
+
+#: Seeds are integers of at most this many digits (so that every seed can be printed).
+MAX_SEED_DIGITS = 100
+
+
+def check_players(players: object) -> int:
+    """Return ``players`` if it is a number of players the rules allow (FF-1: 2 to 4).
+
+    Raises
+    ------
+    ArgumentError
+        Naming the parameter ``players``; ``True`` is not a number of players.
+
+    Examples
+    --------
+    >>> check_players(4)
+    4
+    >>> check_players(2.5)
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.ArgumentError: players must be an integer from 2 to 4 (FF-1: Formula Fun is for 2-4 players), got 2.5
+    """
+    return check_int("players", players, 2, 4, why="FF-1: Formula Fun is for 2-4 players")
+
+
+def check_seed(seed: object) -> int:
+    """Return ``seed`` if it is an integer of at most :data:`MAX_SEED_DIGITS` digits.
+
+    Raises
+    ------
+    ArgumentError
+        Naming the parameter ``seed``.
+
+    Examples
+    --------
+    >>> check_seed(-7)
+    -7
+    >>> check_seed("7")
+    Traceback (most recent call last):
+    ...
+    fdlab.fun.errors.ArgumentError: seed must be an integer of at most 100 digits, got '7'
+    """
+    if isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) < 10**MAX_SEED_DIGITS:
+        return seed
+    raise ArgumentError(
+        "seed", f"seed must be an integer of at most {MAX_SEED_DIGITS} digits, got {quoted(seed)}"
+    )
 
 
 @dataclass(frozen=True)
@@ -265,6 +313,12 @@ class GameState:
     ended : str or None
         ``"races"`` when the last race was run, ``"turn_limit"`` when the
         :attr:`FunRules.max_turns` safeguard stopped the game.
+
+    Raises
+    ------
+    ArgumentError
+        If ``phase`` is not one of :data:`PHASES`, or ``auction`` (``pending_driver``)
+        is set outside the ``auction`` (``return_driver``) phase or missing in it.
     """
 
     deck: Deck
@@ -287,6 +341,27 @@ class GameState:
     races: tuple[RaceResult, ...] = field(default=())
     ended: str | None = None
 
+    def __post_init__(self) -> None:
+        """Refuse a phase that does not match the pending decision, so that the engine can
+        tell the phase by the running auction or the driver choice waiting."""
+        if self.phase not in PHASES:
+            raise ArgumentError(
+                "phase", f"phase must be one of {', '.join(PHASES)}, got {quoted(self.phase)}"
+            )
+        if (self.phase == "auction") != (self.auction is not None):
+            raise ArgumentError(
+                "auction",
+                "auction must be the running auction in the auction phase and None in any "
+                f"other phase; got {'None' if self.auction is None else 'an auction'} in "
+                f"phase {self.phase}",
+            )
+        if (self.phase == "return_driver") != (self.pending_driver is not None):
+            raise ArgumentError(
+                "pending_driver",
+                "pending_driver must be (player, driver) in the return_driver phase and None "
+                f"in any other phase; got {quoted(self.pending_driver)} in phase {self.phase}",
+            )
+
     @property
     def n_players(self) -> int:
         """Number of players."""
@@ -302,11 +377,9 @@ class GameState:
         """The player whose decision is awaited, or None when the game is over."""
         if self.phase == "over":
             return None
-        if self.phase == "auction":
-            assert self.auction is not None
+        if self.auction is not None:  # exactly in the auction phase (__post_init__)
             return self.auction.to_act
-        if self.phase == "return_driver":
-            assert self.pending_driver is not None
+        if self.pending_driver is not None:  # exactly in the return_driver phase
             return self.pending_driver[0]
         return self.turn
 

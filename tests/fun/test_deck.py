@@ -131,7 +131,7 @@ def test_ff17_deck_needs_parts_and_circuits():
 def test_ff17_load_deck_file_errors_name_the_file(tmp_path):
     bad_json = tmp_path / "broken.json"
     bad_json.write_text('{"format": ', encoding="utf-8")
-    with pytest.raises(DeckError, match=r"^broken\.json: not valid JSON \(line 1"):
+    with pytest.raises(DeckError, match=r"^broken\.json: not valid JSON: .* at line 1 column"):
         load_deck(bad_json)
     with pytest.raises(DeckError, match="missing.json: cannot read"):
         load_deck(tmp_path / "missing.json")
@@ -217,14 +217,21 @@ def test_ff17_an_op_that_is_a_list_names_the_field():
 
 
 def test_ff17_a_5000_digit_count_names_the_field(tmp_path):
-    text = json.dumps(_doc(*BASIC)).replace('"count": 4', '"count": ' + "9" * 5000, 1)
+    text = json.dumps(_doc(*BASIC)).replace('"count": 4', '"count": ' + "9" * 1000, 1)
     path = _write(tmp_path, "huge.json", text.encode())
     with pytest.raises(DeckError) as info:
         load_deck(path)
     assert str(info.value) == (
-        "huge.json: cards[0].count: must be an integer from 1 to 20, got a 5000-digit number "
+        "huge.json: cards[0].count: must be an integer from 1 to 20, got a 1000-digit number "
         "(in driver 'D')"
     )
+    # past Python's limit for printing an integer, fdlab.untrusted.parse_json refuses it
+    text = json.dumps(_doc(*BASIC)).replace('"count": 4', '"count": ' + "9" * 5000, 1)
+    path = _write(tmp_path, "huge.json", text.encode())
+    with pytest.raises(
+        DeckError, match=r"^huge\.json: not valid JSON: an integer with 5000 digits"
+    ):
+        load_deck(path)
     data = _doc({**BASIC[0], "value": 10**5000}, *BASIC[1:])  # the same from Python
     with pytest.raises(DeckError, match=r"cards\[0\]\.value: .*got a 5001-digit number"):
         deck_from_dict(data, source="huge")
@@ -232,7 +239,7 @@ def test_ff17_a_5000_digit_count_names_the_field(tmp_path):
 
 def test_ff17_deep_nesting_is_one_clear_error(tmp_path):
     path = _write(tmp_path, "deep.json", b"[" * 100_000 + b"]" * 100_000)
-    with pytest.raises(DeckError, match=r"^deep\.json: .*nested too deeply"):
+    with pytest.raises(DeckError, match=r"^deep\.json: nested more than 64 levels deep"):
         load_deck(path)
     doc = _doc(*BASIC)
     deep: list = []

@@ -336,7 +336,7 @@ def test_a_saved_game_that_is_not_json_is_one_clear_error():
 
     with pytest.raises(GameFileError, match=r"^saved game: not valid JSON"):
         Game.from_json('{"seed": ')
-    with pytest.raises(GameFileError, match=r"^saved game: nested too deeply"):
+    with pytest.raises(GameFileError, match=r"^saved game: nested more than 64 levels deep"):
         Game.from_json("[" * 100_000)
     with pytest.raises(GameFileError, match=r"^saved game: must be an object"):
         Game.from_json("[1, 2]")

@@ -22,7 +22,7 @@ from fdlab.fun.actions import (
 )
 from fdlab.fun.bots import RandomBot, SensibleBot
 from fdlab.fun.engine import legal_actions, new_game, replay, step
-from fdlab.fun.errors import IllegalActionError
+from fdlab.fun.errors import ArgumentError, IllegalActionError
 from fdlab.fun.game import play_championship
 from fdlab.fun.invariants import check_invariants
 from fdlab.fun.state import FunRules, GameState
@@ -177,7 +177,7 @@ def test_step_does_not_modify_the_state():
     snapshot = s.to_dict()
     step(s, Draw(3))
     assert s.to_dict() == snapshot
-    with pytest.raises(TypeError):
+    with pytest.raises(ArgumentError, match="^action must be a Formula Fun action"):
         step(s, "draw 1")  # type: ignore[arg-type]
 
 
