@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 from scipy import stats as scistats
 
 from fdlab.analysis.playtest import PlaytestResult
@@ -101,7 +102,7 @@ class Comparison:
         )
 
 
-def _welch(a: np.ndarray, b: np.ndarray) -> float:
+def _welch(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
     if len(a) < 2 or len(b) < 2:
         return 1.0
     if np.var(a) == 0 and np.var(b) == 0:  # no spread: equal or certainly different
@@ -134,7 +135,7 @@ def _holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
-def _corner_counts(result: PlaytestResult, corner) -> tuple[int, int, int]:
+def _corner_counts(result: PlaytestResult, corner: Any) -> tuple[int, int, int]:
     turns = result.turns
     overshoots = int(turns["overshot_corners"].map(lambda left: corner in left).sum())
     passages = overshoots + int(turns["left_corners"].map(lambda left: corner in left).sum())
@@ -142,7 +143,7 @@ def _corner_counts(result: PlaytestResult, corner) -> tuple[int, int, int]:
     return overshoots, passages, eliminated
 
 
-def _per_race(result: PlaytestResult, per_car: pd.Series) -> np.ndarray:
+def _per_race(result: PlaytestResult, per_car: pd.Series) -> NDArray[np.float64]:
     """Per race, the mean over its cars of a per-(race, car) series (missing cars count 0).
 
     Races are the independent samples of a playtest; cars of one race are
@@ -150,10 +151,11 @@ def _per_race(result: PlaytestResult, per_car: pd.Series) -> np.ndarray:
     """
     every = result.cars.set_index(["race", "car"]).index
     full = per_car.reindex(every, fill_value=0).astype(float)
-    return full.groupby(level="race").mean().to_numpy()
+    means: NDArray[np.float64] = full.groupby(level="race").mean().to_numpy()
+    return means
 
 
-def _corner_damage(result: PlaytestResult, corner) -> np.ndarray:
+def _corner_damage(result: PlaytestResult, corner: Any) -> NDArray[np.float64]:
     turns = result.turns
     mine = turns[blame(turns) == corner].groupby(["race", "car"])["damage"].sum()
     return _per_race(result, mine)

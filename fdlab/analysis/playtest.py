@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,7 @@ from fdlab.analysis.racelog import (
     RACE_COLUMNS,
     TURN_COLUMNS,
     RaceLog,
+    Record,
     play_logged_race,
 )
 from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, table_slots
@@ -58,6 +59,7 @@ from fdlab.rules.board import Board, compile_board
 from fdlab.rules.collector import fewer_collections
 from fdlab.rules.engine import CAR_NAMES
 from fdlab.rules.order import next_corners
+from fdlab.rules.policy import Policy
 from fdlab.rules.presets import Preset, get_preset
 from fdlab.track.io import load_track, track_from_dict, track_to_dict
 from fdlab.track.model import Track
@@ -154,14 +156,18 @@ def race_seeds(seed: int, races: int) -> list[tuple[int, int]]:
     True
     """
     children = np.random.SeedSequence(seed).spawn(races)
-    return [tuple(int(w) for w in child.generate_state(2, dtype=np.uint32)) for child in children]
+    states = (child.generate_state(2, dtype=np.uint32) for child in children)
+    return [(int(dice), int(bots)) for dice, bots in states]
 
+
+#: A task: race numbers and, per race, the seeds of its dice and of its bots.
+_Chunk: TypeAlias = tuple[list[int], list[tuple[int, int]]]
 
 # -- worker side -----------------------------------------------------------------
-_BOARDS: dict[str, tuple[Board, tuple]] = {}
+_BOARDS: dict[str, tuple[Board, tuple[Any, ...]]] = {}
 
 
-def _board_for(payload: dict[str, Any]) -> tuple[Board, tuple]:
+def _board_for(payload: dict[str, Any]) -> tuple[Board, tuple[Any, ...]]:
     token = payload["token"]
     cached = _BOARDS.get(token)
     if cached is None:
@@ -225,7 +231,7 @@ def run_races(
 # -- driver side -----------------------------------------------------------------
 def playtest(
     track: Track | str | os.PathLike[str],
-    bots: Sequence[Any] | int | None = None,
+    bots: Sequence[str | Policy] | int | None = None,
     races: int = 100,
     preset: str | Preset = "basic",
     seed: int = 0,
@@ -287,7 +293,8 @@ def playtest(
     >>> len(result.races), sorted(result.cars["bot"].unique())
     (4, ['heuristic', 'lookahead'])
     """
-    from tqdm.auto import tqdm
+    # tqdm ships no type hints (and types-tqdm is no dependency): its bar is Any here
+    from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
     _check_counts(races=races, seed=seed, workers=workers, chunk_size=chunk_size)
     if not isinstance(track, Track):
@@ -404,7 +411,9 @@ def _starting_worker() -> bool:
     return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
 
 
-def _on_processes(payload: dict[str, Any], chunks: list, workers: int, bar: Any) -> list[RaceLog]:
+def _on_processes(
+    payload: dict[str, Any], chunks: list[_Chunk], workers: int, bar: Any
+) -> list[RaceLog]:
     if _starting_worker():
         raise PlaytestError(f"playtest() called while a worker process starts: {_UNGUARDED_SCRIPT}")
     logs: list[RaceLog] = []
@@ -432,13 +441,13 @@ def _on_processes(payload: dict[str, Any], chunks: list, workers: int, bar: Any)
 
 
 def _solo_tables(
-    specs: list[Any],
+    specs: list[str | Policy],
     board: Board,
     track_dict: dict[str, Any],
     rules: Preset,
     workers: int,
     progress: bool,
-) -> dict[tuple, ParTable]:
+) -> dict[tuple[str, str, int], ParTable]:
     """The solo tables the bots need: from the caches, the missing ones solved side by side.
 
     A two-lap race with pits needs one table per pit box, each a solve of a
@@ -446,10 +455,10 @@ def _solo_tables(
     with a progress bar, and each is kept on disk by the process that
     solved it (:func:`fdlab.par.solo_table`).
     """
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # untyped, as in playtest() (mypy says so once per module)
 
-    tables: dict[tuple, ParTable] = {}
-    missing: dict[tuple, int] = {}
+    tables: dict[tuple[str, str, int], ParTable] = {}
+    missing: dict[tuple[str, str, int], int] = {}
     for key, slot in table_slots(specs, board, rules).items():
         table = known_table(board, rules, slot)
         if table is None:
@@ -488,7 +497,7 @@ def _solve_table(track_dict: dict[str, Any], rules: Preset, slot: int) -> ParTab
     return solo_table(compile_board(track_from_dict(track_dict)), rules, slot)
 
 
-def _on_dask(client: Any, payload: dict[str, Any], chunks: list, bar: Any) -> list[RaceLog]:
+def _on_dask(client: Any, payload: dict[str, Any], chunks: list[_Chunk], bar: Any) -> list[RaceLog]:
     from dask.distributed import as_completed as dask_completed
 
     shared = client.scatter(payload, broadcast=True)
@@ -500,14 +509,15 @@ def _on_dask(client: Any, payload: dict[str, Any], chunks: list, bar: Any) -> li
         pure=False,
     )
     logs: list[RaceLog] = []
-    for future in dask_completed(futures):
+    # distributed's as_completed is not annotated (its package is typed, this class is not)
+    for future in dask_completed(futures):  # type: ignore[no-untyped-call]
         part = future.result()
         logs.extend(part)
         bar.update(len(part))
     return logs
 
 
-def _frame(rows: Iterable[tuple], columns: Sequence[str]) -> pd.DataFrame:
+def _frame(rows: Iterable[Record], columns: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame.from_records(list(rows), columns=list(columns))
 
 

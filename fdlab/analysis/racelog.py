@@ -12,18 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, move_cost
 from fdlab.rules.dice import SeededDice
 from fdlab.rules.engine import CAR_NAMES, Engine
+from fdlab.rules.events import Event
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption, move_options_for_rolls
 from fdlab.rules.order import next_corners, race_distance
+from fdlab.rules.policy import Policy
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import FINISHED, RaceState
+from fdlab.track.model import SpaceId
+
+#: One record: a plain tuple of values in the order of its columns (``TURN_COLUMNS``...).
+Record: TypeAlias = tuple[Any, ...]
 
 #: Fields of a turn record: one car's turn (gear, roll, move and what followed).
 TURN_COLUMNS = (
@@ -104,22 +110,22 @@ EVENT_COLUMNS = ("race", "round", "car", "kind", "text")
 class RaceLog:
     """The records of one race (lists of tuples in the column orders above)."""
 
-    race: tuple
-    cars: list[tuple] = field(default_factory=list)
-    turns: list[tuple] = field(default_factory=list)
-    events: list[tuple] = field(default_factory=list)
+    race: Record
+    cars: list[Record] = field(default_factory=list)
+    turns: list[Record] = field(default_factory=list)
+    events: list[Record] = field(default_factory=list)
 
 
 def play_logged_race(
     board: Board,
     preset: Preset,
-    policies: Sequence[Any],
+    policies: Sequence[Policy],
     labels: Sequence[str],
     *,
     race: int,
     seed: int,
     keep_events: bool = True,
-    zones: tuple | None = None,
+    zones: tuple[Any, ...] | None = None,
 ) -> RaceLog:
     """Play one race between ``policies`` (car 1 first) and record it.
 
@@ -127,7 +133,7 @@ def play_logged_race(
     ----------
     board : Board
     preset : Preset
-    policies : sequence
+    policies : sequence of Policy
         One policy per car.
     labels : sequence of str
         The bot label of each car (the ``bot`` column).
@@ -165,10 +171,10 @@ def play_logged_race(
     zones = zones if zones is not None else next_corners(board)
     log = RaceLog(race=())
     ids = board.ids
-    grid: list[Any] = [None] * n
+    grid: list[int | None] = [None] * n
     turns = [0] * n
     damage = [0] * n
-    lost_at: list[Any] = [None] * n
+    lost_at: list[SpaceId | None] = [None] * n
     state = engine.initial_state()
     turn: _Turn | None = None
 
@@ -187,6 +193,7 @@ def play_logged_race(
         cause = _cause(engine, turn.before, c, move) if eliminated else None
         if move is not None:
             option, cost, moved_from = move.option, move.cost, move.before
+            assert option is not None  # a turn's move is a step with an option (see below)
             row = _move_row(board, zones, option, moved_from, c, state, finished)
             row = (race, turn.before.round, c, labels[c], before.lap, ids[before.space],
                    turn.gear, moved_from.roll, *row, cost.total if cost is not None else 0,
@@ -333,7 +340,7 @@ def _safe(cost: MoveCost) -> bool:
     return cost.allowed and not cost.eliminated
 
 
-def _corners_before_flag(board: Board, start: int, path: Sequence[int]) -> set:
+def _corners_before_flag(board: Board, start: int, path: Sequence[int]) -> set[Any]:
     """Corners the car was in before its move crossed the finish line."""
     corners = {board.corner[start]}
     previous = start
@@ -353,19 +360,19 @@ class _Turn:
     car: int
     before: RaceState
     gear: int
-    events: list = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     move: RaceStep | None = None
 
 
 def _move_row(
     board: Board,
-    zones: tuple,
+    zones: tuple[Any, ...],
     option: MoveOption,
     before: RaceState,
     c: int,
     after: RaceState,
     finished: bool,
-) -> tuple:
+) -> Record:
     """The move columns of a turn record: from ``space`` to ``stops_made``."""
     dest = option.destination
     overshoots = option.overshoots

@@ -34,7 +34,7 @@ from fdlab.analysis.stats import (
     space_heat,
 )
 from fdlab.par.approx import exact
-from fdlab.par.model import SoloModelError
+from fdlab.par.errors import SoloModelError
 from fdlab.par.solve import ParSolution
 from fdlab.par.table import ParTable, solo_table
 from fdlab.rules.board import compile_board

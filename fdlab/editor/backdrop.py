@@ -14,6 +14,7 @@ import base64
 import struct
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from fdlab.editor.errors import EditError
 
@@ -139,7 +140,9 @@ class Backdrop:
 
     def moved(self, **changes: float) -> Backdrop:
         """The same picture with another ``width``, ``x``, ``y`` or ``opacity`` (checked)."""
-        picture = replace(self, **{k: float(v) for k, v in changes.items()})
+        # Any: mypy checks ** values against every field (path, kind...); only floats are meant
+        values: dict[str, Any] = {k: float(v) for k, v in changes.items()}
+        picture = replace(self, **values)
         if not picture.width > 0:
             raise EditError(f"picture: the width must be more than 0 m, not {picture.width:g}")
         if not 0.0 <= picture.opacity <= 1.0:

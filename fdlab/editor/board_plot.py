@@ -10,6 +10,7 @@ share a source).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +34,7 @@ from bokeh.plotting import figure
 
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 Columns = dict[str, list[Any]]
 
@@ -126,7 +127,7 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
 
 def _outside(
     track: Track, corner: Any, fallback: tuple[float, float]
-) -> tuple[Any, tuple[float, float]]:
+) -> tuple[SpaceId, tuple[float, float]]:
     """The outermost space of a corner and the unit vector pointing out of its turn.
 
     In each lane, the middle space of the corner lies outside the chord from
@@ -134,7 +135,7 @@ def _outside(
     """
     nodes = track.graph.nodes
     members = track.corner_spaces(corner)
-    lanes: dict[Any, list[Any]] = {}
+    lanes: dict[int, list[SpaceId]] = {}
     for space in members:
         lanes.setdefault(nodes[space]["lane"], []).append(space)
     ux = uy = 0.0
@@ -191,8 +192,8 @@ class EditorSources:
         )
 
     def refresh(
-        self, track: Track, highlight: list[Any], arrows: str = "in corners"
-    ) -> dict[Any, int]:
+        self, track: Track, highlight: Sequence[SpaceId], arrows: str = "in corners"
+    ) -> dict[SpaceId, int]:
         """Refill every layer from ``track``; returns space id -> row of the board source.
 
         Examples

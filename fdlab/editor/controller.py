@@ -42,7 +42,7 @@ from fdlab.editor.operations import (
     set_same,
 )
 from fdlab.track.corners import update_corner_counts
-from fdlab.track.model import LINE_NAMES, Track, new_graph
+from fdlab.track.model import LINE_NAMES, SpaceId, StepKind, Track, new_graph
 
 Listener = Callable[["EditorController", str], None]
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -295,7 +295,9 @@ class EditorController:
         update_corner_counts(self.track.graph)
         validator = self._validator
         if validator is None:
-            from fdlab.track.validate import validate as validator
+            from fdlab.track.validate import validate
+
+            validator = validate
         self.report = validator(self.track)
         return self.report
 
@@ -342,7 +344,7 @@ class EditorController:
 
     # -- spaces -----------------------------------------------------------------
     @recorded
-    def set_spaces(self, spaces: Iterable[Any], **attrs: Any) -> None:
+    def set_spaces(self, spaces: Iterable[SpaceId], **attrs: Any) -> None:
         """Give every space in ``spaces`` the same attribute values.
 
         Examples
@@ -358,7 +360,7 @@ class EditorController:
         self.apply(set_same(spaces, label=f"set {names} on {_count(spaces)}", **attrs))
 
     @recorded
-    def set_hazard(self, spaces: Iterable[Any], hazard: str | None) -> None:
+    def set_hazard(self, spaces: Iterable[SpaceId], hazard: str | None) -> None:
         """Mark spaces as ``"shooting"`` or ``"danger"`` (street rules), or clear them.
 
         Examples
@@ -372,7 +374,7 @@ class EditorController:
         self.set_spaces(spaces, hazard=hazard)
 
     @recorded
-    def set_grid_spot(self, space: Any, number: int | None) -> None:
+    def set_grid_spot(self, space: SpaceId, number: int | None) -> None:
         """Make ``space`` grid spot ``number`` (1 = pole); a space already on it loses it.
 
         Examples
@@ -383,7 +385,7 @@ class EditorController:
         >>> editor.track.grid_spots()
         [0, 1]
         """
-        changes: dict[Any, dict[str, Any]] = {}
+        changes: dict[SpaceId, dict[str, Any]] = {}
         if number is not None:
             for other in self.track.spaces(grid=number):
                 if other != space:
@@ -393,7 +395,7 @@ class EditorController:
         self.apply(SetSpaceAttributes(changes, label=label))
 
     @recorded
-    def set_box(self, space: Any, slot: int) -> None:
+    def set_box(self, space: SpaceId, slot: int) -> None:
         """Give the pit box ``space`` to car ``slot`` (its owner, 1-based).
 
         Boxes are laid with the pit lane (:meth:`add_pit_lane` with
@@ -428,7 +430,7 @@ class EditorController:
         )
 
     @recorded
-    def pair_tunnel(self, entry: Any, exit_: Any, label: str | None = None) -> str:
+    def pair_tunnel(self, entry: SpaceId, exit_: SpaceId, label: str | None = None) -> str:
         """Join two spaces as a tunnel pair (M-6, X-5) with a ``tunnel`` step; returns the label.
 
         Examples
@@ -479,7 +481,9 @@ class EditorController:
 
     # -- corners ----------------------------------------------------------------
     @recorded
-    def make_corner(self, spaces: Iterable[Any], stops: int = 1, name: str | None = None) -> int:
+    def make_corner(
+        self, spaces: Iterable[SpaceId], stops: int = 1, name: str | None = None
+    ) -> int:
         """Make ``spaces`` a new corner with ``stops`` stops; returns its id.
 
         Examples
@@ -499,7 +503,7 @@ class EditorController:
         return corner
 
     @recorded
-    def set_corner(self, spaces: Iterable[Any], corner: Any) -> None:
+    def set_corner(self, spaces: Iterable[SpaceId], corner: Any) -> None:
         """Put spaces into an existing corner, or take them out of any (``None``).
 
         Examples
@@ -589,7 +593,7 @@ class EditorController:
         self.apply(Composite(parts, label=label))
 
     @recorded
-    def split_corner(self, corner: Any, spaces: Iterable[Any]) -> int:
+    def split_corner(self, corner: Any, spaces: Iterable[SpaceId]) -> int:
         """Move some spaces of ``corner`` into a new corner with the same stops; returns its id.
 
         Examples
@@ -630,7 +634,7 @@ class EditorController:
         parts = [set_same(self.track.corner_spaces(corner), corner=None), SetCorner(corner, None)]
         self.apply(Composite(parts, label=f"delete corner {corner}"))
 
-    def _require_spaces(self, spaces: Iterable[Any], what: str) -> list[Any]:
+    def _require_spaces(self, spaces: Iterable[SpaceId], what: str) -> list[SpaceId]:
         listed = _as_list(spaces, what)
         missing = [s for s in listed if s not in self.track.graph]
         if missing:
@@ -646,7 +650,7 @@ class EditorController:
 
     # -- steps and lines --------------------------------------------------------
     @recorded
-    def add_step(self, u: Any, v: Any, kind: str = "ahead") -> None:
+    def add_step(self, u: SpaceId, v: SpaceId, kind: StepKind = "ahead") -> None:
         """Add an arrow ``u -> v`` where the builder missed one.
 
         Examples
@@ -660,7 +664,7 @@ class EditorController:
         self.apply(AddStep(u, v, kind, label=f"add {kind} step {u} -> {v}"))
 
     @recorded
-    def remove_step(self, u: Any, v: Any) -> None:
+    def remove_step(self, u: SpaceId, v: SpaceId) -> None:
         """Remove the arrow ``u -> v``.
 
         Examples
@@ -674,7 +678,7 @@ class EditorController:
         self.apply(RemoveStep(u, v, label=f"remove step {u} -> {v}"))
 
     @recorded
-    def set_line(self, line: str, steps: Iterable[tuple[Any, Any]]) -> None:
+    def set_line(self, line: str, steps: Iterable[tuple[SpaceId, SpaceId]]) -> None:
         """Make ``line`` cross exactly the given steps (and no other).
 
         Moving the finish line counts every space's ``progress`` from the
@@ -720,7 +724,7 @@ class EditorController:
         self.apply(SetStepLines(changes, label=f"move the {line} line to {where}"))
 
     @recorded
-    def set_line_before(self, line: str, spaces: Iterable[Any]) -> None:
+    def set_line_before(self, line: str, spaces: Iterable[SpaceId]) -> None:
         """Make ``line`` cross every step that enters ``spaces`` from outside them.
 
         Select the column of spaces just after where the line should be.
@@ -749,8 +753,8 @@ class EditorController:
     # -- pit lane and rebuild ---------------------------------------------------
     @recorded
     def add_pit_lane(
-        self, along: Sequence[Any], boxes: int = 0, side: float | None = None
-    ) -> list[Any]:
+        self, along: Sequence[SpaceId], boxes: int = 0, side: float | None = None
+    ) -> list[SpaceId]:
         """Add a one-lane pit lane beside the run of track spaces ``along``.
 
         One pit space is laid beside each space of ``along`` (the outermost
@@ -786,7 +790,7 @@ class EditorController:
         return plan.pit_spaces
 
     @recorded
-    def remove_spaces(self, spaces: Iterable[Any]) -> None:
+    def remove_spaces(self, spaces: Iterable[SpaceId]) -> None:
         """Delete spaces with their steps and contacts (e.g. a pit lane to lay again).
 
         Examples
@@ -1050,14 +1054,14 @@ def _replayed(board: Track, records: list[dict[str, Any]]) -> tuple[Track, edit_
     return scratch.track, replayed
 
 
-def _as_list(spaces: Iterable[Any], what: str) -> list[Any]:
+def _as_list(spaces: Iterable[SpaceId], what: str) -> list[SpaceId]:
     listed = list(dict.fromkeys(spaces))
     if not listed:
         raise EditError(f"{what}: select at least one space first")
     return listed
 
 
-def _count(spaces: Sequence[Any]) -> str:
+def _count(spaces: Sequence[SpaceId]) -> str:
     return f"space {spaces[0]}" if len(spaces) == 1 else f"{len(spaces)} spaces"
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fdlab.editor.errors import EditError
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 
 @dataclass
@@ -21,8 +21,8 @@ class MergePlan:
 
     keep: Any
     other: Any
-    moved: list[Any]
-    between: list[Any]
+    moved: list[SpaceId]
+    between: list[SpaceId]
     stops: int
     why_stops: str
 
@@ -71,7 +71,8 @@ def plan_merge(track: Track, keep: Any, other: Any, stops: int | None = None) ->
     # the way between them that does not cross the finish line (progress 0)
     low, high = (a_end, b_start) if a_start <= b_start else (b_end, a_start)
     wraps = high < low  # a corner itself runs across the line
-    between, strangers = [], set()
+    between: list[SpaceId] = []
+    strangers: set[Any] = set()
     for space, data in track.graph.nodes(data=True):
         if data["kind"] != "track" or data["corner"] in (keep, other):
             continue

@@ -28,7 +28,7 @@ from fdlab.editor.placing import (
     place_of,
     shift_place,
 )
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 Record = dict[str, Any]
 
@@ -113,7 +113,7 @@ def decode(track: Track, record: Record) -> dict[str, Any]:
             "and has no lap position"
         )
     kinds = SIGNATURES[record["edit"]]
-    taken: list[Any] = []
+    taken: list[SpaceId] = []
     out: dict[str, Any] = {}
     for name, value in record["args"].items():
         kind = kinds.get(name)
@@ -121,7 +121,7 @@ def decode(track: Track, record: Record) -> dict[str, Any]:
     return out
 
 
-def _decode_value(track: Track, kind: str, value: Any, taken: list[Any]) -> Any:
+def _decode_value(track: Track, kind: str, value: Any, taken: list[SpaceId]) -> Any:
     if value is None:
         return None
     if kind == "space":
@@ -147,8 +147,9 @@ def _decode_value(track: Track, kind: str, value: Any, taken: list[Any]) -> Any:
 SETTERS = ("set_spaces", "set_hazard", "set_corner_stops", "rename_corner", "set_box")
 
 
-def _target(record: Record) -> Any:
-    kinds = SIGNATURES.get(record.get("edit"), {})
+def _target(record: Record) -> tuple[Any, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    edit = record.get("edit")
+    kinds = SIGNATURES.get(edit, {}) if edit is not None else {}
     args = record.get("args") or {}
     return (
         record.get("edit"),

@@ -27,7 +27,7 @@ from fdlab.editor.operations import (
     SetStepLines,
     Staged,
 )
-from fdlab.track.model import Track, starts_lap_again
+from fdlab.track.model import SpaceId, Track, starts_lap_again
 
 #: Step kinds the finish line may cross (a tunnel jumps, it crosses no line on the board).
 CROSSING_KINDS = ("ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out")
@@ -48,7 +48,7 @@ def distance_text(track: Track, spaces: float) -> str:
     return f"{count} ({spaces * length:.0f} {units})"
 
 
-def move_finish(track: Track, starts: Iterable[Any], edits_key: str = "edits") -> Staged:
+def move_finish(track: Track, starts: Iterable[SpaceId], edits_key: str = "edits") -> Staged:
     """The operation that moves the finish line to just before the spaces ``starts``.
 
     Raises
@@ -111,7 +111,7 @@ def _move_grid(track: Track, shift: float) -> Operation | None:
     spots = [(nodes[s]["grid"], s) for s in track.grid_spots()]
     if not spots:
         return None
-    changes: dict[Any, dict[str, Any]] = {s: {"grid": None} for _, s in spots}
+    changes: dict[SpaceId, dict[str, Any]] = {s: {"grid": None} for _, s in spots}
     for number, space in spots:
         old = nodes[space]
         wanted = (old["progress"] + shift) % lap  # progress it had from the old line
@@ -133,11 +133,12 @@ def _move_grid(track: Track, shift: float) -> Operation | None:
                 f"{wanted:.3g} spaces behind the new line; move the grid by hand "
                 "(Spot, Grid spot) and try again"
             )
+        assert target is not None  # a finite gap: some space was free
         changes[target] = {"grid": number}
     return SetSpaceAttributes(changes, label="move the grid behind the new line")
 
 
-def _crossings(track: Track) -> set[tuple[Any, Any]]:
+def _crossings(track: Track) -> set[tuple[SpaceId, SpaceId]]:
     """The steps that start the lap again (:func:`~fdlab.track.model.starts_lap_again`):
     not the step into a pit lane that goes back a hair beside a long space."""
     nodes = track.graph.nodes
@@ -150,7 +151,7 @@ def _crossings(track: Track) -> set[tuple[Any, Any]]:
     }
 
 
-def _pit_spaces(track: Track) -> list[Any]:
+def _pit_spaces(track: Track) -> list[SpaceId]:
     return [s for s, d in track.graph.nodes(data=True) if d["kind"] in ("pit", "box")]
 
 
@@ -206,7 +207,7 @@ class _Relay(Operation):
         self.parts[0].revert(track)
 
 
-def _run_across_the_line(track: Track, lane: int, length: int) -> list[Any]:
+def _run_across_the_line(track: Track, lane: int, length: int) -> list[SpaceId]:
     """``length`` consecutive spaces of ``lane``, half of them before the line."""
     graph = track.graph
     row = sorted(
@@ -253,7 +254,9 @@ def _finish_steps(track: Track) -> Operation:
     return SetStepLines(changes, label="the line crosses where the lap starts again")
 
 
-def _follow_spec(track: Track, starts: list[Any], shift: float, edits_key: str) -> Operation | None:
+def _follow_spec(
+    track: Track, starts: list[SpaceId], shift: float, edits_key: str
+) -> Operation | None:
     """The build spec's finish and the edit log's lap positions follow the line."""
     from fdlab.editor.edit_log import shift_record
     from fdlab.editor.spec_shift import finish_fraction, moved_finish

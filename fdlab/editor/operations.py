@@ -14,7 +14,7 @@ controller, which recomputes them after every apply and revert.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,16 @@ import networkx as nx
 
 from fdlab.editor.errors import EditError
 from fdlab.editor.graph_order import GraphOrder, record_order, reorder_keys, restore_order
-from fdlab.track.model import EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_DEFAULTS, SPACE_KINDS, Track
+from fdlab.track.model import (
+    EDGE_KINDS,
+    HAZARDS,
+    LINE_NAMES,
+    SPACE_DEFAULTS,
+    SPACE_KINDS,
+    SpaceId,
+    StepKind,
+    Track,
+)
 
 _MISSING = object()
 
@@ -44,12 +53,12 @@ class Operation(ABC):
         return self.label
 
 
-def _check_space(track: Track, space: Any, what: str) -> None:
+def _check_space(track: Track, space: SpaceId, what: str) -> None:
     if space not in track.graph:
         raise EditError(f"{what}: space {space!r} is not on track {track.name!r}")
 
 
-def check_space_value(track: Track, space: Any, key: str, value: Any) -> None:
+def check_space_value(track: Track, space: SpaceId, key: str, value: Any) -> None:
     """Raise :class:`EditError` unless ``value`` is a legal ``key`` of ``space``.
 
     Examples
@@ -97,9 +106,9 @@ class SetSpaceAttributes(Operation):
     True
     """
 
-    changes: Mapping[Any, Mapping[str, Any]]
+    changes: Mapping[SpaceId, Mapping[str, Any]]
     label: str = "set spaces"
-    _old: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _old: dict[SpaceId, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def apply(self, track: Track) -> None:
         for space, attrs in self.changes.items():
@@ -118,7 +127,9 @@ class SetSpaceAttributes(Operation):
             track.graph.nodes[space].update(attrs)
 
 
-def set_same(spaces: Iterable[Any], label: str = "set spaces", **attrs: Any) -> SetSpaceAttributes:
+def set_same(
+    spaces: Iterable[SpaceId], label: str = "set spaces", **attrs: Any
+) -> SetSpaceAttributes:
     """A :class:`SetSpaceAttributes` giving every space in ``spaces`` the same values."""
     return SetSpaceAttributes({space: dict(attrs) for space in spaces}, label=label)
 
@@ -127,9 +138,9 @@ def set_same(spaces: Iterable[Any], label: str = "set spaces", **attrs: Any) -> 
 class AddStep(Operation):
     """Add the step ``u -> v`` (an arrow a car may follow)."""
 
-    u: Any
-    v: Any
-    kind: str = "ahead"
+    u: SpaceId
+    v: SpaceId
+    kind: StepKind = "ahead"
     lines: frozenset[str] = frozenset()
     label: str = "add step"
 
@@ -156,8 +167,8 @@ class AddStep(Operation):
 class RemoveStep(Operation):
     """Remove the step ``u -> v``."""
 
-    u: Any
-    v: Any
+    u: SpaceId
+    v: SpaceId
     label: str = "remove step"
     _old: dict[str, Any] = field(default_factory=dict, repr=False)
     _order: GraphOrder | None = field(default=None, repr=False)
@@ -179,9 +190,9 @@ class RemoveStep(Operation):
 class SetStepLines(Operation):
     """Set the ``lines`` of some steps; ``changes`` maps (u, v) -> line names."""
 
-    changes: Mapping[tuple[Any, Any], frozenset[str]]
+    changes: Mapping[tuple[SpaceId, SpaceId], frozenset[str]]
     label: str = "set lines"
-    _old: dict[tuple[Any, Any], frozenset[str]] = field(default_factory=dict, repr=False)
+    _old: dict[tuple[SpaceId, SpaceId], frozenset[str]] = field(default_factory=dict, repr=False)
 
     def apply(self, track: Track) -> None:
         for (u, v), lines in self.changes.items():
@@ -229,8 +240,8 @@ class SetCorner(Operation):
             name = self.info.get("name", "")
             if not isinstance(name, str):
                 raise EditError(f"{where}: a corner name is text, not {name!r}")
-        old = track.corners.get(self.corner, _MISSING)
-        self._old = dict(old) if old is not _MISSING else _MISSING
+        corners = track.corners
+        self._old = dict(corners[self.corner]) if self.corner in corners else _MISSING
         self._order = tuple(track.corners)
         if self.info is None:
             del track.corners[self.corner]
@@ -281,9 +292,9 @@ class AddSpaces(Operation):
     ``contacts`` are ``(a, b, kind, rear)``.
     """
 
-    spaces: Mapping[Any, Mapping[str, Any]]
-    steps: Sequence[tuple[Any, Any, str, frozenset[str]]] = ()
-    contacts: Sequence[tuple[Any, Any, str, Any]] = ()
+    spaces: Mapping[SpaceId, Mapping[str, Any]]
+    steps: Sequence[tuple[SpaceId, SpaceId, StepKind, frozenset[str]]] = ()
+    contacts: Sequence[tuple[SpaceId, SpaceId, str, SpaceId | None]] = ()
     label: str = "add spaces"
 
     def apply(self, track: Track) -> None:
@@ -305,8 +316,8 @@ class AddSpaces(Operation):
             track.contacts.add_node(space)
         for u, v, kind, lines in self.steps:
             track.graph.add_edge(u, v, kind=kind, lines=frozenset(lines))
-        for a, b, kind, rear in self.contacts:
-            track.add_contact(a, b, kind, rear=rear)
+        for a, b, contact_kind, rear in self.contacts:
+            track.add_contact(a, b, contact_kind, rear=rear)
 
     def revert(self, track: Track) -> None:
         track.graph.remove_nodes_from(list(self.spaces))
@@ -317,11 +328,13 @@ class AddSpaces(Operation):
 class RemoveSpaces(Operation):
     """Remove spaces with every step and contact that touches them."""
 
-    spaces: Sequence[Any]
+    spaces: Sequence[SpaceId]
     label: str = "remove spaces"
-    _nodes: dict[Any, dict[str, Any]] = field(default_factory=dict, repr=False)
-    _steps: list[tuple[Any, Any, dict[str, Any]]] = field(default_factory=list, repr=False)
-    _contacts: list[tuple[Any, Any, dict[str, Any]]] = field(default_factory=list, repr=False)
+    _nodes: dict[SpaceId, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _steps: list[tuple[SpaceId, SpaceId, dict[str, Any]]] = field(default_factory=list, repr=False)
+    _contacts: list[tuple[SpaceId, SpaceId, dict[str, Any]]] = field(
+        default_factory=list, repr=False
+    )
     _orders: tuple[GraphOrder, GraphOrder] | None = field(default=None, repr=False)
 
     def apply(self, track: Track) -> None:
@@ -464,7 +477,7 @@ class Staged(Operation):
     [(0, 2), (1, 2)]
     """
 
-    stages: Sequence[Any]
+    stages: Sequence[Callable[[Track], Operation | None]]
     label: str = "edit"
     _done: list[Operation] | None = field(default=None, repr=False)
 

@@ -14,22 +14,22 @@ from typing import Any
 from shapely.affinity import translate
 
 from fdlab.editor.errors import EditError
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, SpaceKind, StepKind, Track
 
 
 @dataclass
 class PitLanePlan:
     """New spaces, steps and contacts of a pit lane, ready for ``AddSpaces``."""
 
-    pit_spaces: list[Any] = field(default_factory=list)
-    box_spaces: list[Any] = field(default_factory=list)
-    spaces: dict[Any, dict[str, Any]] = field(default_factory=dict)
-    steps: list[tuple[Any, Any, str, frozenset[str]]] = field(default_factory=list)
-    contacts: list[tuple[Any, Any, str, Any]] = field(default_factory=list)
+    pit_spaces: list[SpaceId] = field(default_factory=list)
+    box_spaces: list[SpaceId] = field(default_factory=list)
+    spaces: dict[SpaceId, dict[str, Any]] = field(default_factory=dict)
+    steps: list[tuple[SpaceId, SpaceId, StepKind, frozenset[str]]] = field(default_factory=list)
+    contacts: list[tuple[SpaceId, SpaceId, str, SpaceId | None]] = field(default_factory=list)
 
 
 def plan_pit_lane(
-    track: Track, along: Sequence[Any], *, boxes: int = 0, side: float | None = None
+    track: Track, along: Sequence[SpaceId], *, boxes: int = 0, side: float | None = None
 ) -> PitLanePlan:
     """Plan a pit lane of one space beside each space of ``along``.
 
@@ -118,7 +118,7 @@ def plan_pit_lane(
     return plan
 
 
-def _in_driving_order(track: Track, spaces: list[Any]) -> list[Any]:
+def _in_driving_order(track: Track, spaces: list[SpaceId]) -> list[SpaceId]:
     """``spaces`` as one chain of steps (a run across the finish line too), if they form one."""
     graph, chosen = track.graph, set(spaces)
     if not chosen <= set(graph):
@@ -133,22 +133,22 @@ def _in_driving_order(track: Track, spaces: list[Any]) -> list[Any]:
     return chain if len(chain) == len(spaces) else spaces
 
 
-def _neighbour_in_lane(track: Track, space: Any, *, forward: bool) -> Any:
+def _neighbour_in_lane(track: Track, space: SpaceId, *, forward: bool) -> SpaceId | None:
     graph = track.graph
     pairs = graph.out_edges(space, data=True) if forward else graph.in_edges(space, data=True)
     for u, v, data in pairs:
-        other = v if forward else u
+        other: SpaceId = v if forward else u
         if data["kind"] == "ahead" and graph.nodes[other]["kind"] == "track":
             return other
     return None
 
 
-def _lines(track: Track, u: Any, v: Any) -> frozenset[str]:
+def _lines(track: Track, u: SpaceId, v: SpaceId) -> frozenset[str]:
     lines = track.graph.edges[u, v]["lines"] if track.graph.has_edge(u, v) else frozenset()
     return frozenset(lines) - {"pit_entry", "pit_exit"}
 
 
-def _free_side(track: Track, along: Sequence[Any]) -> float:
+def _free_side(track: Track, along: Sequence[SpaceId]) -> float:
     """+1 when no lane lies right of the run (higher lane numbers), -1 when none lies left."""
     nodes = track.graph.nodes
     lane = nodes[along[0]]["lane"]
@@ -168,7 +168,7 @@ def _free_side(track: Track, along: Sequence[Any]) -> float:
     )
 
 
-def _space_width(track: Track, space: Any) -> float:
+def _space_width(track: Track, space: SpaceId) -> float:
     data = track.graph.nodes[space]
     for other, contact in track.contacts.adj[space].items():
         if contact.get("kind") == "beside":
@@ -177,7 +177,7 @@ def _space_width(track: Track, space: Any) -> float:
     return float(track.graph.graph.get("space_length") or 1.0)
 
 
-def _direction(track: Track, along: Sequence[Any], i: int) -> tuple[float, float]:
+def _direction(track: Track, along: Sequence[SpaceId], i: int) -> tuple[float, float]:
     nodes = track.graph.nodes
     a = nodes[along[max(i - 1, 0)]]
     b = nodes[along[min(i + 1, len(along) - 1)]]
@@ -187,7 +187,7 @@ def _direction(track: Track, along: Sequence[Any], i: int) -> tuple[float, float
 
 
 def _beside(
-    track: Track, along: Sequence[Any], i: int, new: Any, offset: float, kind: str
+    track: Track, along: Sequence[SpaceId], i: int, new: SpaceId, offset: float, kind: SpaceKind
 ) -> dict[str, Any]:
     data = track.graph.nodes[along[i]]
     dx, dy = _direction(track, along, i)
@@ -204,13 +204,13 @@ def _beside(
     }
 
 
-def _new_ids(track: Track, count: int) -> list[Any]:
+def _new_ids(track: Track, count: int) -> list[SpaceId]:
     existing = list(track.graph)
     if all(isinstance(s, int) for s in existing):
         start = max(existing, default=-1) + 1
         return list(range(start, start + count))
     taken = {str(s) for s in existing}
-    ids: list[Any] = []
+    ids: list[SpaceId] = []
     n = 0
     while len(ids) < count:
         n += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 #: How far (in spaces of progress) a located space may lie from the place.
 TOLERANCE_SPACES = 1.5
@@ -40,7 +40,7 @@ def lap_fraction(track: Track, progress: float) -> float:
     return (float(progress) / lap) % 1.0
 
 
-def place_of(track: Track, space: Any) -> Place:
+def place_of(track: Track, space: SpaceId) -> Place:
     """The lap position of one space: ``{"at": fraction, "lane": n, "kind": k}``.
 
     Examples
@@ -73,7 +73,7 @@ def tolerance(track: Track) -> float:
     return max(TOLERANCE_SPACES / lap, TOLERANCE_LAP)
 
 
-def locate(track: Track, place: Place, *, taken: Iterable[Any] = ()) -> Any:
+def locate(track: Track, place: Place, *, taken: Iterable[SpaceId] = ()) -> SpaceId:
     """The space of ``track`` nearest to ``place`` (same lane and kind).
 
     ``taken`` spaces are skipped (two places of one edit never fall on one
@@ -97,7 +97,8 @@ def locate(track: Track, place: Place, *, taken: Iterable[Any] = ()) -> Any:
     fdlab.editor.placing.Unplaced: no track space in lane 3 at 50% of the lap (the board has lanes 0-1 there)
     """
     skip = set(taken)
-    best, best_gap = None, None
+    best: SpaceId | None = None
+    best_gap: float | None = None
     lanes = set()
     for space, data in track.graph.nodes(data=True):
         if data["kind"] != place["kind"] or space in skip:

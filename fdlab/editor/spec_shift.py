@@ -27,7 +27,8 @@ def finish_fraction(spec: dict[str, Any], x: float, y: float) -> float:
     """
     points = [tuple(p) for p in spec["centreline"]["points"]]
     ring = LineString([*points, points[0]])
-    return round(ring.project(Point(x, y)) / ring.length, 6) % 1.0
+    along: float = ring.project(Point(x, y)) / ring.length
+    return round(along, 6) % 1.0
 
 
 def _shift(value: float, by: float) -> float:

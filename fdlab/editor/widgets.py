@@ -40,7 +40,7 @@ from fdlab.editor.board_plot import (
 from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController
 from fdlab.editor.errors import EditError, EditorError
-from fdlab.track.model import EDGE_KINDS, Track
+from fdlab.track.model import EDGE_KINDS, SpaceId, Track
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
@@ -140,14 +140,14 @@ class TrackEditor:
     ) -> None:
         load_bokehjs()
         self.controller = EditorController(track, path=path)
-        self.selected: list[Any] = []
-        self.highlighted: list[Any] = []
+        self.selected: list[SpaceId] = []
+        self.highlighted: list[SpaceId] = []
         self._problem_shown: tuple[Any, ...] | None = None
         self.last_error: str | None = None
         self.last_message = ""
         self.backdrop: Backdrop | None = None
         self._syncing = False
-        self._row_of: dict[Any, int] = {}
+        self._row_of: dict[SpaceId, int] = {}
         self.sources = EditorSources.of(self.track)
         self.board_source = self.sources.board
         self.step_source = self.sources.steps
@@ -617,7 +617,7 @@ class TrackEditor:
         self._buttons["fdlab-remove-picture"].disabled = self.backdrop is None
 
     # -- selection --------------------------------------------------------------
-    def select(self, spaces: Iterable[Any]) -> None:
+    def select(self, spaces: Iterable[SpaceId]) -> None:
         """Select spaces as a click on the plot would."""
         rows = []
         for space in spaces:
@@ -686,7 +686,7 @@ class TrackEditor:
         """Select nothing (after an edit that used the selection, so it cannot act twice)."""
         self._select_rows([])
 
-    def _require_selection(self, what: str, count: int | None = None) -> list[Any]:
+    def _require_selection(self, what: str, count: int | None = None) -> list[SpaceId]:
         if not self.selected:
             raise EditError(f"{what}: select a space on the plot first")
         if count is not None and len(self.selected) != count:
@@ -834,7 +834,7 @@ class TrackEditor:
             return  # idempotent: already gone
         self.controller.remove_step(u, v)
 
-    def _step_ends(self, what: str) -> tuple[Any, Any]:
+    def _step_ends(self, what: str) -> tuple[SpaceId, SpaceId]:
         ends = []
         for box in (self.step_from, self.step_to):
             text = box.value.strip()
@@ -1112,7 +1112,7 @@ def _problem_keys(controller: EditorController) -> list[tuple[Any, ...]]:
     return [(p.code, p.message, tuple(p.spaces)) for p in controller.problems]
 
 
-def _parse_space(text: str, track: Track) -> Any:
+def _parse_space(text: str, track: Track) -> SpaceId | None:
     if text in track.graph:
         return text
     try:

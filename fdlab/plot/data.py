@@ -16,11 +16,13 @@ from fdlab.plot import colors
 from fdlab.plot.errors import CarPlacementError, UnknownSpaceError
 from fdlab.plot.geometry import heading, line_across, outlines, space_size
 from fdlab.track.corners import corner_entries, corner_exits
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 #: Cars as accepted by the drawing functions: a mapping space id -> label,
 #: ``(label, colour)`` or ``{"label": ..., "color": ...}``; or a sequence of
-#: ``(space, label)`` / ``(space, label, colour)`` tuples.
+#: ``(space, label)`` / ``(space, label, colour)`` tuples. Keys are Any, not
+#: :data:`~fdlab.track.model.SpaceId`: a mapping's key type is invariant, so a
+#: ``dict[int, str]`` would not pass; entries are checked against the track.
 Cars = Mapping[Any, Any] | Sequence[Sequence[Any]] | None
 
 Columns = dict[str, list[Any]]
@@ -52,7 +54,7 @@ BOARD_COLUMNS = (
 )
 
 
-def board_data(track: Track, *, highlight: Iterable[Any] = (), cars: Cars = None) -> Columns:
+def board_data(track: Track, *, highlight: Iterable[SpaceId] = (), cars: Cars = None) -> Columns:
     """Columns of a data source with one row per space, for drawing its polygon.
 
     Rows are ordered ground first (``level`` 0), bridge spaces (``level`` 1)
@@ -176,7 +178,7 @@ def describe_space(space: Mapping[str, Any], corner: Mapping[str, Any], car: str
     return " · ".join(parts)
 
 
-def normalize_cars(track: Track, cars: Cars) -> list[tuple[Any, str, str]]:
+def normalize_cars(track: Track, cars: Cars) -> list[tuple[SpaceId, str, str]]:
     """Cars as a list of ``(space, label, colour)``, with default colours filled in.
 
     Parameters
@@ -221,7 +223,7 @@ def normalize_cars(track: Track, cars: Cars) -> list[tuple[Any, str, str]]:
                 )
             entries.append((entry[0], str(entry[1]), entry[2] if len(entry) == 3 else None))
     result = []
-    seen: dict[Any, str] = {}
+    seen: dict[SpaceId, str] = {}
     for index, (space, label, color) in enumerate(entries):
         if space not in track.graph:
             raise UnknownSpaceError(
@@ -236,7 +238,7 @@ def normalize_cars(track: Track, cars: Cars) -> list[tuple[Any, str, str]]:
     return result
 
 
-def _label_and_color(space: Any, value: Any) -> tuple[str, str | None]:
+def _label_and_color(space: SpaceId, value: Any) -> tuple[str, str | None]:
     if isinstance(value, str):
         return value, None
     if isinstance(value, Mapping) and "label" in value:
@@ -394,7 +396,7 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         "boxes": {"x": [], "y": [], "text": [], "space": [], "room": []},
         "tunnels": {"x": [], "y": [], "text": [], "space": [], "room": []},
     }
-    members_of: dict[Any, list[Any]] = {}
+    members_of: dict[Any, list[SpaceId]] = {}
     for space, attrs in nodes(data=True):
         if attrs["corner"] is not None:
             members_of.setdefault(attrs["corner"], []).append(space)
@@ -445,7 +447,7 @@ def annotation_data(track: Track) -> dict[str, Columns]:
     return notes
 
 
-def _add_label(table: Columns, nodes: Any, space: Any, text: str, size: float) -> None:
+def _add_label(table: Columns, nodes: Any, space: SpaceId, text: str, size: float) -> None:
     table["x"].append(float(nodes[space]["x"]))
     table["y"].append(float(nodes[space]["y"]))
     table["text"].append(text)
@@ -472,10 +474,12 @@ def label_room(space: Mapping[str, Any], size: float) -> float:
     return float(min(sides))
 
 
-def _straight_neighbour(track: Track, space: Any, neighbours: Any, corner: Any) -> Any:
+def _straight_neighbour(
+    track: Track, space: SpaceId, neighbours: Any, corner: Any
+) -> SpaceId | None:
     """A neighbour of ``space`` outside ``corner``, preferring one in the same lane."""
     graph = track.graph
-    outside = []
+    outside: list[tuple[bool, str, SpaceId]] = []
     for other in neighbours[space]:
         if graph.nodes[other]["corner"] == corner:
             continue
@@ -486,19 +490,19 @@ def _straight_neighbour(track: Track, space: Any, neighbours: Any, corner: Any) 
     return min(outside, key=lambda item: item[:2])[2]
 
 
-def _line_steps(track: Track, line: str) -> list[tuple[Any, Any]]:
+def _line_steps(track: Track, line: str) -> list[tuple[SpaceId, SpaceId]]:
     """``(into, came_from)`` pairs of the straight steps crossing a line, one per space."""
     crossing = [(u, v, d) for u, v, d in track.graph.edges(data=True) if line in d["lines"]]
     straight = [(u, v) for u, v, d in crossing if d["kind"] == "ahead"]
     chosen = straight or [(u, v) for u, v, _ in crossing]
-    seen: dict[Any, Any] = {}
+    seen: dict[SpaceId, SpaceId] = {}
     for u, v in chosen:
         seen.setdefault(v, u)
     return [(v, u) for v, u in seen.items()]
 
 
 def _flag_position(
-    track: Track, members: list[Any], size: float
+    track: Track, members: Sequence[SpaceId], size: float
 ) -> tuple[tuple[float, float], tuple[float, float]]:
     """Where a corner's flag goes: beyond the outer lane, level with the corner's middle.
 
@@ -507,7 +511,7 @@ def _flag_position(
     middle space of that lane, away from the lane next to it.
     """
     nodes = track.graph.nodes
-    by_lane: dict[Any, list[Any]] = {}
+    by_lane: dict[int, list[SpaceId]] = {}
     for n in members:
         by_lane.setdefault(nodes[n]["lane"], []).append(n)
     outer_lane = max(sorted(by_lane, key=str), key=lambda lane: len(by_lane[lane]))

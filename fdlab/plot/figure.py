@@ -18,7 +18,7 @@ from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_da
 from fdlab.plot.errors import PlotError
 from fdlab.plot.geometry import space_size
 from fdlab.plot.layout import place_flags, track_points
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 if TYPE_CHECKING:
     from bokeh.plotting import figure as Figure
@@ -36,7 +36,7 @@ def board_figure(
     track: Track,
     *,
     cars: Cars = None,
-    highlight: Iterable[Any] = (),
+    highlight: Iterable[SpaceId] = (),
     show_steps: bool = False,
     title: str | None = None,
     width: int = 900,
@@ -253,8 +253,8 @@ def _lines(fig: Figure, notes: dict[str, dict[str, list[Any]]]) -> None:
 
 def _fitting_height(data: dict[str, list[Any]], width: int) -> int:
     """A figure height that shows the board at the given width with little waste."""
-    xs = [x for row in data["xs"] for x in row] or [0.0]
-    ys = [y for row in data["ys"] for y in row] or [0.0]
+    xs: list[float] = [x for row in data["xs"] for x in row] or [0.0]
+    ys: list[float] = [y for row in data["ys"] for y in row] or [0.0]
     span_x = max(max(xs) - min(xs), 1e-9)
     span_y = max(ys) - min(ys)
     board_height = (width - 40) * span_y / span_x * 1.15 + 120
@@ -317,8 +317,8 @@ def pixels_per_unit(track: Track, width: int, height: int) -> float:
 
 def _screen_scale(data: dict[str, list[Any]], width: int, height: int) -> float:
     """Pixels per track unit when the figure first shows the whole board."""
-    xs = [x for row in data["xs"] for x in row] or [0.0]
-    ys = [y for row in data["ys"] for y in row] or [0.0]
+    xs: list[float] = [x for row in data["xs"] for x in row] or [0.0]
+    ys: list[float] = [y for row in data["ys"] for y in row] or [0.0]
     span_x = max(max(xs) - min(xs), 1e-9)
     span_y = max(max(ys) - min(ys), 1e-9)
     return min((width - 60) / span_x, (height - 100) / span_y)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -119,7 +119,7 @@ def facing_edge(xs: Sequence[float], ys: Sequence[float], toward: Point) -> Segm
     return best
 
 
-def heading(track: Track, space: Any) -> float:
+def heading(track: Track, space: SpaceId) -> float:
     """Direction of travel on a space, in radians counter-clockwise from +x.
 
     Taken towards the next space in the same lane (an ``ahead`` step), else
@@ -151,7 +151,7 @@ def heading(track: Track, space: Any) -> float:
     return math.atan2(dy, dx)
 
 
-def _neighbour_points(track: Track, steps: Iterable[tuple[Any, dict[str, Any]]]) -> list[Point]:
+def _neighbour_points(track: Track, steps: Iterable[tuple[SpaceId, dict[str, Any]]]) -> list[Point]:
     steps = [(n, d) for n, d in steps if d.get("kind") != "tunnel"]
     ahead = [n for n, d in steps if d.get("kind") == "ahead"]
     chosen = ahead or [n for n, _ in steps]
@@ -159,7 +159,7 @@ def _neighbour_points(track: Track, steps: Iterable[tuple[Any, dict[str, Any]]])
     return [(nodes[n]["x"], nodes[n]["y"]) for n in chosen]
 
 
-def line_across(track: Track, into: Any, came_from: Any, size: float) -> Segment:
+def line_across(track: Track, into: SpaceId, came_from: SpaceId, size: float) -> Segment:
     """The line across the track between two spaces, drawn on ``into``'s side.
 
     It is the side of ``into`` facing ``came_from`` (the finish line on the

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 ScreenPoint = tuple[float, float]
 
@@ -20,7 +21,7 @@ _TURNS = (0.0, 0.45, -0.45, 0.9, -0.9, 1.35, -1.35, math.pi)
 class _Points:
     """Screen points in two arrays, to count those inside a box quickly."""
 
-    def __init__(self, points: Sequence[ScreenPoint] | np.ndarray) -> None:
+    def __init__(self, points: Sequence[ScreenPoint] | NDArray[np.float64]) -> None:
         array = np.asarray(points, dtype=float).reshape(-1, 2)
         self.xs = array[:, 0]
         self.ys = array[:, 1]
@@ -30,7 +31,7 @@ class _Points:
         return int(np.count_nonzero(inside))
 
 
-def track_points(data: dict[str, list[Any]]) -> np.ndarray:
+def track_points(data: dict[str, list[Any]]) -> NDArray[np.float64]:
     """Centres and outline corners of every space of :func:`fdlab.plot.board_data`.
 
     The points a flag must not cover: with the corners, a flag cannot hide
@@ -54,7 +55,7 @@ def track_points(data: dict[str, list[Any]]) -> np.ndarray:
 def place_flags(
     anchors: Sequence[ScreenPoint],
     directions: Sequence[ScreenPoint],
-    obstacles: Sequence[ScreenPoint] | np.ndarray,
+    obstacles: Sequence[ScreenPoint] | NDArray[np.float64],
     *,
     start: float,
     step: float = 12.0,

@@ -172,13 +172,14 @@ def plan_pages(
     if poster:
         page = (board[0] + 2 * PRINTER_MARGIN_MM, board[1] + 2 * PRINTER_MARGIN_MM)
         return PrintLayout("poster", page, board, scale, 1, 1, ["A1"], 0.0)
-    best = None
+    best: tuple[int, int, tuple[float, float]] | None = None
     for page in (PAPER_MM[paper], PAPER_MM[paper][::-1]):
         inner = (page[0] - 2 * PRINTER_MARGIN_MM, page[1] - 2 * PRINTER_MARGIN_MM)
         columns = max(1, math.ceil((board[0] - OVERLAP_MM) / (inner[0] - OVERLAP_MM)))
         rows = max(1, math.ceil((board[1] - OVERLAP_MM) / (inner[1] - OVERLAP_MM)))
         if best is None or columns * rows < best[0] * best[1]:
             best = (columns, rows, page)
+    assert best is not None  # both orientations were tried
     columns, rows, page = best
     labels = [page_label(r, c) for r in range(rows) for c in range(columns)]
     layout = PrintLayout(paper, page, board, scale, columns, rows, labels)

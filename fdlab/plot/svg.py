@@ -13,12 +13,13 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fdlab.plot import colors
 from fdlab.plot.data import Cars, annotation_data, board_data, car_data, step_data
 from fdlab.plot.geometry import space_size
 from fdlab.plot.layout import place_flags, track_points
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 _TITLE_BAND = 34.0
@@ -59,7 +60,7 @@ class _Frame:
     def point(self, x: float, y: float) -> tuple[float, float]:
         return self.left + x * self.scale, self.top - y * self.scale
 
-    def points(self, xy: np.ndarray) -> np.ndarray:
+    def points(self, xy: NDArray[np.float64]) -> NDArray[np.float64]:
         """Many track points (an ``(n, 2)`` array) as picture pixels."""
         return np.column_stack(
             [self.left + xy[:, 0] * self.scale, self.top - xy[:, 1] * self.scale]
@@ -77,7 +78,7 @@ def track_svg(
     track: Track,
     *,
     cars: Cars = None,
-    highlight: Iterable[Any] = (),
+    highlight: Iterable[SpaceId] = (),
     width: int = 800,
     show_steps: bool = False,
     space_ids: bool | None = None,

@@ -10,9 +10,21 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    # annotations only: the rules engine stands beside the pictures (tests/test_layers.py)
+    from fdlab.rules.board import Board
+    from fdlab.rules.events import Event
+    from fdlab.rules.odds import GearOdds
+    from fdlab.rules.presets import Preset
+    from fdlab.rules.race import LegalMove
+    from fdlab.rules.simulate import RaceResult
+    from fdlab.rules.state import RaceState
+    from fdlab.track.model import Track
 
 __all__ = [
+    "RaceLike",
     "board_html",
     "events_html",
     "gear_odds_html",
@@ -22,6 +34,30 @@ __all__ = [
     "race_html",
     "race_result_html",
 ]
+
+
+class RaceLike(Protocol):
+    """What :func:`race_html` reads of a race (an interactive :class:`fdlab.rules.race.Race`)."""
+
+    @property
+    def track(self) -> Track: ...
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def preset(self) -> Preset: ...
+
+    @property
+    def state(self) -> RaceState: ...
+
+    @property
+    def names(self) -> Sequence[str]: ...
+
+    @property
+    def log(self) -> Sequence[str]: ...
+
+    def standings(self) -> list[dict[str, Any]]: ...
 
 
 def _ordinal(n: int) -> str:
@@ -55,7 +91,7 @@ def html_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: str
     return f"<div>{caption}<table><tr>{head}</tr>{body}</table></div>"
 
 
-def move_list_html(moves: Iterable[Any]) -> str:
+def move_list_html(moves: Iterable[LegalMove]) -> str:
     """The legal moves of a car (:class:`fdlab.rules.race.LegalMove`), one row each.
 
     Examples
@@ -84,7 +120,7 @@ def move_list_html(moves: Iterable[Any]) -> str:
     return html_table([*headers, "cost", "path"], rows)
 
 
-def gear_odds_html(odds: Any) -> str:
+def gear_odds_html(odds: GearOdds) -> str:
     """The odds of stopping in a corner for each gear (:class:`fdlab.rules.odds.GearOdds`).
 
     Examples
@@ -101,7 +137,7 @@ def gear_odds_html(odds: Any) -> str:
     return html_table(["gear", "odds", "exact"], rows, title=title)
 
 
-def board_html(board: Any) -> str:
+def board_html(board: Board) -> str:
     """A compiled board's size and corners (:class:`fdlab.rules.board.Board`).
 
     Examples
@@ -120,7 +156,7 @@ def board_html(board: Any) -> str:
     return html_table(["corner", "name", "stops"], rows, title=title)
 
 
-def preset_html(preset: Any) -> str:
+def preset_html(preset: Preset) -> str:
     """A rules preset's dice and pools (:class:`fdlab.rules.presets.Preset`).
 
     Examples
@@ -141,7 +177,7 @@ def preset_html(preset: Any) -> str:
     return html_table(["gear", "die faces"], rows, title=title)
 
 
-def race_result_html(result: Any) -> str:
+def race_result_html(result: RaceResult) -> str:
     """The finishing order of a simulated race (:class:`fdlab.rules.simulate.RaceResult`).
 
     Examples
@@ -160,7 +196,7 @@ def race_result_html(result: Any) -> str:
     return html_table(["place", "car", "status"], rows, title=title)
 
 
-def events_html(events: Iterable[Any]) -> str:
+def events_html(events: Iterable[Event]) -> str:
     """Events of a race in plain words, one a line (:class:`fdlab.rules.events.EventList`).
 
     Examples
@@ -173,7 +209,7 @@ def events_html(events: Iterable[Any]) -> str:
     return f"<div style='font-family:monospace'>{lines}</div>"
 
 
-def race_html(race: Any, *, width: int = 640) -> str:
+def race_html(race: RaceLike, *, width: int = 640) -> str:
     """An interactive race (:class:`fdlab.rules.race.Race`): standings, the board, recent events.
 
     Examples
