@@ -21,6 +21,8 @@ import stat
 import sys
 from typing import Any
 
+from fdlab.errors import FdlabError
+
 __all__ = ["MAX_JSON_DEPTH", "UntrustedInputError", "json_depth", "parse_json", "read_file"]
 
 #: Lists and objects nested deeper than this are refused (a track file needs 5).
@@ -35,7 +37,7 @@ _NOT_FILES = (
 )
 
 
-class UntrustedInputError(ValueError):
+class UntrustedInputError(FdlabError):
     """Input that cannot be what it claims; the message says why, without the file's name."""
 
 

@@ -21,14 +21,15 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "fdlab"
 
-#: Always allowed: the package root (``__version__``), atomic files and the lazy-export idiom.
-BASE = {"fdlab", "fdlab.files", "fdlab.untrusted", "fdlab._lazy"}
+#: Always allowed: the package root, the error root, atomic files, untrusted input and lazy exports.
+BASE = {"fdlab", "fdlab.errors", "fdlab.files", "fdlab.untrusted", "fdlab._lazy"}
 
 #: Layer -> the layers it may import (besides itself and :data:`BASE`).
 ALLOWED: dict[str, set[str]] = {
     "fdlab": set(),
     "fdlab.files": set(),
     "fdlab.untrusted": set(),
+    "fdlab.errors": set(),
     "fdlab._lazy": set(),
     "fdlab.track": set(),
     "fdlab.plot": {"fdlab.track"},

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from fdlab.errors import FdlabError
+
 __all__ = ["PlaytestError"]
 
 
-class PlaytestError(ValueError):
+class PlaytestError(FdlabError):
     """A playtest that cannot run as asked; the message says what to change."""

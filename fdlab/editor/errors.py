@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from fdlab.errors import FdlabError
 
-class EditorError(ValueError):
+
+class EditorError(FdlabError):
     """Base class of every error the editor raises on purpose."""
 
 

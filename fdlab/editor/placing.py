@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from fdlab.errors import FdlabError
 from fdlab.track.model import SpaceId, Track
 
 #: How far (in spaces of progress) a located space may lie from the place.
@@ -23,7 +24,7 @@ TOLERANCE_LAP = 0.02
 Place = dict[str, Any]
 
 
-class Unplaced(LookupError):
+class Unplaced(FdlabError, LookupError):
     """A place that matches no space (or corner) of a board; the message says why."""
 
 

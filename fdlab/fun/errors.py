@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fdlab.errors import FdlabError
 from fdlab.fun.events import tell
 from fdlab.fun.quoting import quoted
 
@@ -37,7 +38,7 @@ __all__ = [
 ]
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(FdlabError):
     """An action that the rules do not allow in this state.
 
     Parameters
@@ -123,7 +124,7 @@ class PaymentError(IllegalActionError):
     """A payment to the bank larger than the player's money: no loans (FF-16)."""
 
 
-class ArgumentError(ValueError):
+class ArgumentError(FdlabError):
     """A value a parameter of a Formula Fun function cannot take.
 
     The message names the parameter and says what it must be; ``bool`` is not
@@ -202,7 +203,7 @@ def check_int(
     )
 
 
-class DeckError(ValueError):
+class DeckError(FdlabError):
     """A deck file or mapping that does not describe a valid deck.
 
     Parameters
@@ -227,7 +228,7 @@ class DeckError(ValueError):
         super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
 
 
-class GameFileError(ValueError):
+class GameFileError(FdlabError):
     """A saved game (:meth:`fdlab.fun.game.Game.load`, :meth:`~fdlab.fun.game.Game.from_json`)
     that cannot be loaded.
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from fdlab.errors import FdlabError
 from fdlab.fun.state import GameState
 
 __all__ = ["InvariantError", "check_invariants"]
 
 
-class InvariantError(AssertionError):
+class InvariantError(FdlabError, AssertionError):
     """A state breaks an invariant of the rules: an engine bug, never a player error."""
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from fdlab.errors import FdlabError
 
-class PlotError(ValueError):
+
+class PlotError(FdlabError):
     """A board picture that cannot be drawn as asked; the message says why."""
 
 

@@ -13,8 +13,10 @@ Examples
 
 from __future__ import annotations
 
+from fdlab.errors import FdlabError
 
-class RuleError(ValueError):
+
+class RuleError(FdlabError):
     """An action that the rules do not allow; the message names the clause."""
 
 
@@ -38,25 +40,25 @@ class RaceOverError(RuleError):
     """An action after every car has finished or been eliminated (S-4)."""
 
 
-class PresetError(ValueError):
+class PresetError(FdlabError):
     """A rules preset whose numbers do not fit together (R-5); the message names the field."""
 
 
-class DiceError(ValueError):
+class DiceError(FdlabError):
     """A dice source that cannot give the requested roll (exhausted, wrong face)."""
 
 
-class StateError(ValueError):
+class StateError(FdlabError):
     """A race state that cannot happen (a tampered or broken JSON); the message names the field."""
 
 
-class RaceStuckError(RuntimeError):
+class RaceStuckError(FdlabError, RuntimeError):
     """A race that hit its hard cap on rounds: a bug in the engine or a bot, not a rule."""
 
 
-class BoardError(ValueError):
+class BoardError(FdlabError):
     """A track that cannot be compiled for play; the message names the space."""
 
 
-class MovementError(ValueError):
+class MovementError(FdlabError):
     """A request the move generator cannot answer (bad start space, negative roll...)."""

@@ -1,12 +1,14 @@
 """Errors of the track model: files, text boards, the builder, imported boards.
 
-Every error is a ``ValueError`` whose message says what is wrong and where
+Every error is an :class:`~fdlab.errors.FdlabError` (a ``ValueError``) whose message says what is wrong and where
 (the file and field, the row and column, the option).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from fdlab.errors import FdlabError
 
 __all__ = [
     "AsciiBoardError",
@@ -17,7 +19,7 @@ __all__ = [
 ]
 
 
-class TrackFileError(ValueError):
+class TrackFileError(FdlabError):
     """A track file (or track data) that cannot be read or written.
 
     The message names the file and the field, for example
@@ -45,19 +47,19 @@ class TrackFileError(ValueError):
         return (type(self), (self.source, self.field, self.detail))
 
 
-class AsciiBoardError(ValueError):
+class AsciiBoardError(FdlabError):
     """A text board that cannot be read: the message names the row and column."""
 
 
-class BuildError(ValueError):
+class BuildError(FdlabError):
     """Build options that cannot make a board: the message names the option."""
 
 
-class CentrelineError(ValueError):
+class CentrelineError(FdlabError):
     """A centreline that cannot make a lap: the message says what and where."""
 
 
-class BoardImportError(ValueError):
+class BoardImportError(FdlabError):
     """Another program's board that cannot be made into a track.
 
     The message names the file and the spaces by that file's own ids.

@@ -1,0 +1,35 @@
+"""The root of fdlab's errors: one class to catch whatever fdlab refuses on purpose.
+
+Every error fdlab raises about what it was given (a track file, a move, a
+bid, a setting) derives from :class:`FdlabError`, itself a ``ValueError``,
+and says in plain words what is wrong and where. Each package keeps its
+own errors in its ``errors.py``; this module imports nothing, so any layer
+may use it.
+
+Three fdlab errors are more than a value error, and say so by deriving
+from a second built-in class too:
+
+* :class:`fdlab.rules.errors.RaceStuckError` is also a ``RuntimeError``: a
+  race that hits its cap on rounds is a bug in the engine or a bot, not bad
+  input;
+* :class:`fdlab.fun.invariants.InvariantError` is also an
+  ``AssertionError``: a Formula Fun state that breaks the game's own
+  bookkeeping (checked by tests and playouts), again a bug;
+* :class:`fdlab.editor.placing.Unplaced` is also a ``LookupError``: an edit
+  whose place (a lane at a share of the lap, a corner) is not on the board
+  any more; the editor lists such edits after a rebuild.
+
+Examples
+--------
+>>> import fdlab.rules, fdlab.track
+>>> issubclass(fdlab.rules.RuleError, FdlabError), issubclass(FdlabError, ValueError)
+(True, True)
+"""
+
+from __future__ import annotations
+
+__all__ = ["FdlabError"]
+
+
+class FdlabError(ValueError):
+    """Anything fdlab refuses on purpose; the message says what is wrong and where."""
