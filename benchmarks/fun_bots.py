@@ -45,7 +45,7 @@ from multiprocessing import Pool
 from tqdm import tqdm
 
 from fdlab.fun.engine import legal_actions, new_game, step
-from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_bot
+from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_opponent
 
 
 def seating(lone: str, field: str, players: int, game: int) -> list[str]:
@@ -66,7 +66,7 @@ def play(job: tuple[str, str, int, int, int]) -> tuple[tuple[str, str, int], flo
     lone, field, players, game, seed = job
     kinds = seating(lone, field, players, game)
     game_seed = seed + game
-    bots = [make_bot(k, game_seed * 10 + i) for i, k in enumerate(kinds)]
+    bots = [make_opponent(k, game_seed * 10 + i) for i, k in enumerate(kinds)]
     state = new_game(players, seed=game_seed)
     bought: set[tuple[int, int, int]] = set()
     repeats: Counter = Counter()
@@ -164,7 +164,7 @@ def main() -> None:
     games = 100 if args.quick else args.games
     kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
     for k in kinds + ([args.against] if args.against else []):
-        make_bot(k)  # a clear error for an unknown name
+        make_opponent(k)  # a clear error for an unknown name
     counts = [int(p) for p in args.players.split(",")]
     print(
         f"Formula Fun bots (default opponent: {DEFAULT_OPPONENT}): {games} championships "

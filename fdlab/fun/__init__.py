@@ -27,11 +27,11 @@ from fdlab.fun.bots import RandomBot, SensibleBot, SimpleBot
 from fdlab.fun.cards import Card, Clause, Condition, Effect, Modifier
 from fdlab.fun.deck import Deck, deck_from_dict, default_deck, load_deck
 from fdlab.fun.engine import legal_actions, new_game, replay, step
-from fdlab.fun.errors import ArgumentError, DeckError, GameFileError, IllegalActionError
+from fdlab.fun.errors import ArgumentError, DeckError, IllegalActionError, SavedGameError
 from fdlab.fun.events import Event
 from fdlab.fun.game import Game, play_championship
 from fdlab.fun.manager import ManagerBot
-from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_bot
+from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_opponent
 from fdlab.fun.state import FunRules, GameState, PlayerState
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
     "Event",
     "FunRules",
     "Game",
-    "GameFileError",
+    "SavedGameError",
     "GameState",
     "IllegalActionError",
     "ManagerBot",
@@ -72,7 +72,7 @@ __all__ = [
     "default_deck",
     "legal_actions",
     "load_deck",
-    "make_bot",
+    "make_opponent",
     "new_game",
     "parse_action",
     "play_championship",

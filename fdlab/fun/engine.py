@@ -84,9 +84,9 @@ from fdlab.fun.errors import (
     HandLimitError,
     MarketError,
     PaymentError,
+    PhaseError,
     SpecialCardError,
     SponsorError,
-    WrongPhaseError,
 )
 from fdlab.fun.events import Event, mention
 from fdlab.fun.quoting import quoted
@@ -528,7 +528,7 @@ def _price_field(value: object, what: str) -> None:
 
 
 def _need_phase(w: _Work, action: Action) -> None:
-    """Raise WrongPhaseError if the action does not fit the phase.
+    """Raise PhaseError if the action does not fit the phase.
 
     A running auction is set exactly in the ``auction`` phase and a pending driver
     exactly in the ``return_driver`` phase (:class:`GameState` refuses anything else),
@@ -536,15 +536,15 @@ def _need_phase(w: _Work, action: Action) -> None:
     phase = w.phase
     if isinstance(action, Draw):
         if phase != "draw":
-            raise WrongPhaseError("FF-2", "draw only once, at the start of your turn")
+            raise PhaseError("FF-2", "draw only once, at the start of your turn")
         return
     if phase == "draw":
-        raise WrongPhaseError("FF-2", "start your turn by drawing 1, 2 or 3 cards")
+        raise PhaseError("FF-2", "start your turn by drawing 1, 2 or 3 cards")
     if isinstance(action, Bid | Pass):
         _running_auction(w)
         return
     if w.auction is not None:
-        raise WrongPhaseError(
+        raise PhaseError(
             "FF-4",
             f"an auction is running: {mention(w.auction.to_act)} must bid more than "
             f"{w.auction.high_bid} M$ or pass",
@@ -553,7 +553,7 @@ def _need_phase(w: _Work, action: Action) -> None:
         _pending_driver(w)
         return
     if w.pending_driver is not None:
-        raise WrongPhaseError(
+        raise PhaseError(
             "FF-5",
             f"{mention(w.pending_driver[0])} bought a third driver and must first choose "
             "which of the two drivers in that team returns to the market",
@@ -561,17 +561,17 @@ def _need_phase(w: _Work, action: Action) -> None:
 
 
 def _running_auction(w: _Work) -> Auction:
-    """The running auction (FF-4); WrongPhaseError if none is."""
+    """The running auction (FF-4); PhaseError if none is."""
     if w.auction is None:
-        raise WrongPhaseError("FF-4", "no auction is running: bids and passes wait for one")
+        raise PhaseError("FF-4", "no auction is running: bids and passes wait for one")
     return w.auction
 
 
 def _pending_driver(w: _Work) -> tuple[int, int]:
-    """``(player, bought driver)`` waiting for a driver to return (FF-5); WrongPhaseError if
+    """``(player, bought driver)`` waiting for a driver to return (FF-5); PhaseError if
     no such choice is waiting."""
     if w.pending_driver is None:
-        raise WrongPhaseError("FF-5", "no purchase of a third driver is waiting for a choice")
+        raise PhaseError("FF-5", "no purchase of a third driver is waiting for a choice")
     return w.pending_driver
 
 

@@ -4,7 +4,7 @@ Every illegal action raises a subclass of :class:`IllegalActionError` (itself a
 ``ValueError``) whose message explains the rule and names its clause id from
 section FF of the rules reference, e.g. ``"FF-8: at most two sponsors ..."``.
 A deck file or a saved game that cannot be loaded raises :class:`DeckError` or
-:class:`GameFileError` naming the file; a function given a value its parameter
+:class:`SavedGameError` naming the file; a function given a value its parameter
 cannot take (``new_game("3")``, ``Game.undo(-1)``) raises
 :class:`ArgumentError` naming the parameter and what it must be.
 """
@@ -25,7 +25,7 @@ __all__ = [
     "DeckError",
     "DiscardError",
     "DrawError",
-    "GameFileError",
+    "SavedGameError",
     "GameOverError",
     "HandLimitError",
     "IllegalActionError",
@@ -33,7 +33,7 @@ __all__ = [
     "PaymentError",
     "SpecialCardError",
     "SponsorError",
-    "WrongPhaseError",
+    "PhaseError",
     "check_int",
 ]
 
@@ -76,7 +76,7 @@ class IllegalActionError(FdlabError):
         return self
 
 
-class WrongPhaseError(IllegalActionError):
+class PhaseError(IllegalActionError):
     """The action does not fit the phase of the turn, or it is not the player's decision."""
 
 
@@ -228,7 +228,7 @@ class DeckError(FdlabError):
         super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
 
 
-class GameFileError(FdlabError):
+class SavedGameError(FdlabError):
     """A saved game (:meth:`fdlab.fun.game.Game.load`, :meth:`~fdlab.fun.game.Game.from_json`)
     that cannot be loaded.
 
@@ -243,7 +243,7 @@ class GameFileError(FdlabError):
 
     Examples
     --------
-    >>> str(GameFileError("saved game", "players", "must be 2 to 4, got 7"))
+    >>> str(SavedGameError("saved game", "players", "must be 2 to 4, got 7"))
     'saved game: players: must be 2 to 4, got 7'
     """
 

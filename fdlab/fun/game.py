@@ -24,13 +24,13 @@ from fdlab.fun.engine import legal_actions, new_game, step
 from fdlab.fun.errors import (
     ArgumentError,
     DeckError,
-    GameFileError,
     IllegalActionError,
+    SavedGameError,
     check_int,
 )
 from fdlab.fun.events import Event, player_name
 from fdlab.fun.html import log_html, state_html
-from fdlab.fun.opponents import BOTS, make_bot
+from fdlab.fun.opponents import BOTS, make_opponent
 from fdlab.fun.quoting import quoted
 from fdlab.fun.state import FunRules, GameState, check_players, check_seed
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
@@ -119,7 +119,7 @@ class Game:
                     f"bots, got {quoted(bots)}",
                 )
             name = bots
-            bots = {i: make_bot(name, seed * 10 + i) for i in range(players) if i != human}
+            bots = {i: make_opponent(name, seed * 10 + i) for i in range(players) if i != human}
         self.bots: dict[int, Bot] = _checked_bots(bots, players)
         start = new_game(players, seed=seed, deck=deck, rules=rules)
         self.history: list[GameState] = [start]
@@ -204,7 +204,7 @@ class Game:
         >>> g.play("end")
         Traceback (most recent call last):
         ...
-        fdlab.fun.errors.WrongPhaseError: FF-4: an auction is running: Bea must bid more than 1 M$ or pass
+        fdlab.fun.errors.PhaseError: FF-4: an auction is running: Bea must bid more than 1 M$ or pass
         """
         if isinstance(action, str):
             action = parse_action(action)
@@ -234,7 +234,7 @@ class Game:
 
         Examples
         --------
-        >>> g = Game(2, seed=1, bots={1: make_bot("simple", 1)})
+        >>> g = Game(2, seed=1, bots={1: make_opponent("simple", 1)})
         >>> g.run_bots(max_actions=-1)
         Traceback (most recent call last):
         ...
@@ -359,7 +359,7 @@ class Game:
 
         Raises
         ------
-        GameFileError
+        SavedGameError
             Naming the file, and the field when one is wrong: a file that
             cannot be read, is not UTF-8 JSON or not a saved game (see
             :meth:`from_json`).
@@ -369,15 +369,15 @@ class Game:
         >>> Game.load("/dev/zero")
         Traceback (most recent call last):
         ...
-        fdlab.fun.errors.GameFileError: zero: cannot read the file (it is a character device, not a file)
+        fdlab.fun.errors.SavedGameError: zero: cannot read the file (it is a character device, not a file)
         """
         source = _file_name(path)
         try:
             data = read_file(path, limit=MAX_GAME_BYTES, what="saved game")
         except UntrustedInputError as err:
-            raise GameFileError(source, "", str(err)) from None
+            raise SavedGameError(source, "", str(err)) from None
         except OSError as err:
-            raise GameFileError(
+            raise SavedGameError(
                 source, "", f"cannot read the file ({err.strerror or err})"
             ) from None
         return cls.from_json(data, bots=bots, source=source)
@@ -410,7 +410,7 @@ class Game:
 
         Raises
         ------
-        GameFileError
+        SavedGameError
             If the text is not a saved game or a field is wrong (impossible
             rules such as ``races: 0``, a deck card of value 9, an action the
             rules forbid, ...); the message names ``source`` and the field
@@ -421,17 +421,17 @@ class Game:
         >>> Game.from_json('{"seed": 1, "players": 9, "actions": [], "rules": {}}')
         Traceback (most recent call last):
         ...
-        fdlab.fun.errors.GameFileError: saved game: players: must be an integer from 2 to 4, got 9
+        fdlab.fun.errors.SavedGameError: saved game: players: must be an integer from 2 to 4, got 9
         >>> Game.from_json('{"seed": NaN}', source="mine.json")
         Traceback (most recent call last):
         ...
-        fdlab.fun.errors.GameFileError: mine.json: not valid JSON: NaN is not a number JSON allows
+        fdlab.fun.errors.SavedGameError: mine.json: not valid JSON: NaN is not a number JSON allows
         """
         if not isinstance(source, str):
             raise ArgumentError("source", f"source must be a string, got {quoted(source)}")
 
-        def fail(where: str, message: str) -> GameFileError:
-            return GameFileError(source, where, message)
+        def fail(where: str, message: str) -> SavedGameError:
+            return SavedGameError(source, where, message)
 
         if not isinstance(text, str | bytes):
             raise fail("", f"a saved game is JSON text (str or bytes), not {quoted(text)}")
@@ -567,7 +567,7 @@ def _checked_bots(bots: object, players: int) -> dict[int, Bot]:
     return dict(bots)
 
 
-def _rules_from(raw: Any, fail: Callable[[str, str], GameFileError]) -> FunRules:
+def _rules_from(raw: Any, fail: Callable[[str, str], SavedGameError]) -> FunRules:
     """The rules of a saved game; errors name the rule (``rules.races``)."""
     if not isinstance(raw, dict):
         raise fail("rules", "must be an object of rule numbers")

@@ -16,7 +16,7 @@ from fdlab.fun.errors import ArgumentError
 from fdlab.fun.manager import ManagerBot
 from fdlab.fun.quoting import quoted
 
-__all__ = ["BOTS", "DEFAULT_OPPONENT", "make_bot"]
+__all__ = ["BOTS", "DEFAULT_OPPONENT", "make_opponent"]
 
 #: Bot factories by name: ``BOTS["manager"](seed)``.
 BOTS: dict[str, Callable[[int], Bot]] = {
@@ -31,7 +31,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 DEFAULT_OPPONENT = "manager"
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+def make_opponent(name: str, seed: int = 0) -> Bot:
     """Return a new bot of the kind ``name`` (a key of :data:`BOTS`), seeded with ``seed``.
 
     Raises
@@ -42,9 +42,9 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
     Examples
     --------
-    >>> make_bot("manager").name
+    >>> make_opponent("manager").name
     'manager'
-    >>> make_bot("genius")
+    >>> make_opponent("genius")
     Traceback (most recent call last):
     ...
     fdlab.fun.errors.ArgumentError: name must be a Formula Fun bot (manager, manager-bold, simple, sensible, random), got 'genius'

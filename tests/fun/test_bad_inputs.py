@@ -5,7 +5,7 @@ them (FF-2, FF-4, FF-6 ...): one :class:`IllegalActionError` naming the
 clause, after which the game goes on. A function given a value its parameter
 cannot take raises one :class:`ArgumentError` naming the parameter. The deck
 loader and the saved-game loader read through :mod:`fdlab.untrusted` and
-raise one :class:`DeckError` / :class:`GameFileError` naming the file, for
+raise one :class:`DeckError` / :class:`SavedGameError` naming the file, for
 random bytes, random JSON, special files and edited files alike.
 
 Hangs are caught by a harness limit (``signal.alarm``), never by a timing
@@ -52,15 +52,15 @@ from fdlab.fun.errors import (
     CardNotAvailableError,
     DeckError,
     DrawError,
-    GameFileError,
     GameOverError,
     IllegalActionError,
     PaymentError,
+    SavedGameError,
 )
 from fdlab.fun.game import Game, play_championship
 from fdlab.fun.invariants import check_invariants
 from fdlab.fun.manager import ManagerBot
-from fdlab.fun.opponents import make_bot
+from fdlab.fun.opponents import make_opponent
 from fdlab.fun.state import GameState
 
 FUN = Path(__file__).resolve().parents[2] / "fdlab" / "fun"
@@ -316,10 +316,10 @@ def test_run_bots_takes_a_positive_number_of_actions(max_actions):
 def test_run_bots_stopping_on_the_human_at_the_limit_is_not_an_error():
     """The bots played exactly max_actions and the human is to act: done, not 'did not
     finish' (the loop raised after its last action without looking)."""
-    g = Game(2, seed=4, bots={1: make_bot("simple", 1)}, human=0)
+    g = Game(2, seed=4, bots={1: make_opponent("simple", 1)}, human=0)
     while g.state.to_act != 1:
         g.play(g.legal_actions()[0])
-    needed = Game.replay(4, 2, g.actions, bots={1: make_bot("simple", 1)})
+    needed = Game.replay(4, 2, g.actions, bots={1: make_opponent("simple", 1)})
     needed.run_bots()
     count = len(needed.actions) - len(g.actions)
     g.run_bots(max_actions=count)
@@ -353,17 +353,17 @@ def test_ff1_new_game_takes_two_to_four_players(players):
         (lambda: Game(2, human=2), "human"),
         (lambda: Game(2, you="0"), "you"),
         (lambda: Game(2, bots="genius"), "bots"),
-        (lambda: Game(2, bots={5: make_bot("simple")}), "bots"),
+        (lambda: Game(2, bots={5: make_opponent("simple")}), "bots"),
         (lambda: Game(2, bots={1: "simple"}), "bots"),
-        (lambda: Game(2, bots=[make_bot("simple")]), "bots"),
+        (lambda: Game(2, bots=[make_opponent("simple")]), "bots"),
         (lambda: Game(2).log_lines(last=-1), "last"),
         (lambda: Game(2).log_lines(last="3"), "last"),
         (lambda: Game.replay(1, 2, "draw 1"), "actions"),
         (lambda: replay(1, 2, "draw 1"), "actions"),
-        (lambda: play_championship([make_bot("simple")]), "bots"),
+        (lambda: play_championship([make_opponent("simple")]), "bots"),
         (lambda: play_championship("simple"), "bots"),
-        (lambda: make_bot("genius"), "name"),
-        (lambda: make_bot("simple", seed="1"), "seed"),
+        (lambda: make_opponent("genius"), "name"),
+        (lambda: make_opponent("simple", seed="1"), "seed"),
         (lambda: load_deck(None), "path"),
         (lambda: Game.load(3), "path"),
     ],
@@ -527,7 +527,7 @@ def test_entry_points_with_random_arguments(players, seed, count, max_actions, l
     """new_game, Game, undo, run_bots, log_lines with random arguments: one ArgumentError
     naming the parameter, or a result."""
     try:
-        g = Game(players, seed=seed, bots={1: make_bot("simple", 1)}, human=0)
+        g = Game(players, seed=seed, bots={1: make_opponent("simple", 1)}, human=0)
     except ArgumentError as err:
         assert err.parameter in ("players", "seed", "bots")
         with pytest.raises(ArgumentError):
@@ -626,7 +626,7 @@ def _load_deck_or_error(path: Path) -> None:
 def _load_game_or_error(path: Path) -> None:
     try:
         game = Game.load(path)
-    except GameFileError as err:
+    except SavedGameError as err:
         assert err.__cause__ is None
         assert err.source == path.name and str(err).startswith(f"{path.name}: ")
     else:
@@ -667,7 +667,7 @@ def test_a_deck_file_with_one_field_edited(tmp_path, data):
 @given(data=st.data())
 def test_a_saved_game_with_one_field_edited(tmp_path, data):
     """A saved game 60 actions in, with one field (seed, rules, an action, a deck card...)
-    replaced by a random value or removed: one GameFileError naming the file and the field,
+    replaced by a random value or removed: one SavedGameError naming the file and the field,
     or a game that goes on."""
     path = tmp_path / "game.json"
     path.write_bytes(_edited(SAVED_GAME, data))
@@ -679,7 +679,7 @@ def test_a_saved_game_with_one_field_edited(tmp_path, data):
 def test_game_from_json_with_random_text(text):
     try:
         Game.from_json(text)
-    except GameFileError as err:
+    except SavedGameError as err:
         assert err.__cause__ is None and str(err).startswith("saved game: ")
 
 
@@ -688,7 +688,7 @@ def test_a_saved_deck_error_names_the_game_file_and_the_deck_field(tmp_path):
     doc["deck"]["cards"][3]["value"] = 9
     path = tmp_path / "season.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(GameFileError) as info:
+    with pytest.raises(SavedGameError) as info:
         Game.load(path)
     assert info.value.where == "deck.cards[3].value"
     assert str(info.value).startswith("season.json: deck.cards[3].value: must be an integer")
@@ -713,7 +713,7 @@ def test_save_and_load_a_game(tmp_path):
 def test_hostile_json_to_the_loaders_is_one_error_naming_the_file(tmp_path, content, message):
     path = tmp_path / "hostile.json"
     path.write_bytes(content)
-    with pytest.raises(GameFileError, match=rf"^hostile\.json: .*{message}"):
+    with pytest.raises(SavedGameError, match=rf"^hostile\.json: .*{message}"):
         Game.load(path)
     if not content.startswith(b"\xff\xfe"):  # the deck loader says UTF-16 there
         with pytest.raises(DeckError, match=rf"^hostile\.json: .*{message}"):
@@ -727,7 +727,7 @@ def test_a_fifo_given_to_each_loader_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(DeckError, match=r"^pipe\.json: cannot read the deck file \(it is a named"):
         load_deck(fifo)
-    with pytest.raises(GameFileError, match=r"^pipe\.json: cannot read the file \(it is a named"):
+    with pytest.raises(SavedGameError, match=r"^pipe\.json: cannot read the file \(it is a named"):
         Game.load(fifo)
 
 
@@ -736,18 +736,18 @@ def test_dev_zero_given_to_each_loader_is_refused_at_once():
     """/dev/zero was read until the memory ran out; one error now."""
     with pytest.raises(DeckError, match=r"^zero: cannot read the deck file \(it is a character"):
         load_deck("/dev/zero")
-    with pytest.raises(GameFileError, match=r"^zero: cannot read the file \(it is a character"):
+    with pytest.raises(SavedGameError, match=r"^zero: cannot read the file \(it is a character"):
         Game.load("/dev/zero")
 
 
 def test_a_folder_or_a_missing_file_given_to_each_loader(tmp_path):
     with pytest.raises(DeckError, match=r"cannot read the deck file \(it is a folder"):
         load_deck(tmp_path)
-    with pytest.raises(GameFileError, match=r"cannot read the file \(it is a folder"):
+    with pytest.raises(SavedGameError, match=r"cannot read the file \(it is a folder"):
         Game.load(tmp_path)
     with pytest.raises(DeckError, match=r"^missing\.json: cannot read the deck file \(it does"):
         load_deck(tmp_path / "missing.json")
-    with pytest.raises(GameFileError, match=r"^missing\.json: cannot read the file \(No such"):
+    with pytest.raises(SavedGameError, match=r"^missing\.json: cannot read the file \(No such"):
         Game.load(tmp_path / "missing.json")
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from fdlab.fun.actions import Bid, Pass, PlayCircuit, PlaySpecial, PlaySponsor, StartAuction
 from fdlab.fun.engine import legal_actions, step
-from fdlab.fun.errors import CardNotAvailableError, SpecialCardError, SponsorError, WrongPhaseError
+from fdlab.fun.errors import CardNotAvailableError, PhaseError, SpecialCardError, SponsorError
 from fdlab.fun.invariants import check_invariants
 
 
@@ -200,7 +200,7 @@ def test_ff9_only_the_player_on_turn_plays_specials(arrange, cid):
     s = arrange(2, turn=0, hands={1: (prize,)}, market=[(v12, 0)])
     s, _ = step(s, StartAuction(v12, 1))
     assert s.to_act == 1
-    with pytest.raises(WrongPhaseError):
+    with pytest.raises(PhaseError):
         step(s, PlaySpecial(prize))
     assert PlaySpecial(prize) not in legal_actions(s)
     s, _ = step(s, Bid(2))

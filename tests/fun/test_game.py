@@ -317,7 +317,7 @@ def test_state_and_deck_display_themselves_briefly():
 def test_a_bad_saved_game_is_one_clear_error(change, where):
     """Issue 15: Game.from_json refuses impossible rules (races=0, hand_limit=-1), wrong
     fields and actions the rules forbid, naming the field; nothing half-loads."""
-    from fdlab.fun.errors import GameFileError
+    from fdlab.fun.errors import SavedGameError
 
     data = json.loads(Game(2, seed=3).to_json())
     for key, value in change.items():
@@ -325,20 +325,20 @@ def test_a_bad_saved_game_is_one_clear_error(change, where):
             data["rules"] = {**data["rules"], **value}
         else:
             data[key] = value
-    with pytest.raises(GameFileError) as info:
+    with pytest.raises(SavedGameError) as info:
         Game.from_json(json.dumps(data))
     assert info.value.where == where
     assert str(info.value).startswith(f"saved game: {where}: ")
 
 
 def test_a_saved_game_that_is_not_json_is_one_clear_error():
-    from fdlab.fun.errors import GameFileError
+    from fdlab.fun.errors import SavedGameError
 
-    with pytest.raises(GameFileError, match=r"^saved game: not valid JSON"):
+    with pytest.raises(SavedGameError, match=r"^saved game: not valid JSON"):
         Game.from_json('{"seed": ')
-    with pytest.raises(GameFileError, match=r"^saved game: nested more than 64 levels deep"):
+    with pytest.raises(SavedGameError, match=r"^saved game: nested more than 64 levels deep"):
         Game.from_json("[" * 100_000)
-    with pytest.raises(GameFileError, match=r"^saved game: must be an object"):
+    with pytest.raises(SavedGameError, match=r"^saved game: must be an object"):
         Game.from_json("[1, 2]")
 
 

@@ -10,7 +10,7 @@ from fdlab.fun.engine import legal_actions, step
 from fdlab.fun.game import Game, play_championship
 from fdlab.fun.invariants import check_invariants
 from fdlab.fun.manager import ManagerBot
-from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_bot
+from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_opponent
 
 
 def _team(cid, engine, chassis, *drivers, copy=0):
@@ -43,7 +43,7 @@ def _highest_bid(arrange, cid, bot, card, teams, money=None, players=2):
 
 
 def test_the_manager_is_the_default_opponent_and_the_other_bots_stay_by_name():
-    assert DEFAULT_OPPONENT == "manager" and make_bot("manager").name == "manager"
+    assert DEFAULT_OPPONENT == "manager" and make_opponent("manager").name == "manager"
     assert {"manager", "manager-bold", "simple", "sensible", "random"} <= set(BOTS)
     game = Game(3, seed=1, bots="manager", human=0)
     assert sorted(game.bots) == [1, 2] and all(
@@ -168,6 +168,6 @@ def test_manager_championships_keep_every_invariant(players):
     """Managers of both styles against the other bots finish their championships."""
     kinds = ["manager", "manager-bold", "simple", "random"][:players]
     for seed in range(3):
-        bots = [make_bot(k, seed * 10 + i) for i, k in enumerate(kinds)]
+        bots = [make_opponent(k, seed * 10 + i) for i, k in enumerate(kinds)]
         final = play_championship(bots, seed=seed, check=check_invariants)
         assert final.ended == "races"
