@@ -19,6 +19,7 @@ from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import target_corner
+from fdlab.rules.presets import Preset
 from fdlab.rules.view import RaceView
 
 __all__ = ["HORIZON", "HeuristicBot", "corner_before_the_line", "corner_window"]
@@ -36,7 +37,7 @@ NITRO_LAST_CALL = 12.0
 SCARCITY = 18.0
 
 
-def corner_before_the_line(board: Board, start: int, corner) -> bool:
+def corner_before_the_line(board: Board, start: int, corner: object) -> bool:
     """Whether ``corner`` can be reached from ``start`` without crossing the finish line.
 
     On its last lap a car that crosses the line has finished (S-4), so a
@@ -101,10 +102,11 @@ class HeuristicBot:
         self.caution = caution
         self.pit_below = pit_below
         self._lane_changes = 2
-        self._slowing_cache: dict[tuple, float] = {}
-        self._entries: tuple = (None, ())
+        #: (preset id, gear, room, drops, weight, budget) -> :meth:`_slowing`
+        self._slowing_cache: dict[tuple[int, int, int, tuple[int, ...], float, int], float] = {}
+        self._entries: tuple[Board | None, tuple[int, ...]] = (None, ())  # board, its pit entries
 
-    def _window(self, board: Board, start: int, corner) -> tuple[int, int] | None:
+    def _window(self, board: Board, start: int, corner: object) -> tuple[int, int] | None:
         """The legal-move window of ``corner`` (:func:`fdlab.bots.windows.corner_window`)."""
         return corner_window(board, start, corner, self._lane_changes)
 
@@ -120,7 +122,7 @@ class HeuristicBot:
     def _weight(self, view: RaceView) -> float:
         return self.caution * (1.0 + 3.0 * (1.0 - self._health(view)))
 
-    def _need(self, view: RaceView, corner) -> int:
+    def _need(self, view: RaceView, corner: object) -> int:
         """Stops still needed in ``corner`` (all of them when the car is not in it)."""
         board = view.board
         car = view.car
@@ -166,7 +168,7 @@ class HeuristicBot:
         ):
             corner = None  # S-4: past the line on the last lap the race is over
         window = self._window(board, car.space, corner) if corner is not None else None
-        limit = None
+        limit = 0  # read only when there is a window
         need = 0
         if window is not None:
             need = self._need(view, corner)
@@ -179,7 +181,7 @@ class HeuristicBot:
             die = preset.gear_dice[gear - 1]
             score = 0.0
             for value, p in die.float_outcomes():
-                if limit is None:
+                if window is None:
                     gain = float(value)
                 elif value <= limit:
                     gain = float(value)
@@ -214,7 +216,13 @@ class HeuristicBot:
         return tuple(result)
 
     def _slowing(
-        self, preset, gear: int, room: int, drops: tuple, weight: float, budget: int
+        self,
+        preset: Preset,
+        gear: int,
+        room: int,
+        drops: tuple[int, ...],
+        weight: float,
+        budget: int,
     ) -> float:
         """Expected cost next turn of stopping within ``room`` spaces, from ``gear``.
 
@@ -321,13 +329,13 @@ class HeuristicBot:
         occupied = view.state.occupied(skip=view.car_index)
         pit_lane = self._pit_lane_ahead(view)
         future = {id(o): self._future_braking(view, o) for o, _ in safe}
-        least: dict = {}
+        least: dict[object, float] = {}  # corner -> the least future braking of its options
         for option, _ in safe:
             c = corner[option.destination]
             if c is not None:
                 least[c] = min(least.get(c, float("inf")), future[id(option)])
 
-        def key(item: tuple[MoveOption, MoveCost]) -> tuple:
+        def key(item: tuple[MoveOption, MoveCost]) -> tuple[float, float, int]:
             option, cost = item
             value = option.moved - weight * 5 * self._random_damage(view, option, occupied)
             if option.boxed:

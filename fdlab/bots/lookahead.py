@@ -59,10 +59,10 @@ class LookaheadBot:
         self.reserve = reserve(self.style)
         self._board: Board | None = None
         self._lanes = 2
-        self._next: tuple = ()
-        self._windows: dict = {}
-        self._overshoot: dict = {}
-        self._ahead: dict = {}
+        self._next: tuple[object, ...] = ()  # per space: its corner or the next (None: none)
+        self._windows: dict[tuple[int, object], tuple[int, int] | None] = {}  # (space, corner)
+        self._overshoot: dict[tuple[int, int], float] = {}  # (gear, limit)
+        self._ahead: dict[tuple[int, int, int], float] = {}  # (space, stops, gear)
         self._occupied: frozenset[int] = frozenset()
 
     # -- board tables --------------------------------------------------------------
@@ -77,8 +77,9 @@ class LookaheadBot:
             self._overshoot = {}
             self._ahead = {}
 
-    def _target(self, board: Board, space: int, stops: int):
-        corner = board.corner[space]
+    def _target(self, board: Board, space: int, stops: int) -> object | None:
+        """The corner the car must stop in next (``None``: no corner ahead)."""
+        corner: object = board.corner[space]
         if corner is not None and stops < board.stops[corner]:
             return corner
         if corner is None:
@@ -88,7 +89,7 @@ class LookaheadBot:
                 return self._next[j]
         return None
 
-    def _window(self, board: Board, space: int, corner) -> tuple[int, int] | None:
+    def _window(self, board: Board, space: int, corner: object) -> tuple[int, int] | None:
         key = (space, corner)
         if key not in self._windows:
             self._windows[key] = corner_window(board, space, corner, self._lanes)

@@ -42,9 +42,10 @@ stop count only traffic gives) the bot falls back to
 from __future__ import annotations
 
 import weakref
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.bots.prices import prices_for
@@ -73,6 +74,23 @@ CARE = 0.1
 #: Turns per lost point of a pool outside the solver's model (advanced: fuel, body, engine),
 #: divided by the points the car has left.
 SIDE_POOL = 0.6
+
+#: A car's pools, in the preset's order.
+_Pools: TypeAlias = tuple[int, ...]
+
+#: One chance of random damage: ``(pool index, probability, loss)`` (:meth:`ParBot._hits`).
+_Hit: TypeAlias = tuple[int, float, int]
+
+#: A distribution of random SP loss: ``((loss, probability), ...)`` (:meth:`ParBot._chances`).
+_Chances: TypeAlias = tuple[tuple[int, float], ...]
+
+#: What decides the random damage after a move: ``(cars touched, danger spaces crossed,
+#: ends on a shooting space)`` (:meth:`ParBot._exposure`).
+_Exposure: TypeAlias = tuple[int, int, bool]
+
+#: A look-ahead's rows over some gears: ``(gear, face, probability)`` per row, the gears and
+#: the faces as columns, and the largest face (:meth:`ParBot._die_rows`).
+_DieRows: TypeAlias = tuple[list[tuple[int, int, float]], NDArray[np.int64], NDArray[np.int64], int]
 
 
 class _Plan(NamedTuple):
@@ -126,7 +144,8 @@ def care_of(style: str | float) -> float:
     """
     value = style_value(style)
     if value <= 0.5:
-        return CARE * 4.0 ** (1.0 - value / 0.5)
+        care: float = CARE * 4.0 ** (1.0 - value / 0.5)  # float ** float is typed Any
+        return care
     return CARE * (1.0 - value) / 0.5
 
 
@@ -168,9 +187,9 @@ class ParBot:
         self._occupied: frozenset[int] = frozenset()
         self._touches_of: frozenset[int] | None = None
         self._touches: dict[int, int] = {}
-        self._chances_memo: dict[tuple, tuple[tuple, float]] = {}
+        self._chances_memo: dict[_Exposure, tuple[_Chances, float]] = {}
         self._chances_preset: Preset | None = None
-        self._rows_memo: dict[tuple[int, ...], tuple] = {}
+        self._rows_memo: dict[tuple[int, ...], _DieRows] = {}
         self._rows_preset: Preset | None = None
 
     def _touched(self, board: Board, space: int) -> int:
@@ -186,7 +205,7 @@ class ParBot:
         return self._touches.get(space, 0)
 
     # -- what a move leads to ----------------------------------------------------------
-    def _pools_after(self, preset: Preset, pools: tuple, cost: MoveCost, boxed: bool) -> tuple:
+    def _pools_after(self, preset: Preset, pools: _Pools, cost: MoveCost, boxed: bool) -> _Pools:
         left = tuple(p - loss for p, loss in zip(pools, cost.loss, strict=True))
         if boxed:
             restore = set(preset.pit_restore)
@@ -196,7 +215,7 @@ class ParBot:
             )
         return left
 
-    def _exposure(self, view: RaceView, option: MoveOption) -> tuple[int, int, bool]:
+    def _exposure(self, view: RaceView, option: MoveOption) -> _Exposure:
         """What decides the random damage after ``option``, the engine check aside:
         the cars its destination touches (D-5, A-8), the danger spaces it crosses
         (X-3) and whether it ends on a shooting space (X-2)."""
@@ -209,7 +228,7 @@ class ParBot:
             return touched, 0, False
         return touched, len(option.danger), board.hazard[dest] == "shooting"
 
-    def _hits(self, view: RaceView, option: MoveOption, gear: int, roll: int) -> tuple:
+    def _hits(self, view: RaceView, option: MoveOption, gear: int, roll: int) -> tuple[_Hit, ...]:
         """Random damage after ``option``: ``(pool index, probability, loss)`` per chance."""
         preset = view.preset
         faces = len(preset.black_faces)
@@ -228,14 +247,14 @@ class ParBot:
                 hits.append((street, shot, preset.shooting_loss))
         return tuple(hits)
 
-    def _alive(self, preset: Preset, pools: tuple) -> bool:
+    def _alive(self, preset: Preset, pools: _Pools) -> bool:
         dies = preset.eliminate_at_zero
         return all(
             v > 0 or (v == 0 and name not in dies)
             for name, v in zip(preset.pool_names, pools, strict=True)
         )
 
-    def _settled(self, preset: Preset, q: int, gear: int, pools: tuple) -> float:
+    def _settled(self, preset: Preset, q: int, gear: int, pools: _Pools) -> float:
         """Value of being at position ``q`` in ``gear`` with ``pools`` (no more chance)."""
         table = self.table
         if not self._alive(preset, pools):
@@ -256,7 +275,7 @@ class ParBot:
     def _score(
         self,
         view: RaceView,
-        pools: tuple,
+        pools: _Pools,
         option: MoveOption,
         cost: MoveCost,
         gear: int,
@@ -270,7 +289,7 @@ class ParBot:
     def _score_towards(
         self,
         view: RaceView,
-        pools: tuple,
+        pools: _Pools,
         option: MoveOption,
         cost: MoveCost,
         gear: int,
@@ -289,7 +308,7 @@ class ParBot:
             return table.elimination_penalty + 1.0
         if q is None:
             return table.elimination_penalty / 2  # somewhere the solver never went
-        damage = cost.total
+        damage: float = cost.total  # plus the expected random damage below
         if q == FINISHED:
             return self.care * damage
         left = self._pools_after(preset, pools, cost, option.boxed)
@@ -312,15 +331,15 @@ class ParBot:
         return expected + self.care * damage
 
     # -- one pool (basic, street): the fast path -------------------------------------------
-    def _rows(self) -> list:
+    def _rows(self) -> list[list[list[float]]]:
         """The value table as nested lists (indexing lists is faster than numpy scalars)."""
-        rows = getattr(self.table, "_rows_list", None)
+        rows: list[list[list[float]]] | None = getattr(self.table, "_rows_list", None)
         if rows is None:
             rows = self.table.value.tolist()
             self.table._rows_list = rows
         return rows
 
-    def _chances(self, view: RaceView, option: MoveOption) -> tuple[tuple, float]:
+    def _chances(self, view: RaceView, option: MoveOption) -> tuple[_Chances, float]:
         """Random SP loss after ``option`` but the engine check: ``((loss, p), ...)`` and its mean.
 
         Worked out once per :meth:`_exposure`: nothing else decides it.
@@ -345,7 +364,7 @@ class ParBot:
         return known
 
     def _one_pool(
-        self, row: list, left: int, chances: tuple, engine_hit: float, penalty: float
+        self, row: list[float], left: int, chances: _Chances, engine_hit: float, penalty: float
     ) -> float:
         """Value over the random losses of a car left with ``left`` SP (``row``: values by pool)."""
         top = len(row) - 1
@@ -379,7 +398,7 @@ class ParBot:
     def _lean_score(
         self,
         view: RaceView,
-        info: tuple,
+        info: tuple[int | None, _Chances, float],
         option: MoveOption,
         loss: int,
         doomed: bool,
@@ -401,9 +420,7 @@ class ParBot:
         value = self._one_pool(self._rows()[q][gear], left, chances, hit, penalty)
         return value + self.care * (loss + mean + hit)
 
-    def _die_rows(
-        self, preset: Preset, gears: list[int]
-    ) -> tuple[list[tuple[int, int, float]], np.ndarray, np.ndarray, int]:
+    def _die_rows(self, preset: Preset, gears: list[int]) -> _DieRows:
         """The look-ahead's rows ``(gear, face, probability)``, as columns of gears and
         faces, and the largest face: the same for every look-ahead over these gears."""
         if preset is not self._rows_preset:
@@ -474,20 +491,20 @@ class ParBot:
                 far = r
             farthest_of.append(far)
             full_of.append(far == r or box_moved <= r)
-        chances: dict[int, tuple] = {}  # option -> its chances of damage, worked out once
+        chances: dict[int, tuple[_Chances, float]] = {}  # option -> its chances of damage, once
         # one row per (gear, face): the whole look-ahead in a few array operations
         shifts = {gear: sum(engine.downshift_cost(car, gear).values()) for gear in gears}
         pools = np.array([[car.pools[0] - shifts[gear]] for gear, _, _ in rows_of])
         full = np.array([[full_of[roll]] for _, roll, _ in rows_of])
         farthest = np.array([[farthest_of[roll]] for _, roll, _ in rows_of], dtype=np.int64)
-        braked, blocked = braking(rolls, moved, boxed, full, farthest)
+        braked, blocked = braking(rolls, moved, boxed, full, farthest)  # element by element
         reachable = moved <= rolls
         braked = np.where(reachable, braked, 0)
         loss, doomed = prices.losses(healthy, kinds, braked, blocked)
         if fixed:
-            at = list(fixed)
-            loss[:, at] = [cost.total for cost in fixed.values()]
-            doomed[:, at] = [cost.eliminated or not cost.allowed for cost in fixed.values()]
+            fixed_k = list(fixed)
+            loss[:, fixed_k] = [cost.total for cost in fixed.values()]
+            doomed[:, fixed_k] = [cost.eliminated or not cost.allowed for cost in fixed.values()]
         left = np.where(boxed & table.restores, top, pools - loss)
         dead = (left < 0) | ((left == 0) & table.dies_at_zero)
         value = table.value[known_q, column, np.minimum(np.maximum(left, 0), top)] + care * loss
@@ -723,7 +740,7 @@ class ParBot:
     def _least_score(
         self,
         view: RaceView,
-        pools: tuple,
+        pools: _Pools,
         options: list[MoveOption],
         costs: list[MoveCost],
         gear: int,

@@ -14,12 +14,14 @@ same rules.
 from __future__ import annotations
 
 import weakref
+from typing import TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fdlab.rules.board import Board
 from fdlab.rules.costs import move_cost
-from fdlab.rules.movement import MoveOption
+from fdlab.rules.movement import MoveOption, Overshoot
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState
 
@@ -27,6 +29,10 @@ __all__ = ["HealthyPrices", "prices_for"]
 
 #: Kinds kept before a table starts afresh (a bot driving for ever).
 KINDS_KEPT = 50_000
+
+#: A kind of move: ``(overshoots, boxed, starts or ends in the pit zone, crosses the finish
+#: line, on the last lap)`` (:meth:`HealthyPrices.kind_ids`).
+_Kind: TypeAlias = tuple[tuple[Overshoot, ...], bool, bool, bool, bool]
 
 
 class HealthyPrices:
@@ -50,7 +56,7 @@ class HealthyPrices:
     def __init__(self, board: Board, preset: Preset) -> None:
         self.board = board
         self.preset = preset
-        self._kinds: dict[tuple, int] = {}
+        self._kinds: dict[_Kind, int] = {}
         self._examples: list[MoveOption] = []
         self._table = np.full((0, 2, 0), -1, dtype=np.int64)
 
@@ -87,8 +93,12 @@ class HealthyPrices:
         return found
 
     def losses(
-        self, healthy: CarState, kinds: np.ndarray, braked: np.ndarray, blocked: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+        self,
+        healthy: CarState,
+        kinds: NDArray[np.int64],
+        braked: NDArray[np.int64],
+        blocked: NDArray[np.bool_],
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
         """Loss and "eliminates whatever the pool" of each (row, option) cell.
 
         ``kinds`` holds one row number per option (:meth:`kind_ids`), ``braked`` and ``blocked``

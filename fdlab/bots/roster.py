@@ -24,7 +24,7 @@ object:
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Iterable
 
 from fdlab.bots.errors import BotSpecError
 from fdlab.bots.heuristic import HeuristicBot
@@ -37,6 +37,7 @@ from fdlab.par import ParTable, solo_table
 from fdlab.par.errors import SoloModelError
 from fdlab.par.table import table_key
 from fdlab.rules.board import Board
+from fdlab.rules.policy import Policy
 from fdlab.rules.presets import Preset
 
 #: The bot names a spec may use.
@@ -70,7 +71,7 @@ HEURISTIC_CAUTION = 0.5
 _TABLE_BOTS = ("par", "solo")
 
 
-def bot_label(spec: Any) -> str:
+def bot_label(spec: str | Policy) -> str:
     """A short label of a spec for tables: ``"heuristic"``, ``"lookahead:bold"``...
 
     Examples
@@ -152,7 +153,9 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTable]:
+def solo_tables(
+    specs: Iterable[str | Policy], board: Board, preset: Preset
+) -> dict[tuple[str, str, int], ParTable]:
     """The solo tables the ``"par"`` and ``"solo"`` bots of ``specs`` need, by cache key.
 
     Each is solved once per board content (:func:`fdlab.par.solo_table`).
@@ -179,7 +182,9 @@ def solo_tables(specs: Any, board: Board, preset: Preset) -> dict[tuple, ParTabl
     }
 
 
-def table_slots(specs: Any, board: Board, preset: Preset) -> dict[tuple, int]:
+def table_slots(
+    specs: Iterable[str | Policy], board: Board, preset: Preset
+) -> dict[tuple[str, str, int], int]:
     """The cache key of each solo table the bots of ``specs`` need, and the car number it is for.
 
     One key per pit box when the rules have pits, else one for the board.
@@ -193,14 +198,16 @@ def table_slots(specs: Any, board: Board, preset: Preset) -> dict[tuple, int]:
     >>> list(table_slots(["heuristic", "par", "par:bold"], board, BASIC).values())
     [2]
     """
-    slots: dict[tuple, int] = {}
+    slots: dict[tuple[str, str, int], int] = {}
     for slot, spec in enumerate(specs, start=1):
         if isinstance(spec, str) and spec.partition(":")[0] in _TABLE_BOTS:
             slots.setdefault(table_key(board, preset, slot), slot)
     return slots
 
 
-def make_bot(spec: Any, *, board: Board, preset: Preset, seed: int, slot: int = 1) -> Any:
+def make_bot(
+    spec: str | Policy, *, board: Board, preset: Preset, seed: int, slot: int = 1
+) -> Policy:
     """A fresh policy for one race.
 
     Parameters

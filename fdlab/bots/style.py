@@ -78,9 +78,12 @@ def damage_weight(style: str | float) -> float:
     (1.5, 0.25)
     """
     value = style_value(style)
+    weight: float  # float ** float is typed Any (a negative base gives a complex number)
     if value <= 0.5:
-        return 3.0 * (0.5 ** (value / 0.5))
-    return 1.5 * ((0.25 / 1.5) ** ((value - 0.5) / 0.5))
+        weight = 3.0 * (0.5 ** (value / 0.5))
+    else:
+        weight = 1.5 * ((0.25 / 1.5) ** ((value - 0.5) / 0.5))
+    return weight
 
 
 def reserve(style: str | float) -> float:

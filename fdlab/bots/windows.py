@@ -27,7 +27,9 @@ __all__ = ["HORIZON", "corner_window", "corner_windows"]
 HORIZON = 40
 
 #: Board -> {(start, max lane changes): {corner: (fewest, most)}}.
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Board, dict[tuple[int, int], dict[object, tuple[int, int]]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def corner_windows(
@@ -75,7 +77,7 @@ def corner_windows(
 
 
 def corner_window(
-    board: Board, start: int, corner, max_lane_changes: int = 2
+    board: Board, start: int, corner: object, max_lane_changes: int = 2
 ) -> tuple[int, int] | None:
     """Fewest and most spaces of a legal move from ``start`` that ends in ``corner``.
 

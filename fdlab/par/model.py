@@ -32,9 +32,10 @@ nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Final, Literal, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fdlab.par.errors import SoloModelError
 from fdlab.rules.board import STEP_PIT_IN, Board
@@ -43,6 +44,7 @@ from fdlab.rules.engine import Engine
 from fdlab.rules.movement import (
     MoveOption,
     MoveRules,
+    Overshoot,
     after_move,
     braking,
     move_options,
@@ -50,12 +52,23 @@ from fdlab.rules.movement import (
 )
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState, RaceState
+from fdlab.track.model import SpaceId
 
 #: A lone car's place: (space index, lap counter, stops made in its corner).
-Position = tuple[int, int, int]
+Position: TypeAlias = tuple[int, int, int]
 
 #: Stand-in "position" of a car that crossed the line for the last time.
-FINISHED = -1
+FINISHED: Final = -1
+
+#: The type of :data:`FINISHED` (``successor == FINISHED`` narrows it away).
+Finished: TypeAlias = Literal[-1]
+
+#: What ``move_cost`` reads of an option besides braking: its overshoots, and whether it
+#: starts and whether it ends in the pit zone (:meth:`SoloModel._cost_class`).
+_CostClass: TypeAlias = tuple[tuple[Overshoot, ...], bool, bool]
+
+#: Face group, option, loss and doom of every row of a search (:meth:`SoloModel._shape`).
+_Shape: TypeAlias = tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], NDArray[np.bool_]]
 
 
 @dataclass
@@ -84,13 +97,13 @@ class OptionRows:
         First row of each group (for ``numpy.minimum.reduceat``).
     """
 
-    group: np.ndarray
-    target: np.ndarray
-    loss: np.ndarray
-    doomed: np.ndarray
-    restore: np.ndarray
-    exempt: np.ndarray
-    starts: np.ndarray
+    group: NDArray[np.int32]
+    target: NDArray[np.int64]
+    loss: NDArray[np.int64]
+    doomed: NDArray[np.bool_]
+    restore: NDArray[np.bool_]
+    exempt: NDArray[np.bool_]
+    starts: NDArray[np.int64]
 
 
 class SoloModel:
@@ -160,9 +173,10 @@ class SoloModel:
             (i, self.engine.grid_lap(i), self.engine.grid_stops(i)) for i in self.engine.grid_spots
         ]
         self.start: Position = self.grid_positions[0]
-        self._costs: dict[tuple, MoveCost] = {}
+        #: (braked, blocked, overshoots, starts in the pit zone, ends in it) -> cost.
+        self._costs: dict[tuple[int, bool, tuple[Overshoot, ...], bool, bool], MoveCost] = {}
         self._cars: dict[int, CarState] = {}  # a healthy car on each space, for move_cost
-        self._classes: dict[tuple, int] = {}
+        self._classes: dict[_CostClass, int] = {}
         empty = (0, self.max_roll + 1, 2)
         self._loss = np.zeros(empty, dtype=np.int64)
         self._doom = np.zeros(empty, dtype=bool)
@@ -174,8 +188,8 @@ class SoloModel:
         #: The searches made, one per space and movement rules (positions may share one).
         self._searches: dict[tuple[int, MoveRules], _Searched] = {}
         self._search_of: list[_Searched] = []  # per position
-        self._targets: list[np.ndarray] = []  # per position and option: the index reached
-        self._shape_cache: tuple[_Searched | None, Any] = (None, None)
+        self._targets: list[NDArray[np.int64]] = []  # per position and option: the index reached
+        self._shape_cache: tuple[None, None] | tuple[_Searched, _Shape] = (None, None)
         self._explore()
 
     # -- positions ---------------------------------------------------------------
@@ -188,7 +202,7 @@ class SoloModel:
         """Whether the car may turn into the pit lane on this lap (P-2, P-7)."""
         return self.engine.pit_allowed(self._car, CarState(lap=lap, pools=self.preset.pool_max))
 
-    def successor(self, position: Position, option: MoveOption) -> Position | int:
+    def successor(self, position: Position, option: MoveOption) -> Position | Finished:
         """The position an option leads to, or :data:`FINISHED`."""
         space, lap, stops = position
         new_stops, new_lap = after_move(self.board, space, stops, lap, option)
@@ -233,7 +247,7 @@ class SoloModel:
             reach = self._pit_reach = _steps_to_pit_in(self.board)
         return bool(reach[space] <= 2 * self.max_roll)
 
-    _pit_reach: np.ndarray | None = None
+    _pit_reach: NDArray[np.int64] | None = None
 
     def _rules(self, position: Position) -> MoveRules:
         """The movement rules of the lone car at ``position``."""
@@ -384,11 +398,11 @@ class SoloModel:
             starts=np.searchsorted(group, np.arange(len(self.groups))).astype(np.int64),
         )
 
-    def _shape(self, found: _Searched) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _shape(self, found: _Searched) -> _Shape:
         """Face group, option, loss and doom of every row of a search (the last one is kept)."""
-        last, shape = self._shape_cache
-        if last is found:
-            return shape
+        cache = self._shape_cache
+        if cache[0] is found:
+            return cache[1]
         space = found.space
         base = found.options
         moved = found.moved
@@ -402,7 +416,7 @@ class SoloModel:
         # A-6: a blocked car moves as far as it can; only its farthest options are blocked
         farthest = np.where(fits, moved[None, :], -1).max(axis=1)
         group, idx = np.nonzero(fits)
-        braked, blocked_rows = braking(
+        braked, blocked_rows = braking(  # arithmetic, so it applies element by element
             rolls[group],
             moved[idx],
             boxed[idx].astype(np.int64),
@@ -460,7 +474,7 @@ class SoloModel:
         )
 
     # -- gears -----------------------------------------------------------------------
-    def gear_table(self, space: int) -> tuple[np.ndarray, np.ndarray]:
+    def gear_table(self, space: int) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
         """Legal gears and downshift losses from ``space`` for every previous gear.
 
         Returns
@@ -491,7 +505,7 @@ class SoloModel:
         """Probability that an engine check costs a point (D-6)."""
         return engine_hit(self.preset)
 
-    def describe(self, p: int) -> dict[str, Any]:
+    def describe(self, p: int) -> dict[str, SpaceId | int]:
         """A position in words: space id, lap and stops."""
         space, lap, stops = self.positions[p]
         return {"space": self.board.ids[space], "lap": lap, "stops": stops}
@@ -539,7 +553,7 @@ class _Searched:
         """Drop the option list (the arrays stay)."""
         self._options = None
 
-    def _cost_classes(self, model: SoloModel) -> np.ndarray:
+    def _cost_classes(self, model: SoloModel) -> NDArray[np.int64]:
         """The cost class of each option (:meth:`SoloModel._cost_class`)."""
         space = self.space
         start_pit = in_pit_zone(model.board, space)
@@ -550,7 +564,9 @@ class _Searched:
             classes.append(model._cost_class(space, option) if k is None else k)
         return np.asarray(classes, dtype=np.int64)
 
-    def finish_costs(self, model: SoloModel, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def finish_costs(
+        self, model: SoloModel, which: NDArray[np.intp]
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
         """Loss and doom of the options ``which`` as moves that end the race (per option)."""
         n = len(self.options)
         loss = np.zeros(n, dtype=np.int64)
@@ -590,7 +606,7 @@ def engine_hit(preset: Preset) -> float:
     return sum(1 for f in faces if f <= preset.engine_fail) / len(faces)
 
 
-def _steps_to_pit_in(board: Board) -> np.ndarray:
+def _steps_to_pit_in(board: Board) -> NDArray[np.int64]:
     """Per space, the fewest steps of the board to a step into the pit lane (a large number if none)."""
     n = len(board.ids)
     far = np.iinfo(np.int64).max // 2

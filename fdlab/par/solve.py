@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
@@ -53,7 +54,7 @@ from fdlab.rules.collector import paused_collections
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.presets import Preset, get_preset
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 #: Value of a state not computed yet (larger than any real value).
 _UNKNOWN = 1e15
@@ -64,12 +65,12 @@ class _Tables:
     """Per-position arrays shared by the value and the policy-evaluation passes."""
 
     rows: list[OptionRows]
-    legal: np.ndarray  # (positions, previous gear, gear)
-    shift_loss: np.ndarray  # same shape
-    trigger: np.ndarray  # per face group: engine check on this face (D-6)
-    prob: np.ndarray  # per face group
-    gear_of_group: np.ndarray  # per face group, 1-based
-    gear_starts: np.ndarray  # first group of each gear
+    legal: NDArray[np.bool_]  # (positions, previous gear, gear)
+    shift_loss: NDArray[np.int64]  # same shape
+    trigger: NDArray[np.bool_]  # per face group: engine check on this face (D-6)
+    prob: NDArray[np.float64]  # per face group
+    gear_of_group: NDArray[np.int64]  # per face group, 1-based
+    gear_starts: NDArray[np.intp]  # first group of each gear
 
 
 @dataclass
@@ -94,8 +95,12 @@ class ParSolution:
         is a car that stalled at the start.
     gear_policy : ndarray of int8, same shape
         The gear to announce in that state (0 where the car is eliminated).
+    finish : ndarray, same shape
+        Probability that a race from that state finishes, under ``gear_policy``.
     seconds : float
         Wall-clock solve time.
+    stats : dict of str to int
+        Sizes of the solve: ``"positions"``, ``"rows"`` (option rows) and ``"iterations"``.
     """
 
     par: float
@@ -104,11 +109,11 @@ class ParSolution:
     objective: float
     elimination_penalty: float
     model: SoloModel
-    value: np.ndarray
-    gear_policy: np.ndarray
-    finish: np.ndarray
+    value: NDArray[np.float64]
+    gear_policy: NDArray[np.int8]
+    finish: NDArray[np.float64]
     seconds: float
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)
 
     @property
     def board(self) -> Board:
@@ -198,14 +203,14 @@ class ParSolution:
             elimination_penalty=self.elimination_penalty,
         )
 
-    def space_table(self) -> dict[Any, float]:
+    def space_table(self) -> dict[SpaceId, float]:
         """Space id -> expected turns to the flag from there, healthy, in 1st gear.
 
         For each space the lowest value over the laps and stop counts a lone
         car reaches it with; spaces it never reaches are left out.
         """
         model = self.model
-        best: dict[Any, float] = {}
+        best: dict[SpaceId, float] = {}
         for p, (space, _, _) in enumerate(model.positions):
             v = float(self.value[p, 1, model.pool_max])
             sid = model.board.ids[space]
@@ -334,7 +339,9 @@ def solve_par(
     )
 
 
-def _levels(rows: list[OptionRows]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+def _levels(
+    rows: list[OptionRows],
+) -> tuple[NDArray[np.int32], NDArray[np.bool_], list[NDArray[np.intp]]]:
     """Strongly connected groups of positions, and the positions level by level, sinks first.
 
     Positions ``p -> q`` are joined when an option of ``p`` leads to ``q``.
@@ -393,7 +400,8 @@ def _tables(model: SoloModel) -> _Tables:
     groups = model.groups
     gear_of_group = np.asarray([g for g, _, _ in groups], dtype=np.int64)
     gear_starts = np.searchsorted(gear_of_group, np.arange(1, model.preset.gears + 1))
-    categories: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+    #: (in a box, in the pit zone) -> the gear table of such a space
+    categories: dict[tuple[bool, bool], tuple[NDArray[np.bool_], NDArray[np.int64]]] = {}
     legal, shift = [], []
     board = model.board
     for space, _, _ in model.positions:
@@ -404,7 +412,7 @@ def _tables(model: SoloModel) -> _Tables:
         shift.append(categories[key][1])
     # positions that share a search one after the other: its rows are shaped once
     order = sorted(range(len(model.positions)), key=lambda p: id(model._search_of[p]))
-    rows: list[OptionRows] = [None] * len(order)  # type: ignore[list-item]
+    rows: list[OptionRows] = [None] * len(order)  # type: ignore[list-item]  # all set below
     for p in order:
         rows[p] = _distinct(model, model.rows(p))
     return _Tables(
@@ -452,7 +460,7 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     )
 
 
-def _first_of_each(key: np.ndarray) -> np.ndarray:
+def _first_of_each(key: NDArray[np.int64]) -> NDArray[np.intp]:
     """Where each distinct value of ``key`` (integers, none negative) first occurs, in order.
 
     ``np.unique(key, return_index=True)`` sorted, by one plain sort of the
@@ -516,9 +524,9 @@ class _Landing:
     ``flat_below`` gives, for those elements in order, the state one point lower.
     """
 
-    flat: np.ndarray
-    checked: np.ndarray | None
-    flat_below: np.ndarray
+    flat: NDArray[np.int64]
+    checked: NDArray[np.bool_] | None
+    flat_below: NDArray[np.int64]
 
 
 class _Rows:
@@ -546,7 +554,7 @@ class _Rows:
         # flat index of the landing state with pool 0 (restored: the full pool)
         self.base = (self.position * width + self.gear) * (2 * margin) + margin
 
-    def land(self, model: SoloModel, idx: np.ndarray) -> _Landing:
+    def land(self, model: SoloModel, idx: NDArray[np.intp]) -> _Landing:
         """Landing of rows ``idx`` (shape ``(n, 1)`` for whole rows, or ``(groups, pool + 1)``
         for one row per element) at every pool value."""
         if idx.ndim == 2 and idx.shape[1] == 1:
@@ -567,7 +575,7 @@ class _Rows:
         check = check & alive & (pools > 0)
         return _Landing(flat, check, flat[check] - 1)
 
-    def _land_rows(self, model: SoloModel, r: np.ndarray) -> _Landing:
+    def _land_rows(self, model: SoloModel, r: NDArray[np.intp]) -> _Landing:
         """:meth:`land` of whole rows ``r``: the same indices, in fewer passes over the grid."""
         rows = self.rows
         top = model.pool_max
@@ -591,7 +599,9 @@ class _Rows:
         checked[at] = alive & (pools[None, :] > 0)
         return _Landing(flat, checked, flat[checked] - 1)
 
-    def row_values(self, model: SoloModel, r: np.ndarray, store: np.ndarray) -> np.ndarray:
+    def row_values(
+        self, model: SoloModel, r: NDArray[np.intp], store: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
         """``_values(model, self.land(model, r[:, None]), store)`` for a landing used once.
 
         Row ``r`` lands, at pool values 0 to the full pool, on consecutive
@@ -607,7 +617,7 @@ class _Rows:
         restore = rows.restore[r]
         start = base - rows.loss[r]
         start[gone | restore] = 0
-        out = windows[start]
+        out: NDArray[np.float64] = windows[start]
         if restore.any():
             out[restore] = flat[base[restore] + top][:, None]
         if gone.any():
@@ -629,10 +639,10 @@ class _Rows:
         return out
 
 
-def _values(model: SoloModel, land: _Landing, store: np.ndarray) -> np.ndarray:
+def _values(model: SoloModel, land: _Landing, store: NDArray[np.float64]) -> NDArray[np.float64]:
     """A :class:`_Store` array at the landing states, the engine check averaged in."""
     flat = store.reshape(-1)
-    out = flat[land.flat]
+    out: NDArray[np.float64] = flat[land.flat]
     if land.checked is not None:
         hit = model.engine_hit()
         out[land.checked] = (1 - hit) * out[land.checked] + hit * flat[land.flat_below]
@@ -642,9 +652,9 @@ def _values(model: SoloModel, land: _Landing, store: np.ndarray) -> np.ndarray:
 def _solve_level(
     model: SoloModel,
     tables: _Tables,
-    positions: np.ndarray,
-    label: np.ndarray,
-    loops: np.ndarray,
+    positions: NDArray[np.intp],
+    label: NDArray[np.int32],
+    loops: NDArray[np.bool_],
     store: _Store,
     penalty: float,
     tolerance: float,
@@ -670,7 +680,7 @@ def _solve_level(
     counts = np.fromiter((len(r.group) for r in parts), np.int64, n_slots)
     slot = np.repeat(np.arange(n_slots), counts)
 
-    def joined(name: str) -> np.ndarray:
+    def joined(name: str) -> NDArray[Any]:  # the dtype of the field ``name``
         return np.concatenate([getattr(r, name) for r in parts])
 
     rows = OptionRows(
@@ -702,7 +712,7 @@ def _solve_level(
     inner_face = face[inner]
     inner_faces, inner_starts = _segments(inner_face)
 
-    def best() -> tuple[np.ndarray | None, np.ndarray]:
+    def best() -> tuple[NDArray[np.float64] | None, NDArray[np.float64]]:
         if not len(inner):
             return None, outer_best
         w = _values(model, inner_land, store.value_store)
@@ -713,7 +723,7 @@ def _solve_level(
     groups, group_index = np.unique(group_of_slot, return_inverse=True)
     cyclic = loops[group_of_slot]
 
-    def still_changing(change: np.ndarray) -> np.ndarray:
+    def still_changing(change: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Per slot: its group changed by more than the tolerance (and has a cycle)."""
         most = np.zeros(len(groups))
         np.maximum.at(most, group_index, change)
@@ -734,10 +744,10 @@ def _solve_level(
         if not active.any():
             break
     # the values of the level are final: the chosen row of every face group is fixed
-    w, least = best()
+    inner_w, least = best()
     chosen = np.where(outer_best == least, outer_first, n)
-    if w is not None:
-        marked = np.where(w == least[inner_face], inner[:, None], n)
+    if inner_w is not None:
+        marked = np.where(inner_w == least[inner_face], inner[:, None], n)
         first = np.minimum.reduceat(marked, inner_starts, axis=0)
         chosen[inner_faces] = np.minimum(chosen[inner_faces], first)
     land = every.land(model, chosen)
@@ -767,7 +777,7 @@ def _solve_level(
     return iterations
 
 
-def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _segments(group: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The distinct values of a sorted array and where each begins (for ``reduceat``)."""
     if not len(group):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -776,7 +786,7 @@ def _segments(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return group[starts].astype(np.int64), starts
 
 
-def _expected(tables: _Tables, best: np.ndarray) -> np.ndarray:
+def _expected(tables: _Tables, best: NDArray[np.float64]) -> NDArray[np.float64]:
     """Each gear's expected value after its roll, from the best row value of every face.
 
     ``best`` is ``(face groups, pool)``, or ``(positions, face groups, pool)``.
@@ -787,8 +797,12 @@ def _expected(tables: _Tables, best: np.ndarray) -> np.ndarray:
 
 
 def _gear_choice(
-    model: SoloModel, tables: _Tables, positions: np.ndarray, expected: np.ndarray, penalty: float
-) -> tuple[np.ndarray, np.ndarray]:
+    model: SoloModel,
+    tables: _Tables,
+    positions: NDArray[np.intp],
+    expected: NDArray[np.float64],
+    penalty: float,
+) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
     """Best gear for every position, previous gear and pool, given each gear's expected value.
 
     ``expected`` is ``(positions, gears, pool)``; returns the values and the
@@ -816,11 +830,11 @@ def _gear_choice(
 def _through_gear(
     model: SoloModel,
     tables: _Tables,
-    positions: np.ndarray,
-    gear_policy: np.ndarray,
-    f_gear: np.ndarray,
-    a_gear: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+    positions: NDArray[np.intp],
+    gear_policy: NDArray[np.int8],
+    f_gear: NDArray[np.float64],
+    a_gear: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Apply the chosen gear (and its downshift loss) to per-gear finish values.
 
     ``gear_policy`` is ``(positions, previous gear, pool)``, ``f_gear`` and
@@ -841,7 +855,7 @@ def _through_gear(
     return f, f + a
 
 
-def _first_true(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[np.int64]:
     """Per group of rows (rows ``starts[k]`` to ``starts[k+1]``) and column, the first
     row where ``mask`` is true; every group must have one in every column.
 
@@ -855,10 +869,11 @@ def _first_true(mask: np.ndarray, starts: np.ndarray) -> np.ndarray:
     # true elements column by column, each as column * n + row, in increasing order
     flat = np.flatnonzero(mask.T)
     wanted = np.arange(columns)[None, :] * n + starts[:, None]
-    return flat[np.searchsorted(flat, wanted)] - np.arange(columns)[None, :] * n
+    first: NDArray[np.int64] = flat[np.searchsorted(flat, wanted)] - np.arange(columns)[None, :] * n
+    return first
 
 
-def _first_argmin(w: np.ndarray, starts: np.ndarray) -> np.ndarray:
+def _first_argmin(w: NDArray[np.float64], starts: NDArray[np.int64]) -> NDArray[np.int64]:
     """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the first row of least value."""
     best = np.minimum.reduceat(w, starts, axis=0)
     group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(w))))

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fdlab.files import atomic_write
 from fdlab.par.errors import CacheSettingError
@@ -181,7 +182,7 @@ def load(key: tuple[str, str, int], preset: Preset, spaces: int | None = None) -
         return None
 
 
-def _digest(meta: Mapping[str, object], *arrays: np.ndarray) -> str:
+def _digest(meta: Mapping[str, object], *arrays: NDArray[np.generic]) -> str:
     """A hash of a table's figures (``meta`` but its digest) and arrays, as stored."""
     digest = hashlib.sha256(
         json.dumps({k: v for k, v in meta.items() if k != "digest"}, sort_keys=True).encode()

@@ -19,13 +19,16 @@ worker receiving them from the playtest's process) and
 from __future__ import annotations
 
 import dataclasses
+import enum
 import hashlib
 import json
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fdlab.par import store
 from fdlab.par.approx import solo_preset
@@ -47,7 +50,14 @@ __all__ = [
 #: Successors a table remembers before it starts afresh (see :meth:`ParTable.successors`).
 SUCCESSORS_KEPT = 200_000
 
-_UNSEEN = object()
+
+class _Unseen(enum.Enum):
+    """A successor not worked out yet (``None`` is an answer: the solver never went there)."""
+
+    UNSEEN = enum.auto()
+
+
+_UNSEEN: Final = _Unseen.UNSEEN
 
 
 @dataclass
@@ -74,12 +84,15 @@ class ParTable:
     preset: Preset
     box_slot: int
     positions: tuple[Position, ...]
-    value: np.ndarray
-    gear_policy: np.ndarray
+    value: NDArray[np.float64]
+    gear_policy: NDArray[np.int8]
     par: float
     finish_probability: float
     elimination_penalty: float
     index: dict[Position, int] = field(default_factory=dict, repr=False)
+    #: A bot's copy of :attr:`value` as nested lists (:meth:`fdlab.bots.parbot.ParBot._rows`),
+    #: set on first use, never pickled: absent until then (no default, not an argument).
+    _rows_list: list[list[list[float]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.index:
@@ -90,7 +103,7 @@ class ParTable:
         self._successors: dict[tuple[int, int, int], dict[tuple[int, ...], int | None]] = {}
         self._remembered = 0
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state["index"] = {}  # rebuilt on arrival: half the size
         state["_successors"] = {}  # a memo of this process
@@ -98,7 +111,7 @@ class ParTable:
         state.pop("_rows_list", None)  # a bot's copy of the values as lists
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
         self.index = {position: p for p, position in enumerate(self.positions)}
         self._successors = {}
@@ -203,7 +216,7 @@ class ParTable:
 
 
 #: Board -> content hash (boards are immutable).
-_KEYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KEYS: weakref.WeakKeyDictionary[Board, str] = weakref.WeakKeyDictionary()
 
 #: (board key, preset key, box slot) -> table, for the life of the process.
 _TABLES: dict[tuple[str, str, int], ParTable] = {}

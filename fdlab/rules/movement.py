@@ -341,7 +341,7 @@ def move_options_for_rolls(
     return {roll: list(search.options(roll)) for roll in wanted}
 
 
-def braking(roll: int, moved: Any, boxed: Any, full: Any, farthest: Any) -> tuple[Any, Any]:
+def braking(roll: Any, moved: Any, boxed: Any, full: Any, farthest: Any) -> tuple[Any, Any]:
     """Spaces braked and the blocked flag of an option that moved ``moved`` of ``roll``.
 
     The one statement of the rule (D-4, A-6, P-2): braking is ``roll - moved``,
