@@ -191,7 +191,6 @@ def run_races(
     Examples
     --------
     >>> from fdlab.track import from_ascii, track_to_dict
-    >>> from fdlab.rules.presets import BASIC
     >>> track = from_ascii('''
     ...     . . . 1 1 . . . . . . .
     ...     . . . 1 1 . . . . . . .

@@ -152,9 +152,6 @@ def play_logged_race(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.bots import HeuristicBot
     >>> board = compile_board(from_ascii('''
     ...     . . . 1 1 . . . . . . .

@@ -280,7 +280,6 @@ def solo_gaps(result: PlaytestResult, par: float, races: int = 100, seed: int = 
     --------
     >>> from fdlab.analysis.examples import small_playtest
     >>> from fdlab.par import solo_table
-    >>> from fdlab.rules.board import compile_board
     >>> result = small_playtest()
     >>> par = solo_table(compile_board(result.track), result.preset).par
     >>> gaps = solo_gaps(result, par, races=5)

@@ -46,8 +46,6 @@ def corner_before_the_line(board: Board, start: int, corner: object) -> bool:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . . 1 1 . 2 2 .", corners={1: 1, 2: 1}, finish=5))
     >>> corner_before_the_line(board, 0, 1), corner_before_the_line(board, 0, 2)
     (True, False)
@@ -89,7 +87,6 @@ class HeuristicBot:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules.race import Race
     >>> track = from_ascii(". . . . . . 1 1 . . . .", corners={1: 1}, grid=[1], finish=11)
     >>> race = Race(track, cars=1, seed=2)

@@ -163,9 +163,6 @@ class ParBot:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.rules.simulate import simulate
     >>> from fdlab.par import solo_table
     >>> board = compile_board(from_ascii('''

@@ -40,10 +40,7 @@ class HealthyPrices:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> from fdlab.rules.movement import move_options
-    >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . . ."))
     >>> prices = HealthyPrices(board, BASIC)
     >>> kinds = np.array(prices.kind_ids(move_options(board, 0, 1)[:1], False, True))
@@ -69,10 +66,7 @@ class HealthyPrices:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
         >>> from fdlab.rules.movement import move_options
-        >>> from fdlab.rules.presets import BASIC
         >>> board = compile_board(from_ascii(". . . . ."))
         >>> prices = HealthyPrices(board, BASIC)
         >>> prices.kind_ids(move_options(board, 0, 2), False, True)  # three moves of one kind
@@ -145,9 +139,6 @@ def prices_for(board: Board, preset: Preset) -> HealthyPrices:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . ."))
     >>> prices_for(board, BASIC) is prices_for(board, BASIC)
     True

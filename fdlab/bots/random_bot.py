@@ -26,7 +26,6 @@ class RandomBot:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules.simulate import simulate
     >>> track = from_ascii('''
     ...     . . . 1 1 . . . . . . . .
@@ -52,7 +51,6 @@ class RandomBot:
         Examples
         --------
         >>> from fdlab.rules import Race
-        >>> from fdlab.track import from_ascii
         >>> view = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=1).view()
         >>> bot = RandomBot(7)
         >>> bot.rng(view, "move").random() == RandomBot(7).rng(view, "move").random()

@@ -167,9 +167,6 @@ def solo_tables(
 
     Examples
     --------
-    >>> from fdlab.rules.presets import BASIC
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii(". . . . . .", grid=[0, 1], finish=4))
     >>> len(solo_tables(["par", "par:bold", "solo"], board, BASIC))
     1
@@ -191,9 +188,6 @@ def table_slots(
 
     Examples
     --------
-    >>> from fdlab.rules.presets import BASIC
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii(". . . . . .", grid=[0, 1], finish=4))
     >>> list(table_slots(["heuristic", "par", "par:bold"], board, BASIC).values())
     [2]
@@ -231,9 +225,6 @@ def make_bot(
 
     Examples
     --------
-    >>> from fdlab.rules.presets import BASIC
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii(". . . .", grid=[0], finish=2))
     >>> make_bot("heuristic:cautious", board=board, preset=BASIC, seed=1)
     HeuristicBot(caution=1.5, pit_below=0.8)

@@ -36,10 +36,7 @@ class SoloOptimalBot:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.par import solo_table, solve_par
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.rules.simulate import simulate
     >>> track = from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1)
     >>> bot = SoloOptimalBot(solve_par(track))

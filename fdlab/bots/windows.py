@@ -58,8 +58,6 @@ def corner_windows(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . 1 1 1 . . 2 .", corners={1: 2, 2: 1}))
     >>> corner_windows(board, 0)  # corner 2 only after stopping in corner 1 (C-5)
     {1: (3, 5)}
@@ -86,8 +84,6 @@ def corner_window(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . 1 1 1 . .", corners={1: 2}))
     >>> corner_window(board, 0, 1), corner_window(board, 4, 1), corner_window(board, 6, 1)
     ((3, 5), (0, 1), None)

@@ -99,7 +99,6 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> annotation_tables(from_ascii(". 1 1 .", corners={1: 2}))["flags"]["text"]
     ['#1 2\u2691 2/2']
     """
@@ -176,7 +175,6 @@ class EditorSources:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> sources = EditorSources.of(from_ascii(". . ."))
         >>> sources.board.data["id"], len(sources.steps.data["from"])
         ([0, 1, 2], 2)
@@ -198,7 +196,6 @@ class EditorSources:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> track = from_ascii(". . .")
         >>> sources = EditorSources.of(track)
         >>> track.space(1)["hazard"] = "danger"
@@ -221,7 +218,6 @@ def arrow_rows(track: Track, steps: Columns, mode: str) -> Columns:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". 1 1 . . .", corners={1: 1})
     >>> [len(arrow_rows(track, step_data(track), m)["from"]) for m in ARROW_MODES]
     [3, 5, 0]
@@ -279,7 +275,6 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 300)
     >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__, plot.sizing_mode
     ('fdlab-board', 'Patches', 'stretch_width')

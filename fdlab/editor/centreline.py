@@ -16,7 +16,6 @@ def track_centreline(track: Track) -> list[tuple[float, float]]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii('''
     ...     . . .
     ...     . . .

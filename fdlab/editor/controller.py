@@ -98,7 +98,6 @@ def board_state(track: Track) -> tuple[Any, ...]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> a, b = from_ascii(". . ."), from_ascii(". . .")
     >>> board_state(a) == board_state(b)
     True
@@ -137,7 +136,6 @@ class EditorController:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> editor = EditorController(from_ascii(". . 1 1 .", corners={1: 1}))
     >>> editor.set_corner_stops(1, 3)
     >>> editor.track.corners[1]["stops"], editor.dirty
@@ -191,7 +189,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . ."))
         >>> editor.set_hazard([1], "danger"); editor.set_hazard([2], "danger")
         >>> label = editor.undo()
@@ -273,7 +270,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . ."))
         >>> editor.observe(lambda controller, what: print(what))
         >>> editor.set_hazard([1], "danger")
@@ -286,7 +282,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 2}))
         >>> editor.track.corners[1]["long"] = 99  # changed behind the editor's back
         >>> editor.revalidate().problems == editor.report.problems, editor.track.corners[1]["long"]
@@ -322,7 +317,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . ."))
         >>> editor.set_info(name="Stadium", laps=2)
         >>> editor.track.name, editor.track.laps
@@ -349,7 +343,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . ."))
         >>> editor.set_spaces([1, 2], hazard="danger")
         >>> editor.track.spaces(hazard="danger")
@@ -365,7 +358,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . ."))
         >>> editor.set_hazard([0, 2], "shooting")
         >>> editor.track.spaces(hazard="shooting")
@@ -379,7 +371,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . .", grid=[2, 1]))
         >>> editor.set_grid_spot(0, 1)
         >>> editor.track.grid_spots()
@@ -405,7 +396,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . . . .", closed=True))
         >>> pits = editor.add_pit_lane([1, 2, 3, 4], boxes=1)
         >>> box = editor.track.boxes()[0]
@@ -435,7 +425,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . . ."))
         >>> editor.pair_tunnel(1, 3)
         '1'
@@ -462,7 +451,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . . .", tunnels={"A": (1, 3)}))
         >>> editor.clear_tunnel("A")
         >>> editor.track.tunnel_pairs(), editor.track.graph.has_edge(1, 3)
@@ -488,7 +476,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . ."))
         >>> editor.make_corner([1, 2], stops=2)
         1
@@ -508,7 +495,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
         >>> editor.set_corner([3], 1)
         >>> editor.track.corner_spaces(1)
@@ -524,7 +510,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
         >>> editor.set_corner_stops(1, 2)
         >>> editor.track.corners[1]["stops"]
@@ -541,7 +526,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
         >>> editor.rename_corner(1, "Hairpin")
         >>> editor.track.corners[1]["name"]
@@ -561,7 +545,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 . 2 . .", corners={1: 1, 2: 2}, closed=True))
         >>> editor.merge_corners(1, 2)
         >>> sorted(editor.track.corners), editor.track.corner_spaces(1), editor.track.corners[1]["stops"]
@@ -598,7 +581,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 1 1 1 .", corners={1: 2}))
         >>> editor.split_corner(1, [3, 4])
         2
@@ -624,7 +606,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
         >>> editor.delete_corner(1)
         >>> editor.track.corners, editor.track.spaces(corner=1)
@@ -655,7 +636,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . ."))
         >>> editor.add_step(0, 2, "ahead")
         >>> sorted(editor.track.graph.successors(0))
@@ -669,7 +649,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . ."))
         >>> editor.remove_step(2, 3)
         >>> [p.code for p in editor.problems][:1]
@@ -691,7 +670,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . . . .", closed=True))
         >>> editor.set_line("police", [(2, 3)])
         >>> editor.history
@@ -731,7 +709,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . .", closed=True))
         >>> editor.set_line_before("finish", [2])
         >>> editor.track.edges_crossing("finish"), editor.track.space(2)["progress"]
@@ -768,7 +745,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . . . .", closed=True))
         >>> pits = editor.add_pit_lane([1, 2, 3, 4])
         >>> [editor.track.space(p)["kind"] for p in pits]
@@ -795,7 +771,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . ."))
         >>> editor.remove_spaces([3])
         >>> len(editor.track), editor.track.graph.has_edge(2, 3)
@@ -810,7 +785,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . . .\\nx p p x"))
         >>> editor.remove_pit_lane()
         >>> editor.track.spaces(kind="pit")
@@ -826,7 +800,6 @@ class EditorController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> editor = EditorController(from_ascii(". . ."))
         >>> editor.replace_board(from_ascii(". . . . ."))
         >>> len(editor.track), editor.undo(), len(editor.track)

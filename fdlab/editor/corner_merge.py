@@ -56,7 +56,6 @@ def plan_merge(track: Track, keep: Any, other: Any, stops: int | None = None) ->
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". 1 1 . . 2 2 . . . .", corners={1: 1, 2: 3}, closed=True)
     >>> plan = plan_merge(track, 1, 2)
     >>> plan.between, plan.stops, plan.why_stops

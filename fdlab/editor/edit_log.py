@@ -62,7 +62,6 @@ def encode(track: Track, edit: str, arguments: Mapping[str, Any], label: str = "
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . 1 1", corners={1: 2}, closed=True)
     >>> encode(track, "set_hazard", {"spaces": [1], "hazard": "danger"})
     {'edit': 'set_hazard', 'args': {'spaces': [{'at': 0.25, 'lane': 0, 'kind': 'track'}], 'hazard': 'danger'}, 'label': ''}
@@ -101,7 +100,6 @@ def decode(track: Track, record: Record) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> old = from_ascii(". . . .", closed=True)
     >>> record = encode(old, "set_hazard", {"spaces": [2], "hazard": "danger"})
     >>> decode(from_ascii(". . . . . . . .", closed=True), record)

@@ -38,7 +38,6 @@ def distance_text(track: Track, spaces: float) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> distance_text(from_ascii(". . . .", closed=True), 3)
     '3 spaces (3 m)'
     """
@@ -59,7 +58,6 @@ def move_finish(track: Track, starts: Iterable[SpaceId], edits_key: str = "edits
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . . . . .", closed=True, grid=[5, 4])
     >>> move = move_finish(track, [2])
     >>> move.label

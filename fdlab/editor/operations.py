@@ -63,7 +63,6 @@ def check_space_value(track: Track, space: SpaceId, key: str, value: Any) -> Non
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". 1 .", corners={1: 1})
     >>> check_space_value(track, 0, "hazard", "danger")
     >>> check_space_value(track, 0, "corner", 7)
@@ -97,7 +96,6 @@ class SetSpaceAttributes(Operation):
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> op = SetSpaceAttributes({1: {"hazard": "shooting"}})
     >>> op.apply(track); track.space(1)["hazard"]
@@ -394,7 +392,6 @@ class Composite(Operation):
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> op = Composite([AddStep(0, 2), AddStep(0, 2)], label="twice")
     >>> op.apply(track)
@@ -433,7 +430,6 @@ class SetGraphValue(Operation):
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> op = SetGraphValue("edits", [{"edit": "remove_pit_lane", "args": {}}])
     >>> op.apply(track); len(track.graph.graph["edits"])
@@ -468,7 +464,6 @@ class Staged(Operation):
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> op = Staged([lambda t: AddStep(0, 2), lambda t: RemoveStep(0, 1)], label="bypass")
     >>> op.apply(track); sorted(track.graph.edges)

@@ -49,7 +49,6 @@ def plan_pit_lane(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . . . . .", closed=True)
     >>> plan = plan_pit_lane(track, [1, 2, 3, 4], boxes=1)
     >>> plan.pit_spaces, plan.box_spaces

@@ -33,7 +33,6 @@ def lap_fraction(track: Track, progress: float) -> float:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> lap_fraction(from_ascii(". . . .", closed=True), 3.0)
     0.75
     """
@@ -46,7 +45,6 @@ def place_of(track: Track, space: SpaceId) -> Place:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii('''
     ...     . . . .
     ...     . . . .
@@ -87,7 +85,6 @@ def locate(track: Track, place: Place, *, taken: Iterable[SpaceId] = ()) -> Spac
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> old = from_ascii(". . . .\\n. . . .", closed=True)
     >>> new = from_ascii(". . . . . . . .\\n. . . . . . . .", closed=True)
     >>> locate(new, place_of(old, 5))  # halfway round the lap, lane 1
@@ -123,7 +120,6 @@ def corner_place(track: Track, corner: Any) -> Place:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> corner_place(from_ascii(". . 1 1 . . . .", corners={1: 2}, closed=True), 1)
     {'at': 0.3125, 'name': 'Corner 1'}
     """
@@ -154,7 +150,6 @@ def locate_corner(track: Track, place: Place) -> Any:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . 1 1 . . 2 .", corners={1: 2, 2: 1}, closed=True)
     >>> locate_corner(track, {"at": 0.8, "name": ""})
     2

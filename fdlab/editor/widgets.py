@@ -123,7 +123,6 @@ class TrackEditor:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> editor = TrackEditor(from_ascii(". . 1 1 .", corners={1: 1}))
     >>> editor.select([2, 3])
     >>> editor.stops.value = 3
@@ -173,7 +172,6 @@ class TrackEditor:
         Examples
         --------
         >>> import pathlib, tempfile
-        >>> from fdlab.track import from_ascii
         >>> from fdlab.track.io import save_track
         >>> path = pathlib.Path(tempfile.mkdtemp()) / "ring.json"
         >>> save_track(from_ascii(". . . .", closed=True, name="Ring"), path)

@@ -15,7 +15,6 @@ It sits between the rules and the bots: bots are guided by it
 
 Examples
 --------
->>> from fdlab.track import from_ascii
 >>> ring = from_ascii(". . . . . . . .", closed=True, grid=[0], finish=1)
 >>> round(solve_par(ring).par, 2)  # turns for one lap of 8 spaces, starts and stalls included
 3.09

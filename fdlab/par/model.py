@@ -127,9 +127,6 @@ class SoloModel:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> model = SoloModel(compile_board(from_ascii(". . . . .", grid=[0], finish=3)), BASIC)
     >>> model.start, len(model.groups)
     ((0, 1, 0), 36)
@@ -586,7 +583,6 @@ def engine_check(preset: Preset, gear: int, roll: int) -> bool:
 
     Examples
     --------
-    >>> from fdlab.rules.presets import BASIC
     >>> engine_check(BASIC, 6, 30), engine_check(BASIC, 6, 29)
     (True, False)
     """
@@ -598,7 +594,6 @@ def engine_hit(preset: Preset) -> float:
 
     Examples
     --------
-    >>> from fdlab.rules.presets import BASIC
     >>> engine_hit(BASIC)
     0.2
     """

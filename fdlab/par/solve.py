@@ -284,7 +284,6 @@ def solve_par(
     three turns), starts normally (15 in 20, two turns) or flies four spaces
     over the line (4 in 20, one turn): par = (3 + 30 + 4) / 20.
 
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . . . . . . .", grid=[0], finish=3)
     >>> round(solve_par(track).par, 6)
     1.85

@@ -149,9 +149,6 @@ def load(key: tuple[str, str, int], preset: Preset, spaces: int | None = None) -
     Examples
     --------
     >>> import os, tempfile
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.par.table import table_key
     >>> from fdlab.par import solve_par
     >>> before = os.environ.get("FDLAB_CACHE_DIR")

@@ -159,10 +159,7 @@ class ParTable:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
         >>> from fdlab.rules.movement import move_options
-        >>> from fdlab.rules.presets import BASIC
         >>> board = compile_board(from_ascii(". . . . . . . .", grid=[0], finish=3))
         >>> table = solo_table(board, BASIC)
         >>> options = move_options(board, 0, 4)  # 4, 3, 2, 1 or 0 spaces
@@ -227,8 +224,6 @@ def board_key(board: Board) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> a = compile_board(from_ascii(". . . .", grid=[0]))
     >>> b = compile_board(from_ascii(". . . .", grid=[0]))
     >>> a is b, board_key(a) == board_key(b)
@@ -271,9 +266,6 @@ def solo_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> track = from_ascii(". . . . . . . .", grid=[0], finish=3)
     >>> first = solo_table(compile_board(track), BASIC)
     >>> first is solo_table(compile_board(track), BASIC), round(first.par, 2)
@@ -298,9 +290,6 @@ def known_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable | N
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . . . . . . .", grid=[0], finish=4))
     >>> table = solo_table(board, BASIC)  # solved, or read from a cache
     >>> known_table(board, BASIC) is table

@@ -88,7 +88,6 @@ def board_data(track: Track, *, highlight: Iterable[SpaceId] = (), cars: Cars = 
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". 1 1 S", corners={1: 2})
     >>> data = board_data(track, highlight=[3], cars={1: "Red"})
     >>> data["id"], data["stops"], data["highlight"]
@@ -199,7 +198,6 @@ def normalize_cars(track: Track, cars: Cars) -> list[tuple[SpaceId, str, str]]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> normalize_cars(track, {0: "A", 2: ("B", "navy")})
     [(0, 'A', '#e4262c'), (2, 'B', 'navy')]
@@ -264,7 +262,6 @@ def car_data(track: Track, cars: Cars) -> Columns:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> data = car_data(from_ascii(". . ."), {2: ("Y", "#ffff00")})
     >>> data["x"], data["label"], data["text_color"]
     ([2.5], ['Y'], ['#1b1d21'])
@@ -325,7 +322,6 @@ def step_data(track: Track) -> Columns:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> data = step_data(from_ascii(". .", closed=True))
     >>> data["from"], data["to"], data["lines"]
     ([0, 1], [1, 0], ['', 'finish'])
@@ -371,7 +367,6 @@ def annotation_data(track: Track) -> dict[str, Columns]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii('''
     ...     . . 1 1 .
     ...     . . 1 1 .

@@ -73,7 +73,6 @@ def board_figure(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> fig = board_figure(from_ascii(". 1 1 .", corners={1: 1}), cars={0: "A"})
     >>> fig.select_one({"name": "spaces"}).data_source.data["id"]
     [0, 1, 2, 3]
@@ -308,7 +307,6 @@ def pixels_per_unit(track: Track, width: int, height: int) -> float:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> round(pixels_per_unit(from_ascii(". . . ."), 460, 400), 1)
     100.0
     """
@@ -398,7 +396,6 @@ def car_rows(cars: dict[str, list[Any]], scale: float, space: float) -> dict[str
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.plot.data import car_data
     >>> rows = car_rows(car_data(from_ascii(". . ."), {0: "Blue", 2: "Ayrton Senna"}), 40.0, 1.0)
     >>> rows["label"], [round(dy, 1) for dy in rows["label_dy"]]
@@ -487,7 +484,6 @@ def save_html(obj: Any, path: str | os.PathLike[str], *, title: str | None = Non
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from fdlab.track import from_ascii
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     page = save_html(from_ascii(". . ."), pathlib.Path(folder) / "board.html")
     ...     "<html" in page.read_text(encoding="utf-8")

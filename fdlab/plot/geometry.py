@@ -80,7 +80,6 @@ def space_size(track: Track) -> float:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> space_size(from_ascii(". . ."))
     1.0
     """
@@ -128,7 +127,6 @@ def heading(track: Track, space: SpaceId) -> float:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> round(heading(from_ascii(". . ."), 0), 3)
     0.0
     """
@@ -170,7 +168,6 @@ def line_across(track: Track, into: SpaceId, came_from: SpaceId, size: float) ->
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> line_across(track, 1, 0, 1.0)
     ((1.0, 0.0), (1.0, -1.0))

@@ -281,7 +281,6 @@ def board_bounds(track: Track) -> tuple[float, float, float, float]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> board_bounds(from_ascii(". . ."))
     (0.0, -1.0, 3.0, 0.0)
     """

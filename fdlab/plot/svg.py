@@ -114,7 +114,6 @@ def track_svg(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> svg = track_svg(from_ascii(". 1 1 .", corners={1: 1}), cars={0: "A"})
     >>> svg.startswith("<svg"), svg.count('class="space"')
     (True, 4)

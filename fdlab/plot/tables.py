@@ -96,7 +96,6 @@ def move_list_html(moves: Iterable[LegalMove]) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules import LoadedDice, Race
     >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, dice=LoadedDice([9, 2]))
     >>> _ = race.play(1)
@@ -142,7 +141,6 @@ def board_html(board: Board) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules import compile_board
     >>> "<td>2</td>" in board_html(compile_board(from_ascii(". 1 1 .", corners={1: 2})))
     True
@@ -182,7 +180,6 @@ def race_result_html(result: RaceResult) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules import simulate
     >>> from fdlab.bots import HeuristicBot
     >>> track = from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11)
@@ -214,7 +211,6 @@ def race_html(race: RaceLike, *, width: int = 640) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules import Race
     >>> page = race_html(Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=1))
     >>> "<svg" in page and "<th>gear</th>" in page

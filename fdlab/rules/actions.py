@@ -73,8 +73,6 @@ class ChooseMove:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
         >>> from fdlab.rules.movement import move_options
         >>> board = compile_board(from_ascii(". . . ."))
         >>> ChooseMove.of(move_options(board, 0, 2)[0], board.ids)

@@ -93,7 +93,6 @@ class Board:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii('''
     ...     . . 1 .
     ...     . . 1 .
@@ -139,7 +138,6 @@ class Board:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> board = compile_board(from_ascii('''
         ...     . 1 .
         ...     . 1 .
@@ -160,7 +158,6 @@ class Board:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> compile_board(from_ascii(". . . .", closed=True)).wraps
         True
         >>> compile_board(from_ascii(". . . .", finish=2)).wraps
@@ -205,7 +202,6 @@ def compile_board(track: Track) -> Board:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> board = compile_board(from_ascii('''
     ...     . . .
     ...     . . .

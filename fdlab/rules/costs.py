@@ -86,8 +86,6 @@ def in_pit_zone(board: Board, index: int) -> bool:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii('''
     ...     . . . .
     ...     x p p x
@@ -122,10 +120,7 @@ def move_cost(board: Board, preset: Preset, car: CarState, option: MoveOption) -
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> from fdlab.rules.movement import move_options
-    >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . . ."))
     >>> options = move_options(board, 0, 3)
     >>> brake_two = [o for o in options if o.moved == 1][0]  # D-3: roll 3, move 1
@@ -142,10 +137,7 @@ def move_costs(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> from fdlab.rules.movement import move_options
-    >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". . . . ."))
     >>> costs = move_costs(board, BASIC, CarState(space=0, pools=(18,)), move_options(board, 0, 3))
     >>> [cost.total for cost in costs]

@@ -69,9 +69,6 @@ class Engine(IncidentRules):
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.rules.dice import LoadedDice
     >>> board = compile_board(from_ascii('''
     ...     . . . . . .
@@ -157,9 +154,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> engine = Engine(compile_board(from_ascii(". . . .")), BASIC, ["A", "B"])
         >>> state = engine.position([{"space": 1, "gear": 2}, {"space": 3}])
         >>> state.order, state.cars[0].gear
@@ -206,9 +200,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> engine = Engine(compile_board(from_ascii(". . . .")), BASIC, ["A"])
         >>> state = engine.position([{"space": 0, "gear": 2}])
         >>> print(engine.gear_error(state, 4))
@@ -305,9 +296,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> engine = Engine(compile_board(from_ascii(". . . .")), BASIC, ["A", "B"])
         >>> rules = engine.move_rules(engine.position([{"space": 1}, {"space": 3}]), 1)
         >>> rules.occupied, rules.max_lane_changes
@@ -336,9 +324,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> from fdlab.rules.dice import LoadedDice
         >>> engine = Engine(compile_board(from_ascii(". . . . .")), BASIC, ["A"])
         >>> state = engine.position([{"space": 0, "gear": 2, "pools": (2,)}])
@@ -377,9 +362,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> from fdlab.rules.dice import LoadedDice
         >>> engine = Engine(compile_board(from_ascii(". . . . .")), BASIC, ["A"])
         >>> state = engine.position([{"space": 0, "gear": 2}])
@@ -493,9 +475,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> board = compile_board(from_ascii(". 1 1 . .", corners={1: 2}, grid=[2, 0]))
         >>> engine = Engine(board, BASIC, ["A", "B"])
         >>> engine.grid_stops(board.index[2]), engine.grid_stops(board.index[0])
@@ -521,9 +500,6 @@ class Engine(IncidentRules):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
-        >>> from fdlab.rules.presets import BASIC
         >>> open_board = compile_board(from_ascii(". . . . . . . . . .", finish=5))
         >>> engine = Engine(open_board, BASIC, ["Blue"])
         >>> engine.grid_lap(open_board.index[3]), engine.grid_lap(open_board.index[7])

@@ -51,8 +51,6 @@ def explain_illegal(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> from fdlab.rules.movement import MoveRules
     >>> board = compile_board(from_ascii('''
     ...     . . . . .

@@ -93,9 +93,6 @@ def iter_race(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.rules.dice import SeededDice
     >>> from fdlab.bots import HeuristicBot
     >>> board = compile_board(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11))
@@ -163,9 +160,6 @@ def bot_action(policy: Policy, view: RaceView) -> Action:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.bots import HeuristicBot
     >>> engine = Engine(compile_board(from_ascii(" ".join(["."] * 30))), BASIC, ["A"])
     >>> state = engine.position([{"space": 0, "gear": 1}])

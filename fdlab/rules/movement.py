@@ -216,8 +216,6 @@ class MoveOption(NamedTuple):
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
-        >>> from fdlab.rules.board import compile_board
         >>> board = compile_board(from_ascii(". . . ."))
         >>> print(move_options(board, 0, 2)[0].describe(board))
         to space 2 via 1, 2: moved 2
@@ -282,8 +280,6 @@ def move_options(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii('''
     ...     . . . .
     ...     . . . .
@@ -322,8 +318,6 @@ def move_options_for_rolls(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . . . ."))
     >>> car_on_3 = MoveRules(occupied=frozenset({3}))
     >>> by_roll = move_options_for_rolls(board, 0, [1, 2], car_on_3)
@@ -412,8 +406,6 @@ def after_move(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". 1 1 .", corners={1: 2}))
     >>> stay = move_options(board, 1, 1, MoveRules(stops_made=1))[0]
     >>> after_move(board, 1, 1, 1, stay)  # one more stop in the same corner
@@ -480,8 +472,6 @@ def forget_searches() -> None:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . ."))
     >>> first = move_options(board, 0, 2)
     >>> forget_searches()
@@ -878,8 +868,6 @@ def check_path(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii('''
     ...     . . . .
     ...     . . . .
@@ -921,8 +909,6 @@ def follow_path(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii('''
     ...     . . . .
     ...     . . . .

@@ -29,9 +29,6 @@ def target_corner(engine: Engine, state: RaceState, car_index: int) -> Any:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> board = compile_board(from_ascii(". 1 1 . 2 .", corners={1: 2, 2: 1}))
     >>> engine = Engine(board, BASIC, ["A"])
     >>> target_corner(engine, engine.position([{"space": 1, "stops": 1}]), 0)
@@ -95,9 +92,6 @@ def stop_odds(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.rules.state import CarState, RaceState
     >>> board = compile_board(from_ascii(". . . . 1 1 . .", corners={1: 1}))
     >>> engine = Engine(board, BASIC, ["Solo"])

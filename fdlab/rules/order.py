@@ -27,8 +27,6 @@ def race_distance(board: Board, car: CarState) -> float:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . . .", closed=True))
     >>> race_distance(board, CarState(space=board.index[3], lap=0))
     3.0
@@ -47,8 +45,6 @@ def corner_turns(board: Board) -> dict[Any, Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> corner_turns(compile_board(from_ascii(". 1 .", corners={1: 1})))
     {1: 0}
     """
@@ -92,8 +88,6 @@ def next_corners(board: Board) -> tuple[Any, ...]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii(". . 1 .", corners={1: 1}))
     >>> next_corners(board)
     (1, 1, 1, None)
@@ -137,8 +131,6 @@ def inside_ranks(board: Board) -> tuple[Any, ...]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii('''
     ...     . 1 .
     ...     . 1 .
@@ -184,8 +176,6 @@ def turn_order(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
     >>> board = compile_board(from_ascii('''
     ...     . . . .
     ...     . . . .

@@ -246,7 +246,6 @@ class Race:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules.dice import LoadedDice
     >>> track = from_ascii(". . . . . . . .", grid=[1, 0], finish=7)
     >>> race = Race(track, cars=["Blue", "Red"], dice=LoadedDice([15, 4, 10, 2]))
@@ -350,7 +349,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> track = from_ascii(". . . . . .", grid=[1, 0], finish=5)
         >>> Race(track, cars=["Blue", "Red"], seed=2).standings()[0]
         {'place': 1, 'car': 'Blue', 'status': 'racing', 'lap': 1, 'space': 1, 'gear': 1, 'SP': 18}
@@ -381,7 +379,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> track = from_ascii(". . . . 1 1 . .", corners={1: 1}, grid=[2], finish=7)
         >>> race = Race(track, cars=1, seed=1)
         >>> print(race.odds())
@@ -509,7 +506,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> from fdlab.bots import HeuristicBot, RandomBot
         >>> race = Race(from_ascii(". . . . . . . .", grid=[0], finish=7), cars=1, seed=1)
         >>> _ = race.play_bots([RandomBot(2)], rounds=1)
@@ -557,7 +553,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> from fdlab.bots import HeuristicBot
         >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[0], finish=11), cars=1, seed=1)
         >>> steps = race.bot_steps([HeuristicBot()])
@@ -585,7 +580,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> Race(from_ascii(". . . .", grid=[1, 0], finish=3), seed=2).bot_seed(1)
         63
         """
@@ -626,7 +620,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
         >>> _ = race.play(1)
         >>> [(before.phase, action) for before, action, _ in race.history()]
@@ -645,7 +638,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=3)
         >>> _ = race.play(1)  # the grid roll put Red first
         >>> race.actor(0), race.actor(1), race.names[race.actor(1)]
@@ -664,7 +656,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
         >>> _ = race.play(1); _ = race.play(race.legal_moves()[0].destination)
         >>> [type(a).__name__ for a in race.undo_to(1)]
@@ -685,7 +676,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[0], finish=5), cars=1, seed=3)
         >>> before = race.state
         >>> _ = race.play(1)
@@ -733,7 +723,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> from fdlab.rules.dice import LoadedDice
         >>> track = from_ascii(". . . . . . . . .", finish=8)
         >>> race = Race.from_position(track, {"Blue": {"space": 2, "gear": 4}}, dice=LoadedDice([2]))
@@ -763,7 +752,6 @@ class Race:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> from fdlab.bots import HeuristicBot
         >>> track = from_ascii(". . . . . . . .", grid=[1, 0], finish=7)
         >>> race = Race(track, cars=2, seed=9)

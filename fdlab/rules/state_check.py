@@ -25,7 +25,6 @@ def check_state(engine: Engine, state: RaceState) -> None:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.rules import Race
     >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), cars=2, seed=1)
     >>> data = race.state.to_json()

@@ -24,9 +24,6 @@ class RaceView:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
-    >>> from fdlab.rules.board import compile_board
-    >>> from fdlab.rules.presets import BASIC
     >>> from fdlab.rules.dice import LoadedDice
     >>> from fdlab.rules.actions import RollGrid
     >>> board = compile_board(from_ascii(". . . . .", grid=[1], finish=4))

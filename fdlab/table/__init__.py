@@ -7,7 +7,6 @@ Bokeh and ipywidgets on first use.
 
 Examples
 --------
->>> from fdlab.track import from_ascii
 >>> from fdlab.rules import Race
 >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=2)
 >>> table = TableController(race, ["person", "heuristic"])

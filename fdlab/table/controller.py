@@ -133,7 +133,6 @@ class TableController:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
     >>> table = TableController(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
     >>> table.on_turn, [choice.label for choice in table.gear_choices()]
@@ -195,7 +194,6 @@ class TableController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
         >>> table = TableController(race, ["person", "person"])
         >>> table.set_seat(1, "random")
@@ -219,7 +217,6 @@ class TableController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), preset="advanced", seed=1)
         >>> choices = TableController(race, ["person", "person"]).seat_choices()
         >>> choices[:3], "lookahead:reckless" in choices, "solo" in choices
@@ -240,7 +237,6 @@ class TableController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
         >>> TableController(race, [None, "lookahead:0.8"]).seat_label(1)
         'lookahead:bold'
@@ -397,7 +393,6 @@ class TableController:
         Examples
         --------
         >>> from fdlab.rules import LoadedDice
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(" ".join(["."] * 9), grid=[0], finish=8), cars=1,
         ...             dice=LoadedDice([18]))
         >>> table = TableController(race, ["person"])
@@ -553,7 +548,6 @@ class TableController:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
         >>> TableController(race, ["person", "person"]).prompt()  # Red won the grid roll
         'Red (person): make the start roll'

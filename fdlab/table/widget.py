@@ -102,7 +102,6 @@ class RaceTable:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
     >>> table = RaceTable(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
     >>> table.start_button.description  # Blue's first turn: the start roll (S-2)

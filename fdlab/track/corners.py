@@ -22,7 +22,6 @@ def corner_entries(track: Track, corner: Any) -> list[Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> corner_entries(from_ascii(". 1 1 .", corners={1: 1}), 1)
     [1]
     """
@@ -34,7 +33,6 @@ def corner_exits(track: Track, corner: Any) -> list[Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> corner_exits(from_ascii(". 1 1 .", corners={1: 1}), 1)
     [2]
     """
@@ -56,7 +54,6 @@ def corner_path_counts(track: Track, corner: Any) -> tuple[int, int]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii('''
     ...     . 1 1 1 .
     ...     . 1 1 1 .
@@ -121,7 +118,6 @@ def update_corner_counts(graph: nx.DiGraph) -> None:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". 1 1 .", corners={1: 1})
     >>> track.corners[1]["long"] = 9
     >>> update_corner_counts(track.graph)

@@ -133,7 +133,6 @@ def track_to_dict(track: Track, *, source: str = "<dict>") -> dict[str, Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> doc = track_to_dict(from_ascii(". 1", corners={1: 1}))
     >>> doc["schema"], doc["graph"]["corners"][0]["id"], doc["spaces"][1]["polygon"]
     (1, 1, 'POLYGON ((2.0 -1.0, 2.0 0.0, 1.0 0.0, 1.0 -1.0, 2.0 -1.0))')
@@ -199,7 +198,6 @@ def dumps(track: Track) -> str:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> text = dumps(from_ascii(". ."))
     >>> print(text.splitlines()[-3])
     {"from": 0, "kind": "ahead", "lines": [], "to": 1}
@@ -253,7 +251,6 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from fdlab.track import from_ascii
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> save_track(from_ascii(". . ."), folder / "tiny.json")
     >>> len(load_track(folder / "tiny.json"))

@@ -81,7 +81,6 @@ class Track:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii('''
     ...     . . 1 1 . .
     ...     . . 1 1 . .
@@ -160,7 +159,6 @@ class Track:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> track = from_ascii(". . 1 1 .", corners={1: 2})
         >>> track.spaces(corner=1)
         [2, 3]
@@ -210,7 +208,6 @@ class Track:
 
         Examples
         --------
-        >>> from fdlab.track import from_ascii
         >>> track = from_ascii('''
         ...     . . .
         ...     . . .
