@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import os
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ def replay_frames(race: Race) -> list[dict[str, Any]]:
     >>> frames[0]["title"], frames[-1]["state"] == race.state
     ('Start', True)
     """
+    race = _race_of(race)
     frames: list[dict[str, Any]] = [{"title": "Start", "state": race.start, "events": []}]
     for before, _action, events in race.history():
         if before.round != frames[-1]["state"].round and before.round > 0:
@@ -53,7 +55,7 @@ def replay_frames(race: Race) -> list[dict[str, Any]]:
 
 
 def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> str:
-    """The replay page of ``race`` as HTML text (BokehJS inlined).
+    """The replay page of ``race`` (or of a table's race) as HTML text (BokehJS inlined).
 
     Examples
     --------
@@ -64,7 +66,12 @@ def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> st
     >>> page = replay_html(race)
     >>> "fdlab-replay-slider" in page and "cdn.bokeh.org" not in page
     True
+    >>> replay_html("race")
+    Traceback (most recent call last):
+    ...
+    TypeError: race: a replay page shows a Race (or a table's), not 'race' (of type str)
     """
+    race = _race_of(race)
     from bokeh.embed import file_html
     from bokeh.layouts import column, row
     from bokeh.models import CustomJS, Div, Slider
@@ -119,9 +126,28 @@ def save_replay(race: Race, path: str | os.PathLike[str], **options: Any) -> Pat
     >>> save_replay(race, pathlib.Path(tempfile.mkdtemp()) / "race.html").suffix
     '.html'
     """
+    race = _race_of(race)
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"path: a replay page's path is a str or a pathlib.Path, not {reprlib.repr(path)} "
+            f"(of type {type(path).__name__})"
+        )
     target = Path(path)
     atomic_write(target, replay_html(race, **options).encode("utf-8"))
     return target
+
+
+def _race_of(race: Any) -> Race:
+    """``race``, or the race of a table (a TableController or a RaceTable)."""
+    if isinstance(race, Race):
+        return race
+    inner = getattr(race, "race", None)
+    if isinstance(inner, Race):
+        return inner
+    raise TypeError(
+        f"race: a replay page shows a Race (or a table's), not {reprlib.repr(race)} "
+        f"(of type {type(race).__name__})"
+    )
 
 
 def _cars(race: Race, state: RaceState) -> dict[str, list[Any]]:
