@@ -2,7 +2,7 @@
 
 Examples
 --------
->>> track = two_corner_ring()
+>>> track = tight_ring()
 >>> sorted(track.corners), [track.corners[c]["stops"] for c in sorted(track.corners)]
 ([1, 2], [1, 3])
 """
@@ -14,19 +14,19 @@ from fdlab.track import Track
 from fdlab.track.examples import two_corner_ring as _ring
 
 
-def two_corner_ring() -> Track:
+def tight_ring() -> Track:
     """The shared ring (:func:`fdlab.track.examples.two_corner_ring`) with a tight 3-stop corner.
 
     Examples
     --------
-    >>> len(two_corner_ring())
+    >>> len(tight_ring())
     36
     """
     return _ring(stops=(1, 3))
 
 
 def small_playtest(races: int = 4, seed: int = 0) -> PlaytestResult:
-    """Two default (``"par"``) bots raced ``races`` times on :func:`two_corner_ring`, here.
+    """Two default (``"par"``) bots raced ``races`` times on :func:`tight_ring`.
 
     Examples
     --------
@@ -34,4 +34,4 @@ def small_playtest(races: int = 4, seed: int = 0) -> PlaytestResult:
     >>> len(result.races)
     4
     """
-    return playtest(two_corner_ring(), 2, races=races, seed=seed, workers=1, progress=False)
+    return playtest(tight_ring(), 2, races=races, seed=seed, workers=1, progress=False)

@@ -1014,7 +1014,7 @@ def _replayed(board: Track, records: list[dict[str, Any]]) -> tuple[Track, edit_
     scratch = EditorController(board, validator=lambda track: None)
     scratch._batch = True  # no corner counts and no validation after every replayed edit
     pending = [{k: v for k, v in r.items() if k != "unplaced"} for r in records]
-    replayed = edit_log.replay(
+    replayed = edit_log.replay_edits(
         pending,
         lambda edit, arguments: getattr(scratch, edit)(**arguments),
         lambda: scratch.track,

@@ -230,7 +230,7 @@ class Replayed:
         return f"{kept}; {len(self.unplaced)} could not be placed: {missed}"
 
 
-def replay(
+def replay_edits(
     records: list[Record], call: Callable[[str, dict[str, Any]], Any], board: Callable[[], Track]
 ) -> Replayed:
     """Place each record on ``board()`` and make the edit with ``call(edit, arguments)``.
@@ -253,4 +253,13 @@ def replay(
     return result
 
 
-__all__ = ["Place", "Record", "Replayed", "appended", "decode", "encode", "replay", "shift_record"]
+__all__ = [
+    "Place",
+    "Record",
+    "Replayed",
+    "appended",
+    "decode",
+    "encode",
+    "replay_edits",
+    "shift_record",
+]

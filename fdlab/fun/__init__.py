@@ -23,12 +23,12 @@ from fdlab.fun.actions import (
     StartAuction,
     parse_action,
 )
-from fdlab.fun.bots import RandomBot, SensibleBot, SimpleBot
+from fdlab.fun.bots import FunRandomBot, SensibleBot, SimpleBot
 from fdlab.fun.cards import Card, Clause, Condition, Effect, Modifier
 from fdlab.fun.deck import Deck, deck_from_dict, default_deck, load_deck
 from fdlab.fun.engine import legal_actions, new_game, replay, step
 from fdlab.fun.errors import ArgumentError, DeckError, IllegalActionError, SavedGameError
-from fdlab.fun.events import Event
+from fdlab.fun.events import FunEvent
 from fdlab.fun.game import Game, play_championship
 from fdlab.fun.manager import ManagerBot
 from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_opponent
@@ -49,7 +49,7 @@ __all__ = [
     "Draw",
     "Effect",
     "EndTurn",
-    "Event",
+    "FunEvent",
     "FunRules",
     "Game",
     "SavedGameError",
@@ -63,7 +63,7 @@ __all__ = [
     "PlaySponsor",
     "PlayerState",
     "PutOnMarket",
-    "RandomBot",
+    "FunRandomBot",
     "ReturnDriver",
     "SensibleBot",
     "SimpleBot",

@@ -30,6 +30,7 @@ every field against the rules before playing it, so ``Bid(2.5)`` or
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fdlab.fun.errors import ArgumentError
@@ -181,7 +182,7 @@ Action = (
     | EndTurn
 )
 
-_ONE_INT = {
+_ONE_INT: dict[str, Callable[[int], Action]] = {
     "draw": Draw,
     "market": PutOnMarket,
     "bid": Bid,

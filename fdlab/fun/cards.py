@@ -52,11 +52,12 @@ __all__ = [
     "Modifier",
 ]
 
+#: A card kind (:data:`KINDS`).
 Kind = Literal["driver", "engine", "chassis", "sponsor", "special", "circuit"]
 #: Every card kind, in display order.
-KINDS: tuple[str, ...] = ("driver", "engine", "chassis", "sponsor", "special", "circuit")
+KINDS: tuple[Kind, ...] = ("driver", "engine", "chassis", "sponsor", "special", "circuit")
 #: Kinds that are bought at auction and build a car (FF-3).
-CAR_PARTS: tuple[str, ...] = ("driver", "engine", "chassis")
+CAR_PARTS: tuple[Kind, ...] = ("driver", "engine", "chassis")
 #: Special-card operations that need a target card chosen by the player.
 TARGET_OPS: frozenset[str] = frozenset({"discard_in_play", "replace_sponsor"})
 
@@ -202,11 +203,12 @@ class Effect:
         ``discard_in_play``, ``money``, ``draw``, ``extend``,
         ``replace_sponsor`` or ``clear_market``.
     kinds : tuple of str
-        For ``discard_in_play``: the kinds of card in play it may remove.
-    whose : str
-        For ``discard_in_play``: ``any``, ``own`` or ``others``.
-    who : str
-        For ``money``: ``self``, ``others`` or ``all``.
+        For ``discard_in_play``: the kinds of card in play it may remove
+        (of :data:`KINDS`).
+    whose : {"any", "own", "others"}
+        For ``discard_in_play``: whose card in play it may remove.
+    who : {"self", "others", "all"}
+        For ``money``: who the bank pays (or who pays the bank).
     amount : int
         For ``money``: M$ the bank pays (negative: paid to the bank).
     count : int
@@ -219,9 +221,9 @@ class Effect:
     """
 
     op: str
-    kinds: tuple[str, ...] = ()
-    whose: str = "any"
-    who: str = "self"
+    kinds: tuple[Kind, ...] = ()
+    whose: Literal["any", "own", "others"] = "any"
+    who: Literal["self", "others", "all"] = "self"
     amount: int = 0
     count: int = 0
 
@@ -259,8 +261,8 @@ class Card:
     ----------
     id : int
         Index of the card in its :class:`~fdlab.fun.deck.Deck`.
-    kind : str
-        One of :data:`KINDS`.
+    kind : {"driver", "engine", "chassis", "sponsor", "special", "circuit"}
+        The kind of card (:data:`KINDS`).
     name : str
         Display name.
     value : int
@@ -281,7 +283,7 @@ class Card:
     """
 
     id: int
-    kind: str
+    kind: Kind
     name: str
     value: int = 0
     income: int = 0

@@ -31,9 +31,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeGuard, TypeVar
 
-from fdlab.fun.cards import CAR_PARTS, KINDS, Card, Clause, Condition, Effect, Modifier
+from fdlab.fun.cards import CAR_PARTS, KINDS, Card, Clause, Condition, Effect, Kind, Modifier
 from fdlab.fun.errors import ArgumentError, DeckError
 from fdlab.fun.quoting import BigNumber, quoted
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
@@ -43,6 +43,7 @@ __all__ = ["DECK_FORMAT", "Deck", "default_deck", "deck_from_dict", "load_deck"]
 DECK_FORMAT = "fdlab-fun-deck"
 #: Largest deck file read (a deck of 70 cards is about 5 kB).
 MAX_DECK_BYTES = 5_000_000
+_S = TypeVar("_S", bound=str)
 _KEYS: dict[str, set[str]] = {
     "driver": {"kind", "name", "value", "count", "clauses"},
     "engine": {"kind", "name", "value", "count"},
@@ -105,7 +106,7 @@ class Deck:
 
         return deck_html(self)
 
-    def of_kind(self, kind: str) -> tuple[Card, ...]:
+    def of_kind(self, kind: Kind) -> tuple[Card, ...]:
         """Return the cards of one kind.
 
         Examples
@@ -116,7 +117,7 @@ class Deck:
         return tuple(c for c in self.cards if c.kind == kind)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -170,9 +171,9 @@ class _Checker:
         return value
 
     def choice(
-        self, obj: Mapping[str, Any], key: str, where: str, options: tuple[str, ...], default: str
-    ) -> str:
-        value = obj.get(key, default)
+        self, obj: Mapping[str, Any], key: str, where: str, options: tuple[_S, ...], default: _S
+    ) -> _S:
+        value: _S = obj.get(key, default)  # one of the options once checked below
         if value not in options:
             raise self.fail(
                 f"{where}.{key}", f"must be one of {', '.join(options)}, got {quoted(value)}"
@@ -189,11 +190,11 @@ class _Checker:
 def _clause(ck: _Checker, raw: Any, where: str) -> Clause:
     obj = ck.mapping(raw, where)
     ck.keys(obj, {"on", "money"}, where)
-    on = ck.choice(obj, "on", where, ("race", "win"), "race")
+    on: Literal["race", "win"] = ck.choice(obj, "on", where, ("race", "win"), "race")
     money = ck.integer(obj, "money", where, -20, 20, None)
     if money == 0:
         raise ck.fail(f"{where}.money", "must not be 0 (a clause that does nothing)")
-    return Clause(on, money)  # type: ignore[arg-type]
+    return Clause(on, money)
 
 
 def _condition(ck: _Checker, raw: Any, where: str) -> Condition:
@@ -249,10 +250,14 @@ def _effect(ck: _Checker, raw: Any, where: str) -> Effect:
                 f"{where}.kinds",
                 f"must be a non-empty list of {', '.join(allowed)}, got {quoted(kinds)}",
             )
-        whose = ck.choice(obj, "whose", where, ("any", "own", "others"), "any")
+        whose: Literal["any", "own", "others"] = ck.choice(
+            obj, "whose", where, ("any", "own", "others"), "any"
+        )
         return Effect(op, kinds=tuple(kinds), whose=whose)
     if op == "money":
-        who = ck.choice(obj, "who", where, ("self", "others", "all"), "self")
+        who: Literal["self", "others", "all"] = ck.choice(
+            obj, "who", where, ("self", "others", "all"), "self"
+        )
         amount = ck.integer(obj, "amount", where, -20, 20, None)
         if amount == 0:
             raise ck.fail(f"{where}.amount", "must not be 0")
@@ -319,13 +324,13 @@ def deck_from_dict(data: Any, source: str = "<mapping>") -> Deck:
         where = f"cards[{index}]"
         obj = ck.mapping(raw, where)
         kind = obj.get("kind")
-        card_name = obj.get("name")
-        named = isinstance(card_name, str) and bool(card_name.strip())
-        if named:
+        raw_name = obj.get("name")
+        card_name = raw_name if isinstance(raw_name, str) and raw_name.strip() else None
+        if card_name is not None:
             ck.card = f"card {card_name!r}"
         if kind not in KINDS:
             raise ck.fail(f"{where}.kind", f"must be one of {', '.join(KINDS)}, got {quoted(kind)}")
-        if not named:
+        if card_name is None:
             raise ck.fail(f"{where}.name", "must be a non-empty string")
         if _has_control_characters(card_name):
             raise ck.fail(f"{where}.name", "must not contain control characters")

@@ -55,7 +55,8 @@ of the functions that apply them):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from fdlab.fun.actions import (
     Action,
@@ -88,16 +89,16 @@ from fdlab.fun.errors import (
     SpecialCardError,
     SponsorError,
 )
-from fdlab.fun.events import Event, mention
+from fdlab.fun.events import FunEvent, mention
 from fdlab.fun.quoting import quoted
 from fdlab.fun.race import classify, entrants, ties
 from fdlab.fun.state import (
     Auction,
     CarResult,
+    FunRaceResult,
     FunRules,
     GameState,
     PlayerState,
-    RaceResult,
     check_players,
     check_seed,
 )
@@ -257,7 +258,7 @@ class _Players:
     def __len__(self) -> int:
         return len(self._frozen)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[_Player]:
         return (self[i] for i in range(len(self._frozen)))
 
     def freeze(self) -> tuple[PlayerState, ...]:
@@ -289,7 +290,7 @@ class _Work:
         self.length = s.length
         self.races = list(s.races)
         self.ended = s.ended
-        self.events: list[Event] = []
+        self.events: list[FunEvent] = []
 
     def freeze(self) -> GameState:
         return GameState(
@@ -320,8 +321,16 @@ class _Work:
         self.chance += 1
         return rng
 
-    def log(self, kind: str, text: str, player: int | None = None, **kw: int | None) -> None:
-        self.events.append(Event.said(kind, text, player, **kw))  # type: ignore[arg-type]
+    def log(
+        self,
+        kind: str,
+        text: str,
+        player: int | None = None,
+        *,
+        amount: int = 0,
+        card: int | None = None,
+    ) -> None:
+        self.events.append(FunEvent.said(kind, text, player, amount=amount, card=card))
 
     def gain(self, who: int, amount: int, why: str) -> None:
         """The bank pays ``who``."""
@@ -413,7 +422,7 @@ class _Work:
 # --------------------------------------------------------------------------- step
 
 
-def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+def step(state: GameState, action: Action) -> tuple[GameState, tuple[FunEvent, ...]]:
     """Apply one action; return the new state and the events it caused.
 
     Parameters
@@ -427,7 +436,7 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
     -------
     state : GameState
         The state after the action.
-    events : tuple of Event
+    events : tuple of FunEvent
         What happened, in order.
 
     Raises
@@ -838,7 +847,7 @@ def _special_targets(w: _Work, card: Card, a: PlaySpecial) -> None:
                 raise SpecialCardError("FF-9", f"{card.name} takes a single target")
             _check_discard_target(w, card, effect, a.target)
         else:
-            _check_replace_sponsor(w, a)
+            _check_replace_sponsor(w, a, a.target)
     for effect in card.effects:
         if effect.op == "extend" and w.length >= w.rules.max_races:
             raise SpecialCardError(
@@ -866,10 +875,10 @@ def _check_discard_target(w: _Work, special: Card, effect: Effect, target: int) 
         )
 
 
-def _check_replace_sponsor(w: _Work, a: PlaySpecial) -> None:
+def _check_replace_sponsor(w: _Work, a: PlaySpecial, target: int) -> None:
     me = w.players[w.turn]
-    if a.target not in me.sponsors:
-        raise SpecialCardError("FF-8", f"{_named(w, a.target)} is not one of your sponsors in play")
+    if target not in me.sponsors:
+        raise SpecialCardError("FF-8", f"{_named(w, target)} is not one of your sponsors in play")
     if a.with_card is None or a.with_card not in me.hand or a.with_card == a.card:
         raise SpecialCardError("FF-8", "name the sponsor in your hand that replaces it")
     if w.card(a.with_card).kind != "sponsor":
@@ -913,11 +922,11 @@ def _apply_effect(w: _Work, effect: Effect, a: PlaySpecial) -> None:
     elif effect.op == "replace_sponsor":
         if a.target is None or a.with_card is None:  # _check_replace_sponsor refused it
             raise SpecialCardError("FF-8", "name your sponsor in play and the one replacing it")
-        p = w.players[me]
-        p.sponsors.remove(a.target)
+        player = w.players[me]
+        player.sponsors.remove(a.target)
         w.discard.append(a.target)
-        p.hand.remove(a.with_card)
-        p.sponsors.append(a.with_card)
+        player.hand.remove(a.with_card)
+        player.sponsors.append(a.with_card)
         new = w.card(a.with_card)
         w.log(
             "sponsor",
@@ -998,7 +1007,7 @@ def _run_race(w: _Work, circuit: Card, by: int) -> None:
             amount=r.points,
             card=r.driver,
         )
-    w.races.append(RaceResult(number, circuit.id, results))
+    w.races.append(FunRaceResult(number, circuit.id, results))
     for index, p in enumerate(w.players):
         for sponsor in p.sponsors:
             w.gain(index, w.card(sponsor).income, f"{w.card(sponsor).name} after the race")
@@ -1112,7 +1121,8 @@ def _do_end(w: _Work, a: EndTurn) -> None:
         )
 
 
-_HANDLERS = {
+#: The handler of each action type; a handler takes the action of the type it is filed under.
+_HANDLERS: dict[type, Callable[[_Work, Any], None]] = {
     Draw: _do_draw,
     PutOnMarket: _do_market,
     StartAuction: _do_auction,

@@ -7,7 +7,7 @@ that money only moves between players and the bank (FF-16).
 
 The engine knows players by seat only. An event's ``text`` names them
 ``P1``..``Pn``; its ``template`` marks every mention of a player
-(:func:`mention`), so :meth:`Event.told` can name them as the table does
+(:func:`mention`), so :meth:`FunEvent.told` can name them as the table does
 (``Game(names=...)``).
 """
 
@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MENTION", "Event", "mention", "player_name", "tell"]
+__all__ = ["MENTION", "FunEvent", "mention", "player_name", "tell"]
 
 #: How a template marks a player: two control characters around the seat index.
 #: Deck files may not use control characters, so no card name can look like one.
@@ -36,11 +36,11 @@ def player_name(index: int) -> str:
 
 
 def mention(index: int) -> str:
-    """Return the mark of a player in an event template (see :meth:`Event.told`).
+    """Return the mark of a player in an event template (see :meth:`FunEvent.told`).
 
     Examples
     --------
-    >>> Event.said("turn", f"turn 2: {mention(1)} to play", 1).text
+    >>> FunEvent.said("turn", f"turn 2: {mention(1)} to play", 1).text
     'turn 2: P2 to play'
     """
     return f"\x1f{index}\x1e"
@@ -85,7 +85,7 @@ def tell(template: str, names: Sequence[str] | None = None, you: int | None = No
     """
     if you is not None:
 
-        def second_person(match: re.Match) -> str:
+        def second_person(match: re.Match[str]) -> str:
             start = match.start() == 0 or match.string[: match.start()].endswith(". ")
             tail, verb = match.group("tail"), match.group("verb")
             if tail == "'s":
@@ -104,7 +104,7 @@ def tell(template: str, names: Sequence[str] | None = None, you: int | None = No
 
 
 @dataclass(frozen=True)
-class Event:
+class FunEvent:
     """One thing that happened.
 
     Parameters
@@ -126,7 +126,7 @@ class Event:
 
     Examples
     --------
-    >>> Event("money", "the bank pays P1 2 M$", player=0, amount=2).amount
+    >>> FunEvent("money", "the bank pays P1 2 M$", player=0, amount=2).amount
     2
     """
 
@@ -145,7 +145,7 @@ class Event:
         player: int | None = None,
         amount: int = 0,
         card: int | None = None,
-    ) -> Event:
+    ) -> FunEvent:
         """An event from a template that marks players with :func:`mention`."""
         marked = template if MENTION.search(template) else ""
         return cls(kind, tell(template), player, amount, card, marked)
@@ -156,7 +156,7 @@ class Event:
 
         Examples
         --------
-        >>> e = Event.said("sale", f"{mention(0)} buys V12 (engine 6) for 4 M$", 0)
+        >>> e = FunEvent.said("sale", f"{mention(0)} buys V12 (engine 6) for 4 M$", 0)
         >>> e.text, e.told(["Ada", "Bea"])
         ('P1 buys V12 (engine 6) for 4 M$', 'Ada buys V12 (engine 6) for 4 M$')
         """

@@ -28,7 +28,7 @@ from fdlab.fun.errors import (
     SavedGameError,
     check_int,
 )
-from fdlab.fun.events import Event, player_name
+from fdlab.fun.events import FunEvent, player_name
 from fdlab.fun.html import log_html, state_html
 from fdlab.fun.opponents import BOTS, make_opponent
 from fdlab.fun.quoting import quoted
@@ -124,7 +124,7 @@ class Game:
         start = new_game(players, seed=seed, deck=deck, rules=rules)
         self.history: list[GameState] = [start]
         self.actions: list[Action] = []
-        self.event_batches: list[tuple[Event, ...]] = []
+        self.event_batches: list[tuple[FunEvent, ...]] = []
         default = [
             f"{player_name(i)} ({self.bots[i].name} bot)" if i in self.bots else player_name(i)
             for i in range(players)
@@ -140,7 +140,7 @@ class Game:
         return self.history[-1]
 
     @property
-    def log(self) -> list[Event]:
+    def log(self) -> list[FunEvent]:
         """Every event so far, in order."""
         return [e for batch in self.event_batches for e in batch]
 
@@ -180,12 +180,12 @@ class Game:
         return s
 
     # ------------------------------------------------------------------ moves
-    def play(self, action: Action | str) -> tuple[Event, ...]:
+    def play(self, action: Action | str) -> tuple[FunEvent, ...]:
         """Apply an action (or its text notation) for the player to act.
 
         Returns
         -------
-        tuple of Event
+        tuple of FunEvent
 
         Raises
         ------
@@ -576,7 +576,8 @@ def _rules_from(raw: Any, fail: Callable[[str, str], SavedGameError]) -> FunRule
         if key not in known:
             raise fail(f"rules.{key}", f"unknown rule; the rules are {', '.join(sorted(known))}")
     try:
-        return FunRules(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()})
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
+        return FunRules(**values)
     except (TypeError, ValueError) as err:
         name, _, message = str(err).partition(": ")
         field = name.removeprefix("FunRules.")

@@ -11,7 +11,7 @@ from html import escape
 
 from fdlab.fun.cards import Card
 from fdlab.fun.deck import Deck
-from fdlab.fun.events import Event, player_name
+from fdlab.fun.events import FunEvent, player_name
 from fdlab.fun.state import GameState
 
 __all__ = [
@@ -60,7 +60,7 @@ def deck_html(deck: Deck) -> str:
     >>> html.count("<tr>") - 1  # distinct cards (a header row, then one row each)
     49
     """
-    rows: dict[tuple, int] = {}
+    rows: dict[tuple[str, str, int | str, str], int] = {}
     for card in deck.cards:
         key = (card.kind, card.name, card.value or card.income or "", card.text)
         rows[key] = rows.get(key, 0) + 1
@@ -231,7 +231,7 @@ def decision_html(
 
 
 def log_html(
-    events: Sequence[Event],
+    events: Sequence[FunEvent],
     last: int = 12,
     names: Sequence[str] | None = None,
     you: int | None = None,
@@ -241,7 +241,7 @@ def log_html(
     Examples
     --------
     >>> from fdlab.fun.events import mention
-    >>> log_html([Event.said("turn", f"turn 2: {mention(1)} to play", 1)], names=["Ada", "Bea"])
+    >>> log_html([FunEvent.said("turn", f"turn 2: {mention(1)} to play", 1)], names=["Ada", "Bea"])
     '<ul style="margin:0"><li>turn 2: Bea to play</li></ul>'
     """
     items = "".join(f"<li>{escape(e.told(names, you))}</li>" for e in list(events)[-last:])

@@ -28,7 +28,7 @@ races on a level result too.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 
 from fdlab.fun.actions import (
@@ -50,6 +50,7 @@ from fdlab.fun.deck import Deck
 from fdlab.fun.engine import step
 from fdlab.fun.errors import GameOverError
 from fdlab.fun.outlook import (
+    TeamValues,
     distinct_circuits,
     expected_points,
     outlook_by_values,
@@ -58,6 +59,16 @@ from fdlab.fun.outlook import (
 from fdlab.fun.state import Auction, GameState, PlayerState
 
 __all__ = ["STYLES", "ManagerBot", "Style"]
+
+#: The parts in play of a team: engine, chassis and drivers (card ids).
+_Team = tuple[int | None, int | None, tuple[int, ...]]
+#: What a valuation depends on (:meth:`ManagerBot._position`): the deck's id, the races
+#: left, and each player's money, engine, chassis, drivers, sponsors, points and hand size.
+_Position = tuple[
+    int,
+    int,
+    tuple[tuple[int, int | None, int | None, tuple[int, ...], tuple[int, ...], int, int], ...],
+]
 
 
 @dataclass(frozen=True)
@@ -141,8 +152,8 @@ class _OutlookCache:
 
     def __init__(self) -> None:
         self.deck: Deck | None = None
-        self.values: dict[tuple, tuple] = {}
-        self.outlooks: dict[tuple, list[float]] = {}
+        self.values: dict[_Team, TeamValues] = {}
+        self.outlooks: dict[tuple[TeamValues, ...], list[float]] = {}
 
     def reset(self, deck: Deck) -> None:
         self.deck, self.values, self.outlooks = deck, {}, {}
@@ -185,13 +196,13 @@ class ManagerBot:
         # not bought again in the same turn (issue 16's buy-back loop)
         self._team_cards: set[int] = set()
         self._seen_turn = -1
-        self._incomes: dict[tuple, float] = {}
+        self._incomes: dict[tuple[int, tuple[int, ...], tuple[int, ...]], float] = {}
         # valuations by position (:meth:`_position`): the bot asks the same questions many
         # times a turn, and the answers depend on nothing else
-        self._memo: dict[tuple, float] = {}
+        self._memo: dict[tuple[Hashable, ...], float] = {}
 
     # ------------------------------------------------------------------ worth
-    def _position(self, state: GameState) -> tuple:
+    def _position(self, state: GameState) -> _Position:
         """What a valuation depends on: the teams, money, points, sponsors and hand sizes,
         and the races left."""
         return (
@@ -203,7 +214,7 @@ class ManagerBot:
             ),
         )
 
-    def _remember(self, key: tuple, compute: Callable[[], float]) -> float:
+    def _remember(self, key: tuple[Hashable, ...], compute: Callable[[], float]) -> float:
         """The value remembered for ``key``, computed by ``compute`` the first time."""
         value = self._memo.get(key)
         if value is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fdlab.fun.bots import Bot, RandomBot, SensibleBot, SimpleBot
+from fdlab.fun.bots import Bot, FunRandomBot, SensibleBot, SimpleBot
 from fdlab.fun.errors import ArgumentError
 from fdlab.fun.manager import ManagerBot
 from fdlab.fun.quoting import quoted
@@ -24,7 +24,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "manager-bold": lambda seed: ManagerBot(seed, style="bold"),
     "simple": SimpleBot,
     "sensible": SensibleBot,
-    "random": RandomBot,
+    "random": FunRandomBot,
 }
 
 #: The opponent fdlab picks when you do not: the manager, careful style.

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from fdlab.championship import points_for
-from fdlab.fun.cards import Card
+from fdlab.fun.cards import Card, Modifier
 from fdlab.fun.deck import Deck
 from fdlab.fun.race import car_value
 from fdlab.fun.state import PlayerState
@@ -41,7 +41,10 @@ TeamValues = tuple[int | None, int | None, tuple[int, ...]]
 #: three slots (engine, chassis, a driver) that are filled.
 PROSPECTS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0)
 
-_MISSING = Card(-1, "missing", "missing part", value=1)
+#: Stand-ins for a team's empty slots: parts at the lowest value, 1 (only values count).
+_NO_ENGINE = Card(-1, "engine", "missing engine", value=1)
+_NO_CHASSIS = Card(-1, "chassis", "missing chassis", value=1)
+_NO_DRIVER = Card(-1, "driver", "missing driver", value=1)
 
 
 def distinct_circuits(deck: Deck) -> tuple[Card, ...]:
@@ -53,7 +56,7 @@ def distinct_circuits(deck: Deck) -> tuple[Card, ...]:
     >>> len(distinct_circuits(default_deck()))
     6
     """
-    seen: dict[tuple, Card] = {}
+    seen: dict[tuple[Modifier, ...], Card] = {}
     for card in deck.of_kind("circuit"):
         seen.setdefault(card.modifiers, card)
     return tuple(seen.values())
@@ -67,9 +70,9 @@ def _cars(
     for index, p in enumerate(players):
         if not p.complete and not prospects:
             continue
-        engine = deck[p.engine] if p.engine is not None else _MISSING
-        chassis = deck[p.chassis] if p.chassis is not None else _MISSING
-        drivers = [deck[d] for d in p.drivers] or [_MISSING]
+        engine = deck[p.engine] if p.engine is not None else _NO_ENGINE
+        chassis = deck[p.chassis] if p.chassis is not None else _NO_CHASSIS
+        drivers = [deck[d] for d in p.drivers] or [_NO_DRIVER]
         filled = (p.engine is not None) + (p.chassis is not None) + bool(p.drivers)
         weight = PROSPECTS[filled]
         for driver in drivers:

@@ -11,7 +11,7 @@ mapping (including the deck) and :meth:`GameState.from_dict` reads it back.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Literal
 
 from fdlab.fun.deck import Deck, deck_from_dict
 from fdlab.fun.errors import ArgumentError, check_int
@@ -23,13 +23,17 @@ __all__ = [
     "FunRules",
     "GameState",
     "PlayerState",
-    "RaceResult",
+    "FunRaceResult",
 ]
 
+#: A turn phase (:data:`PHASES`).
+Phase = Literal["draw", "play", "auction", "return_driver", "over"]
 #: Turn phases. ``draw``: the player on turn must draw; ``play``: they play
 #: cards; ``auction``: a bid or pass is awaited; ``return_driver``: an
 #: auction winner with two drivers picks one to return; ``over``: finished.
-PHASES = ("draw", "play", "auction", "return_driver", "over")
+PHASES: tuple[Phase, ...] = ("draw", "play", "auction", "return_driver", "over")
+#: Why a championship ended (:attr:`GameState.ended`).
+Ending = Literal["races", "turn_limit"]
 
 #: Seeds are integers of at most this many digits (so that every seed can be printed).
 MAX_SEED_DIGITS = 100
@@ -256,7 +260,7 @@ class CarResult:
 
 
 @dataclass(frozen=True)
-class RaceResult:
+class FunRaceResult:
     """A race: its circuit card and the cars in finishing order."""
 
     number: int
@@ -296,8 +300,8 @@ class GameState:
         Player on turn.
     turn_number : int
         Turns begun so far (1 on the first turn).
-    phase : str
-        One of ``draw``, ``play``, ``auction``, ``return_driver``, ``over``.
+    phase : {"draw", "play", "auction", "return_driver", "over"}
+        The phase of the turn (:data:`PHASES`).
     sponsor_played, circuit_played : bool
         Whether the free sponsor (FF-8) and the circuit card (FF-10) of this
         turn have been played.
@@ -308,9 +312,9 @@ class GameState:
         the bought driver joins the team (FF-5).
     length : int
         Races in this championship (FF-15).
-    races : tuple of RaceResult
+    races : tuple of FunRaceResult
         Races run so far.
-    ended : str or None
+    ended : {"races", "turn_limit"} or None
         ``"races"`` when the last race was run, ``"turn_limit"`` when the
         :attr:`FunRules.max_turns` safeguard stopped the game.
 
@@ -332,14 +336,14 @@ class GameState:
     first_player: int
     turn: int
     turn_number: int
-    phase: str
+    phase: Phase
     sponsor_played: bool = False
     circuit_played: bool = False
     auction: Auction | None = None
     pending_driver: tuple[int, int] | None = None
     length: int = 6
-    races: tuple[RaceResult, ...] = field(default=())
-    ended: str | None = None
+    races: tuple[FunRaceResult, ...] = field(default=())
+    ended: Ending | None = None
 
     def __post_init__(self) -> None:
         """Refuse a phase that does not match the pending decision, so that the engine can
@@ -468,7 +472,7 @@ class GameState:
                 out[f.name] = [asdict(r) for r in value]
             else:
                 out[f.name] = value
-        return _lists(out)
+        return {k: _lists(v) for k, v in out.items()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
@@ -479,7 +483,7 @@ class GameState:
         d["players"] = tuple(PlayerState(**_tuples(p)) for p in d["players"])
         d["auction"] = Auction(**_tuples(d["auction"])) if d.get("auction") else None
         d["races"] = tuple(
-            RaceResult(r["number"], r["circuit"], tuple(CarResult(**c) for c in r["cars"]))
+            FunRaceResult(r["number"], r["circuit"], tuple(CarResult(**c) for c in r["cars"]))
             for r in d["races"]
         )
         for key in ("draw_pile", "discard", "pending_driver"):

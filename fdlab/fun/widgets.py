@@ -1,30 +1,30 @@
 """Play Formula Fun against bots in JupyterLab with ipywidgets.
 
-:class:`TableController` is plain Python (menu entries, playing, undo) and is
+:class:`FunTableController` is plain Python (menu entries, playing, undo) and is
 tested without a browser; :class:`FunTable` puts it on screen. ipywidgets is
 imported only when a :class:`FunTable` is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fdlab.fun.actions import Action, Bid, StartAuction
 from fdlab.fun.bots import Bot
-from fdlab.fun.events import Event
+from fdlab.fun.events import FunEvent
 from fdlab.fun.game import Game
 from fdlab.fun.html import decision_html, describe_action, log_html, state_html
 from fdlab.fun.opponents import DEFAULT_OPPONENT
 from fdlab.fun.rulebook import rules_html
 
-__all__ = ["FunTable", "TableController", "play_widget"]
+__all__ = ["FunTable", "FunTableController", "play_widget"]
 
 #: Menu key of an entry whose amount comes from the amount box.
 MenuKey = Action | tuple[str, int]
 
 
-class TableController:
+class FunTableController:
     """The logic behind the widget: one human seat, bots in the others.
 
     Parameters
@@ -41,7 +41,7 @@ class TableController:
 
     Examples
     --------
-    >>> c = TableController(players=3, seed=2, human=0)
+    >>> c = FunTableController(players=3, seed=2, human=0)
     >>> c.game.state.to_act
     0
     >>> label, key = c.menu()[0]
@@ -121,7 +121,7 @@ class TableController:
 
         Examples
         --------
-        >>> TableController(players=2, seed=1, human=0).decision()[:27]
+        >>> FunTableController(players=2, seed=1, human=0).decision()[:27]
         '<b>Your decision</b>: draw '
         """
         return decision_html(self.game.state, self.game.names, self.human)
@@ -130,7 +130,7 @@ class TableController:
         """HTML of the rules text shipped with fdlab (:mod:`fdlab.fun.rulebook`)."""
         return rules_html()
 
-    def recent_events(self, last: int = 15) -> list[Event]:
+    def recent_events(self, last: int = 15) -> list[FunEvent]:
         """Every event since the human's previous decision, and at least the ``last`` ones.
 
         Between two decisions of the human the bots may play whole turns and
@@ -138,7 +138,7 @@ class TableController:
 
         Examples
         --------
-        >>> c = TableController(players=4, seed=3, human=0)
+        >>> c = FunTableController(players=4, seed=3, human=0)
         >>> for choice in ("Draw 1 card (free)", "Discard Caffè Turbo (sponsor 2 M$)",
         ...                "End the turn"):
         ...     c.act(dict(c.menu())[choice], amount=None)
@@ -169,7 +169,7 @@ class FunTable:
     Parameters
     ----------
     players, seed, human, bots
-        As for :class:`TableController`.
+        As for :class:`FunTableController`.
 
     Examples
     --------
@@ -186,7 +186,7 @@ class FunTable:
     ) -> None:
         import ipywidgets as w
 
-        self.controller = TableController(players, seed, human, bots)
+        self.controller = FunTableController(players, seed, human, bots)
         self._w = w
         self.board = w.HTML()
         self.choices = w.Select(rows=10, layout=w.Layout(width="100%"))
@@ -262,7 +262,8 @@ class FunTable:
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display(self.widget)
+        show: Callable[[Any], None] = display  # IPython's display() is unannotated
+        show(self.widget)
 
 
 def play_widget(

@@ -169,7 +169,6 @@ def game_to_dict(table: TableController | Race | RaceTable) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=7)
     >>> doc = game_to_dict(TableController(race, ["person", "heuristic"]))
     >>> doc["format"], doc["version"], doc["seed"], doc["seats"], doc["actions"]
@@ -251,7 +250,6 @@ def save_game(table: TableController | Race | RaceTable, path: str | os.PathLike
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> from fdlab.track import from_ascii
     >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=7)
     >>> path = save_game(race, pathlib.Path(tempfile.mkdtemp()) / "game.json")
     >>> load_game(path).race.actions == race.actions
@@ -318,7 +316,6 @@ def game_from_dict(doc: Any, *, source: str = "<game>") -> TableController:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=7)
     >>> doc = game_to_dict(race)
     >>> game_from_dict(doc).race.state == race.state

@@ -31,7 +31,6 @@ def replay_frames(race: Race) -> list[dict[str, Any]]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.bots import HeuristicBot
     >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=2)
     >>> _ = race.play_bots([HeuristicBot(), HeuristicBot()])
@@ -59,7 +58,6 @@ def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> st
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> from fdlab.bots import HeuristicBot
     >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=2)
     >>> _ = race.play_bots([HeuristicBot(), HeuristicBot()])
@@ -121,7 +119,6 @@ def save_replay(race: Race, path: str | os.PathLike[str], **options: Any) -> Pat
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> from fdlab.track import from_ascii
     >>> race = Race(from_ascii(" ".join(["."] * 12), grid=[1, 0], finish=11), seed=2)
     >>> save_replay(race, pathlib.Path(tempfile.mkdtemp()) / "race.html").suffix
     '.html'

@@ -43,7 +43,7 @@ from fdlab.fun.actions import (
     StartAuction,
     parse_action,
 )
-from fdlab.fun.bots import RandomBot, SensibleBot
+from fdlab.fun.bots import FunRandomBot, SensibleBot
 from fdlab.fun.deck import default_deck, load_deck
 from fdlab.fun.engine import MAX_PRICE, _Work, legal_actions, new_game, replay, step
 from fdlab.fun.errors import (
@@ -99,7 +99,7 @@ def _no_hang():
 
 def _positions() -> list[GameState]:
     """States of one bot championship: the first of every phase and a sample of the rest."""
-    g = Game(3, seed=0, bots={0: ManagerBot(0), 1: SensibleBot(0), 2: RandomBot(0)})
+    g = Game(3, seed=0, bots={0: ManagerBot(0), 1: SensibleBot(0), 2: FunRandomBot(0)})
     g.run_bots()
     chosen: dict[str, GameState] = {}
     for state in g.history:
@@ -555,7 +555,7 @@ def test_entry_points_with_random_arguments(players, seed, count, max_actions, l
 
 
 def _saved_game() -> dict:
-    g = Game(3, seed=2, bots={0: SensibleBot(0), 1: ManagerBot(1), 2: RandomBot(2)})
+    g = Game(3, seed=2, bots={0: SensibleBot(0), 1: ManagerBot(1), 2: FunRandomBot(2)})
     for _ in range(60):
         who = g.state.to_act
         g.play(g.bots[who].choose(g.state, g.legal_actions()))

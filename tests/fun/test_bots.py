@@ -5,7 +5,7 @@ when ahead."""
 import random
 
 from fdlab.fun.actions import Bid, EndTurn, Pass, PlayCircuit, PlaySponsor, StartAuction
-from fdlab.fun.bots import RandomBot, SensibleBot, team_strength
+from fdlab.fun.bots import FunRandomBot, SensibleBot, team_strength
 from fdlab.fun.engine import legal_actions, step
 
 
@@ -92,7 +92,7 @@ def test_team_strength_rewards_complete_teams(arrange, cid, deck):
 
 def test_random_bot_always_picks_a_legal_action(arrange, cid):
     s = arrange(3, hands={0: (cid("V12"), cid("Monza"), cid("Pizza Napoli"))})
-    bot = RandomBot(4)
+    bot = FunRandomBot(4)
     legal = legal_actions(s)
     picks = {bot.choose(s, legal) for _ in range(200)}
     assert picks <= set(legal) and len({type(a) for a in picks}) >= 3

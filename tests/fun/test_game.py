@@ -23,12 +23,12 @@ from fdlab.fun.actions import (
     StartAuction,
     parse_action,
 )
-from fdlab.fun.bots import RandomBot, SensibleBot
+from fdlab.fun.bots import FunRandomBot, SensibleBot
 from fdlab.fun.errors import IllegalActionError
 from fdlab.fun.game import Game
 from fdlab.fun.html import describe_action
 from fdlab.fun.study import run_championships
-from fdlab.fun.widgets import TableController
+from fdlab.fun.widgets import FunTableController
 
 ALL_ACTIONS = [
     Draw(2),
@@ -59,7 +59,7 @@ def test_bad_action_notation(text):
 
 
 def test_game_play_undo_replay_and_json():
-    g = Game(3, seed=21, bots={1: SensibleBot(1), 2: RandomBot(2)}, human=0)
+    g = Game(3, seed=21, bots={1: SensibleBot(1), 2: FunRandomBot(2)}, human=0)
     g.run_bots()
     assert g.state.to_act == 0
     before = g.state
@@ -100,7 +100,7 @@ def test_describe_every_action_kind():
 
 
 def test_widget_controller_plays_for_the_human_and_bots_answer():
-    c = TableController(players=3, seed=8, human=1)
+    c = FunTableController(players=3, seed=8, human=1)
     assert c.game.state.to_act == 1
     plays = 0
     while not c.game.state.is_over and plays < 400:
@@ -120,7 +120,7 @@ def test_widget_controller_plays_for_the_human_and_bots_answer():
 
 
 def test_widget_controller_auction_amount_and_illegal_bid():
-    c = TableController(players=2, seed=3, human=0)
+    c = FunTableController(players=2, seed=3, human=0)
     c.act(Draw(1), None)
     # put a part on the market if we hold one, then auction it at the typed amount
     parts = [k for _, k in c.menu() if isinstance(k, PutOnMarket)]
@@ -199,7 +199,7 @@ def test_docstring_examples(name):
 def test_widget_shows_everything_the_bots_did_since_the_humans_move():
     """The table's log holds every event since the human's last decision (bots may play
     whole turns and races in between), and the board shows the last race's result."""
-    c = TableController(players=4, seed=3, human=0)
+    c = FunTableController(players=4, seed=3, human=0)
     longest = 0
     while not c.game.state.is_over and len(c.game.state.races) < 2:
         before = len(c.game.log)
@@ -217,7 +217,7 @@ def test_widget_shows_everything_the_bots_did_since_the_humans_move():
 
 
 def test_widget_bid_entry_names_the_lowest_bid():
-    c = TableController(players=3, seed=2, human=0)
+    c = FunTableController(players=3, seed=2, human=0)
     while c.game.state.phase != "auction" and not c.game.state.is_over:
         keys = [k for _, k in c.menu()]
         c.act(EndTurn() if EndTurn() in keys else keys[0], None)

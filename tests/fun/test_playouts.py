@@ -20,7 +20,7 @@ from fdlab.fun.actions import (
     ReturnDriver,
     StartAuction,
 )
-from fdlab.fun.bots import RandomBot, SensibleBot
+from fdlab.fun.bots import FunRandomBot, SensibleBot
 from fdlab.fun.engine import legal_actions, new_game, replay, step
 from fdlab.fun.errors import ArgumentError, IllegalActionError
 from fdlab.fun.game import play_championship
@@ -65,7 +65,7 @@ def test_ff16_random_bot_championships_keep_invariants(seed, kinds):
     """FF-16 and invariants: money never negative and only with the bank, cards conserved,
     at most two sponsors and two drivers, and the game ends."""
     bots = [
-        RandomBot(seed + i) if kind == "random" else SensibleBot(seed + i)
+        FunRandomBot(seed + i) if kind == "random" else SensibleBot(seed + i)
         for i, kind in enumerate(kinds)
     ]
     final, actions = _play(bots, seed, on_step=_money_only_with_the_bank)
@@ -79,7 +79,7 @@ def test_ff16_random_bot_championships_keep_invariants(seed, kinds):
 def test_random_bots_with_short_turn_limit_end(seed):
     """FF-15: the fdlab turn limit ends even hopeless games; invariants hold throughout."""
     final, _ = _play(
-        [RandomBot(seed), RandomBot(seed + 100), RandomBot(seed + 200)],
+        [FunRandomBot(seed), FunRandomBot(seed + 100), FunRandomBot(seed + 200)],
         seed,
         rules=FunRules(max_turns=60),
     )
@@ -102,9 +102,9 @@ def test_sensible_bot_beats_random_bot():
     games = 30
     for seed in range(games):
         seats = (
-            [SensibleBot(seed), RandomBot(seed)]
+            [SensibleBot(seed), FunRandomBot(seed)]
             if seed % 2
-            else [RandomBot(seed), SensibleBot(seed)]
+            else [FunRandomBot(seed), SensibleBot(seed)]
         )
         final = play_championship(seats, seed=seed)
         sensible = 1 if seed % 2 == 0 else 0
@@ -114,7 +114,7 @@ def test_sensible_bot_beats_random_bot():
 
 def test_replay_from_seed_and_actions_is_exact():
     """A championship replays exactly from its seed and its actions."""
-    bots = [RandomBot(7), SensibleBot(8), RandomBot(9)]
+    bots = [FunRandomBot(7), SensibleBot(8), FunRandomBot(9)]
     final, actions = _play(bots, seed=1234)
     again = replay(1234, 3, actions)
     assert again == final
@@ -123,7 +123,7 @@ def test_replay_from_seed_and_actions_is_exact():
 
 def test_state_json_round_trip_mid_game():
     states = []
-    _play([SensibleBot(1), RandomBot(2)], seed=77, on_step=lambda b, a, n, e: states.append(n))
+    _play([SensibleBot(1), FunRandomBot(2)], seed=77, on_step=lambda b, a, n, e: states.append(n))
     for s in states[:: max(1, len(states) // 25)]:
         text = json.dumps(s.to_dict())
         assert GameState.from_dict(json.loads(text)) == s
@@ -168,7 +168,7 @@ def test_legal_actions_are_exactly_the_accepted_actions(seed):
                     step(before, candidate)
             checked += 1
 
-    _play([RandomBot(seed), SensibleBot(seed), RandomBot(seed + 1)], seed, on_step=probe)
+    _play([FunRandomBot(seed), SensibleBot(seed), FunRandomBot(seed + 1)], seed, on_step=probe)
     assert checked > 1000
 
 
@@ -188,7 +188,7 @@ def test_ff13_random_bot_games_stopped_by_the_safeguard_are_droughts_not_deadloc
     finish by racing: no rule is missing that would unblock them."""
 
     def run(seed, max_turns):
-        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        bots = [FunRandomBot(seed * 10 + i) for i in range(4)]
         return play_championship(bots, seed=seed, rules=FunRules(max_turns=max_turns))
 
     stopped = [seed for seed in range(10) if run(seed, 1000).ended == "turn_limit"]

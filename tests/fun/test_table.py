@@ -12,12 +12,12 @@ import pytest
 from fdlab.fun.actions import EndTurn, Pass, PlayCircuit, PlaySpecial
 from fdlab.fun.engine import step
 from fdlab.fun.errors import PhaseError
-from fdlab.fun.events import Event, mention, tell
+from fdlab.fun.events import FunEvent, mention, tell
 from fdlab.fun.game import Game
 from fdlab.fun.html import log_html, state_html
 from fdlab.fun.rulebook import rules_html, rules_text
 from fdlab.fun.state import FunRules
-from fdlab.fun.widgets import TableController
+from fdlab.fun.widgets import FunTableController
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -85,7 +85,7 @@ def test_clean_up_and_market_crash_name_the_cards_discarded(arrange, cid):
 def test_the_table_says_whose_decision_it_is():
     """While a bot's turn waits for the person's bid, the table asks the person to bid: it
     no longer says only 'P3 on turn'."""
-    c = TableController(players=4, seed=3, human=0)
+    c = FunTableController(players=4, seed=3, human=0)
     for choice in ("Draw 1 card (free)", "Discard Caffè Turbo (sponsor 2 M$)", "End the turn"):
         c.act(dict(c.menu())[choice], amount=None)
     state = c.game.state
@@ -132,7 +132,7 @@ def test_the_table_has_the_rules_at_hand():
 
 
 def test_log_html_without_names_keeps_seat_names():
-    assert "P1" in log_html([Event("turn", "turn 1: P1 to play")])
+    assert "P1" in log_html([FunEvent("turn", "turn 1: P1 to play")])
 
 
 def _person_bids(c):
@@ -146,7 +146,7 @@ def _person_bids(c):
 def test_the_table_speaks_to_the_person_in_the_second_person():
     """The person at the table is "You": "You pass", "You draw", "your turn", never
     "You (P1) passes"."""
-    c = TableController(players=4, seed=3, human=0)
+    c = FunTableController(players=4, seed=3, human=0)
     assert c.game.names[0] == "You" and "<b>Your</b> turn" in c.view_html()
     assert "<b>Your hand:</b>" in c.view_html()
     _person_bids(c)
