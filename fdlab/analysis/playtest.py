@@ -228,7 +228,7 @@ def run_races(
 
 
 # -- driver side -----------------------------------------------------------------
-def playtest(
+def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in notebooks)
     track: Track | str | os.PathLike[str],
     bots: Sequence[str | Policy] | int | None = None,
     races: int = 100,

@@ -434,7 +434,7 @@ class ParBot:
             known = self._rows_memo[key] = (rows_of, column, rolls, top_roll)
         return known
 
-    def _lean_look_ahead(self, view: RaceView, gears: list[int]) -> int:
+    def _lean_look_ahead(self, view: RaceView, gears: list[int]) -> int:  # noqa: C901 (hot loop: ParBot's look-ahead per decision, one frame (benchmarks/bots.py))
         """:meth:`_look_ahead` for one-pool rules: one search, scored a whole die at a time.
 
         The options of the largest roll serve every face (a face's options are

@@ -1140,7 +1140,7 @@ _HANDLERS: dict[type, Callable[[_Work, Any], None]] = {
 # --------------------------------------------------------------------------- legal actions
 
 
-def legal_actions(state: GameState) -> list[Action]:
+def legal_actions(state: GameState) -> list[Action]:  # noqa: C901 (one branch per phase of a turn, as rules.md lists them)
     """List the legal actions of the player whose decision is awaited.
 
     Bids and opening prices are listed from the lowest legal amount up to one

@@ -173,7 +173,7 @@ def move_costs(
     return costs
 
 
-def _priced(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:
+def _priced(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:  # noqa: C901 (hot path: every option's cost, one branch per rule (benchmarks/movegen.py))
     """:func:`move_cost` without the shortcuts."""
     names = preset.pool_names
     if "finish" in option.lines and car.lap >= preset.laps:

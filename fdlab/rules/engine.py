@@ -698,7 +698,7 @@ class Engine(IncidentRules):
             f"(M-5)); reachable: {reach}"
         )
 
-    def _move(
+    def _move(  # noqa: C901 (the rules after a move in rules.md's order, in one place)
         self,
         state: RaceState,
         option: MoveOption,

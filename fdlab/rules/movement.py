@@ -539,7 +539,7 @@ def _edges(board: Board) -> list[tuple[tuple[Any, ...], ...]]:
     return edges
 
 
-def _explore(
+def _explore(  # noqa: C901 (hot loop: the move search, one frame per node (benchmarks/movegen.py))
     board: Board,
     start: int,
     roll: int,
@@ -882,7 +882,7 @@ def check_path(
     return follow_path(board, start, path, rules).reason
 
 
-def follow_path(
+def follow_path(  # noqa: C901 (the named-path checker, clause by clause in the search's order)
     board: Board,
     start: int,
     path: Iterable[int],

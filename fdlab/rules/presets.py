@@ -264,7 +264,7 @@ def _is_count(value: object, least: int = 0) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= least
 
 
-def _preset_problems(preset: Preset) -> Iterator[tuple[str, str]]:
+def _preset_problems(preset: Preset) -> Iterator[tuple[str, str]]:  # noqa: C901 (one flat check per preset field)
     """Every (field, problem) of a preset, most basic first; none for a sound preset."""
     if preset.model not in ("basic", "advanced"):
         yield "model", f"{preset.model!r} is not 'basic' or 'advanced'"

@@ -259,7 +259,7 @@ class Race:
     ['Blue rolls 2', 'Blue moves 2 to space 3']
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (a race's options are keywords, read in notebooks)
         self,
         track: Track | Board,
         cars: int | Sequence[str] = 2,

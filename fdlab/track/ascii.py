@@ -45,7 +45,7 @@ from fdlab.track.model import Track, add_space, add_step, new_graph
 _HAZARD_TOKENS = {"S": "shooting", "D": "danger"}
 
 
-def from_ascii(
+def from_ascii(  # noqa: C901, PLR0913 (a board's features are its keywords; the text parser is one pass)
     text: str,
     *,
     corners: Mapping[int, int | Mapping[str, Any]] | None = None,
