@@ -231,6 +231,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _car_count(text: str) -> int:
+    """A number of cars in a race, 1 to :data:`fdlab.track.validate.MAX_CARS` (10)."""
+    from fdlab.track.validate import MAX_CARS
+
+    value = _positive_int(text)
+    if value > MAX_CARS:
+        shown = text if len(text) <= 20 else f"{text[:17]}..."
+        raise argparse.ArgumentTypeError(f"a race has at most {MAX_CARS} cars, not {shown}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -277,10 +288,10 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cars",
-        type=_positive_int,
+        type=_car_count,
         default=10,
         metavar="N",
-        help="cars in the race: the grid needs this many spots (default 10)",
+        help="cars in the race, 1-10: the grid needs this many spots (default 10)",
     )
 
 
@@ -435,10 +446,10 @@ def _show_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cars",
-        type=_positive_int,
+        type=_car_count,
         default=10,
         metavar="N",
-        help="cars in the race, for --problems (default 10)",
+        help="cars in the race, 1-10, for --problems (default 10)",
     )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import math
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ __all__ = [
     "CHECKS",
     "GAIN_TOLERANCE",
     "LONG_STEP_FACTOR",
+    "MAX_CARS",
     "MAX_OUTLINE_POINTS",
     "MIN_BOX_SHARE",
     "MIN_STEP_GAIN",
@@ -87,6 +89,9 @@ CHECKS: dict[str, str] = {
     "overlap": "spaces that overlap without being connected or on different levels",
 }
 
+#: Most cars a race has (the rules engine's limit: ``fdlab.rules``, 1 to 10 cars).
+MAX_CARS = 10
+
 #: Overlapping area, as a fraction of the smaller space, above which two spaces overlap.
 OVERLAP_TOLERANCE = 0.05
 
@@ -128,7 +133,12 @@ def _is_int(value: Any) -> TypeGuard[int]:
 
 
 def _is_finite_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    """An int or float within float range (``math.isfinite(10**400)`` raises OverflowError)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) <= sys.float_info.max
+    return math.isfinite(value)
 
 
 #: Space attribute -> (test, what the value must be).
@@ -253,12 +263,19 @@ def validate(track: Track, *, cars: int = 10) -> ValidationReport:
     track : Track
         The board.
     cars : int
-        Cars in the race: the grid needs at least this many spots.
+        Cars in the race, 0 to :data:`MAX_CARS`: the grid needs at least this
+        many spots.
 
     Returns
     -------
     ValidationReport
         Empty (``report.ok``) for a sound board.
+
+    Raises
+    ------
+    ValueError
+        If ``cars`` is not a whole number from 0 to :data:`MAX_CARS`. Whatever
+        the board holds, its problems are reported, never raised.
 
     Examples
     --------
@@ -273,7 +290,20 @@ def validate(track: Track, *, cars: int = 10) -> ValidationReport:
     Track 'ascii board': 1 problem
     - [grid_too_small] the grid has 2 spots but the race has 3 cars
     """
+    if isinstance(cars, bool) or not isinstance(cars, int) or not 0 <= cars <= MAX_CARS:
+        shown = repr(cars) if len(repr(cars)) <= 40 else f"{repr(cars)[:35]}..."
+        raise ValueError(f"cars: a race has 0 to {MAX_CARS} cars, not {shown}")
     return _Validator(track, cars).run()
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut short (a 400-digit number is not read out, a 5000-digit one
+    cannot be)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int beyond sys.get_int_max_str_digits()
+        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def _space_list(spaces: Iterable[Any]) -> str:
@@ -318,6 +348,13 @@ class _Validator:
         if len(self.graph) == 0:
             self.report("empty", "the board has no spaces")
             return ValidationReport(self.track.name, tuple(self.problems))
+        # Coordinates near the float limit overflow in shapely's and numpy's arithmetic:
+        # the checks report what they find, with no warning printed.
+        with np.errstate(all="ignore"):
+            self.run_checks()
+        return ValidationReport(self.track.name, tuple(self.problems))
+
+    def run_checks(self) -> None:
         self.check_attributes()
         checks = (
             self.check_flow,
@@ -339,15 +376,16 @@ class _Validator:
                 ValueError,
                 KeyError,
                 AttributeError,
+                ArithmeticError,  # a coordinate too large for a float (10**400)
                 shapely.errors.ShapelyError,
             ) as error:
                 name = check.__name__.removeprefix("check_")
+                detail = str(error)[:200]
                 self.report(
                     "check_failed",
-                    f"the {name} checks could not run ({type(error).__name__}: {error}); "
+                    f"the {name} checks could not run ({type(error).__name__}: {detail}); "
                     "fix the problems above first",
                 )
-        return ValidationReport(self.track.name, tuple(self.problems))
 
     # -- attribute types ---------------------------------------------------------------
     def check_attributes(self) -> None:
@@ -358,7 +396,7 @@ class _Validator:
                 elif not ok(data[key]):
                     self.report(
                         "attribute",
-                        f"space {n!r}: {key} is {data[key]!r}; it must be {expected}",
+                        f"space {n!r}: {key} is {_shown(data[key])}; it must be {expected}",
                         [n],
                     )
         for u, v, lines in self.graph.edges(data="lines"):

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
-from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from fdlab.track.build.geo import project_lonlat
 from fdlab.track.errors import CentrelineError
+from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 #: Largest centreline coordinate, in metres (10,000 km: no circuit is wider).
 MAX_COORDINATE = 1e7
+#: Farthest a GeoJSON position may lie from the circuit's centre, in metres: the longest
+#: road circuits span a few tens of km, and the projection to metres is only true nearby.
+MAX_CIRCUIT_RADIUS = 1e6
 
 
 @dataclass(frozen=True)
@@ -49,18 +53,23 @@ class Centreline:
         for i, point in enumerate(self.points):
             try:
                 x, y = (float(v) for v in point)
+            except OverflowError:  # an int beyond float range: no circuit is that wide
+                raise CentrelineError(
+                    f"centreline point {i}: coordinates are metres from the circuit's centre, "
+                    f"at most {MAX_COORDINATE:g}; got {_shown(point)}"
+                ) from None
             except (TypeError, ValueError):
                 raise CentrelineError(
-                    f"centreline point {i}: expected (x, y), got {point!r}"
+                    f"centreline point {i}: expected (x, y), got {_shown(point)}"
                 ) from None
             if not (math.isfinite(x) and math.isfinite(y)):
                 raise CentrelineError(
-                    f"centreline point {i}: coordinates must be finite, got {point!r}"
+                    f"centreline point {i}: coordinates must be finite, got {_shown(point)}"
                 )
             if max(abs(x), abs(y)) > MAX_COORDINATE:
                 raise CentrelineError(
                     f"centreline point {i}: coordinates are metres from the circuit's centre, "
-                    f"at most {MAX_COORDINATE:g}; got {point!r}"
+                    f"at most {MAX_COORDINATE:g}; got {_shown(point)}"
                 )
             if cleaned and (x, y) == cleaned[-1]:
                 continue
@@ -138,7 +147,37 @@ class Centreline:
         """Read the data written by :meth:`to_json`."""
         if "points" not in data:
             raise CentrelineError("centreline data: missing field 'points'")
-        return cls(tuple(tuple(p) for p in data["points"]), data.get("properties", {}))
+        return cls(point_tuples(data["points"]), data.get("properties", {}))
+
+
+def point_tuples(points: Any) -> tuple[tuple[Any, ...], ...]:
+    """``points`` as a tuple of tuples, for :class:`Centreline` to check one by one.
+
+    Raises
+    ------
+    CentrelineError
+        If ``points`` is not a sequence of points, or a point is not a sequence.
+
+    Examples
+    --------
+    >>> point_tuples([[0, 0], (300, 0)])
+    ((0, 0), (300, 0))
+    >>> point_tuples([1, 2, 3])
+    Traceback (most recent call last):
+    ...
+    fdlab.track.errors.CentrelineError: centreline point 0: expected (x, y), got 1
+    """
+    if isinstance(points, str | bytes) or not isinstance(points, Iterable):
+        raise CentrelineError(
+            "centreline: expected a sequence of (x, y) points in metres (or GeoJSON), "
+            f"got {_shown(points)}"
+        )
+    rows = []
+    for i, point in enumerate(points):
+        if isinstance(point, str | bytes) or not isinstance(point, Iterable):
+            raise CentrelineError(f"centreline point {i}: expected (x, y), got {_shown(point)}")
+        rows.append(tuple(point))
+    return tuple(rows)
 
 
 def centreline_from_geojson(
@@ -150,7 +189,9 @@ def centreline_from_geojson(
     ----------
     source : path or mapping
         A GeoJSON file, or its parsed data: a FeatureCollection, a Feature
-        or a bare LineString.
+        or a bare LineString. The file is read through
+        :func:`fdlab.untrusted.read_file`: a folder, a named pipe, a device
+        or a file over :data:`~fdlab.track.io.MAX_FILE_BYTES` is refused at once.
     feature : str, optional
         Which LineString feature of a FeatureCollection to read, by its
         ``id`` (the feature's or its properties') or its ``Name``/``name``.
@@ -161,6 +202,13 @@ def centreline_from_geojson(
     Centreline
         Points in metres (local azimuthal equidistant projection, rounded to
         the centimetre); the feature's properties are kept.
+
+    Raises
+    ------
+    CentrelineError
+        Naming the file (or "GeoJSON data") and the field: the file cannot be
+        read, is not GeoJSON, holds no single LineString, a position is not
+        a (lon, lat) in degrees, or the positions span more than any circuit.
 
     Examples
     --------
@@ -185,25 +233,45 @@ def centreline_from_geojson(
         data: Any = source
     else:
         where = str(source)
-        try:
-            data = json.loads(Path(source).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise CentrelineError(f"{where}: not valid JSON ({exc})") from None
-        except RecursionError:
-            raise CentrelineError(f"{where}: not a GeoJSON file (nested far too deeply)") from None
+        data = _read_geojson(source, where)
     geometry, properties = _linestring(data, where, feature)
     coordinates = geometry.get("coordinates")
-    if not isinstance(coordinates, Sequence) or len(coordinates) < 3:
+    if (
+        not isinstance(coordinates, Sequence)
+        or isinstance(coordinates, str)
+        or len(coordinates) < 3
+    ):
         raise CentrelineError(f"{where}: geometry.coordinates must list at least 3 positions")
     _check_lonlat(coordinates, where)
     try:
-        xy = project_lonlat([c[:2] for c in coordinates])
+        with np.errstate(all="ignore"):  # antipodal points project to inf: refused below
+            xy = project_lonlat([c[:2] for c in coordinates])
     except (TypeError, ValueError, IndexError) as exc:
         raise CentrelineError(
             f"{where}: geometry.coordinates are not (lon, lat) pairs ({exc})"
         ) from None
+    if not np.isfinite(xy).all() or float(np.abs(xy).max()) > MAX_CIRCUIT_RADIUS:
+        raise CentrelineError(
+            f"{where}: geometry.coordinates lie too far apart for one circuit (more than "
+            f"{MAX_CIRCUIT_RADIUS / 1000:,.0f} km from their centre); a circuit's centreline "
+            "spans a few km of (lon, lat) in degrees"
+        )
     points = tuple((round(float(x), 2), round(float(y), 2)) for x, y in xy)
     return Centreline(points, properties)
+
+
+def _read_geojson(path: str | PathLike[str], where: str) -> Any:
+    """The JSON of a GeoJSON file, or one CentrelineError naming it."""
+    from fdlab.track.io import MAX_FILE_BYTES
+
+    try:
+        data = read_file(path, limit=MAX_FILE_BYTES, what="GeoJSON file")
+        return parse_json(data)
+    except UntrustedInputError as exc:
+        raise CentrelineError(f"{where}: {exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CentrelineError(f"{where}: cannot read the file ({detail})") from None
 
 
 def _check_lonlat(coordinates: Sequence[Any], where: str) -> None:
@@ -218,14 +286,42 @@ def _check_lonlat(coordinates: Sequence[Any], where: str) -> None:
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in position[:2]
             )
         ):
-            raise CentrelineError(f"{field_name}: expected a (lon, lat) pair, got {position!r}")
-        lon, lat = float(position[0]), float(position[1])
-        if not (math.isfinite(lon) and math.isfinite(lat)):
-            raise CentrelineError(f"{field_name}: coordinates must be finite, got {position!r}")
+            raise CentrelineError(
+                f"{field_name}: expected a (lon, lat) pair, got {_shown(position)}"
+            )
+        lon, lat = position[0], position[1]
+        if not (_finite(lon) and _finite(lat)):
+            raise CentrelineError(
+                f"{field_name}: coordinates must be finite, got {_shown(position)}"
+            )
         if not -180.0 <= lon <= 180.0:
-            raise CentrelineError(f"{field_name}: longitude {lon:g} is outside -180..180 degrees")
+            raise CentrelineError(
+                f"{field_name}: longitude {_number(lon)} is outside -180..180 degrees"
+            )
         if not -90.0 <= lat <= 90.0:
-            raise CentrelineError(f"{field_name}: latitude {lat:g} is outside -90..90 degrees")
+            raise CentrelineError(
+                f"{field_name}: latitude {_number(lat)} is outside -90..90 degrees"
+            )
+
+
+def _finite(value: int | float) -> bool:
+    """Finite, and an int not beyond float range (a 400-digit int cannot be a float)."""
+    if isinstance(value, int):
+        return True  # compared as an int: a 400-digit longitude is outside -180..180
+    return math.isfinite(value)
+
+
+def _number(value: int | float) -> str:
+    """``value`` for a message: ``187``, ``1e+400`` for a 400-digit int."""
+    if isinstance(value, int) and abs(value) > 10**15:
+        return f"of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return f"{value:g}"
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut short for a message (a 400-digit number is not read out)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def _linestring(
@@ -235,10 +331,13 @@ def _linestring(
         raise CentrelineError(f"{where}: expected a GeoJSON object, got {type(data).__name__}")
     kind = data.get("type")
     if kind == "FeatureCollection":
+        features = data.get("features") or []
+        if not isinstance(features, Sequence) or isinstance(features, str):
+            raise CentrelineError(f"{where}: features must be a list of features")
         lines = [
             (i, f)
-            for i, f in enumerate(data.get("features") or [])
-            if isinstance(f, Mapping) and (f.get("geometry") or {}).get("type") == "LineString"
+            for i, f in enumerate(features)
+            if isinstance(f, Mapping) and _geometry(f).get("type") == "LineString"
         ]
         if not lines:
             raise CentrelineError(f"{where}: features: no LineString feature found")
@@ -257,28 +356,42 @@ def _linestring(
         index, chosen = lines[0]
         return _linestring(chosen, f"{where}: features[{index}]")
     if kind == "Feature":
-        geometry = data.get("geometry") or {}
+        geometry = _geometry(data)
         if geometry.get("type") != "LineString":
             raise CentrelineError(
-                f"{where}: geometry.type must be LineString, got {geometry.get('type')!r}"
+                f"{where}: geometry.type must be LineString, got {_shown(geometry.get('type'))}"
             )
-        return geometry, dict(data.get("properties") or {})
+        return geometry, dict(_properties(data))
     if kind == "LineString":
         return data, {}
     raise CentrelineError(
-        f"{where}: type must be FeatureCollection, Feature or LineString, got {kind!r}"
+        f"{where}: type must be FeatureCollection, Feature or LineString, got {_shown(kind)}"
     )
+
+
+def _geometry(feature: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A feature's geometry, or ``{}`` when it has none (or something else in its place)."""
+    geometry = feature.get("geometry")
+    return geometry if isinstance(geometry, Mapping) else {}
+
+
+def _properties(feature: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A feature's properties, or ``{}`` when it has none (or something else in its place)."""
+    properties = feature.get("properties")
+    return properties if isinstance(properties, Mapping) else {}
 
 
 def _feature_keys(feature: Mapping[str, Any]) -> set[str]:
     """The ids and names a feature answers to."""
-    properties = feature.get("properties") or {}
+    properties = _properties(feature)
     values = [feature.get("id"), *(properties.get(k) for k in ("id", "Name", "name"))]
-    return {str(v) for v in values if v is not None}
+    return {_shown(v, 200) if not isinstance(v, str) else v for v in values if v is not None}
 
 
 def _feature_label(index: int, feature: Mapping[str, Any]) -> str:
-    properties = feature.get("properties") or {}
+    properties = _properties(feature)
     ident = feature.get("id", properties.get("id", f"features[{index}]"))
     name = properties.get("Name") or properties.get("name")
-    return f"{ident} {name!r}" if name else str(ident)
+    label = ident if isinstance(ident, str) else _shown(ident)
+    label = label if len(label) <= 60 else f"{label[:55]}..."
+    return f"{label} {_shown(name)}" if name else label

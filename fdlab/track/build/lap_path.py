@@ -89,8 +89,8 @@ class LapPath:
     >>> path = LapPath(square, step=2.0, smoothing=5.0, min_radius=10.0)
     >>> bool(1 / abs(path.curvature).max() > 8.0)  # radius of the rounded corners, metres
     True
-    >>> round(path.length / 400, 1)  # the corners are rounded, the lap a little shorter
-    0.9
+    >>> round(path.length / 400, 1)  # four clicks: blurred over its sides, so rounder and shorter
+    0.8
     """
 
     def __init__(

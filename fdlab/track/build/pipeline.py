@@ -26,7 +26,7 @@ import numpy as np
 
 from fdlab.track.build.bridges import _raise_bridges
 from fdlab.track.build.cells import _cut_cells, _number
-from fdlab.track.build.centreline import Centreline, centreline_from_geojson
+from fdlab.track.build.centreline import Centreline, centreline_from_geojson, point_tuples
 from fdlab.track.build.corner_fit import REFERENCE_SPACES_PER_LAP
 from fdlab.track.build.corners import _corner_stretches, _fit_corners, _short_corners
 from fdlab.track.build.grid import _mark_grid
@@ -57,7 +57,7 @@ LANE_WIDTH_RATIO = 0.45
 _MAX_CORNER_ROUNDS = 4
 
 
-def build_track(
+def build_track(  # noqa: PLR0913 (the public builder: one keyword option per BuildSpec field)
     centreline: Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
     *,
     name: str | None = None,
@@ -193,7 +193,7 @@ def make_spec(
     elif isinstance(centreline, str | Path | Mapping):
         line = centreline_from_geojson(centreline, feature=feature)
     else:
-        line = Centreline(tuple(tuple(p) for p in centreline))
+        line = Centreline(point_tuples(centreline))
     if options.get("name") is None:
         options["name"] = circuit_name(line)
     pit = options.get("pit")
@@ -239,7 +239,7 @@ def rebuild(track: Track, **changes: Any) -> Track:
         raise BuildError(f"track {track.name!r} has no stored build spec (graph attribute 'build')")
     spec = BuildSpec.from_json(track.graph.graph["build"])
     if "centreline" in changes and not isinstance(changes["centreline"], Centreline):
-        changes["centreline"] = Centreline(tuple(tuple(p) for p in changes["centreline"]))
+        changes["centreline"] = Centreline(point_tuples(changes["centreline"]))
     return build_from_spec(replace(spec, **changes))
 
 

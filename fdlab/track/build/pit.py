@@ -196,7 +196,7 @@ def _passes_under(
     return min(firsts) if min(firsts) >= 2 else None
 
 
-def _lay_pit(
+def _lay_pit(  # noqa: PLR0913 (the pieces of one build it lays the pit lane among: path, cells, stretches, lanes)
     pit: PitSpec,
     path: LapPath,
     cells: list[_Cell],

@@ -13,8 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
+
 from fdlab.track.build.centreline import Centreline
-from fdlab.track.errors import BuildError
+from fdlab.track.build.corner_fit import REFERENCE_SPACES_PER_LAP
+from fdlab.track.errors import BuildError, CentrelineError
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,12 @@ MIN_SPACES_PER_LAP = 20
 #: Most grid spots and laps a build may ask for (a race has at most 10 cars).
 MAX_GRID = 60
 MAX_LAPS = 100
+#: Shortest space a build may make, in metres: a board keeps centres to the centimetre
+#: and the space length to the millimetre, so a smaller space would not survive saving.
+MIN_SPACE_LENGTH = 1.0
+#: A centreline no wider than this share of its length, across its main direction, lies
+#: on one straight line (to rounding): its lap would fold back onto itself.
+_FLAT_SHARE = 1e-9
 
 
 def _whole(value: Any) -> bool:
@@ -245,23 +254,23 @@ def _real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _check_spec(spec: BuildSpec) -> None:
-    """Refuse options that cannot make a sound board, naming the option, before any work."""
-    for label in ("name", "description"):
-        value = getattr(spec, label)
-        if not isinstance(value, str):
-            raise BuildError(f"{label} must be a string, got {value!r}")
-    for label, value in [
-        ("lanes", spec.lanes),
-        *((f"lane_counts[{i}]", n) for i, (_, n) in enumerate(spec.lane_counts)),
-    ]:
-        if not _whole(value) or not 2 <= value <= 4:
-            raise BuildError(f"{label}: lane count must be 2-4, got {value!r}")
-    lap = spec.centreline.length
-    if not (math.isfinite(lap) and lap > 0):
-        raise BuildError(
-            f"the centreline's lap length must be a finite number of metres, got {lap}"
+def _check_not_flat(line: Centreline, lap: float) -> None:
+    """Refuse a centreline whose points all lie on one straight line (a lap that folds)."""
+    xy = np.asarray(line.points, dtype=float)
+    centred = xy - xy.mean(axis=0)
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    across = float(np.ptp(centred @ axes[-1]))
+    if across <= _FLAT_SHARE * lap:
+        raise CentrelineError(
+            f"the centreline's {len(xy)} points lie on one straight line, so its lap would run "
+            "out and fold back onto itself; draw the circuit round an area (for example "
+            "[(0, 0), (300, 0), (300, 200), (0, 200)])"
         )
+
+
+def _check_spacing(spec: BuildSpec, lap: float) -> None:
+    """Refuse a spaces_per_lap or space_length out of range, and spaces shorter than
+    :data:`MIN_SPACE_LENGTH` (a lap of micrometres)."""
     if spec.spaces_per_lap is not None and (
         not _whole(spec.spaces_per_lap)
         or not MIN_SPACES_PER_LAP <= spec.spaces_per_lap <= MAX_SPACES_PER_LAP
@@ -288,6 +297,51 @@ def _check_spec(spec: BuildSpec) -> None:
                 f"{count:.3g} spaces; at most {MAX_SPACES_PER_LAP} (space_length at least "
                 f"{lap / MAX_SPACES_PER_LAP:.3g} m)"
             )
+    wanted = spec.spaces_per_lap or REFERENCE_SPACES_PER_LAP
+    space = spec.space_length or lap / wanted
+    if space >= MIN_SPACE_LENGTH:
+        return
+    if spec.space_length is not None:
+        raise BuildError(
+            f"space_length must be at least {MIN_SPACE_LENGTH:g} m (a board keeps positions "
+            f"to the centimetre), got {spec.space_length:g}"
+        )
+    if lap / MIN_SPACE_LENGTH >= MIN_SPACES_PER_LAP:
+        advice = (
+            f"ask for at most {math.floor(lap / MIN_SPACE_LENGTH)} spaces_per_lap, or scale "
+            "the circuit up"
+        )
+    else:
+        advice = (
+            f"scale the circuit up to a lap of at least {wanted * MIN_SPACE_LENGTH:g} m "
+            "(a real circuit's lap is a few km)"
+        )
+    raise BuildError(
+        f"this centreline's lap is {lap:.3g} m long, so {wanted} spaces would each be "
+        f"{space:.3g} m; a space is at least {MIN_SPACE_LENGTH:g} m (the points are metres): "
+        f"{advice}"
+    )
+
+
+def _check_spec(spec: BuildSpec) -> None:
+    """Refuse options that cannot make a sound board, naming the option, before any work."""
+    for label in ("name", "description"):
+        value = getattr(spec, label)
+        if not isinstance(value, str):
+            raise BuildError(f"{label} must be a string, got {value!r}")
+    for label, value in [
+        ("lanes", spec.lanes),
+        *((f"lane_counts[{i}]", n) for i, (_, n) in enumerate(spec.lane_counts)),
+    ]:
+        if not _whole(value) or not 2 <= value <= 4:
+            raise BuildError(f"{label}: lane count must be 2-4, got {value!r}")
+    lap = spec.centreline.length
+    if not (math.isfinite(lap) and lap > 0):
+        raise BuildError(
+            f"the centreline's lap length must be a finite number of metres, got {lap}"
+        )
+    _check_not_flat(spec.centreline, lap)
+    _check_spacing(spec, lap)
     if spec.lane_width is not None:
         if not _real(spec.lane_width) or spec.lane_width <= 0:
             raise BuildError(

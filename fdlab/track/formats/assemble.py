@@ -37,7 +37,8 @@ from typing import Any
 import networkx as nx
 
 from fdlab.track.corners import corner_path_counts
-from fdlab.track.errors import BoardImportError
+from fdlab.track.errors import BoardImportError, TrackFileError
+from fdlab.track.formats.reading import MAX_POSITION, is_number, shown
 from fdlab.track.formats.shapes import add_contacts, add_outlines
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
@@ -45,6 +46,9 @@ SpaceId = Hashable
 
 #: A lane change to a space less than this many space lengths ahead gains half a space.
 _HALF_STEP_AHEAD = 0.75
+#: Shortest typical step along a lane (pixels): spaces closer than this lie on top of
+#: each other, and the board has no scale to measure progress by.
+MIN_SPACE_LENGTH = 1e-3
 
 
 @dataclass
@@ -112,8 +116,10 @@ def assemble(board: RawBoard) -> Track:
     Raises
     ------
     BoardImportError
-        If the board has no finish line, or its track loops without passing
-        it, naming the spaces involved.
+        If a space lies at no sensible position, the board has no finish
+        line, its spaces sit on top of each other, or its track loops without
+        passing the line, naming the spaces involved. The track returned can
+        always be saved as a track file.
 
     Examples
     --------
@@ -125,7 +131,38 @@ def assemble(board: RawBoard) -> Track:
     >>> track.graph.edges[0, 2]["kind"], track.graph.edges[0, 3]["kind"], track.grid_spots()
     ('ahead', 'lane_change', [7, 6])
     """
-    return _Assembly(board).track()
+    _check_positions(board)
+    track = _Assembly(board).track()
+    _check_writable(track, board.source)
+    return track
+
+
+def _check_positions(board: RawBoard) -> None:
+    """Every space at a finite position within :data:`MAX_POSITION`, with finite numbers."""
+    for n, space in board.spaces.items():
+        values = {"position": (space.x, space.y), "offset": (space.offset,)}
+        values["heading"] = (space.heading,)
+        for what, numbers in values.items():
+            if not all(v is None or is_number(v, MAX_POSITION) for v in numbers):
+                shown_values = ", ".join(shown(v, 30) for v in numbers)
+                raise BoardImportError(
+                    f"{board.source}: space {shown(n)}: {what} ({shown_values}) is not a "
+                    f"number of at most {MAX_POSITION:g}"
+                )
+
+
+def _check_writable(track: Track, source: str) -> None:
+    """Refuse a board a track file could not keep (the importers check the file's own
+    fields first, naming them; this is the last guard)."""
+    from fdlab.track.io import track_from_dict, track_to_dict
+
+    try:
+        track_from_dict(track_to_dict(track, source=source), source=source)
+    except TrackFileError as error:
+        raise BoardImportError(
+            f"{source}: the board read cannot be kept as a track file "
+            f"({error.field or 'the board'}: {error.detail})"
+        ) from None
 
 
 class _Assembly:
@@ -190,7 +227,17 @@ class _Assembly:
     def lane_step(self, main: nx.DiGraph) -> float:
         """The typical length of a step along a lane: the board's space length."""
         lengths = [self.distance(u, v) for u, v in main.edges if self.lanes[u] == self.lanes[v]]
-        return float(statistics.median(lengths)) if lengths else self.space_length
+        step = float(statistics.median(lengths)) if lengths else self.space_length
+        if not step >= MIN_SPACE_LENGTH:
+            same = [(u, v) for u, v in main.edges if self.distance(u, v) < MIN_SPACE_LENGTH]
+            u, v = same[0] if same else next(iter(main.edges))
+            raise BoardImportError(
+                f"{self.board.source}: the spaces lie on top of each other (a step along a "
+                f"lane is {step:.3g} pixels long; spaces {shown(u)} and {shown(v)} are "
+                f"{self.distance(u, v):.3g} apart); each space needs its own position, at "
+                f"least {MIN_SPACE_LENGTH:g} pixels from the next"
+            )
+        return step
 
     def distance(self, u: SpaceId, v: SpaceId) -> float:
         a, b = self.spaces[u], self.spaces[v]

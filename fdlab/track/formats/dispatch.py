@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
+from typing import Any
 
 from fdlab.track.errors import TrackFileError
+from fdlab.track.formats.reading import board_bytes, board_json
+from fdlab.track.io import loads, track_from_dict
 from fdlab.track.model import Track
 
 __all__ = ["FORMATS", "detect_format", "import_track"]
@@ -29,28 +31,36 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     Raises
     ------
     TrackFileError
-        If the file cannot be read or is none of these.
+        If the file cannot be read (a folder, a FIFO, a device, too big...)
+        or is none of these.
 
     Examples
     --------
     >>> detect_format("tracks/monaco.json")
     'fdlab'
     """
-    source = str(path)
     if Path(path).suffix.lower() == ".dat":
         return "gponline"
+    return _detect(_json_for_detection(board_bytes(path), str(path)), str(path))
+
+
+def _json_for_detection(data: bytes, source: str) -> Any:
+    """The JSON document of a board that is not a ``.dat`` file, saying no format reads it if none."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise TrackFileError(source, "", "not a text file: no board format reads it") from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TrackFileError(
-            source, "", f"not JSON and not a .dat file, so no board format reads it ({exc})"
-        ) from None
+        return board_json(data, source)
+    except TrackFileError as error:
+        detail = error.detail
+        if detail.startswith("not UTF-8"):
+            detail = "not a text file: no board format reads it"
+        elif detail.startswith("not valid JSON: "):
+            detail = (
+                "not JSON and not a .dat file, so no board format reads it "
+                f"({detail.removeprefix('not valid JSON: ')})"
+            )
+        raise TrackFileError(source, "", detail) from None
+
+
+def _detect(doc: Any, source: str) -> str:
     from fdlab.track.formats.tts import is_tts_document
 
     if isinstance(doc, dict) and doc.get("type") == "FeatureCollection":
@@ -66,6 +76,10 @@ def detect_format(path: str | os.PathLike[str]) -> str:
 def import_track(path: str | os.PathLike[str], *, format: str | None = None) -> Track:
     """Read a board of any supported format (see :data:`FORMATS`).
 
+    The file is read once, through :func:`fdlab.untrusted.read_file`: a
+    folder, a named pipe, a device or a file over
+    :data:`~fdlab.track.io.MAX_FILE_BYTES` is refused at once.
+
     Parameters
     ----------
     path : str or path
@@ -77,32 +91,40 @@ def import_track(path: str | os.PathLike[str], *, format: str | None = None) -> 
     Track
         Space ids are those of the file. Check it with
         :func:`fdlab.track.validate`: the problems name the file's ids.
+        It can always be saved with :func:`~fdlab.track.io.save_track`.
 
     Raises
     ------
     TrackFileError
-        If the file cannot be read in that format, naming the line or field.
+        If the file cannot be read in that format, naming the line or field
+        (:class:`~fdlab.track.errors.BoardImportError` when the board read
+        cannot be made into a track).
 
     Examples
     --------
     >>> import_track("tracks/training.json").name
     'Training ring'
     """
-    chosen = format or detect_format(path)
-    if chosen == "gponline":
-        from fdlab.track.formats.gponline import read_gponline
+    if format is not None and format not in FORMATS:
+        raise ValueError(f"unknown board format {format!r}; known: {', '.join(FORMATS)}")
+    source = str(path)
+    if format == "gponline" or (format is None and Path(path).suffix.lower() == ".dat"):
+        from fdlab.track.formats.assemble import assemble
+        from fdlab.track.formats.gponline import gponline_text, parse_gponline
 
-        return read_gponline(path)
+        return assemble(parse_gponline(gponline_text(board_bytes(path)), source=source))
+    data = board_bytes(path)
+    if format == "fdlab":
+        return loads(data, source=source)
+    doc = board_json(data, source) if format else _json_for_detection(data, source)
+    chosen = format or _detect(doc, source)
     if chosen == "tts":
-        from fdlab.track.formats.tts import read_tts
+        from fdlab.track.formats.assemble import assemble
+        from fdlab.track.formats.tts import parse_tts
 
-        return read_tts(path)
+        return assemble(parse_tts(doc, source=source))
     if chosen == "geojson":
-        from fdlab.track.formats.geojson import load_geojson
+        from fdlab.track.formats.geojson import track_from_geojson
 
-        return load_geojson(path)
-    if chosen == "fdlab":
-        from fdlab.track.io import load_track
-
-        return load_track(path)
-    raise ValueError(f"unknown board format {chosen!r}; known: {', '.join(FORMATS)}")
+        return track_from_geojson(doc, source=source)
+    return track_from_dict(doc, source=source)

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
+import numpy as np
+import shapely
 from shapely.geometry import mapping, shape
 
 from fdlab.files import atomic_write
 from fdlab.track.errors import TrackFileError
+from fdlab.track.formats.reading import board_bytes, board_json, shown
 from fdlab.track.io import polygon_to_wkt, track_from_dict, track_to_dict
 from fdlab.track.model import Track
 
@@ -114,7 +116,7 @@ def track_from_geojson(collection: Any, *, source: str = "<geojson>") -> Track:
         elif role in ("step", "contact"):
             doc[f"{role}s"].append(record)
         else:
-            raise TrackFileError(source, f"{where}.properties.fdlab", f"unknown role {role!r}")
+            raise TrackFileError(source, f"{where}.properties.fdlab", f"unknown role {shown(role)}")
     if graph is None:
         raise TrackFileError(
             source, "features", "no centreline feature with the board's attributes"
@@ -148,15 +150,7 @@ def load_geojson(path: str | os.PathLike[str]) -> Track:
         If the file cannot be read, is not JSON, or is not an fdlab board.
     """
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    try:
-        collection = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TrackFileError(source, "", f"not valid JSON: {exc}") from None
-    return track_from_geojson(collection, source=source)
+    return track_from_geojson(board_json(board_bytes(path), source), source=source)
 
 
 def _feature(
@@ -184,12 +178,23 @@ def _polygon(geometry: Any, source: str, where: str) -> str | None:
         return None
     if geometry.get("type") != "Polygon":
         raise TrackFileError(
-            source, where, f"expected a Polygon or Point, not {geometry.get('type')!r}"
+            source, where, f"expected a Polygon or Point, not {shown(geometry.get('type'))}"
         )
     try:
-        polygon = shape(geometry)
-    except (ValueError, TypeError, AttributeError, IndexError) as exc:
-        raise TrackFileError(source, where, f"not a valid Polygon ({exc})") from None
+        with np.errstate(all="ignore"):  # huge coordinates: refused by polygon_to_wkt
+            polygon = shape(geometry)
+    except (
+        ValueError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        KeyError,
+        OverflowError,
+        shapely.errors.ShapelyError,
+    ) as exc:
+        raise TrackFileError(
+            source, where, f"not a valid Polygon ({shown(str(exc), 120)})"
+        ) from None
     return polygon_to_wkt(polygon, source, where)
 
 

@@ -29,9 +29,10 @@ from pathlib import Path
 
 from fdlab.track.errors import TrackFileError
 from fdlab.track.formats.assemble import RawBoard, RawSpace, assemble
+from fdlab.track.formats.reading import MAX_POSITION, board_bytes, file_name_text
 from fdlab.track.model import Track
 
-__all__ = ["SPACE_TYPES", "parse_gponline", "read_gponline"]
+__all__ = ["MAX_OFFSET", "SPACE_TYPES", "gponline_text", "parse_gponline", "read_gponline"]
 
 #: Type number -> (kind, stops of a curve or None, on the finish line, virtual).
 SPACE_TYPES: dict[int, tuple[str, int | None, bool, bool]] = {
@@ -44,6 +45,9 @@ SPACE_TYPES: dict[int, tuple[str, int | None, bool, bool]] = {
     6: ("track", 3, False, False),
     7: ("pit", None, False, False),
 }
+
+#: Largest distance into a curve a ``.dat`` file may give, in spaces (a corner is a few).
+MAX_OFFSET = 1e6
 
 
 def read_gponline(path: str | os.PathLike[str]) -> Track:
@@ -76,12 +80,18 @@ def read_gponline(path: str | os.PathLike[str]) -> Track:
     >>> len(track), track.lap_length, track.graph.graph["units"]
     (8, 4.0, 'px')
     """
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    return assemble(parse_gponline(text, source=source))
+    return assemble(parse_gponline(gponline_text(board_bytes(path)), source=str(path)))
+
+
+def gponline_text(data: bytes) -> str:
+    """The text of a ``.dat`` file's bytes (bytes that are not UTF-8 become U+FFFD).
+
+    Examples
+    --------
+    >>> gponline_text(b"ring.png 2 \\xff") == "ring.png 2 \\N{REPLACEMENT CHARACTER}"
+    True
+    """
+    return data.decode("utf-8", errors="replace")
 
 
 def parse_gponline(text: str, *, source: str = "<string>") -> RawBoard:
@@ -99,11 +109,11 @@ def parse_gponline(text: str, *, source: str = "<string>") -> RawBoard:
     if not lines or not lines[0].strip():
         raise TrackFileError(source, "line 1", "expected the header '<image> <info-box corner>'")
     header = lines[0].split()
-    name = Path(source).stem if source != "<string>" else Path(header[0]).stem
+    name = file_name_text(Path(source).stem if source != "<string>" else Path(header[0]).stem)
     board = RawBoard(
         name=name.replace("_", " "),
         source=source,
-        description=f"Imported from the GP Online board {Path(source).name}.",
+        description=f"Imported from the GP Online board {file_name_text(Path(source).name)}.",
         origin=_header(header, source),
     )
     sections = _sections(lines)
@@ -120,7 +130,7 @@ def parse_gponline(text: str, *, source: str = "<string>") -> RawBoard:
 
 
 def _header(words: list[str], source: str) -> dict[str, object]:
-    origin: dict[str, object] = {"format": "gponline", "file": Path(source).name}
+    origin: dict[str, object] = {"format": "gponline", "file": file_name_text(Path(source).name)}
     origin["image"] = words[0]
     numbers = [_number(w, int, source, "line 1") for w in words[1:4]]
     for key, value in zip(
@@ -173,6 +183,13 @@ def _read_space(board: RawBoard, words: list[str], source: str, where: str) -> N
     if space in board.spaces:
         raise TrackFileError(source, where, f"space {space} is listed twice")
     x, y = (float(_number(w, float, source, where)) for w in words[1:3])
+    if max(abs(x), abs(y)) > MAX_POSITION:
+        raise TrackFileError(
+            source,
+            where,
+            f"space {space} lies at ({words[1][:30]}, {words[2][:30]}): a position is "
+            f"image pixels, at most {MAX_POSITION:g}",
+        )
     type_number = int(_number(words[3], int, source, where))
     if type_number not in SPACE_TYPES:
         known = ", ".join(map(str, SPACE_TYPES))
@@ -207,6 +224,13 @@ def _read_value(board: RawBoard, words: list[str], source: str, where: str) -> N
         raise TrackFileError(source, where, f"expected '<id> <number>', not {' '.join(words)!r}")
     space = board.spaces[_existing(board, words[0], source, where)]
     value = float(_number(words[1], float, source, where))
+    if abs(value) > MAX_OFFSET:
+        raise TrackFileError(
+            source,
+            where,
+            f"space {space.id}: {words[1][:30]} is not a distance into a curve "
+            f"(spaces, at most {MAX_OFFSET:g}) nor 1.0 for a garage",
+        )
     if space.curve:
         space.offset = value
     elif space.kind == "pit":

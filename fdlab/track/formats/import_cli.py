@@ -25,6 +25,20 @@ HELP = "import a board from other Formula D software"
 EXIT_PROBLEMS = 1
 
 
+def _car_count(text: str) -> int:
+    """A number of cars in a race, 1 to :data:`fdlab.track.validate.MAX_CARS` (10)."""
+    from fdlab.track.validate import MAX_CARS
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not 1 <= value <= MAX_CARS:
+        shown = text if len(text) <= 20 else f"{text[:17]}..."
+        raise argparse.ArgumentTypeError(f"a race has 1 to {MAX_CARS} cars, not {shown}")
+    return value
+
+
 def arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``fdlab import`` to its parser."""
     parser.add_argument(
@@ -40,7 +54,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="the board's format (default: from the file)",
     )
     parser.add_argument(
-        "--cars", type=int, default=10, metavar="N", help="cars the grid must hold (default 10)"
+        "--cars",
+        type=_car_count,
+        default=10,
+        metavar="N",
+        help="cars the grid must hold, 1-10 (default 10)",
     )
     parser.add_argument("--force", action="store_true", help="replace OUT.json if it exists")
 

@@ -7,14 +7,19 @@ The fields read, as that mod documents them (``docs/track-format.md``):
   (pixel centre, y down), ``rot`` (degrees, the car's facing there),
   ``lane`` (1 = the inside lane of the lap), ``next`` (the legal
   successors, lane changes included) and ``corner`` (the corner id inside
-  one, else null);
-* ``corners``: ``id``, ``stops``, ``long`` and ``short`` (the green and red
-  numbers of the printed board);
+  one, which ``corners`` must list, else null);
+* ``corners``: ``id`` (a whole number), ``stops``, ``long`` and ``short``
+  (the green and red numbers of the printed board);
 * ``start``: the grid, pole first; ``finish.line``: in each lane the space
   just past the finish line;
 * ``pit`` (optional): ``spaces`` (the pit lane in running order), ``entry``
   (the track space the pit lane leaves from) and ``exit`` (the track space
   it rejoins); missing links along that chain are added.
+
+A value a track file could not keep (a number beyond float range or
+:data:`MAX_WHOLE`, a string with a lone surrogate, a corner id not in
+``corners``) is refused here, naming the file's field, rather than when
+the board is saved.
 
 Lanes are renumbered fdlab's way (0 = the leftmost in the direction of
 travel); progress, step kinds, contacts and outlines are derived by
@@ -24,7 +29,6 @@ travel); progress, step kinds, contacts and outlines are derived by
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
@@ -32,9 +36,24 @@ from typing import Any
 
 from fdlab.track.errors import TrackFileError
 from fdlab.track.formats.assemble import RawBoard, RawSpace, assemble
+from fdlab.track.formats.reading import (
+    MAX_POSITION,
+    board_bytes,
+    board_json,
+    file_name_text,
+    is_number,
+    shown,
+    storable,
+)
 from fdlab.track.model import Track
 
-__all__ = ["is_tts_document", "parse_tts", "read_tts"]
+__all__ = ["MAX_LANE", "MAX_WHOLE", "is_tts_document", "parse_tts", "read_tts"]
+
+#: Whole numbers of the file (corner ids, stops, counts, laps) are below this in size,
+#: as a track file keeps them.
+MAX_WHOLE = 10**9
+#: Highest lane number a space may have (lanes count from 1, the inside of the lap).
+MAX_LANE = 1000
 
 
 def is_tts_document(doc: Any) -> bool:
@@ -78,17 +97,7 @@ def read_tts(path: str | os.PathLike[str]) -> Track:
     (8, [7, 6], 0)
     """
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError as exc:
-        raise TrackFileError(source, "", f"not UTF-8 text ({exc})") from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TrackFileError(source, "", f"not valid JSON: {exc}") from None
-    return assemble(parse_tts(doc, source=source))
+    return assemble(parse_tts(board_json(board_bytes(path), source), source=source))
 
 
 def parse_tts(doc: Any, *, source: str = "<dict>") -> RawBoard:
@@ -110,49 +119,28 @@ def parse_tts(doc: Any, *, source: str = "<dict>") -> RawBoard:
     spaces = reader.list_of(doc, "spaces", "")
     if not spaces:
         raise reader.fail("spaces", "the track has no spaces")
-    name = doc.get("name") or doc.get("id") or Path(source).stem
+    for key in ("name", "id", "ruleset", "lanes"):
+        reader.text(doc.get(key), key)
+    name = doc.get("name") or doc.get("id") or file_name_text(Path(source).stem)
+    laps = reader.whole(doc, "laps", "", default=1)
+    if laps < 1:
+        raise reader.fail("laps", f"a race is at least 1 lap, not {laps}")
     board = RawBoard(
         name=str(name),
         source=source,
-        laps=reader.whole(doc, "laps", "", default=1),
+        laps=laps,
         description=f"Imported from the Tabletop Simulator track {doc.get('id', name)}.",
         origin=_origin(doc, source),
     )
+    _read_corners(reader, doc, board)
     links: dict[Any, list[Any]] = {}
     for i, record in enumerate(spaces):
-        where = f"spaces[{i}]"
-        if not isinstance(record, dict):
-            raise reader.fail(where, "a space is a JSON object")
-        space = reader.space_id(record.get("id"), f"{where}.id")
-        if space in board.spaces:
-            raise reader.fail(f"{where}.id", f"space {space!r} is listed twice")
-        pos = record.get("pos")
-        if not (isinstance(pos, list) and len(pos) == 2 and all(_is_number(p) for p in pos)):
-            raise reader.fail(f"{where}.pos", f"expected [x, y] pixel numbers, not {pos!r}")
-        rot = record.get("rot")
-        if rot is not None and not _is_number(rot):
-            raise reader.fail(f"{where}.rot", f"expected degrees, not {rot!r}")
-        corner = record.get("corner")
-        if corner is not None and not isinstance(corner, int | str):
-            raise reader.fail(f"{where}.corner", f"expected a corner id or null, not {corner!r}")
-        board.spaces[space] = RawSpace(
-            space,
-            float(pos[0]),
-            -float(pos[1]),  # image pixels grow downwards; fdlab's y points up
-            lane=reader.whole(record, "lane", where, default=None),
-            curve=corner is not None,
-            corner=corner,
-            heading=None if rot is None else -math.radians(float(rot)),
-        )
-        nexts = record.get("next", [])
-        if not isinstance(nexts, list):
-            raise reader.fail(f"{where}.next", f"expected a list of space ids, not {nexts!r}")
+        space, nexts = _read_space(reader, record, f"spaces[{i}]", board)
         links[space] = nexts
     for i, record in enumerate(spaces):
         space = reader.space_id(record["id"], f"spaces[{i}].id")
         for k, target in enumerate(links[space]):
             board.steps.append((space, reader.known(board, target, f"spaces[{i}].next[{k}]")))
-    _read_corners(reader, doc, board)
     _read_finish(reader, doc, board)
     _read_pit(reader, doc, board)
     board.grid = [
@@ -163,13 +151,61 @@ def parse_tts(doc: Any, *, source: str = "<dict>") -> RawBoard:
     return board
 
 
+def _read_space(
+    reader: _Reader, record: Any, where: str, board: RawBoard
+) -> tuple[int | str, list[Any]]:
+    """Add one ``spaces`` record to the board; its id and the ids it links to."""
+    if not isinstance(record, dict):
+        raise reader.fail(where, "a space is a JSON object")
+    space = reader.space_id(record.get("id"), f"{where}.id")
+    if space in board.spaces:
+        raise reader.fail(f"{where}.id", f"space {shown(space)} is listed twice")
+    pos = record.get("pos")
+    if not (
+        isinstance(pos, list) and len(pos) == 2 and all(is_number(p, MAX_POSITION) for p in pos)
+    ):
+        raise reader.fail(
+            f"{where}.pos",
+            f"expected [x, y] pixel numbers of at most {MAX_POSITION:g}, not {shown(pos)}",
+        )
+    rot = record.get("rot")
+    if rot is not None and not is_number(rot, MAX_POSITION):
+        raise reader.fail(f"{where}.rot", f"expected degrees, not {shown(rot)}")
+    corner = record.get("corner")
+    if corner is not None:
+        corner = reader.corner_id(corner, f"{where}.corner")
+        if corner not in board.corners:
+            listed = ", ".join(map(str, board.corners)) or "none"
+            raise reader.fail(
+                f"{where}.corner", f"corner {corner} is not in corners (the file lists {listed})"
+            )
+    lane = reader.whole(record, "lane", where, default=None)
+    if lane is not None and not 0 <= lane <= MAX_LANE:
+        raise reader.fail(
+            f"{where}.lane", f"expected a lane number from 0 to {MAX_LANE}, not {lane}"
+        )
+    board.spaces[space] = RawSpace(
+        space,
+        float(pos[0]),
+        -float(pos[1]),  # image pixels grow downwards; fdlab's y points up
+        lane=lane,
+        curve=corner is not None,
+        corner=corner,
+        heading=None if rot is None else -math.radians(float(rot)),
+    )
+    nexts = record.get("next", [])
+    if not isinstance(nexts, list):
+        raise reader.fail(f"{where}.next", f"expected a list of space ids, not {shown(nexts)}")
+    return space, nexts
+
+
 def _origin(doc: dict[str, Any], source: str) -> dict[str, Any]:
-    origin: dict[str, Any] = {"format": "tts", "file": Path(source).name}
+    origin: dict[str, Any] = {"format": "tts", "file": file_name_text(Path(source).name)}
     for key in ("id", "ruleset", "lanes"):
         if isinstance(doc.get(key), int | str):
             origin[key] = doc[key]
     image = doc.get("image")
-    if isinstance(image, dict) and all(_is_number(image.get(k)) for k in ("width", "height")):
+    if isinstance(image, dict) and all(is_number(image.get(k)) for k in ("width", "height")):
         origin["image"] = {"width": image["width"], "height": image["height"]}
     return origin
 
@@ -179,9 +215,9 @@ def _read_corners(reader: _Reader, doc: dict[str, Any], board: RawBoard) -> None
         where = f"corners[{k}]"
         if not isinstance(record, dict):
             raise reader.fail(where, "a corner is a JSON object")
-        corner = record.get("id")
-        if not isinstance(corner, int | str) or isinstance(corner, bool):
-            raise reader.fail(f"{where}.id", f"expected a corner id, not {corner!r}")
+        corner = reader.corner_id(record.get("id"), f"{where}.id")
+        if corner in board.corners:
+            raise reader.fail(f"{where}.id", f"corner {corner} is listed twice")
         info: dict[str, Any] = {"stops": reader.whole(record, "stops", where, default=None)}
         for key in ("long", "short"):
             value = reader.whole(record, key, where, default=None)
@@ -249,10 +285,6 @@ def _renumber_lanes(board: RawBoard) -> None:
             s.lane = high - lane if higher_is_left else lane - low
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 class _Reader:
     """Field checks that fail with one error naming the file and the field."""
 
@@ -277,18 +309,36 @@ class _Reader:
         value = record.get(key, default)
         if value is default:
             return value
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not _is_whole(value):
             path = f"{where}.{key}" if where else key
-            raise self.fail(path, f"expected a whole number, not {value!r}")
+            raise self.fail(
+                path, f"expected a whole number (below {MAX_WHOLE:.0e}), not {shown(value)}"
+            )
         return value
+
+    def corner_id(self, value: Any, where: str) -> int:
+        if not _is_whole(value):
+            raise self.fail(
+                where, f"a corner id is a whole number (below {MAX_WHOLE:.0e}), not {shown(value)}"
+            )
+        return int(value)
+
+    def text(self, value: Any, where: str) -> None:
+        if isinstance(value, str) and not storable(value):
+            raise self.fail(where, f"{shown(value)} holds a lone surrogate, not text")
 
     def space_id(self, value: Any, where: str) -> int | str:
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise self.fail(where, f"a space id is a number or a code, not {value!r}")
+            raise self.fail(where, f"a space id is a number or a code, not {shown(value)}")
+        self.text(value, where)
         return value
 
     def known(self, board: RawBoard, value: Any, where: str) -> int | str:
         space = self.space_id(value, where)
         if space not in board.spaces:
-            raise self.fail(where, f"space {space!r} is not in the list of spaces")
+            raise self.fail(where, f"space {shown(space)} is not in the list of spaces")
         return space
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < MAX_WHOLE
