@@ -33,7 +33,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from fdlab.track.corners import path_counts
-from fdlab.track.model import HAZARDS, SPACE_KINDS, Track
+from fdlab.track.model import HAZARDS, SPACE_KINDS, Track, starts_lap_again
 
 __all__ = [
     "CHECKS",
@@ -61,6 +61,7 @@ CHECKS: dict[str, str] = {
     "cannot_finish": "spaces from which a car can never reach the finish line",
     "progress": "progress does not increase along an ahead or lane-change step",
     "sideways_step": "an ahead or lane-change step gaining less than half a space of progress",
+    "lap_jump": "a step whose progress starts the lap again without crossing the finish line, or the other way round",
     "corner_undefined": "spaces name a corner that has no stop count",
     "corner_stops": "a corner's stop count is missing or not 1, 2 or 3",
     "corner_empty": "a corner with no spaces",
@@ -492,6 +493,7 @@ class _Validator:
                 )
             if kind in ("ahead", "lane_change"):
                 self.check_step_gain(u, v, a, b, "finish" in data["lines"])
+            self.check_lap_count(u, v, a, b, "finish" in data["lines"])
             if kind != "tunnel":
                 length = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
                 if length > limit:
@@ -501,6 +503,34 @@ class _Validator:
                         f"{LONG_STEP_FACTOR:g} space lengths ({limit:.3g})",
                         [u, v],
                     )
+
+    def check_lap_count(
+        self, u: Any, v: Any, a: dict[str, Any], b: dict[str, Any], crosses_finish: bool
+    ) -> None:
+        """A step of any kind (pit and box steps too) crosses the finish line exactly when
+        its progress starts the lap again (S-4): lap and progress count a car's race
+        together, so a step that disagrees moves it a lap forward or back."""
+        lap_length = self.graph.graph.get("lap_length")
+        if not _is_finite_number(lap_length) or lap_length <= 0:
+            return
+        if not (_is_finite_number(a["progress"]) and _is_finite_number(b["progress"])):
+            return
+        wraps = starts_lap_again(a["progress"], b["progress"], lap_length)
+        if wraps == crosses_finish:
+            return
+        said = (
+            "crosses the finish line, but its progress does not start the lap again"
+            if crosses_finish
+            else "does not cross the finish line, but its progress starts the lap again"
+        )
+        self.report(
+            "lap_jump",
+            f"step {u!r} -> {v!r} {said} ({a['progress']:g} -> {b['progress']:g} of "
+            f"{lap_length:g}): a car taking it would count a lap "
+            f"{'more' if crosses_finish else 'less'} than it drove (move the finish line "
+            "onto the step, or correct the spaces' progress)",
+            [u, v],
+        )
 
     def check_step_gain(
         self, u: Any, v: Any, a: dict[str, Any], b: dict[str, Any], crosses_finish: bool

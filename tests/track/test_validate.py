@@ -557,6 +557,21 @@ def test_pit_lane_crossing_the_finish_line_twice():
     assert {57, 62, 70, 1} <= set(problem.spaces)
 
 
+def test_S4_a_step_whose_progress_starts_the_lap_again_must_cross_the_finish_line():
+    """S-4: lap and progress count a race together. A box just past the line counted at
+    the lap's end (Baku once had one) makes one step gain a lap and the next lose it:
+    each such step is a ``lap_jump`` problem, whatever its kind."""
+    track = from_ascii(". . . . . .", closed=True, grid=[5], finish=0)
+    assert not [p for p in validate(track) if p.code == "lap_jump"]
+    track.graph.edges[5, 0]["lines"] = frozenset()  # the line moves off the step 5 -> 0...
+    track.graph.nodes[0]["progress"] = 5.5  # ...and space 0 is counted at the lap's end
+    track.graph.edges[1, 2]["lines"] = frozenset({"finish"})  # a crossing that starts nothing
+    jumps = {p.spaces: p.message for p in validate(track) if p.code == "lap_jump"}
+    assert sorted(jumps) == [(0, 1), (1, 2)]
+    assert "does not cross the finish line, but its progress starts the lap again" in jumps[0, 1]
+    assert "crosses the finish line, but its progress does not start the lap again" in jumps[1, 2]
+
+
 BREAKERS: dict[str, Callable[[], None]] = {
     "empty": test_empty_board,
     "attribute": test_attribute_of_the_wrong_type,
@@ -568,6 +583,7 @@ BREAKERS: dict[str, Callable[[], None]] = {
     "cannot_finish": test_cannot_finish_from_a_loop_that_never_reaches_the_finish_line,
     "progress": test_progress_must_increase_along_steps,
     "sideways_step": test_sideways_step_gains_less_than_half_a_space,
+    "lap_jump": test_S4_a_step_whose_progress_starts_the_lap_again_must_cross_the_finish_line,
     "corner_undefined": test_corner_without_stop_count,
     "corner_stops": test_corner_with_no_stop_key,
     "corner_empty": test_corner_with_no_spaces,
