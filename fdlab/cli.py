@@ -42,6 +42,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "COMMANDS",
@@ -202,7 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:  # --help, --version or a usage error (already printed)
         return stop.code if isinstance(stop.code, int) else 0
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except (ValueError, OSError) as error:
         # Bad input (unreadable or malformed files, builder refusals): one line, no traceback.
         print(f"fdlab {args.command}: error: {error}", file=sys.stderr)
@@ -468,7 +470,7 @@ def run_show(args: argparse.Namespace) -> int:
     from fdlab.track.io import load_track
 
     track = load_track(args.track)
-    highlight: frozenset = frozenset()
+    highlight: frozenset[Any] = frozenset()
     if args.problems:
         from fdlab.track.validate import validate
 

@@ -292,8 +292,8 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
     >>> len(result.races), sorted(result.cars["bot"].unique())
     (4, ['heuristic', 'lookahead'])
     """
-    # tqdm ships no type hints (and types-tqdm is no dependency): its bar is Any here
-    from tqdm.auto import tqdm  # type: ignore[import-untyped]
+    # tqdm ships no type hints: pyproject.toml treats it as Any
+    from tqdm.auto import tqdm
 
     _check_counts(races=races, seed=seed, workers=workers, chunk_size=chunk_size)
     if not isinstance(track, Track):

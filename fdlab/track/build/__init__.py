@@ -39,9 +39,10 @@ Examples
 ('Box', 4)
 """
 
-from fdlab.track.build.centreline import Centreline, CentrelineError, centreline_from_geojson
+from fdlab.track.build.centreline import Centreline, centreline_from_geojson
 from fdlab.track.build.pipeline import build_from_spec, build_track, make_spec, rebuild
-from fdlab.track.build.spec import BuildError, BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
+from fdlab.track.build.spec import BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
+from fdlab.track.errors import BuildError, CentrelineError
 
 __all__ = [
     "BuildError",

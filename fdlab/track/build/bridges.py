@@ -30,8 +30,11 @@ def _raise_bridges(
         area = a.polygon.intersection(b.polygon).area
         if area < 0.02 * min(a.polygon.area, b.polygon.area):
             continue
+
+        def near(cell: _Cell, at: float) -> bool:
+            return min(abs(cell.middle - at), lap - abs(cell.middle - at)) < reach
+
         for first, second in crossings:
-            near = lambda c, s: min(abs(c.middle - s), lap - abs(c.middle - s)) < reach  # noqa: E731
             if near(a, first) and near(b, second):
                 b.level = 1
             elif near(b, first) and near(a, second):
@@ -46,7 +49,7 @@ def _self_crossings(path: LapPath, min_apart: float) -> list[tuple[float, float]
     tree = shapely.STRtree(segments)
     left, right = tree.query(segments, predicate="crosses")
     step = path.length / count
-    found = []
+    found: list[tuple[float, float]] = []
     for i, j in zip(left, right, strict=True):
         if (
             i < j

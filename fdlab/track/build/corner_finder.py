@@ -208,6 +208,6 @@ def _circular_runs(mask: np.ndarray) -> list[tuple[int, int]]:
     starts = np.flatnonzero(edges == 1)
     ends = np.flatnonzero(edges == -1)
     return [
-        ((s + first_false) % count, (e + first_false) % count)
+        (int(s + first_false) % count, int(e + first_false) % count)
         for s, e in zip(starts, ends, strict=True)
     ]

@@ -8,8 +8,11 @@ from fdlab.track.build.cells import _Cell, _lanes
 from fdlab.track.build.stretches import _EPS
 from fdlab.track.errors import BuildError
 
+#: A corner as the builder lays it out: start and end (metres along the lap), stops, name.
+CornerSpan = tuple[float, float, int, str | None]
 
-def _mark_grid(cells: list[_Cell], spots: int, corners: list, lap: float) -> None:
+
+def _mark_grid(cells: list[_Cell], spots: int, corners: list[CornerSpan], lap: float) -> None:
     """Grid spots on the straight behind the finish line, reaching at most into the
     corner behind it.
 
@@ -84,11 +87,11 @@ def _corner_behind(lanes: dict[int, list[_Cell]], inside: list[int], rows: int) 
     return [cell for *_, cell in sorted(found, key=lambda item: item[:2])]
 
 
-def _first_turn_left(cells: list[_Cell], corners: list) -> bool:
+def _first_turn_left(cells: list[_Cell], corners: list[CornerSpan]) -> bool:
     return bool(corners) and _corner_sign(cells, corners[0])
 
 
-def _corner_sign(cells: list[_Cell], corner: tuple) -> bool:
+def _corner_sign(cells: list[_Cell], corner: CornerSpan) -> bool:
     """Whether the corner turns left: its leftmost lane has fewer spaces."""
     start, end = corner[0], corner[1]
     counts: dict[int, int] = {}

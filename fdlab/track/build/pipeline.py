@@ -33,7 +33,6 @@ from fdlab.track.build.grid import _mark_grid
 from fdlab.track.build.lap_path import LapPath
 from fdlab.track.build.pit import _pit_lane
 from fdlab.track.build.spec import (
-    BuildError,
     BuildSpec,
     CornerSpec,
     PitSpec,
@@ -45,6 +44,7 @@ from fdlab.track.build.steps import _add_contacts, _lines_crossed, _track_steps
 from fdlab.track.build.street import _apply_hazards, _apply_tunnels, _police_position
 from fdlab.track.build.stretches import _lap_stretches
 from fdlab.track.corners import update_corner_counts
+from fdlab.track.errors import BuildError
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
 #: Default number of spaces along the centre of a lap: the printed boards have

@@ -159,10 +159,11 @@ def _laid_over(
     pit_cells: list[_Cell], track_cells: list[_Cell], tree: shapely.STRtree
 ) -> list[tuple[_Cell, _Cell]]:
     """(pit or box cell, track cell) pairs that overlap (the validator's tolerance)."""
-    found = []
+    found: list[tuple[_Cell, _Cell]] = []
     polygons = [c.polygon for c in pit_cells]
     for i, j in zip(*tree.query(polygons, predicate="intersects"), strict=True):
         mine, other = pit_cells[int(i)], track_cells[int(j)]
+        assert mine.polygon is not None and other.polygon is not None  # shaped before
         shared = mine.polygon.intersection(other.polygon).area
         if shared > OVERLAP_TOLERANCE * min(mine.polygon.area, other.polygon.area):
             found.append((mine, other))

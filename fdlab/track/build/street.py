@@ -42,7 +42,7 @@ def _apply_tunnels(
         if emptied:
             raise BuildError(
                 f"street tunnels[{number - 1}]: the tunnel swallows all of corner(s) "
-                f"{sorted(emptied)}; move it onto a straight"
+                f"{sorted(c for c in emptied if c is not None)}; move it onto a straight"
             )
     return pairs
 
@@ -71,7 +71,7 @@ def _police_position(
     if street is None or street.police is None:
         return None
     wanted = street.police * lap
-    edges = []
+    edges: list[float] = []
     for s in stretches:
         if s.corner is None:
             edges.extend(np.linspace(s.start, s.end, s.columns + 1))
