@@ -8,7 +8,6 @@ it on a 500-space board).
 
 Examples
 --------
->>> from fdlab.track import from_ascii
 >>> report = validate(from_ascii(". . .", grid=[0]), cars=1)
 >>> report.ok
 False
@@ -280,7 +279,6 @@ def validate(track: Track, *, cars: int = 10) -> ValidationReport:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> ring = from_ascii('''
     ...     . . 1 1 . .
     ...     . . 1 1 . .

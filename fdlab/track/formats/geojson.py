@@ -41,7 +41,6 @@ def track_to_geojson(track: Track) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> collection = track_to_geojson(from_ascii(". . .", closed=True))
     >>> [f["properties"]["fdlab"] for f in collection["features"]][:4]
     ['centreline', 'space', 'space', 'space']
@@ -131,7 +130,6 @@ def save_geojson(track: Track, path: str | os.PathLike[str]) -> None:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from fdlab.track import from_ascii
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "ring.geojson"
     >>> save_geojson(from_ascii(". . .", closed=True), path)
     >>> len(load_geojson(path))

@@ -89,7 +89,6 @@ def add_outlines(
 
     Examples
     --------
-    >>> from fdlab.track import from_ascii
     >>> track = from_ascii(". . .")
     >>> add_outlines(track, {n: (1.0, 0.0) for n in track}, 1.0)
     >>> track.graph.nodes[1]["polygon"].bounds
