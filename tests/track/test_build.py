@@ -23,6 +23,7 @@ from fdlab.track.build import (
     Stretch,
     build_track,
     centreline_from_geojson,
+    make_spec,
     rebuild,
 )
 from fdlab.track.build.corner_finder import suggest_stops
@@ -663,3 +664,13 @@ def test_boxes_move_away_from_a_pit_exit_that_passes_under_the_track():
     }
     assert len(track.boxes()) == 6
     assert all(graph.nodes[n]["level"] == 0 for n in beside_boxes)
+
+
+def test_build_track_takes_a_spec_object_alone():
+    """One BuildSpec holds the lap and every option: build_track(spec) is the board the
+    keywords make, and a spec given with options is refused, naming them."""
+    box = [(0, 0), (600, 0), (600, 300), (0, 300)]
+    spec = make_spec(box, name="Box", lanes=2, spaces_per_lap=80)
+    assert build_track(spec) == build_track(box, name="Box", lanes=2, spaces_per_lap=80)
+    with pytest.raises(BuildError, match="give it alone, not with lanes, pit"):
+        build_track(spec, lanes=4, pit=True)

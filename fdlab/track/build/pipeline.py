@@ -16,6 +16,7 @@ eights (:mod:`~fdlab.track.build.bridges`) are added.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -58,7 +59,7 @@ _MAX_CORNER_ROUNDS = 4
 
 
 def build_track(  # noqa: PLR0913 (the public builder: one keyword option per BuildSpec field)
-    centreline: Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
+    centreline: BuildSpec | Centreline | Sequence[Sequence[float]] | Mapping[str, Any] | str | Path,
     *,
     name: str | None = None,
     feature: str | None = None,
@@ -80,9 +81,12 @@ def build_track(  # noqa: PLR0913 (the public builder: one keyword option per Bu
 
     Parameters
     ----------
-    centreline : Centreline, sequence of (x, y), GeoJSON mapping or path
+    centreline : BuildSpec, Centreline, sequence of (x, y), GeoJSON mapping or path
         The lap in the direction of travel; its first point is the finish
-        line. Points are metres; GeoJSON (lon/lat) is projected.
+        line. Points are metres; GeoJSON (lon/lat) is projected. A
+        :class:`BuildSpec` holds the lap and every option below at once
+        (``make_spec`` makes one, ``track.graph.graph["build"]`` keeps one);
+        the options are then left out.
     name : str, optional
         The board's name; defaults to the circuit's ``Name`` (GeoJSON
         properties), else its ``Location``, else "untitled".
@@ -153,7 +157,23 @@ def build_track(  # noqa: PLR0913 (the public builder: one keyword option per Bu
     (61.0, 10, 2, 10)
     >>> [c["stops"] for c in track.corners.values()]  # a half turn a space or so wide
     [2, 2]
+    >>> spec = make_spec(oval, name="Oval", spaces_per_lap=60, pit=True)
+    >>> build_track(spec) == track  # the same board from one spec object
+    True
     """
+    if isinstance(centreline, BuildSpec):
+        given = _options_given(
+            name=name, feature=feature, lanes=lanes, space_length=space_length,
+            spaces_per_lap=spaces_per_lap, lane_width=lane_width, lane_counts=lane_counts,
+            corners=corners, stops=stops, pit=pit, street=street, grid=grid, laps=laps,
+            description=description, finish=finish,
+        )  # fmt: skip
+        if given:
+            raise BuildError(
+                f"build_track: a BuildSpec holds every option; give it alone, not with "
+                f"{', '.join(given)} (change a spec with dataclasses.replace, or rebuild)"
+            )
+        return build_from_spec(centreline)
     spec = make_spec(
         centreline,
         name=name,
@@ -173,6 +193,25 @@ def build_track(  # noqa: PLR0913 (the public builder: one keyword option per Bu
         finish=finish,
     )
     return build_from_spec(spec)
+
+
+def _options_given(**options: Any) -> list[str]:
+    """The options of :func:`build_track` set to something other than their default."""
+    defaults = {
+        name: parameter.default
+        for name, parameter in inspect.signature(build_track).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    return [name for name, value in options.items() if _differs(value, defaults[name])]
+
+
+def _differs(value: Any, default: Any) -> bool:
+    if value is default:
+        return False
+    try:
+        return bool(value != default)
+    except (TypeError, ValueError):  # an array compares element by element
+        return True
 
 
 def make_spec(
