@@ -23,10 +23,9 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -38,13 +37,18 @@ from fdlab.track.errors import TrackFileError
 from fdlab.track.model import (
     CONTACT_KINDS,
     EDGE_KINDS,
-    HAZARDS,
     LINE_NAMES,
     SCHEMA_VERSION,
     SPACE_DEFAULTS,
-    SPACE_KINDS,
     TRACK_DEFAULTS,
     Track,
+)
+from fdlab.track.schema import (
+    FILE_POLYGON,
+    SPACE_FIELDS,
+    is_finite_number,
+    is_int,
+    is_small_int,
 )
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
@@ -80,9 +84,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 #: document itself as 1 (a space's own record is 3 deep). Deeper files are refused on
 #: load and deeper values on save, so that whatever loads can be saved.
 MAX_DEPTH = 64
-
-#: Space and corner fields that hold small whole numbers (lanes, ids, counts).
-_SMALL_INT = 10**9
 
 
 def register_migration(from_version: int) -> Callable[[Migration], Migration]:
@@ -310,7 +311,7 @@ def _corners_to_list(corners: Any, source: str) -> list[dict[str, Any]]:
     records = []
     for corner, info in corners.items():
         where = f"graph.corners[{corner!r}]"
-        if not _is_int(corner):
+        if not is_int(corner):
             raise TrackFileError(source, where, "corner ids must be int")
         if not isinstance(info, dict):
             raise TrackFileError(source, where, f"must be a dict, not {type(info).__name__}")
@@ -329,13 +330,9 @@ def _sorted_lines(lines: Any, source: str, where: str) -> list[str]:
 
 
 def _space_id(space: Any, source: str, where: str) -> int | str:
-    if _is_int(space) or isinstance(space, str):
+    if is_int(space) or isinstance(space, str):
         return _native(space, source, where)
     raise TrackFileError(source, where, f"space ids must be int or str, not {type(space).__name__}")
-
-
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _native(value: Any, source: str, where: str, depth: int = 3) -> Any:
@@ -558,7 +555,7 @@ class _Reader:
         if "schema" not in doc:
             raise self.fail("schema", "missing (a track file starts with its schema number)")
         version = doc["schema"]
-        if not _is_int(version):
+        if not is_int(version):
             raise self.fail("schema", f"must be an integer, not {_json_type(version)}")
         if version > SCHEMA_VERSION:
             raise self.fail(
@@ -579,7 +576,7 @@ class _Reader:
                     "", f"cannot upgrade from schema {version}: {type(exc).__name__}: {exc}"
                 ) from exc
             new_version = doc.get("schema") if isinstance(doc, dict) else None
-            if not _is_int(new_version) or new_version <= version:
+            if not is_int(new_version) or new_version <= version:
                 raise self.fail("schema", f"the migration from version {version} did not raise it")
             version = new_version
         return doc
@@ -636,9 +633,9 @@ class _Reader:
             "name": (lambda v: isinstance(v, str), "a string"),
             "description": (lambda v: isinstance(v, str), "a string"),
             "units": (lambda v: isinstance(v, str), "a string"),
-            "laps": (lambda v: _is_small_int(v) and v >= 1, "an integer >= 1"),
-            "space_length": (lambda v: _is_finite_number(v) and v > 0, "a finite number > 0"),
-            "lap_length": (lambda v: _is_finite_number(v) and v >= 0, "a finite number >= 0"),
+            "laps": (lambda v: is_small_int(v) and v >= 1, "an integer >= 1"),
+            "space_length": (lambda v: is_finite_number(v) and v > 0, "a finite number > 0"),
+            "lap_length": (lambda v: is_finite_number(v) and v >= 0, "a finite number >= 0"),
         }
         for key, (ok, expected) in checks.items():
             if key in out and not ok(out[key]):
@@ -658,13 +655,13 @@ class _Reader:
             if "id" not in record:
                 raise self.fail(f"{where}.id", "missing")
             corner = record["id"]
-            if not _is_small_int(corner):
+            if not is_small_int(corner):
                 raise self.fail(f"{where}.id", f"corner ids must be integers, not {_shown(corner)}")
             if corner in corners:
                 raise self.fail(f"{where}.id", f"duplicate corner id {corner}")
             info = {k: v for k, v in record.items() if k != "id"}
             for key in ("stops", "long", "short"):
-                if key in info and not _is_small_int(info[key]):
+                if key in info and not is_small_int(info[key]):
                     raise self.fail(
                         f"{where}.{key}", f"must be an integer, not {_shown(info[key])}"
                     )
@@ -677,7 +674,7 @@ class _Reader:
         if key not in record:
             raise self.fail(f"{where}.{key}", "missing")
         value = record[key]
-        if not (_is_int(value) or isinstance(value, str)):
+        if not (is_int(value) or isinstance(value, str)):
             raise self.fail(
                 f"{where}.{key}", f"space ids are integers or strings, not {_shown(value)}"
             )
@@ -697,22 +694,10 @@ class _Reader:
                 raise self.fail(f"{where}.{key}", "missing (every space needs its centre x, y)")
         attrs = dict(SPACE_DEFAULTS)
         attrs.update((k, v) for k, v in record.items() if k != "id")
-        expectations: dict[str, tuple[Callable[[Any], bool], str]] = {
-            "x": (_is_finite_number, "a finite number"),
-            "y": (_is_finite_number, "a finite number"),
-            "progress": (_is_finite_number, "a finite number"),
-            "lane": (_is_small_int, "an integer"),
-            "level": (_is_small_int, "an integer"),
-            "kind": (lambda v: v in SPACE_KINDS, f"one of {', '.join(SPACE_KINDS)}"),
-            "hazard": (lambda v: v in HAZARDS, "null, 'shooting' or 'danger'"),
-            "corner": (_is_optional_int, "null or an integer corner id"),
-            "grid": (_is_optional_int, "null or an integer"),
-            "box": (_is_optional_int, "null or an integer"),
-            "tunnel": (lambda v: v is None or isinstance(v, str), "null or a string label"),
-            "polygon": (lambda v: v is None or isinstance(v, str), "null or a WKT string"),
-        }
-        for key, (ok, expected) in expectations.items():
-            if not ok(attrs[key]):
+        fields = {**SPACE_FIELDS, "polygon": FILE_POLYGON}  # the file holds the outline as WKT
+        for key, field in fields.items():
+            if not field.accepts(attrs[key]):
+                expected = field.expected.replace("None", "null")  # as JSON says it
                 raise self.fail(f"{where}.{key}", f"must be {expected}, not {_shown(attrs[key])}")
         if attrs["polygon"] is not None:
             attrs["polygon"] = self.polygon(attrs["polygon"], f"{where}.polygon")
@@ -785,24 +770,6 @@ def _has_measures(text: str, geometry: Polygon) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _is_finite_number(value: Any) -> bool:
-    """An int or float within float range (a 400-digit integer is not a coordinate)."""
-    if not _is_number(value):
-        return False
-    if isinstance(value, int):
-        return abs(value) <= sys.float_info.max
-    return math.isfinite(value)
-
-
-def _is_small_int(value: Any) -> bool:
-    """A whole number of at most nine digits (lanes, levels, corner ids, counts)."""
-    return _is_int(value) and -_SMALL_INT < value < _SMALL_INT
-
-
-def _is_optional_int(value: Any) -> bool:
-    return value is None or _is_small_int(value)
 
 
 def _field_name(where: tuple[Any, ...]) -> str:

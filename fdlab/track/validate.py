@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import html
 import math
-import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
 from fdlab.track.corners import path_counts
-from fdlab.track.model import HAZARDS, SPACE_KINDS, Track, starts_lap_again
+from fdlab.track.model import Track, starts_lap_again
+from fdlab.track.schema import SPACE_FIELDS, is_finite_number, is_int
 
 __all__ = [
     "CHECKS",
@@ -126,36 +126,6 @@ STEP_ENDS: dict[str, frozenset[tuple[str, str]]] = {
 }
 
 _SHOWN_SPACES = 8
-
-
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_finite_number(value: Any) -> bool:
-    """An int or float within float range (``math.isfinite(10**400)`` raises OverflowError)."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return abs(value) <= sys.float_info.max
-    return math.isfinite(value)
-
-
-#: Space attribute -> (test, what the value must be).
-_SPACE_ATTRIBUTES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "x": (_is_finite_number, "a finite number"),
-    "y": (_is_finite_number, "a finite number"),
-    "progress": (_is_finite_number, "a finite number"),
-    "lane": (_is_int, "an integer"),
-    "level": (_is_int, "an integer"),
-    "kind": (lambda v: v in SPACE_KINDS, f"one of {', '.join(SPACE_KINDS)}"),
-    "hazard": (lambda v: v in HAZARDS, "None, 'shooting' or 'danger'"),
-    "corner": (lambda v: v is None or _is_int(v), "None or an integer corner id"),
-    "grid": (lambda v: v is None or _is_int(v), "None or an integer spot"),
-    "box": (lambda v: v is None or _is_int(v), "None or an integer slot"),
-    "tunnel": (lambda v: v is None or isinstance(v, str), "None or a string label"),
-    "polygon": (lambda v: v is None or isinstance(v, Polygon), "None or a shapely Polygon"),
-}
 
 
 @dataclass(frozen=True)
@@ -389,13 +359,13 @@ class _Validator:
     # -- attribute types ---------------------------------------------------------------
     def check_attributes(self) -> None:
         for n, data in self.nodes.items():
-            for key, (ok, expected) in _SPACE_ATTRIBUTES.items():
+            for key, schema in SPACE_FIELDS.items():
                 if key not in data:
                     self.report("attribute", f"space {n!r} has no {key!r} attribute", [n])
-                elif not ok(data[key]):
+                elif not schema.accepts(data[key]):
                     self.report(
                         "attribute",
-                        f"space {n!r}: {key} is {_shown(data[key])}; it must be {expected}",
+                        f"space {n!r}: {key} is {_shown(data[key])}; it must be {schema.expected}",
                         [n],
                     )
         for u, v, lines in self.graph.edges(data="lines"):
@@ -509,9 +479,9 @@ class _Validator:
         its progress starts the lap again (S-4): lap and progress count a car's race
         together, so a step that disagrees moves it a lap forward or back."""
         lap_length = self.graph.graph.get("lap_length")
-        if not _is_finite_number(lap_length) or lap_length <= 0:
+        if not is_finite_number(lap_length) or lap_length <= 0:
             return
-        if not (_is_finite_number(a["progress"]) and _is_finite_number(b["progress"])):
+        if not (is_finite_number(a["progress"]) and is_finite_number(b["progress"])):
             return
         wraps = starts_lap_again(a["progress"], b["progress"], lap_length)
         if wraps == crosses_finish:
@@ -543,7 +513,7 @@ class _Validator:
         gain = b["progress"] - a["progress"]
         lap_length = self.graph.graph.get("lap_length")
         if crosses_finish:
-            if not _is_finite_number(lap_length) or lap_length <= 0:
+            if not is_finite_number(lap_length) or lap_length <= 0:
                 return
             gain %= lap_length
         elif gain <= 0:
@@ -654,7 +624,7 @@ class _Validator:
                 _sorted(spaces),
             )
         stops = info.get("stops")
-        if computed != (0, 0) and _is_int(stops) and computed[1] < stops:
+        if computed != (0, 0) and is_int(stops) and computed[1] < stops:
             self.report(
                 "short_corner",
                 f"corner {corner!r} has {stops} stops but its shortest path is {computed[1]} "
@@ -785,7 +755,7 @@ class _Validator:
         rejoin (the pit lane runs beside straights only)."""
         nodes, edges = self.nodes, self.graph.edges
         lap_length = self.graph.graph.get("lap_length")
-        if not _is_finite_number(lap_length) or lap_length <= 0:
+        if not is_finite_number(lap_length) or lap_length <= 0:
             return
         lane = {n for n, d in nodes.items() if d["kind"] in ("pit", "box")}
         lane_succ = {n: [m for m in self.succ[n] if m in lane] for n in lane}
