@@ -8,7 +8,7 @@ loader and the saved-game loader read through :mod:`fdlab.untrusted` and
 raise one :class:`DeckError` / :class:`SavedGameError` naming the file, for
 random bytes, random JSON, special files and edited files alike.
 
-Hangs are caught by a harness limit (``signal.alarm``), never by a timing
+Hangs are caught by a harness limit (``hang_limit.time_limit``), never by a timing
 assertion.
 """
 
@@ -18,13 +18,13 @@ import ast
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from hang_limit import time_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -81,17 +81,8 @@ PROPERTY = settings(
 @pytest.fixture(autouse=True)
 def _no_hang():
     """Fail a test that blocks (a FIFO opened for reading, /dev/zero read to the end)."""
-
-    def hung(signum, frame):
-        raise TimeoutError(f"the test hung (more than {HANG_LIMIT_SECONDS} s)")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(HANG_LIMIT_SECONDS)
-    try:
+    with time_limit(HANG_LIMIT_SECONDS):
         yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 # --------------------------------------------------------------------------- positions

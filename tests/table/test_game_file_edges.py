@@ -13,18 +13,16 @@ hangs fails the test instead of blocking the suite.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import os
 import pickle
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hang_limit import time_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_helpers import finish, person_turn
@@ -44,28 +42,8 @@ from fdlab.table.game_file import FIELDS, field_digest, game_from_dict
 LIMIT = 20
 
 
-class Hang(BaseException):
-    """A load still running at the time limit (a BaseException: no ``except`` in fdlab eats it)."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float = LIMIT) -> Iterator[None]:
-    """Fail with :class:`Hang` if the block runs longer than ``seconds`` (even blocked in open)."""
-
-    def expired(signum: int, frame: Any) -> None:
-        raise Hang(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def load(path: Path) -> TableController:
-    with time_limit():
+    with time_limit(LIMIT):
         return load_game(path)
 
 
@@ -201,7 +179,7 @@ def test_a_fifo_and_dev_zero_are_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)  # nobody writes to it: opening it to read would wait for ever
     assert "cannot read the file (it is a named pipe (FIFO), not a file)" in str(refused(fifo))
-    with time_limit(), pytest.raises(GameFileError, match=r"^/dev/zero: cannot read the file"):
+    with time_limit(LIMIT), pytest.raises(GameFileError, match=r"^/dev/zero: cannot read the file"):
         load_game("/dev/zero")  # a device: not read at all, so no MemoryError
     assert "cannot read the file" in str(refused(tmp_path))  # a folder
     assert "No such file" in str(refused(tmp_path / "missing.json"))
@@ -387,7 +365,7 @@ def test_a_bad_start_names_the_start(lesson, tmp_path, how, change):
     change(changed["start"])
     path = write(tmp_path / "lesson.json", how(changed))
     try:
-        with time_limit():
+        with time_limit(LIMIT):
             loaded = load_game(path)
     except GameFileError as error:
         assert error.source == str(path), error
@@ -583,7 +561,7 @@ def test_game_from_dict_refuses_what_a_file_cannot_hold(doc):
     cycle: dict[str, Any] = {}
     cycle["x"] = cycle
     for value in ({**doc, "start": cycle}, {**doc, "seats": {1, 2}}, {**doc, 3: 1}):
-        with time_limit(), pytest.raises(GameFileError, match="^<game>: "):
+        with time_limit(LIMIT), pytest.raises(GameFileError, match="^<game>: "):
             game_from_dict(value)
     with pytest.raises(GameFileError, match="^<game>: a game file is a JSON object, not a list"):
         game_from_dict([])

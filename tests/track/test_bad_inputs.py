@@ -12,18 +12,16 @@ of the harness (:func:`time_limit`), which turns a hang into a failure.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import re
-import signal
 import sys
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hang_limit import time_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
@@ -58,33 +56,9 @@ FORMATS = [None, "gponline", "tts", "geojson", "fdlab"]
 LIMIT = 20
 
 
-class Hang(Exception):
-    """Raised by :func:`time_limit` when the call it guards runs too long."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float = LIMIT) -> Iterator[None]:
-    """Fail (raise :class:`Hang`) if the block runs longer than ``seconds``.
-
-    The alarm signal interrupts a blocking ``open`` of a FIFO too, so a hang
-    fails the test instead of stopping the run.
-    """
-
-    def alarm(signum: int, frame: object) -> None:
-        raise Hang(f"still running after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     """``fdlab ARGV`` in this process under the time limit: the exit status and stderr."""
-    with time_limit():
+    with time_limit(LIMIT):
         status = main(argv)
     return status, capsys.readouterr().err
 
@@ -139,7 +113,7 @@ def test_special_files_are_refused_at_once_with_exit_2(special, command, tmp_pat
 @pytest.mark.parametrize("format", FORMATS)
 def test_import_track_refuses_special_files_in_every_format(special, format):
     path, kind = special
-    with time_limit(), pytest.raises(TrackFileError, match=f"cannot read the file .*{kind}"):
+    with time_limit(LIMIT), pytest.raises(TrackFileError, match=f"cannot read the file .*{kind}"):
         import_track(path, format=format)
 
 
@@ -148,7 +122,7 @@ def test_import_track_refuses_special_files_in_every_format(special, format):
 )
 def test_every_reader_refuses_a_fifo_at_once(reader, fifo):
     error = CentrelineError if reader is centreline_from_geojson else TrackFileError
-    with time_limit(), pytest.raises(error, match="named pipe"):
+    with time_limit(LIMIT), pytest.raises(error, match="named pipe"):
         reader(fifo)
 
 
@@ -417,7 +391,7 @@ def test_validate_prints_no_numpy_warning_on_a_1e308_coordinate(tmp_path, capfd)
     path = tmp_path / "far.json"
     save_track(track, path)
     capfd.readouterr()
-    with time_limit():
+    with time_limit(LIMIT):
         status = main(["validate", str(path)])
     assert status in (0, 1)
     assert capfd.readouterr().err == ""
@@ -481,7 +455,7 @@ JSON_VALUES = st.recursive(
 def assert_board_or_one_fdlab_error(path: Path, format: str | None = None) -> None:
     """``import_track`` gives a board that can be saved, or one fdlab error naming the file."""
     try:
-        with time_limit():
+        with time_limit(LIMIT):
             track = import_track(path, format=format)
     except IMPORT_ERRORS as error:
         assert str(error).startswith(str(path)), error
