@@ -1,8 +1,11 @@
-"""What a person does at a table, for the tests: a whole turn, or play on to the end."""
+"""What a person does at a table, for the tests: a whole turn, a race half played, or play
+on to the end."""
 
 from __future__ import annotations
 
+from fdlab.rules import Race
 from fdlab.table import TableController
+from fdlab.track import Track
 
 
 def person_turn(table: TableController, top_gear: bool = False) -> None:
@@ -24,3 +27,15 @@ def finish(table: TableController) -> None:
         if table.race.over:
             break
         person_turn(table)
+
+
+def half_played(ring: Track, person_turns: int) -> TableController:
+    """A race on ``ring`` played some turns: a person (Blue, top gears), a bold heuristic
+    bot and a random bot, stopped at the person's next decision."""
+    race = Race(ring, cars=3, seed=13)
+    table = TableController(race, ["person", "heuristic:bold", "random"])
+    for _ in range(person_turns):
+        table.run_bots()
+        person_turn(table, top_gear=True)
+    table.run_bots()
+    return table

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from table_helpers import finish, person_turn
+from table_helpers import finish, half_played, person_turn
 
 from fdlab.rules import LoadedDice, Race
 from fdlab.table import (
@@ -31,13 +31,7 @@ def stamped(doc):
 @pytest.fixture
 def game(ring):
     """A race half played: a person (Blue) and two bots."""
-    race = Race(ring, cars=3, seed=13)
-    table = TableController(race, ["person", "heuristic:bold", "random"])
-    for _ in range(4):
-        table.run_bots()
-        person_turn(table, top_gear=True)
-    table.run_bots()
-    return table
+    return half_played(ring, person_turns=4)
 
 
 def test_save_and_load_round_trip(game, tmp_path):

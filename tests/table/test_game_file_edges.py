@@ -25,7 +25,7 @@ import pytest
 from hang_limit import time_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from table_helpers import finish, person_turn
+from table_helpers import finish, half_played
 
 from fdlab.rules import Race
 from fdlab.table import (
@@ -96,13 +96,7 @@ def same_game(loaded: TableController, table: TableController) -> bool:
 @pytest.fixture(scope="module")
 def table(ring) -> TableController:
     """A race half played on the ring: a person (Blue), a bot, a random bot."""
-    race = Race(ring, cars=3, seed=13)
-    table = TableController(race, ["person", "heuristic:bold", "random"])
-    for _ in range(3):
-        table.run_bots()
-        person_turn(table, top_gear=True)
-    table.run_bots()
-    return table
+    return half_played(ring, person_turns=3)
 
 
 @pytest.fixture(scope="module")
