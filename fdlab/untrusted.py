@@ -64,9 +64,10 @@ def read_file(path: str | os.PathLike[str], *, limit: int, what: str = "file") -
     Raises
     ------
     UntrustedInputError
-        For a folder, a FIFO, a device or a socket, or a file over ``limit``.
-    OSError
-        When the file cannot be opened (missing, no permission).
+        For a folder, a FIFO, a device or a socket, a file over ``limit``, or
+        a file that cannot be opened (missing, no permission, a name with a
+        NUL character): ``cannot read the file (No such file or directory)``,
+        the system's error kept as its ``__cause__``.
 
     Examples
     --------
@@ -80,6 +81,20 @@ def read_file(path: str | os.PathLike[str], *, limit: int, what: str = "file") -
     ...
     fdlab.untrusted.UntrustedInputError: cannot read the file (it is a folder, not a file)
     """
+    try:
+        data = _read_regular(path, limit, what)
+    except UntrustedInputError:
+        raise
+    except (OSError, ValueError) as error:  # ValueError: a name the system cannot take (NUL)
+        detail = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise UntrustedInputError(f"cannot read the file ({detail})") from error
+    if len(data) > limit:
+        raise UntrustedInputError(_too_big(len(data), limit, what))
+    return data
+
+
+def _read_regular(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
+    """At most ``limit + 1`` bytes of the regular file ``path``, opened without blocking."""
     handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(handle)  # before wrapping it: open() refuses a folder on its own terms
@@ -93,10 +108,7 @@ def read_file(path: str | os.PathLike[str], *, limit: int, what: str = "file") -
     with open(handle, "rb") as stream:
         if info.st_size > limit:
             raise UntrustedInputError(_too_big(info.st_size, limit, what))
-        data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise UntrustedInputError(_too_big(len(data), limit, what))
-    return data
+        return stream.read(limit + 1)
 
 
 def _too_big(size: int, limit: int, what: str) -> str:

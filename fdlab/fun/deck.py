@@ -420,11 +420,9 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
     try:
         raw = read_file(path, limit=MAX_DECK_BYTES, what="deck file")
     except UntrustedInputError as err:
-        raise DeckError(name, "", str(err).replace("read the file", "read the deck file")) from None
-    except FileNotFoundError:
-        raise DeckError(name, "", "cannot read the deck file (it does not exist)") from None
-    except OSError as err:
-        raise DeckError(name, "", f"cannot read the deck file ({err.strerror or err})") from None
+        said = "it does not exist" if isinstance(err.__cause__, FileNotFoundError) else None
+        message = f"cannot read the deck file ({said})" if said else str(err)
+        raise DeckError(name, "", message.replace("read the file", "read the deck file")) from None
     text = _decoded(raw, name)
     try:
         data = parse_json(text)

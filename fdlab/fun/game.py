@@ -376,10 +376,6 @@ class Game:
             data = read_file(path, limit=MAX_GAME_BYTES, what="saved game")
         except UntrustedInputError as err:
             raise SavedGameError(source, "", str(err)) from None
-        except OSError as err:
-            raise SavedGameError(
-                source, "", f"cannot read the file ({err.strerror or err})"
-            ) from None
         return cls.from_json(data, bots=bots, source=source)
 
     @classmethod

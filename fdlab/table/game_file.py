@@ -297,12 +297,6 @@ def load_game(path: str | os.PathLike[str]) -> TableController:
         doc = parse_json(data, max_depth=None)  # game_from_dict names the field nested too deep
     except UntrustedInputError as error:
         raise GameFileError(f"{source}: {error}", source=source) from None
-    except OSError as error:
-        raise GameFileError(
-            f"{source}: cannot read the file ({error.strerror or error})", source=source
-        ) from None
-    except ValueError as error:  # a name the system cannot take (a NUL character...)
-        raise GameFileError(f"{source}: cannot read the file ({error})", source=source) from None
     return game_from_dict(doc, source=source)
 
 

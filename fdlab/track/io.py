@@ -457,11 +457,7 @@ def load_track(path: str | os.PathLike[str]) -> Track:
     fdlab.track.errors.TrackFileError: no/such/board.json: cannot read the file (No such file or directory)
     """
     source = str(path)
-    try:
-        data = _read_bytes(path, source)
-    except OSError as exc:
-        raise TrackFileError(source, "", f"cannot read the file ({exc.strerror or exc})") from None
-    return loads(data, source=source)
+    return loads(_read_bytes(path, source), source=source)
 
 
 def _read_bytes(path: str | os.PathLike[str], source: str) -> bytes:

@@ -269,9 +269,6 @@ def _read_geojson(path: str | PathLike[str], where: str) -> Any:
         return parse_json(data)
     except UntrustedInputError as exc:
         raise CentrelineError(f"{where}: {exc}") from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise CentrelineError(f"{where}: cannot read the file ({detail})") from None
 
 
 def _check_lonlat(coordinates: Sequence[Any], where: str) -> None:

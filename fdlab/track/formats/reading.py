@@ -47,9 +47,6 @@ def board_bytes(path: str | os.PathLike[str], what: str = "board file") -> bytes
         return read_file(path, limit=MAX_FILE_BYTES, what=what)
     except UntrustedInputError as exc:
         raise TrackFileError(source, "", str(exc)) from None
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
-        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise TrackFileError(source, "", f"cannot read the file ({detail})") from None
 
 
 def board_json(data: bytes, source: str) -> Any:
