@@ -32,22 +32,23 @@ ALLOWED: dict[str, set[str]] = {
     "fdlab.errors": set(),
     "fdlab._lazy": set(),
     "fdlab.track": set(),
+    "fdlab._shell": set(),
     "fdlab.plot": {"fdlab.track"},
-    "fdlab.editor": {"fdlab.plot", "fdlab.track"},
+    "fdlab.editor": {"fdlab._shell", "fdlab.plot", "fdlab.track"},
     "fdlab.rules": {"fdlab.track"},
     "fdlab.par": {"fdlab.rules", "fdlab.track"},
     "fdlab.bots": {"fdlab.par", "fdlab.rules", "fdlab.track"},
     "fdlab.analysis": {"fdlab.bots", "fdlab.par", "fdlab.rules", "fdlab.track"},
     "fdlab.table": {
+        "fdlab._shell",
         "fdlab.bots",
-        "fdlab.editor",
         "fdlab.par",
         "fdlab.plot",
         "fdlab.rules",
         "fdlab.track",
     },
     "fdlab.championship": set(),
-    "fdlab.fun": {"fdlab.championship"},
+    "fdlab.fun": {"fdlab._shell", "fdlab.championship"},
     "fdlab.cli": {
         "fdlab.analysis",
         "fdlab.bots",
@@ -73,7 +74,7 @@ DISPLAY: dict[str, set[str]] = {
 UI = {"bokeh", "ipywidgets", "jupyter_bokeh", "IPython"}
 
 #: Layers that may import the UI packages anywhere.
-UI_LAYERS = {"fdlab.plot", "fdlab.editor", "fdlab.fun", "fdlab.table", "fdlab.cli"}
+UI_LAYERS = {"fdlab._shell", "fdlab.plot", "fdlab.editor", "fdlab.fun", "fdlab.table", "fdlab.cli"}
 
 
 def layer_of(module: str) -> str:

@@ -66,32 +66,6 @@ LEGEND = (
 )
 #: How far (screen pixels) a corner's flag sits outside the corner.
 FLAG_OFFSET = 22
-_bokeh_loaded = False
-
-
-def load_bokehjs() -> None:
-    """Put BokehJS on the notebook page from the installed package (no CDN).
-
-    Does nothing outside an IPython kernel or when already done.
-
-    Examples
-    --------
-    >>> load_bokehjs()  # in a plain Python session there is no page to load it on
-    """
-    global _bokeh_loaded
-    if _bokeh_loaded:
-        return
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
-        return
-    if get_ipython() is None:
-        return
-    from bokeh.io import output_notebook
-    from bokeh.resources import INLINE
-
-    output_notebook(INLINE, hide_banner=True)
-    _bokeh_loaded = True
 
 
 def annotation_tables(track: Track) -> dict[str, Columns]:

@@ -18,15 +18,14 @@ stylesheet) can find it.
 
 from __future__ import annotations
 
-import functools
-import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import ipywidgets as w
 from jupyter_bokeh import BokehModel
 
+from fdlab._shell import Buttons, MessageLine, labelled, load_bokehjs, reported, row
 from fdlab.editor.backdrop import Backdrop
 from fdlab.editor.board_plot import (
     ARROW_MODES,
@@ -34,15 +33,12 @@ from fdlab.editor.board_plot import (
     EditorSources,
     drawing_area,
     editor_figure,
-    load_bokehjs,
     refill,
 )
 from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController
-from fdlab.editor.errors import EditError, EditorError
+from fdlab.editor.errors import EditError
 from fdlab.track.model import EDGE_KINDS, SpaceId, Track
-
-Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 #: How Bokeh's Poly Draw tool draws a line (a double-click does nothing there).
 DRAWING_HINT = (
@@ -76,24 +72,6 @@ NEEDS_SELECTION = {
     "fdlab-pit": "any",
     "fdlab-delete-spaces": "any",
 }
-
-
-def _reported(method: Handler) -> Handler:
-    """Run a widget callback, showing any error instead of losing it."""
-
-    @functools.wraps(method)
-    def wrapper(self: TrackEditor, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except EditorError as error:
-            self._show_error(str(error))
-        except Exception as error:  # noqa: BLE001 - callbacks must never lose an error
-            self._show_error(f"{type(error).__name__}: {error}", traceback.format_exc())
-        finally:
-            self._sync_enabled()
-        return None
-
-    return wrapper  # type: ignore[return-value]
 
 
 class TrackEditor:
@@ -142,8 +120,7 @@ class TrackEditor:
         self.selected: list[SpaceId] = []
         self.highlighted: list[SpaceId] = []
         self._problem_shown: tuple[Any, ...] | None = None
-        self.last_error: str | None = None
-        self.last_message = ""
+        self.messages = MessageLine()
         self.backdrop: Backdrop | None = None
         self._syncing = False
         self._row_of: dict[SpaceId, int] = {}
@@ -190,29 +167,13 @@ class TrackEditor:
 
     # -- building the view ------------------------------------------------------
     def _build_controls(self) -> None:
-        self._buttons: dict[str, w.Button] = {}
-
-        def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
-            layout = w.Layout(width="auto", flex="0 0 auto")
-            control = w.Button(description=text, tooltip=tip or text, layout=layout)
-            control.add_class(css)
-            control.on_click(lambda _: handler())
-            self._buttons[css] = control
-            return control
-
-        def labelled(control: w.Widget, css: str) -> w.Widget:
-            control.add_class(css)
-            control.style = {"description_width": "initial"}
-            return control
-
-        def row(*children: w.Widget) -> w.HBox:
-            return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap"))
+        self._buttons = Buttons()
+        button = self._buttons.make
 
         self.status = labelled(w.HTML(), "fdlab-status")
         self.centreline_info = labelled(w.HTML(), "fdlab-centreline")
         self.selection = labelled(w.HTML(), "fdlab-selection")
-        # one line kept free for the message, so nothing below it jumps when one comes
-        self.message = labelled(w.HTML(layout=w.Layout(min_height="1.8em")), "fdlab-message")
+        self.message = self.messages.widget
 
         self.tool = labelled(
             w.ToggleButtons(
@@ -628,7 +589,7 @@ class TrackEditor:
         self.board_source.selected.indices = list(rows)
         self._on_indices("indices", None, list(rows))
 
-    @_reported
+    @reported
     def _on_indices(self, attr: str, old: Any, new: Sequence[int]) -> None:
         ids = self.board_source.data["id"]
         nodes = self.track.graph.nodes
@@ -692,7 +653,7 @@ class TrackEditor:
         return list(self.selected)
 
     # -- handlers (each one controller call) ------------------------------------
-    @_reported
+    @reported
     def _on_stops(self, change: dict[str, Any]) -> None:
         if self._syncing:
             return
@@ -705,7 +666,7 @@ class TrackEditor:
             return  # idempotent: the second delivery of a change finds nothing to do
         self.controller.set_corner_stops(corner, change["new"])
 
-    @_reported
+    @reported
     def _on_corner_name(self, change: dict[str, Any]) -> None:
         if self._syncing:
             return
@@ -714,13 +675,13 @@ class TrackEditor:
             return  # idempotent
         self.controller.rename_corner(corner, change["new"])
 
-    @_reported
+    @reported
     def _on_laps(self, change: dict[str, Any]) -> None:
         if self._syncing or change["new"] == self.track.laps:
             return  # idempotent
         self.controller.set_info(laps=change["new"])
 
-    @_reported
+    @reported
     def _on_tool(self, change: dict[str, Any]) -> None:
         self.use_tool(change["new"])
 
@@ -746,11 +707,11 @@ class TrackEditor:
             self.clear_selection()
         self._say(f"Tool: {name} ({TOOL_HINTS[name]})")
 
-    @_reported
+    @reported
     def _on_arrows(self, change: dict[str, Any]) -> None:
         self.redraw()
 
-    @_reported
+    @reported
     def _on_name(self, change: dict[str, Any]) -> None:
         if self._syncing or change["new"] == self.track.name:
             return  # idempotent
@@ -760,17 +721,17 @@ class TrackEditor:
             self._sync_controls()  # show the name the board still has
             raise
 
-    @_reported
+    @reported
     def make_corner(self) -> None:
         """Make the selected spaces a new corner with the chosen stop count."""
         self.controller.make_corner(self._require_selection("make corner"), self.stops.value)
 
-    @_reported
+    @reported
     def clear_corner(self) -> None:
         """Take the selected spaces out of their corners."""
         self.controller.set_corner(self._require_selection("not a corner"), None)
 
-    @_reported
+    @reported
     def merge_corners(self) -> None:
         """Merge every corner touched by the selection into the first one."""
         nodes = self.track.graph.nodes
@@ -783,7 +744,7 @@ class TrackEditor:
         for other in corners[1:]:
             self.controller.merge_corners(corners[0], other)
 
-    @_reported
+    @reported
     def split_corner(self) -> None:
         """Move the selected spaces of one corner into a new corner."""
         corner = self._selected_corner()
@@ -791,40 +752,40 @@ class TrackEditor:
             raise EditError("split corner: select spaces of one corner only")
         self.controller.split_corner(corner, self._require_selection("split corner"))
 
-    @_reported
+    @reported
     def set_hazard(self, hazard: str | None) -> None:
         """Mark the selected spaces with a street hazard, or clear it."""
         self.controller.set_hazard(self._require_selection("hazard"), hazard)
         self.clear_selection()
 
-    @_reported
+    @reported
     def pair_tunnel(self) -> None:
         """Join the two selected spaces as a tunnel, from the earlier to the later."""
         entry, exit_ = self._require_selection("tunnel pair", 2)
         self.controller.pair_tunnel(entry, exit_)
         self.clear_selection()
 
-    @_reported
+    @reported
     def set_grid_spot(self) -> None:
         """Make the selected space the grid spot in the *Spot* box."""
         (space,) = self._require_selection("grid spot", 1)
         self.controller.set_grid_spot(space, self.grid_number.value)
         self.clear_selection()
 
-    @_reported
+    @reported
     def set_box(self) -> None:
         """Give the selected pit box to the car in the *Car* box."""
         (space,) = self._require_selection("box", 1)
         self.controller.set_box(space, self.box_number.value)
         self.clear_selection()
 
-    @_reported
+    @reported
     def add_step(self) -> None:
         """Add the arrow given by *Step from*, *to* and *kind*."""
         u, v = self._step_ends("add step")
         self.controller.add_step(u, v, self.step_kind.value)
 
-    @_reported
+    @reported
     def remove_step(self) -> None:
         """Remove the arrow given by *Step from* and *to*."""
         u, v = self._step_ends("remove step")
@@ -842,31 +803,31 @@ class TrackEditor:
             ends.append(space)
         return ends[0], ends[1]
 
-    @_reported
+    @reported
     def set_line(self, line: str) -> None:
         """Put the finish or police line just before the selected spaces."""
         self.controller.set_line_before(line, self._require_selection(f"{line} line"))
         self.clear_selection()
 
-    @_reported
+    @reported
     def add_pit_lane(self) -> None:
         """Add a pit lane beside the selected run of spaces of one lane."""
         chosen = self._require_selection("add pit lane")
         self.controller.add_pit_lane(chosen, boxes=self.pit_boxes.value)
         self.clear_selection()
 
-    @_reported
+    @reported
     def delete_spaces(self) -> None:
         """Delete the selected spaces with their steps."""
         self.controller.remove_spaces(self._require_selection("delete spaces"))
         self.clear_selection()
 
-    @_reported
+    @reported
     def remove_pit_lane(self) -> None:
         """Delete the pit lane and its boxes."""
         self.controller.remove_pit_lane()
 
-    @_reported
+    @reported
     def rebuild(self) -> None:
         """Build a new board from the drawn centreline, lane count and space length."""
         points = self.centreline_points()
@@ -891,13 +852,13 @@ class TrackEditor:
             self.use_tool("Select")  # the new board's spaces can be clicked at once
             self._say(self.controller.history[-1] + " · Tool: Select")
 
-    @_reported
+    @reported
     def drop_unplaced_edits(self) -> None:
         """Keep the rebuilt board without the edits the rebuild could not place."""
         self.controller.drop_unplaced_edits()
 
     # -- the picture under the board ---------------------------------------------
-    @_reported
+    @reported
     def load_picture(self, path: str | Path | None = None) -> None:
         """Show the PNG or JPEG file named in *Picture* under the board, to trace.
 
@@ -929,7 +890,7 @@ class TrackEditor:
         w_px, h_px = picture.pixels
         self._say(f"picture {Path(text).name} ({w_px} x {h_px} pixels) under the board")
 
-    @_reported
+    @reported
     def _on_picture_setting(self, change: dict[str, Any]) -> None:
         if self._syncing or self.backdrop is None:
             return
@@ -944,7 +905,7 @@ class TrackEditor:
         self.backdrop = moved
         self._show_picture()
 
-    @_reported
+    @reported
     def remove_picture(self) -> None:
         """Take the picture away from under the board."""
         self.backdrop = None
@@ -968,17 +929,17 @@ class TrackEditor:
             f"{picture.metres_per_pixel:.3g} m per pixel" if picture is not None else ""
         )
 
-    @_reported
+    @reported
     def undo(self) -> None:
         """Undo the last edit."""
         self.controller.undo()
 
-    @_reported
+    @reported
     def redo(self) -> None:
         """Redo the last undone edit."""
         self.controller.redo()
 
-    @_reported
+    @reported
     def save(self) -> None:
         """Save to the file named in *File* (atomic; errors say why)."""
         text = self.path.value.strip()
@@ -986,7 +947,7 @@ class TrackEditor:
         self.overwrite.value = False
         self._sync_controls(f"saved to {saved}")
 
-    @_reported
+    @reported
     def load(self) -> None:
         """Load the file named in *File*; unsaved edits need *discard unsaved* ticked."""
         text = self.path.value.strip()
@@ -1001,7 +962,7 @@ class TrackEditor:
         self.redraw()
         self.set_centreline(board_centreline(self.track))
 
-    @_reported
+    @reported
     def _on_problem(self, change: dict[str, Any]) -> None:
         if self._syncing:
             return
@@ -1030,7 +991,7 @@ class TrackEditor:
         ys = [y for _, y in points]
         self.centreline_source.data = {"xs": [xs] if points else [], "ys": [ys] if points else []}
 
-    @_reported
+    @reported
     def _on_centreline(self, attr: str, old: Any, new: Any) -> None:
         # Idempotent: the second delivery writes the same text again.
         count = len(self.centreline_points())
@@ -1044,19 +1005,21 @@ class TrackEditor:
     # -- errors -----------------------------------------------------------------
     def _say(self, message: str) -> None:
         """Show what was done in the message area (it keeps the last message only)."""
-        self.last_error = None
-        self.last_message = message
-        self.message.value = f"<span class='fdlab-said'>{_escape(message)}</span>"
+        self.messages.say(message)
 
-    def _show_error(self, message: str, details: str = "") -> None:
-        self.last_error = message
-        self.last_message = message
-        more = (
-            f"<details><summary>details</summary><pre>{_escape(details)}</pre></details>"
-            if details
-            else ""
-        )
-        self.message.value = f"<span class='fdlab-refused' style='color:#b00020'>\u26a0 {_escape(message)}</span>{more}"
+    @property
+    def last_error(self) -> str | None:
+        """The refusal the last control reported, ``None`` once an action went through."""
+        return self.messages.last_error
+
+    @property
+    def last_message(self) -> str | None:
+        """The last thing the message area said, refusal or not."""
+        return self.messages.last_message
+
+    def after_callback(self) -> None:
+        """Enable the controls that fit the selection, after every callback."""
+        self._sync_enabled()
 
 
 def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:

@@ -1,8 +1,8 @@
 """Play Formula Fun against bots in JupyterLab with ipywidgets.
 
 :class:`FunTableController` is plain Python (menu entries, playing, undo) and is
-tested without a browser; :class:`FunTable` puts it on screen. ipywidgets is
-imported only when a :class:`FunTable` is built.
+tested without a browser; :class:`FunTable` puts it on screen with the widget
+shell the editor and the race table share (:mod:`fdlab._shell`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import ipywidgets as w
+
+from fdlab._shell import Buttons, MessageLine, reported
 from fdlab.fun.actions import Action, Bid, StartAuction
 from fdlab.fun.bots import Bot
 from fdlab.fun.events import FunEvent
@@ -184,18 +187,16 @@ class FunTable:
         human: int = 0,
         bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
-        import ipywidgets as w
-
         self.controller = FunTableController(players, seed, human, bots)
-        self._w = w
+        self.messages = MessageLine()
+        buttons = Buttons()
         self.board = w.HTML()
         self.choices = w.Select(rows=10, layout=w.Layout(width="100%"))
         self.amount = w.BoundedIntText(value=1, min=0, max=999, description="Amount M$")
-        self.play_button = w.Button(description="Play", button_style="primary")
-        self.undo_button = w.Button(description="Undo")
-        self.message = w.HTML()
+        self.play_button = buttons.make("Play", "fdlab-play", self.play, button_style="primary")
+        self.undo_button = buttons.make("Undo", "fdlab-undo", self.undo)
+        self.message = self.messages.widget
         self.log = w.HTML()
-        self.errors = w.Output()
         self.prompt = w.HTML()
         self.rules = w.Accordion(
             children=[
@@ -207,8 +208,6 @@ class FunTable:
         )
         self.rules.set_title(0, "Rules of Formula Fun (FF-1 to FF-17)")
         self.rules.selected_index = None
-        self.play_button.on_click(self._on_play)
-        self.undo_button.on_click(self._on_undo)
         self.widget = w.VBox(
             [
                 self.board,
@@ -219,7 +218,6 @@ class FunTable:
                 w.HTML("<b>Since your last move</b>"),
                 self.log,
                 self.rules,
-                self.errors,
             ]
         )
         self.refresh()
@@ -239,25 +237,26 @@ class FunTable:
         over = c.game.state.is_over
         self.play_button.disabled = over or not entries
         if over:
-            self.message.value = "<b>The championship is over.</b>"
+            self.messages.say("<b>The championship is over.</b>", markup=True)
 
-    def _on_play(self, _button: Any) -> None:
-        with self.errors:
-            if self.choices.value is None:
-                return
-            _, key = self._entries[self.choices.value]
-            try:
-                self.controller.act(key, self.amount.value)
-                self.message.value = ""
-            except ValueError as err:
-                self.message.value = f'<span style="color:#b00">{err}</span>'
-            self.refresh()
+    @reported
+    def play(self) -> None:
+        """Play the chosen menu entry with the amount in the box (the *Play* button)."""
+        if self.choices.value is None:
+            return
+        _, key = self._entries[self.choices.value]
+        self.messages.clear()
+        self.controller.act(key, self.amount.value)
 
-    def _on_undo(self, _button: Any) -> None:
-        with self.errors:
-            self.controller.undo()
-            self.message.value = ""
-            self.refresh()
+    @reported
+    def undo(self) -> None:
+        """Take back the person's last decision (the *Undo* button)."""
+        self.messages.clear()
+        self.controller.undo()
+
+    def after_callback(self) -> None:
+        """Redraw after every click, refused or not."""
+        self.refresh()
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -24,15 +24,15 @@ import functools
 import html
 import os
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import ipywidgets as w
 from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
 from jupyter_bokeh import BokehModel
 
-from fdlab.editor.board_plot import load_bokehjs
+from fdlab._shell import Buttons, MessageLine, load_bokehjs, reported
 from fdlab.plot import colors
 from fdlab.plot.data import board_data, car_data
 from fdlab.plot.figure import board_figure, car_rows, pixels_per_unit
@@ -44,8 +44,6 @@ from fdlab.table.errors import TableError
 
 __all__ = ["RULES_FILE", "RaceTable", "rules_link"]
 
-Handler = TypeVar("Handler", bound=Callable[..., Any])
-
 #: Where the rules are written down in the repository, for the table's help line.
 RULES_FILE = "docs/rules.md"
 
@@ -55,22 +53,6 @@ _HEIGHT = 660
 _FOLLOW_SPACES = 22
 
 _GEAR_COLORS = ("#f4d03f", "#f39c12", "#e74c3c", "#8e44ad", "#2e86c1", "#1e8449")
-
-
-def _reported(method: Handler) -> Handler:
-    """Run a widget callback, showing any error instead of losing it."""
-
-    @functools.wraps(method)
-    def wrapper(self: RaceTable, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except ValueError as error:  # rule refusals and table errors: say it in words
-            self._show_error(str(error))
-        except Exception as error:  # noqa: BLE001 - callbacks must never lose an error
-            self._show_error(f"{type(error).__name__}: {error}", traceback.format_exc())
-        return None
-
-    return wrapper  # type: ignore[return-value]
 
 
 class RaceTable:
@@ -123,7 +105,7 @@ class RaceTable:
     ) -> None:
         load_bokehjs()
         self.controller = TableController(race, seats)
-        self.last_error: str | None = None
+        self.messages = MessageLine()
         self._task: asyncio.Task[None] | None = None
         self._width = width
         self._build_board()
@@ -222,16 +204,12 @@ class RaceTable:
         self.plot.add_class("fdlab-race-plot")
 
     def _build_controls(self, bot_delay: float, path: str) -> None:
-        def button(text: str, css: str, handler: Callable[[], None], tip: str = "") -> w.Button:
-            control = w.Button(description=text, tooltip=tip or text, layout=w.Layout(width="auto"))
-            control.add_class(css)
-            control.on_click(lambda _: handler())
-            return control
+        self.buttons = Buttons()
+        button = self.buttons.make
 
         self.prompt = w.HTML()
         self.prompt.add_class("fdlab-prompt")
-        self.message = w.HTML()
-        self.message.add_class("fdlab-message")
+        self.message = self.messages.widget
         self.die_face = w.HTML()
         self.die_face.add_class("fdlab-die")
         self.gear_buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"))
@@ -295,8 +273,6 @@ class RaceTable:
         self.export_button = button(
             "Replay page", "fdlab-export", self.export_replay, "an offline HTML page of the race"
         )
-        self.errors = w.Output(layout=w.Layout(max_height="8em", overflow="auto"))
-        self.errors.add_class("fdlab-errors")
         self.legend = w.HTML(_legend_html(self.race))
         self.legend.add_class("fdlab-legend")
         self.bots_help = w.HTML(_bots_html())
@@ -338,7 +314,6 @@ class RaceTable:
                 self.bots_help,
                 w.HBox([self.path, self.save_button, self.load_button, self.export_button]),
                 self.help_line,
-                self.errors,
             ]
         )
         self.widget.add_class("fdlab-race-table")
@@ -465,17 +440,17 @@ class RaceTable:
 
     # -- actions --------------------------------------------------------------------
     def _played(self) -> None:
-        self.message.value = ""
+        self.messages.clear()
         self.refresh()
         self.play_bots()
 
-    @_reported
+    @reported
     def roll_grid(self) -> None:
         """Roll for the grid (S-1), as the button does."""
         self.controller.roll_grid()
         self._played()
 
-    @_reported
+    @reported
     def start_roll(self) -> None:
         """Make the start roll (S-2, S-3), as the button does; a stall ends the turn."""
         c = self.controller
@@ -484,9 +459,9 @@ class RaceTable:
         self._played()
         roll, outcome = c.start_result(car) or (0, "")
         if c.race.state.current != car or c.phase != "move":  # a stall: the turn is over
-            self.message.value = html.escape(f"{c.race.names[car]}'s start roll: {roll}, {outcome}")
+            self.messages.say(f"{c.race.names[car]}'s start roll: {roll}, {outcome}")
 
-    @_reported
+    @reported
     def choose_gear(self, gear: int) -> None:
         """Announce a gear, as its button does."""
         self.controller.choose_gear(gear)
@@ -495,7 +470,7 @@ class RaceTable:
     def _on_gear(self, gear: int, _button: Any) -> None:
         self.choose_gear(gear)
 
-    @_reported
+    @reported
     def click_space(self, space: Any) -> None:
         """A click on a space of the board: the move there, if it is a highlighted one.
 
@@ -506,10 +481,7 @@ class RaceTable:
         if not (c.person_on_turn and c.phase == "move"):
             return
         if space not in {m.destination for m in self._moves}:
-            self.message.value = (
-                f"<span style='color:#b00'>space {html.escape(str(space))} is not a "
-                "highlighted destination</span>"
-            )
+            self.messages.refuse(f"space {space} is not a highlighted destination")
             return
         c.choose_move(space)
         self._played()
@@ -520,41 +492,41 @@ class RaceTable:
         if rows:
             self.click_space(ids[rows[0]])
 
-    @_reported
+    @reported
     def move_from_list(self) -> None:
         """Play the move chosen in the list (the fallback for the board)."""
         if self.move_list.value is None:
             raise TableError("choose a move in the list first")
         self.click_space(self._moves[self.move_list.value].destination)
 
-    @_reported
+    @reported
     def use_nitro(self) -> None:
         """Use nitro (X-1), as the button does."""
         self.controller.use_nitro()
         self._played()
 
-    @_reported
+    @reported
     def into_box(self) -> None:
         """Drive into the own box (P-2), as the button does."""
         self.controller.into_box()
         self._played()
 
-    @_reported
+    @reported
     def undo(self) -> None:
         """Back to the last decision of a person (bots' actions after it taken back)."""
         self._stop_bots()
         self.controller.undo()
-        self.message.value = ""
+        self.messages.clear()
         self.refresh()
 
-    @_reported
+    @reported
     def redo(self) -> None:
         """Play the undone decision again, with the bots' actions that followed it."""
         self._stop_bots()
         self.controller.redo()
         self._played()
 
-    @_reported
+    @reported
     def _on_seat(self, index: int, change: dict[str, Any]) -> None:
         before = self.controller.seat_label(index)
         if change["new"] == before:
@@ -562,7 +534,7 @@ class RaceTable:
         self._stop_bots()
         if str(change["new"]).partition(":")[0] in ("par", "solo"):
             # shown while the solver works (widget updates reach the page at once)
-            self.message.value = "solving the board for this bot (once per board)..."
+            self.messages.say("solving the board for this bot (once per board)...")
         try:
             self.controller.set_seat(index, change["new"])
         except ValueError:
@@ -589,7 +561,7 @@ class RaceTable:
             return
         self._task = loop.create_task(self._paced_bots(delay))
 
-    @_reported
+    @reported
     def _run_bots_now(self) -> None:
         self.controller.run_bots()
         self.refresh()
@@ -602,7 +574,7 @@ class RaceTable:
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - a task must not lose its error
-            self._show_error(f"{type(error).__name__}: {error}", traceback.format_exc())
+            self.messages.refuse(f"{type(error).__name__}: {error}", traceback.format_exc())
         self.refresh()
 
     def _stop_bots(self) -> None:
@@ -616,15 +588,15 @@ class RaceTable:
             await asyncio.gather(self._task, return_exceptions=True)
 
     # -- files ----------------------------------------------------------------------
-    @_reported
+    @reported
     def save(self, path: str | None = None) -> None:
         """Save the game to ``path`` (default: the path box)."""
         from fdlab.table.game_file import save_game
 
         target = save_game(self.controller, path or self.path.value)
-        self.message.value = f"saved to {html.escape(str(target))}"
+        self.messages.say(f"saved to {target}")
 
-    @_reported
+    @reported
     def load_file(self, path: str | None = None) -> None:
         """Load the game in ``path`` (default: the path box) into this table."""
         from fdlab.table.game_file import load_game
@@ -632,9 +604,8 @@ class RaceTable:
         self._stop_bots()
         loaded = load_game(path or self.path.value)
         if loaded.race.track.name != self.race.track.name:
-            self.message.value = (
-                f"the game is on {html.escape(loaded.race.track.name)}: open it with "
-                "<code>RaceTable.load(path)</code>"
+            self.messages.refuse(
+                f"the game is on {loaded.race.track.name}: open it with RaceTable.load(path)"
             )
             return
         self.controller = loaded
@@ -644,24 +615,25 @@ class RaceTable:
                 box.options = [*box.options, label]
             box.value = label
         self._played()
-        self.message.value = f"loaded {html.escape(str(path or self.path.value))}"
+        self.messages.say(f"loaded {path or self.path.value}")
 
-    @_reported
+    @reported
     def export_replay(self, path: str | None = None) -> None:
         """Write the standalone replay page beside the game file (``.html``)."""
         from fdlab.table.replay_html import save_replay
 
         target = Path(path) if path else Path(self.path.value).with_suffix(".html")
         save_replay(self.race, target)
-        self.message.value = f"replay page written to {html.escape(str(target))}"
+        self.messages.say(f"replay page written to {target}")
 
     # -- display --------------------------------------------------------------------
-    def _show_error(self, message: str, details: str = "") -> None:
-        self.last_error = message
-        self.message.value = f"<span style='color:#b00'>{html.escape(message)}</span>"
-        if details:
-            with self.errors:
-                print(details)
+    @property
+    def last_error(self) -> str | None:
+        """The refusal the last control reported, ``None`` once an action went through."""
+        return self.messages.last_error
+
+    def after_callback(self) -> None:
+        """Nothing to bring up to date: :meth:`refresh` runs after every action."""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # A BokehModel renders a new view from the document as it was when the

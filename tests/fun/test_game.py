@@ -139,12 +139,12 @@ def test_fun_table_widget_builds_and_clicks():
 
     table = FunTable(players=2, seed=5)
     assert "Standings" in table.board.value
-    table._on_play(None)
-    table._on_undo(None)
+    table.play_button.click()
+    table.undo_button.click()
     assert table.controller.game.state.to_act == 0
     table.amount.value = 0
     table.choices.value = 0
-    table._on_play(None)  # whatever the choice, the table stays consistent
+    table.play_button.click()  # whatever the choice, the table stays consistent
     assert table.controller.game.state.to_act in (0, None)
 
 

@@ -1,0 +1,244 @@
+"""The widget shell the editor, the race table and Formula Fun share (private).
+
+One home for what every fdlab widget needs around its own content:
+
+- a :class:`MessageLine` that says what was done or, in one colour, why an
+  action was refused (with the traceback folded under "details" when the
+  error was a bug, not a refusal);
+- :func:`reported`, the decorator that runs a widget callback and shows any
+  error on that line instead of losing it in the browser console;
+- :class:`Buttons`, which makes buttons with a CSS class (the browser tests
+  and the enabling logic find them by it) and keeps them by that class;
+- :func:`row` and :func:`labelled`, layout rows that wrap on a narrow screen;
+- :func:`load_bokehjs`, which puts BokehJS on the page once, from the
+  installed package (no CDN).
+
+The rules engine never imports this module (the layer test keeps it so).
+
+Examples
+--------
+>>> line = MessageLine()
+>>> line.refuse("make corner: select a space on the plot first")
+>>> line.last_error
+'make corner: select a space on the plot first'
+>>> line.say("corner 3: 2 stops")
+>>> line.last_error is None, line.last_message
+(True, 'corner 3: 2 stops')
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import traceback
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+import ipywidgets as w
+
+from fdlab.errors import FdlabError
+
+__all__ = [
+    "ERROR_COLOR",
+    "Buttons",
+    "MessageLine",
+    "ReportingWidget",
+    "labelled",
+    "load_bokehjs",
+    "reported",
+    "row",
+]
+
+#: The one colour of a refusal, in every fdlab widget (dark red, readable on white).
+ERROR_COLOR = "#b00020"
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+class MessageLine:
+    """One line of a widget that keeps the last message: what was done, or why not.
+
+    The line keeps its height when empty, so nothing below it jumps when a
+    message comes.
+
+    Attributes
+    ----------
+    widget : ipywidgets.HTML
+        The line on the page (CSS class ``fdlab-message``).
+    last_message : str or None
+        The text of the last message, refusal or not.
+    last_error : str or None
+        The text of the last refusal, ``None`` once something else was said.
+
+    Examples
+    --------
+    >>> line = MessageLine()
+    >>> line.refuse("no such file", details="Traceback ...")
+    >>> "details" in line.widget.value and "#b00020" in line.widget.value
+    True
+    >>> line.clear(); line.widget.value, line.last_error
+    ('', None)
+    """
+
+    def __init__(self) -> None:
+        self.widget = w.HTML(layout=w.Layout(min_height="1.8em"))
+        self.widget.add_class("fdlab-message")
+        self.last_message: str | None = None
+        self.last_error: str | None = None
+
+    def say(self, message: str, *, markup: bool = False) -> None:
+        """Show what was done (plain text, or HTML when ``markup`` is true)."""
+        self.last_error = None
+        self.last_message = message
+        shown = message if markup else html.escape(message)
+        self.widget.value = f"<span class='fdlab-said'>{shown}</span>"
+
+    def refuse(self, message: str, details: str = "") -> None:
+        """Show why an action was refused; ``details`` (a traceback) folds under it."""
+        self.last_error = message
+        self.last_message = message
+        more = (
+            f"<details><summary>details</summary><pre>{html.escape(details)}</pre></details>"
+            if details
+            else ""
+        )
+        self.widget.value = (
+            f"<span class='fdlab-refused' style='color:{ERROR_COLOR}'>"
+            f"\u26a0 {html.escape(message)}</span>{more}"
+        )
+
+    def clear(self) -> None:
+        """Empty the line."""
+        self.last_error = None
+        self.last_message = None
+        self.widget.value = ""
+
+
+class ReportingWidget(Protocol):
+    """What :func:`reported` needs of the widget whose callbacks it runs."""
+
+    messages: MessageLine
+
+    def after_callback(self) -> None:
+        """Bring the controls up to date after any callback, refused or not."""
+
+
+def reported(method: Handler) -> Handler:
+    """Run a widget callback, showing any error on the widget's message line.
+
+    An fdlab error (a refused move, a bad file, a wrong value) is shown in its
+    own words; anything else is a bug, shown with its type and the traceback
+    folded under "details". The widget's ``after_callback`` runs either way.
+
+    Examples
+    --------
+    >>> class Demo:
+    ...     def __init__(self):
+    ...         self.messages = MessageLine()
+    ...     def after_callback(self):
+    ...         pass
+    ...     @reported
+    ...     def act(self):
+    ...         raise FdlabError("not now: the race is over")
+    >>> demo = Demo(); demo.act(); demo.messages.last_error
+    'not now: the race is over'
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: ReportingWidget, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except FdlabError as error:
+            self.messages.refuse(str(error))
+        except Exception as error:  # noqa: BLE001 - callbacks must never lose an error
+            self.messages.refuse(f"{type(error).__name__}: {error}", traceback.format_exc())
+        finally:
+            self.after_callback()
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Buttons:
+    """Make buttons that carry a CSS class and keep them by it.
+
+    Examples
+    --------
+    >>> buttons = Buttons()
+    >>> save = buttons.make("Save", "fdlab-save", lambda: None, "write the file")
+    >>> buttons["fdlab-save"] is save, save.tooltip
+    (True, 'write the file')
+    """
+
+    def __init__(self) -> None:
+        self.by_class: dict[str, w.Button] = {}
+
+    def make(
+        self, text: str, css: str, handler: Callable[[], None], tip: str = "", **options: Any
+    ) -> w.Button:
+        """A button labelled ``text`` that calls ``handler()`` when clicked."""
+        layout = w.Layout(width="auto", flex="0 0 auto")
+        control = w.Button(description=text, tooltip=tip or text, layout=layout, **options)
+        control.add_class(css)
+        control.on_click(lambda _button: handler())
+        self.by_class[css] = control
+        return control
+
+    def __getitem__(self, css: str) -> w.Button:
+        return self.by_class[css]
+
+    def items(self) -> list[tuple[str, w.Button]]:
+        """(CSS class, button) pairs in the order they were made."""
+        return list(self.by_class.items())
+
+
+def labelled(control: w.Widget, css: str) -> Any:
+    """Give a control its CSS class and a description as wide as its text.
+
+    Examples
+    --------
+    >>> labelled(w.Text(description="Corner name"), "fdlab-corner-name").style.description_width
+    'initial'
+    """
+    control.add_class(css)
+    control.style = {"description_width": "initial"}
+    return control
+
+
+def row(*children: w.Widget) -> w.HBox:
+    """Controls side by side, wrapping onto the next line on a narrow screen.
+
+    Examples
+    --------
+    >>> len(row(w.Button(), w.Button()).children)
+    2
+    """
+    return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap"))
+
+
+_bokeh_loaded = False
+
+
+def load_bokehjs() -> None:
+    """Put BokehJS on the notebook page from the installed package (no CDN).
+
+    Does nothing outside an IPython kernel or when already done.
+
+    Examples
+    --------
+    >>> load_bokehjs()  # in a plain Python session there is no page to load it on
+    """
+    global _bokeh_loaded
+    if _bokeh_loaded:
+        return
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with ipywidgets
+        return
+    if get_ipython() is None:
+        return
+    from bokeh.io import output_notebook
+    from bokeh.resources import INLINE
+
+    output_notebook(INLINE, hide_banner=True)
+    _bokeh_loaded = True
