@@ -11,7 +11,10 @@ One home for what every fdlab widget needs around its own content:
   and the enabling logic find them by it) and keeps them by that class;
 - :func:`row` and :func:`labelled`, layout rows that wrap on a narrow screen;
 - :func:`load_bokehjs`, which puts BokehJS on the page once, from the
-  installed package (no CDN).
+  installed package (no CDN);
+- :func:`fold` and :func:`board_beside_panel`, the one-screen layout: the
+  board on the left, the controls beside it in sections that fold, so a
+  1366x768 laptop shows both without scrolling.
 
 The rules engine never imports this module (the layer test keeps it so).
 
@@ -40,9 +43,12 @@ from fdlab.errors import FdlabError
 
 __all__ = [
     "ERROR_COLOR",
+    "PANEL_WIDTH",
     "Buttons",
     "MessageLine",
     "ReportingWidget",
+    "board_beside_panel",
+    "fold",
     "labelled",
     "load_bokehjs",
     "reported",
@@ -214,6 +220,72 @@ def row(*children: w.Widget) -> w.HBox:
     2
     """
     return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap"))
+
+
+#: How wide the control panel beside the board is.
+PANEL_WIDTH = "30em"
+
+
+def fold(title: str, children: list[w.Widget], css: str, *, open: bool = True) -> w.VBox:
+    """A section of controls under a title that folds it away and back.
+
+    The title is a toggle button with the CSS class ``{css}-fold`` (tests and
+    people click it); the section carries ``css``.
+
+    Examples
+    --------
+    >>> section = fold("Picture to trace", [w.Button(description="Load")], "fdlab-picture",
+    ...                open=False)
+    >>> header, body = section.children
+    >>> body.layout.display, header.description
+    ('none', '▸ Picture to trace')
+    >>> header.value = True
+    >>> body.layout.display, header.description
+    ('flex', '▾ Picture to trace')
+    """
+    body = w.VBox(children, layout=w.Layout(display="flex" if open else "none"))
+    body.add_class("fdlab-fold-body")
+    header = w.ToggleButton(value=open, layout=w.Layout(width="100%"))
+    header.add_class("fdlab-fold")
+    header.add_class(f"{css}-fold")
+    header.style.font_weight = "bold"
+
+    def show(is_open: bool) -> None:
+        body.layout.display = "flex" if is_open else "none"
+        header.description = f"{'▾' if is_open else '▸'} {title}"
+        header.tooltip = f"{'fold' if is_open else 'show'} {title.lower()}"
+
+    show(open)
+    header.observe(lambda change: show(bool(change["new"])), names="value")
+    section = w.VBox([header, body], layout=w.Layout(width="100%", flex="0 0 auto"))
+    section.add_class(css)
+    return section
+
+
+def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -> w.Box:
+    """The one-screen layout: the board column on the left, the controls on the right.
+
+    The panel scrolls on its own when its open sections are taller than the
+    board; on a screen too narrow for both, it wraps below the board.
+
+    Examples
+    --------
+    >>> layout = board_beside_panel([w.HTML("board")], [w.HTML("controls")], "fdlab-demo")
+    >>> [child.layout.flex for child in layout.children]
+    ['1 1 34em', '0 1 30em']
+    """
+    left = w.VBox(board, layout=w.Layout(flex="1 1 34em", min_width="0"))
+    left.add_class("fdlab-board-column")
+    right = w.VBox(
+        panel,
+        layout=w.Layout(
+            flex=f"0 1 {PANEL_WIDTH}", max_height="88vh", overflow="hidden auto", padding="0 0 0 6px"
+        ),
+    )
+    right.add_class("fdlab-panel")
+    box = w.Box([left, right], layout=w.Layout(flex_flow="row wrap", width="100%"))
+    box.add_class(css)
+    return box
 
 
 _bokeh_loaded = False

@@ -25,7 +25,16 @@ from typing import Any
 import ipywidgets as w
 from jupyter_bokeh import BokehModel
 
-from fdlab._shell import Buttons, MessageLine, labelled, load_bokehjs, reported, row
+from fdlab._shell import (
+    Buttons,
+    MessageLine,
+    board_beside_panel,
+    fold,
+    labelled,
+    load_bokehjs,
+    reported,
+    row,
+)
 from fdlab.editor.backdrop import Backdrop
 from fdlab.editor.board_plot import (
     ARROW_MODES,
@@ -53,7 +62,7 @@ TOOL_HINTS = {
     "Draw centreline": "press and hold for the first point, click the next ones, press and "
     "hold on the last one (or press Esc)",
     "Move points": "press and hold the line to show its points, then drag one",
-    "Pan": "drag the board to move it; the wheel zooms",
+    "Pan": "drag the board to move it; to zoom with the wheel, pick the wheel-zoom tool above the plot",
 }
 #: Controls that act on the selection (CSS class -> what they need: "any" or a count).
 NEEDS_SELECTION = {
@@ -85,7 +94,8 @@ class TrackEditor:
     path : str or Path, optional
         The file the board came from, and where *Save* writes by default.
     height : int
-        Height of the plot in pixels; it is as wide as the notebook cell.
+        Height of the plot in pixels; it is as wide as the board column
+        (the controls are beside it, so board and controls fit a laptop screen).
 
     Attributes
     ----------
@@ -113,7 +123,7 @@ class TrackEditor:
         track: Track | None = None,
         *,
         path: str | Path | None = None,
-        height: int = 520,
+        height: int = 460,
     ) -> None:
         load_bokehjs()
         self.controller = EditorController(track, path=path)
@@ -435,31 +445,33 @@ class TrackEditor:
             self.discard,
         )
         self.problem_list = labelled(
-            w.Select(description="Problems", options=[], rows=5, layout=w.Layout(width="100%")),
+            w.Select(options=[], rows=5, layout=w.Layout(width="98%")),
             "fdlab-problems",
         )
         self.problem_list.observe(self._on_problem, names="value")
-        self.widget = w.VBox(
+        self.widget = board_beside_panel(
+            [self.status, self.message, tool_row, self.plot, self.selection],
             [
-                self.status,
-                self.message,
-                tool_row,
-                self.plot,
-                self.selection,
-                corner_row,
-                space_row,
-                step_row,
-                pit_row,
-                self.centreline_info,
-                picture_row,
-                build_row,
-                self.unplaced_row,
-                file_row,
-                self.problem_list,
+                fold("Corner", [corner_row], "fdlab-corner-section"),
+                fold("Spaces: hazards, tunnels, grid, boxes", [space_row], "fdlab-space-section"),
+                fold(
+                    "Steps, finish and police lines",
+                    [step_row],
+                    "fdlab-step-section",
+                    open=False,
+                ),
+                fold("Pit lane, deleting spaces", [pit_row], "fdlab-pit-section", open=False),
+                fold(
+                    "Rebuild from the centreline",
+                    [self.centreline_info, build_row, self.unplaced_row],
+                    "fdlab-build-section",
+                ),
+                fold("Picture to trace", [picture_row], "fdlab-picture-section", open=False),
+                fold("File", [file_row], "fdlab-file-section"),
+                fold("Problems", [self.problem_list], "fdlab-problem-section"),
             ],
-            layout=w.Layout(width="100%"),
+            "fdlab-editor",
         )
-        self.widget.add_class("fdlab-editor")
         self.path.value = str(self.controller.path) if self.controller.path else ""
         self._fill_build_boxes()
 

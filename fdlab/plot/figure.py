@@ -88,7 +88,7 @@ def board_figure(
         height=height,
         match_aspect=True,
         tools="pan,wheel_zoom,box_zoom,reset,save",
-        active_scroll="wheel_zoom",
+        active_scroll=None,  # the wheel scrolls the page until the wheel-zoom tool is picked
         toolbar_location="above",
         background_fill_color=colors.GRASS,
         border_fill_color="#ffffff",

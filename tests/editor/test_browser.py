@@ -188,6 +188,7 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
             editor = editors.nth(blank)
             editor.scroll_into_view_if_needed()
             message = editor.locator(".fdlab-message")
+            editor.locator(".fdlab-picture-section-fold").click()  # a folded section
             _set_box(editor, "fdlab-picture-path", "images/zandvoort-scan.png")
             editor.locator("button.fdlab-load-picture").click()
             expect(message).to_contain_text("under the board")
@@ -328,6 +329,22 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             editor.locator(".fdlab-status").evaluate(
                 "(element) => element.scrollIntoView({block: 'start'})"
             )
+            page.screenshot(path=str(ARTIFACTS / "editor-browser-wide.png"))
+            # 6. one screen: on a 1366x768 laptop the whole board and the corner controls
+            # show together, with no scrolling between them
+            page.set_viewport_size({"width": 1366, "height": 768})
+            page.wait_for_timeout(500)
+            editor.locator(".fdlab-status").evaluate(
+                "(element) => element.scrollIntoView({block: 'start'})"
+            )
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(ARTIFACTS / "editor-laptop.png"))
+            plot = editor.locator(".fdlab-plot").bounding_box()
+            make_corner = editor.locator("button.fdlab-make-corner").bounding_box()
+            assert plot is not None and make_corner is not None
+            assert plot["y"] >= 0 and plot["y"] + plot["height"] <= 768, plot
+            assert make_corner["x"] > plot["x"] + plot["width"] - 1, "controls beside the board"
+            assert make_corner["y"] >= 0 and make_corner["y"] + make_corner["height"] <= 768
         finally:
             # kept whether the test passed or not: it shows where it stopped
             page.screenshot(path=str(ARTIFACTS / "editor-browser.png"), full_page=True)

@@ -30,7 +30,8 @@ def editor() -> TrackEditor:
 def test_editor_displays_as_a_widget(editor):
     bundle = editor._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert editor.plot in editor.widget.children
+    board_column, panel = editor.widget.children
+    assert editor.plot in board_column.children and "fdlab-panel" in panel._dom_classes
     assert "fdlab-editor" in editor.widget._dom_classes
 
 
