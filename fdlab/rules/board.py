@@ -9,6 +9,7 @@ converts back to space ids with ``board.ids[i]`` only for people.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -302,24 +303,8 @@ def _abreast(
     def on_straight(sid: Any) -> bool:
         return nodes[sid]["kind"] == "track" and nodes[sid]["corner"] is None
 
-    beside: dict[Any, list[Any]] = {}
-    for a, b, data in track.contacts.edges(data=True):
-        if data.get("kind") == "beside" and on_straight(a) and on_straight(b):
-            beside.setdefault(a, []).append(b)
-            beside.setdefault(b, []).append(a)
     abreast: list[tuple[int, ...]] = [()] * len(ids)
-    for sid in beside:
-        found: set[Any] = set()
-        for direction in (-1, 1):
-            frontier = {sid}
-            while frontier:
-                frontier = {
-                    b
-                    for f in frontier
-                    for b in beside.get(f, ())
-                    if nodes[b]["lane"] == nodes[f]["lane"] + direction
-                }
-                found |= frontier
+    for sid, found in _lane_by_lane(track, on_straight).items():
         abreast[index[sid]] = tuple(sorted(index[b] for b in found))
     return tuple(abreast)
 
@@ -329,12 +314,32 @@ def _side_by_side(
 ) -> tuple[frozenset[int], ...]:
     """Per index, track spaces reached lane by lane outwards over ``beside`` contacts."""
     nodes = track.graph.nodes
+
+    def on_track(sid: Any) -> bool:
+        return nodes[sid]["kind"] == "track"
+
+    result: list[frozenset[int]] = [frozenset()] * len(ids)
+    for sid, found in _lane_by_lane(track, on_track).items():
+        result[index[sid]] = frozenset(index[b] for b in found)
+    return tuple(result)
+
+
+def _lane_by_lane(track: Track, keep: Callable[[Any], bool]) -> dict[Any, set[Any]]:
+    """Per space, the spaces reached over ``beside`` contacts one lane further out at a time.
+
+    The one search behind :attr:`Board.abreast` (``keep``: straight track
+    spaces) and :attr:`Board.beside` (``keep``: track spaces): only contacts
+    between two spaces ``keep`` accepts are followed; from a space, the
+    frontier moves one lane left (then right) per round, never back nor
+    along its own lane. Spaces with no such contact are left out.
+    """
+    nodes = track.graph.nodes
     beside: dict[Any, list[Any]] = {}
     for a, b, data in track.contacts.edges(data=True):
-        if data.get("kind") == "beside" and nodes[a]["kind"] == nodes[b]["kind"] == "track":
+        if data.get("kind") == "beside" and keep(a) and keep(b):
             beside.setdefault(a, []).append(b)
             beside.setdefault(b, []).append(a)
-    result: list[frozenset[int]] = [frozenset()] * len(ids)
+    reached: dict[Any, set[Any]] = {}
     for sid in beside:
         found: set[Any] = set()
         for direction in (-1, 1):
@@ -347,5 +352,5 @@ def _side_by_side(
                     if nodes[b]["lane"] == nodes[f]["lane"] + direction
                 }
                 found |= frontier
-        result[index[sid]] = frozenset(index[b] for b in found)
-    return tuple(result)
+        reached[sid] = found
+    return reached

@@ -37,16 +37,18 @@ Rules, in the words of ``rules.md``:
 search; :func:`fdlab.rules.explain.explain_illegal` says in words why a
 destination is not among the options. :func:`check_path` (and
 :func:`follow_path`, which also sums the walk up) judges one path a player
-names, with the same bookkeeping as the search, step by step: it is for
-player-named paths only, never on the hot path.
+names by walking it through the search itself, allowed only the named step
+at each layer: the bookkeeping above has one home, the search's inner loop
+(:func:`_explore`). It is for player-named paths only, never on the hot path.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from fdlab.rules.board import (
@@ -440,7 +442,7 @@ class _Search:
         self.start = start
         self.roll = roll
         self.stops_made = rules.stops_made
-        self.found: list[tuple[Any, ...]] = _explore(board, start, roll, rules)
+        self.found: list[tuple[Any, ...]] = _explore(board, start, roll, rules)[0]
         self.by_roll: dict[int, list[MoveOption]] = {}
 
     def options(self, roll: int) -> list[MoveOption]:
@@ -539,50 +541,58 @@ def _edges(board: Board) -> list[tuple[tuple[Any, ...], ...]]:
     return edges
 
 
-def _explore(  # noqa: C901 (hot loop: the move search, one frame per node (benchmarks/movegen.py))
+def _explore(  # noqa: C901 (hot loop: the move search; a call per step costs 15% in benchmarks/movegen.py)
     board: Board,
     start: int,
     roll: int,
     rules: MoveRules,
-) -> list[tuple[Any, ...]]:
+    route: list[dict[int, tuple[tuple[Any, ...], ...]]] | None = None,
+) -> tuple[list[tuple[Any, ...]], tuple[Any, ...] | None]:
     """Search every state reachable in at most ``roll`` spaces, layer by layer.
 
-    Returns the found states as ``(moved, key, best entry, boxed)``; the
-    states with ``moved <= r`` are the options for any roll ``r <= roll``.
+    The one home of the movement bookkeeping: lane changes on straights and
+    the lanes a car may not return to (M-3, M-4), corners left with or
+    without their stops (C-3, C-6), the lane lock after an overshoot (C-5),
+    danger spaces (X-3), tunnels (M-6), the pit lane and the box (P-2, P-7).
+    :func:`follow_path` judges a named path by walking it through here.
+
+    Returns ``(found, why)``. ``found`` holds the states as ``(moved, key,
+    best entry, boxed)``; the states with ``moved <= r`` are the options for
+    any roll ``r <= roll``. ``why`` is the last refusal met: ``(reason,)``
+    for a step refused before the car entered its target, ``(reason, lane
+    changes, overshoots, danger)`` after (C-5, and a car on a tunnel's exit),
+    with a key of :data:`_REFUSALS`. ``route`` (from :func:`_route`) gives,
+    per layer, the one step allowed out of each space: the search then
+    follows one named path and ``why`` says why it stopped early.
     ``rules.cars_block``, ``no_zigzag`` and ``lane_lock`` switch rules off
     for :mod:`fdlab.rules.explain`.
     """
-    occupied, avoid, stops_made = rules.occupied, rules.avoid, rules.stops_made
-    pit_allowed, max_lane_changes = rules.pit_allowed, rules.max_lane_changes
-    cars_block, no_zigzag, lane_lock = rules.cars_block, rules.no_zigzag, rules.lane_lock
-    own_box = -1 if rules.own_box is None else rules.own_box
-    n = len(board.ids)
-    if not isinstance(start, Integral) or not 0 <= start < n:
-        raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
+    blocked_spaces, passmask = _obstacles(board, start, rules)
     start = int(start)
-    if roll < 0:
-        raise MovementError(f"roll {roll} is negative; a move is 0 or more spaces")
+    stops_made, pit_allowed = rules.stops_made, rules.pit_allowed
+    max_lane_changes, no_zigzag = rules.max_lane_changes, rules.no_zigzag
+    lane_lock = rules.lane_lock
+    own_box = -1 if rules.own_box is None else rules.own_box
 
     corner = board.corner
     lane = board.lane
     edges = _edges(board)
     lane_change, pit_in, box_in = STEP_STRAIGHT_LANE_CHANGE, STEP_PIT_IN, STEP_BOX_IN
-    leaves_lane = _LEAVES_LANE
+    lane_locks = _LEAVES_LANE if lane_lock else frozenset()  # refused after an overshoot (C-5)
     required = board.stops
     is_danger = board.danger_space
     step_lines = board.step_lines
-    blocked_spaces = set(occupied) if cars_block else set()
-    blocked_spaces.discard(start)
-    passmask: dict[int, int] = {}
-    for o in set(occupied) | set(avoid):
-        if o == start:
-            continue
-        bit = 1 << lane[o]
-        for a in board.abreast[o]:
-            passmask[a] = passmask.get(a, 0) | bit
     start_corner = corner[start]
 
-    def enter(v, j, d, left, overs, danger, forbid):
+    def enter(
+        v: int,
+        j: int,
+        d: int,
+        left: bool,
+        overs: tuple[Any, ...],
+        danger: tuple[int, ...],
+        forbid: int,
+    ) -> tuple[bool, tuple[Any, ...], tuple[int, ...], int]:
         """Corner and zig-zag bookkeeping for stepping from v into j (C-3, C-6, M-4)."""
         cv = corner[v]
         cj = corner[j]
@@ -604,46 +614,54 @@ def _explore(  # noqa: C901 (hot loop: the move search, one frame per node (benc
     # danger spaces) to its non-dominated entries (lane changes, forbidden lanes
     # as a bitset, path, danger spaces, lines crossed). Paths are tuples that
     # share nothing but are cheap to extend: a layer holds a few dozen states.
-    layer: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {
-        (start, start_corner is None, (), 0): [(0, 0, (), (), _NO_LINES)]
+    layer: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {
+        (start, start_corner is None, (), 0): ((0, 0, (), (), _NO_LINES),)
     }
     found: list[tuple[Any, ...]] = []  # (moved, key, best entry, boxed)
+    why: tuple[Any, ...] | None = None  # a refusal: a key of _REFUSALS, then the state
     for d in range(roll + 1):
-        for key, entries in layer.items():
-            best = entries[0]
-            for entry in entries:
-                if entry[0] < best[0]:
-                    best = entry
+        for key, entries in layer.items():  # each with its first entry of fewest lane changes
+            best = entries[0] if len(entries) == 1 else min(entries, key=_LANE_CHANGES)
             found.append((d, key, best, False))
         if d == roll:
             break
-        following: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+        table = edges if route is None else route[d]
+        following: dict[tuple[Any, ...], tuple[tuple[Any, ...], ...]] = {}
         for (v, left, overs, _), entries in layer.items():
             locked = lane_lock and bool(overs)
             cv = corner[v]
-            steps = edges[v]
+            steps = table[v]
             for lc, forbid, path, danger, lines in entries:
                 for j, code, crossed, cj, lane_j, danger_j, t in steps:
                     if j in blocked_spaces:
+                        why = ("car",)
                         continue
                     new_lc = lc
                     new_forbid = forbid
-                    new_lines = lines | crossed if crossed else lines
                     if code:  # not a plain step ahead (STEP_AHEAD is 0)
                         if code == lane_change:
-                            if locked or lc >= max_lane_changes:
+                            if locked:
+                                why = ("locked",)
+                                continue
+                            if lc >= max_lane_changes:
+                                why = ("lane_limit",)
                                 continue
                             if no_zigzag and forbid >> lane_j & 1:
+                                why = ("zigzag",)
                                 continue
                             new_lc = lc + 1
                             new_forbid = forbid | (1 << lane[v])
                         elif code == pit_in:
                             if not pit_allowed:
+                                why = ("pit",)
                                 continue
                         elif code == box_in:
                             if j == own_box:
+                                new_lines = lines | crossed if crossed else lines
                                 entry = (lc, 0, path + (j,), danger, new_lines)
                                 found.append((d + 1, (j, left, overs, len(danger)), entry, True))
+                            else:
+                                why = ("box",)
                             continue
                     if cv is None or cj == cv:  # no corner left: the common step, inline
                         nleft, novers = left, overs
@@ -656,13 +674,16 @@ def _explore(  # noqa: C901 (hot loop: the move search, one frame per node (benc
                         nleft, novers, ndanger, new_forbid = enter(
                             v, j, d, left, overs, danger, new_forbid
                         )
-                    if code and novers and lane_lock and code in leaves_lane:
+                    if code and novers and code in lane_locks:
+                        why = ("leaves_lane", new_lc, novers, ndanger)
                         continue  # C-5: no lane change while or after overshooting
+                    new_lines = lines | crossed if crossed else lines
                     if t < 0:
                         here = j
                         new_path = path + (j,)
                     else:
                         if t in blocked_spaces:
+                            why = ("exit_car", new_lc, novers, ndanger)
                             continue
                         nleft, novers, ndanger, new_forbid = enter(
                             j, t, d + 1, nleft, novers, ndanger, new_forbid
@@ -676,13 +697,39 @@ def _explore(  # noqa: C901 (hot loop: the move search, one frame per node (benc
                     entry = (new_lc, new_forbid, new_path, ndanger, new_lines)
                     others = following.get(key)
                     if others is None:
-                        following[key] = [entry]
+                        following[key] = (entry,)
                     else:
-                        _insert(others, entry)
+                        following[key] = _insert(others, entry)
         layer = following
         if not layer:
             break
-    return found
+    return found, why
+
+
+def _obstacles(board: Board, start: int, rules: MoveRules) -> tuple[set[int], dict[int, int]]:
+    """The spaces a car may not enter (M-2) and, per space, the lanes passing it reopens (M-4).
+
+    ``passmask[a]`` has bit ``lane`` set when a car (or an ``avoid`` space) in
+    that lane is side by side with space ``a``: a car on ``a`` has overtaken
+    it and may return to that lane (M-4, X-3). The start is never an
+    obstacle. Raises :class:`MovementError` for a start not on the board.
+    """
+    n = len(board.ids)
+    if not isinstance(start, int | Integral) or not 0 <= start < n:
+        raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
+    start = int(start)
+    occupied = rules.occupied
+    blocked_spaces = set(occupied) if rules.cars_block else set()
+    blocked_spaces.discard(start)
+    lane = board.lane
+    passmask: dict[int, int] = {}
+    for o in set(occupied) | set(rules.avoid):
+        if o == start:
+            continue
+        bit = 1 << lane[o]
+        for a in board.abreast[o]:
+            passmask[a] = passmask.get(a, 0) | bit
+    return blocked_spaces, passmask
 
 
 def _options(
@@ -791,14 +838,18 @@ def _rebraked(options: list[MoveOption], roll: int) -> list[MoveOption]:
 _NO_LINES: frozenset[str] = frozenset()
 
 
-def _insert(entries: list[Any], entry: tuple[Any, ...]) -> None:
-    """Add an entry unless another has as few lane changes and forbidden lanes (dominance)."""
+#: An entry's lane changes (its first item): the entries of a state are ranked by them.
+_LANE_CHANGES = itemgetter(0)
+
+
+def _insert(entries: tuple[Any, ...], entry: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A state's entries with ``entry`` added, unless one has as few lane changes and forbidden
+    lanes (dominance: then ``entries`` itself); the entries ``entry`` dominates are dropped."""
     lc, forbid = entry[0], entry[1]
     for other in entries:
         if other[0] <= lc and other[1] & ~forbid == 0:
-            return
-    entries[:] = [e for e in entries if not (lc <= e[0] and forbid & ~e[1] == 0)]
-    entries.append(entry)
+            return entries
+    return (*[e for e in entries if not (lc <= e[0] and forbid & ~e[1] == 0)], entry)
 
 
 @dataclass(frozen=True)
@@ -882,7 +933,7 @@ def check_path(
     return follow_path(board, start, path, rules).reason
 
 
-def follow_path(  # noqa: C901 (the named-path checker, clause by clause in the search's order)
+def follow_path(
     board: Board,
     start: int,
     path: Iterable[int],
@@ -890,12 +941,15 @@ def follow_path(  # noqa: C901 (the named-path checker, clause by clause in the 
 ) -> PathCheck:
     """Judge a named path step by step and sum it up (:class:`PathCheck`).
 
-    The bookkeeping is the search's (:func:`move_options`): lane changes on
-    straights (M-3), lanes left on this straight and not yet justified by
-    passing a car or an ``avoid`` space abreast (M-4), corner arrows only
-    (M-5), tunnel pairs (M-6), overshoots and the lane lock after them (C-3,
-    C-5), the pit lane only when allowed (P-2, P-7), only the car's own box,
-    which ends the move (P-2).
+    The path is walked through the search itself (the search allowed only
+    the named step at each layer), so the bookkeeping is the search's, kept
+    in one place: lane changes on straights (M-3), lanes left on this
+    straight and not yet justified by passing a car or an ``avoid`` space
+    abreast (M-4), corner arrows only (M-5), tunnel pairs (M-6), overshoots
+    and the lane lock after them (C-3, C-5), the pit lane only when allowed
+    (P-2, P-7), only the car's own box, which ends the move (P-2). Every
+    rule is in force whatever ``rules.cars_block``, ``no_zigzag`` and
+    ``lane_lock`` say.
 
     Parameters
     ----------
@@ -920,143 +974,138 @@ def follow_path(  # noqa: C901 (the named-path checker, clause by clause in the 
     no step leads from space 2 to space 3: a path goes one step at a time along the track, never backwards nor sideways (M-1)
     """
     n = len(board.ids)
-    if not isinstance(start, Integral) or not 0 <= start < n:
+    if not isinstance(start, int | Integral) or not 0 <= start < n:
         raise MovementError(f"start {start!r} is not a board index (0..{n - 1}) of {board!r}")
-    occupied, avoid, stops_made = rules.occupied, rules.avoid, rules.stops_made
-    max_lane_changes = rules.max_lane_changes
-    ids = board.ids
-    corner = board.corner
-    lane = board.lane
-    required = board.stops
-    blocked_spaces = set(occupied)
-    blocked_spaces.discard(start)
-    passmask: dict[int, int] = {}
-    for o in set(occupied) | set(avoid):
-        if o == start:
-            continue
-        for a in board.abreast[o]:
-            passmask[a] = passmask.get(a, 0) | 1 << lane[o]
-    start_corner = corner[start]
-    left = start_corner is None
-    overs: tuple[Any, ...] = ()
-    danger: tuple[int, ...] = ()
-    forbid = 0
-    lane_changes = 0
-    moved = 0
-    boxed = False
-    steps = list(path)
+    route, stop = _route(board, int(start), list(path))
+    in_force = replace(rules, cars_block=True, no_zigzag=True, lane_lock=True)
+    layers: list[dict[int, tuple[tuple[Any, ...], ...]]] = [{here: (edge,)} for here, edge in route]
+    found, why = _explore(board, start, len(route), in_force, layers)
+    moved, (_, _, overs, _), (lane_changes, _, _, danger, _), boxed = found[-1]
+    reason: str | None = None
+    if why is not None:  # the search refused the step out of the last state it reached
+        refused, *after = why
+        if after:  # refused once in the target: the summary counts the target's corner
+            lane_changes, overs, danger = after
+        here, (j, code, *_) = route[moved]
+        reason = _refusal(board, rules, refused, here, j, code, lane_changes, overs)
+    elif stop is not None:
+        refused, here, j = stop
+        if refused == "tunnel_step":  # summed up before the step
+            moved, (_, _, overs, _), (lane_changes, _, _, danger, _), boxed = found[-2]
+        elif refused == "exit_unnamed":  # the pair counts one space, never completed (M-6)
+            moved -= 1
+        reason = _refusal(board, rules, refused, here, j, None, lane_changes, overs)
+    shots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
+    return PathCheck(reason, moved, lane_changes, shots, danger, boxed)
 
-    def summary(reason: str | None) -> PathCheck:
-        shots = tuple(Overshoot(c, made, need, moved - at) for c, made, need, at in overs)
-        return PathCheck(reason, moved, lane_changes, shots, danger, boxed)
 
-    def enter(v: int, j: int) -> None:
-        """The search's corner, danger and zig-zag bookkeeping for stepping from v into j."""
-        nonlocal left, overs, danger, forbid
-        cv, cj = corner[v], corner[j]
-        if cv is not None and cj != cv:
-            made = 0
-            if cv == start_corner and not left:
-                made, left = stops_made, True
-            if made < required[cv]:
-                overs = overs + ((cv, made, required[cv], moved),)
-        if board.danger_space[j]:
-            danger = danger + (j,)
-        forbid = 0 if cj is not None else forbid & ~passmask.get(j, 0)
+def _route(
+    board: Board, start: int, steps: list[int]
+) -> tuple[list[tuple[int, tuple[Any, ...]]], tuple[str, int, int] | None]:
+    """A named path as the search's steps, up to the first step that is not one.
 
-    def overshot() -> str:
-        return ", ".join(f"{c!r} ({made}/{need} stops)" for c, made, need, _ in overs)
-
+    Returns ``(route, stop)``: ``route`` lists ``(space, edge)`` per space
+    moved, each edge as :func:`_edges` makes it (both tunnel portals are one
+    edge); ``stop`` is None when the whole path became steps, else
+    ``(reason, space, next space)`` with a key of :data:`_REFUSALS`. A path
+    that takes a tunnel step or names no exit after an entry portal ends on
+    that step, as a plain step onto it, so the search still judges what
+    comes first (M-2, M-3, M-4, C-5, P-2).
+    """
+    edges = _edges(board)
+    route: list[tuple[int, tuple[Any, ...]]] = []
     here = start
     k = 0
     while k < len(steps):
         j = steps[k]
-        a = repr(ids[here])
-        b = repr(ids[j]) if isinstance(j, Integral) and 0 <= j < n else repr(j)
-        if boxed:
-            return summary(
-                f"the path goes on after entering the car's box, space {a}: entering its own "
-                f"box ends the move (P-2)"
-            )
-        codes = [code for nxt, code in board.moves[here] if nxt == j]
-        if not codes:
-            return summary(
-                f"no step leads from space {a} to space {b}: a path goes one step at a time "
-                f"along the track, never backwards nor sideways (M-1)"
-            )
-        code = codes[0]
-        if j in blocked_spaces:
-            return summary(
-                f"space {b} holds another car: a car may not pass through nor end on a car (M-2)"
-            )
-        if code == STEP_TUNNEL:
-            return summary(
-                f"the path takes the tunnel from space {a} without entering it there: a tunnel "
-                f"is entered by moving onto its entry portal (M-6)"
-            )
-        if code == STEP_STRAIGHT_LANE_CHANGE:
-            if overs:
-                return summary(
-                    f"the step from space {a} to space {b} changes lane after overshooting corner "
-                    f"{overshot()}: no lane change for the rest of the move (C-5)"
-                )
-            if lane_changes >= max_lane_changes:
-                return summary(
-                    f"the step from space {a} to space {b} would be lane change "
-                    f"{lane_changes + 1} on straights; at most {max_lane_changes} are allowed "
-                    f"in one move (M-3)"
-                )
-            if forbid >> lane[j] & 1:
-                return summary(
-                    f"the step from space {a} to space {b} returns to lane {lane[j]}, left "
-                    f"earlier on this straight, without overtaking a car in it: no zig-zag on "
-                    f"straights (M-4)"
-                )
-            lane_changes += 1
-            forbid |= 1 << lane[here]
-        elif code == STEP_PIT_IN and not rules.pit_allowed:
-            return summary(
-                f"the step from space {a} to space {b} turns into the pit lane, which this car "
-                f"may not enter now (P-2: only between laps; P-7: not on the last lap nor from "
-                f"the grid)"
-            )
-        if code == STEP_BOX_IN:
-            if j != rules.own_box:
-                owner = board.box[j]
-                return summary(
-                    f"space {b} is the box of car {owner}: a car may only enter its own box (P-2)"
-                )
-            boxed = True
-            moved += 1
-            here = j
-            k += 1
-            continue
-        enter(here, j)
-        if overs and code in _LEAVES_LANE:
-            leaves = "turns into the pit lane" if code == STEP_PIT_IN else "changes lane"
-            return summary(
-                f"the step from space {a} to space {b} {leaves} while or after overshooting "
-                f"corner {overshot()}: the car continues in the lane it left the corner in (C-5)"
-            )
-        exit_portal = board.tunnel_exit[j]
-        if exit_portal >= 0:
-            t = repr(ids[exit_portal])
-            if k + 1 == len(steps) or steps[k + 1] != exit_portal:
-                return summary(
-                    f"space {b} is a tunnel entry: a move that reaches it continues from the "
-                    f"exit, space {t}, which the path must name next (M-6)"
-                )
-            if exit_portal in blocked_spaces:
-                return summary(
-                    f"space {t}, the exit of the tunnel entered at space {b}, holds another car: "
-                    f"a car may not pass through nor end on a car (M-2)"
-                )
-            moved += 1
-            enter(j, exit_portal)
-            here = exit_portal
-            k += 2
-            continue
-        moved += 1
-        here = j
-        k += 1
-    return summary(None)
+        if route and route[-1][1][1] == STEP_BOX_IN:
+            return route, ("after_box", here, j)
+        edge = next((e for e in edges[here] if e[0] == j), None)
+        if edge is None:
+            if (j, STEP_TUNNEL) not in board.moves[here]:
+                return route, ("no_step", here, j)
+            plain = (j, STEP_TUNNEL, board.step_lines.get((here, j)), board.corner[j])
+            route.append((here, (*plain, board.lane[j], bool(board.danger_space[j]), -1)))
+            return route, ("tunnel_step", here, j)
+        exit_portal = edge[6]
+        if exit_portal >= 0 and (k + 1 == len(steps) or steps[k + 1] != exit_portal):
+            route.append((here, (*edge[:6], -1)))
+            return route, ("exit_unnamed", here, j)
+        route.append((here, edge))
+        here, k = (edge[0], k + 1) if exit_portal < 0 else (exit_portal, k + 2)
+    return route, None
+
+
+#: Why a named path stops, per reason :func:`_explore` and :func:`_route` give: one sentence
+#: naming the step by space ids (``a`` to ``b``; ``t`` the tunnel exit) and the rule clause.
+_REFUSALS = {
+    "after_box": (
+        "the path goes on after entering the car's box, space {a}: entering its own box ends "
+        "the move (P-2)"
+    ),
+    "no_step": (
+        "no step leads from space {a} to space {b}: a path goes one step at a time along the "
+        "track, never backwards nor sideways (M-1)"
+    ),
+    "car": "space {b} holds another car: a car may not pass through nor end on a car (M-2)",
+    "tunnel_step": (
+        "the path takes the tunnel from space {a} without entering it there: a tunnel is "
+        "entered by moving onto its entry portal (M-6)"
+    ),
+    "locked": (
+        "the step from space {a} to space {b} changes lane after overshooting corner {over}: "
+        "no lane change for the rest of the move (C-5)"
+    ),
+    "lane_limit": (
+        "the step from space {a} to space {b} would be lane change {count} on straights; at "
+        "most {most} are allowed in one move (M-3)"
+    ),
+    "zigzag": (
+        "the step from space {a} to space {b} returns to lane {lane}, left earlier on this "
+        "straight, without overtaking a car in it: no zig-zag on straights (M-4)"
+    ),
+    "pit": (
+        "the step from space {a} to space {b} turns into the pit lane, which this car may not "
+        "enter now (P-2: only between laps; P-7: not on the last lap nor from the grid)"
+    ),
+    "box": "space {b} is the box of car {owner}: a car may only enter its own box (P-2)",
+    "leaves_lane": (
+        "the step from space {a} to space {b} {leaves} while or after overshooting corner "
+        "{over}: the car continues in the lane it left the corner in (C-5)"
+    ),
+    "exit_unnamed": (
+        "space {b} is a tunnel entry: a move that reaches it continues from the exit, space "
+        "{t}, which the path must name next (M-6)"
+    ),
+    "exit_car": (
+        "space {t}, the exit of the tunnel entered at space {b}, holds another car: a car may "
+        "not pass through nor end on a car (M-2)"
+    ),
+}
+
+
+def _refusal(
+    board: Board,
+    rules: MoveRules,
+    reason: str,
+    here: int,
+    j: int,
+    code: int | None,
+    lane_changes: int,
+    overs: tuple[Any, ...],
+) -> str:
+    """The sentence of :data:`_REFUSALS` for the step from ``here`` to ``j``, words filled in."""
+    ids = board.ids
+    on_board = isinstance(j, int | Integral) and 0 <= j < len(ids)
+    exit_portal = board.tunnel_exit[j] if on_board else -1
+    return _REFUSALS[reason].format(
+        a=repr(ids[here]),
+        b=repr(ids[j]) if on_board else repr(j),
+        t=repr(ids[exit_portal]) if exit_portal >= 0 else "",
+        count=lane_changes + 1,
+        most=rules.max_lane_changes,
+        lane=board.lane[j] if on_board else None,
+        owner=board.box[j] if on_board else None,
+        leaves="turns into the pit lane" if code == STEP_PIT_IN else "changes lane",
+        over=", ".join(f"{c!r} ({made}/{need} stops)" for c, made, need, _ in overs),
+    )

@@ -131,3 +131,32 @@ def test_abreast_stays_local_on_staggered_lanes():
     ix = board.index
     assert sorted(board.ids[j] for j in board.abreast[ix[2 * rows]]) == [3, 5]
     assert sorted(board.ids[j] for j in board.abreast[ix[1 * rows + 1]]) == [2, 4]
+
+
+def test_abreast_and_beside_are_one_search_with_another_filter():
+    """M-4 / T-2: on a straight, abreast (straight spaces) and beside (track spaces) agree.
+
+    Both follow ``beside`` contacts lane by lane outwards; they differ only in
+    the spaces they keep: corners and the pit lane never count as abreast.
+    """
+    track = from_ascii(
+        """
+        . . . 1 1 . .
+        . . . 1 1 . .
+        . . . 1 1 . .
+        x p p p x x x
+        """,
+        corners={1: 1},
+    )
+    board = compile_board(track)
+    for i, kind in enumerate(board.kind):
+        straight = kind == "track" and board.corner[i] is None
+        if straight:
+            assert board.abreast[i] == tuple(sorted(board.beside[i]))
+            assert len(board.abreast[i]) == 2  # the other two lanes of its column
+        else:
+            assert board.abreast[i] == ()
+    corner_space = board.index[3 * 4]  # column 3, lane 0: in corner 1
+    assert board.corner[corner_space] == 1
+    assert len(board.beside[corner_space]) == 2
+    assert board.beside[board.index[1 * 4 + 3]] == frozenset()  # the pit lane is not track

@@ -1015,6 +1015,43 @@ def test_check_path_pit_lane_matches_brute_force(data):
     assert (reason is None) == legal, reason
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_m7_follow_path_sums_every_listed_path_up_like_its_option(data):
+    """M-7, M-3, M-4, C-3, C-5, X-3, P-2: one bookkeeping for the search and the checker.
+
+    follow_path walks a named path through the search itself; every option's
+    representative path is legal and sums up to the option's spaces moved,
+    lane changes, overshoots, danger spaces and box.
+    """
+    pit = data.draw(st.booleans())
+    track = from_ascii(PIT) if pit else data.draw(boards())
+    board = compile_board(track)
+    entries = {i for i, t in enumerate(board.tunnel_exit) if t >= 0}
+    start = data.draw(st.sampled_from([i for i in range(len(board)) if i not in entries]))
+    occupied = frozenset(data.draw(st.lists(st.integers(0, len(board) - 1), max_size=4)))
+    boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
+    danger = frozenset(i for i, bad in enumerate(board.danger_space) if bad)
+    rules = MoveRules(
+        occupied=occupied - {start},
+        stops_made=data.draw(st.integers(0, 2)),
+        pit_allowed=data.draw(st.booleans()),
+        own_box=data.draw(st.sampled_from([None, *boxes])),
+        avoid=danger if data.draw(st.booleans()) else frozenset(),
+        max_lane_changes=data.draw(st.integers(0, 3)),
+    )
+    for option in move_options(board, start, data.draw(st.integers(0, 8)), rules):
+        walk = follow_path(board, start, option.path, rules)
+        assert walk.reason is None, (option, walk.reason)
+        assert (walk.moved, walk.lane_changes, walk.overshoots, walk.danger, walk.boxed) == (
+            option.moved,
+            option.lane_changes,
+            option.overshoots,
+            option.danger,
+            option.boxed,
+        )
+
+
 def test_check_path_refuses_a_jump_and_a_path_through_a_tunnel_entry():
     """M-1 and M-6: a path is one step at a time and names both tunnel portals."""
     board = compile_board(from_ascii(". . D . . . . . .", tunnels={"2": (2, 6)}))
