@@ -36,20 +36,23 @@ from fdlab.files import atomic_write
 from fdlab.track.errors import TrackFileError
 from fdlab.track.model import (
     CONTACT_KINDS,
-    EDGE_KINDS,
-    LINE_NAMES,
     SCHEMA_VERSION,
     SPACE_DEFAULTS,
     TRACK_DEFAULTS,
     Track,
 )
 from fdlab.track.schema import (
+    CORNER_FIELDS,
+    CORNER_ID,
+    FILE_LINES,
     FILE_POLYGON,
+    GRAPH_FIELDS,
     SPACE_FIELDS,
-    is_finite_number,
+    STEP_FIELDS,
+    Field,
     is_int,
-    is_small_int,
 )
+from fdlab.track.schema import shown as _shown
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 __all__ = [
@@ -508,6 +511,13 @@ class _Reader:
     def fail(self, where: str, message: str) -> TrackFileError:
         return TrackFileError(self.source, where, message)
 
+    def check(self, field: Field, value: Any, where: str) -> None:
+        """Refuse ``value`` at ``where`` unless ``field`` (a :mod:`~fdlab.track.schema`
+        table's) accepts it; the message says what it must be, in JSON's words."""
+        if not field.accepts(value):
+            expected = field.expected.replace("None", "null")
+            raise self.fail(where, field.why(value) or f"must be {expected}, not {_shown(value)}")
+
     # -- values any JSON file can hold, but a track file must be able to write back --------
     def plain_values(self, doc: Any) -> None:
         """Check every value: JSON types, depth, strings UTF-8 can store, finite numbers."""
@@ -625,18 +635,11 @@ class _Reader:
             raise self.fail("graph", f"must be an object, not {_json_type(attrs)}")
         out = dict(attrs)
         out.pop("schema", None)
-        checks: dict[str, tuple[Callable[[Any], bool], str]] = {
-            "name": (lambda v: isinstance(v, str), "a string"),
-            "description": (lambda v: isinstance(v, str), "a string"),
-            "units": (lambda v: isinstance(v, str), "a string"),
-            "laps": (lambda v: is_small_int(v) and v >= 1, "an integer >= 1"),
-            "space_length": (lambda v: is_finite_number(v) and v > 0, "a finite number > 0"),
-            "lap_length": (lambda v: is_finite_number(v) and v >= 0, "a finite number >= 0"),
-        }
-        for key, (ok, expected) in checks.items():
-            if key in out and not ok(out[key]):
-                raise self.fail(f"graph.{key}", f"must be {expected}, not {_shown(out[key])}")
-        out["corners"] = self.corners(out.get("corners", []))
+        for key, field in GRAPH_FIELDS.items():
+            if key == "corners":  # a list of records in the file, a dict by id in memory
+                out[key] = self.corners(out.get(key, []))
+            if key in out:
+                self.check(field, out[key], f"graph.{key}")
         out["schema"] = SCHEMA_VERSION
         return {key: out.get(key, default) for key, default in TRACK_DEFAULTS.items()} | out
 
@@ -651,18 +654,14 @@ class _Reader:
             if "id" not in record:
                 raise self.fail(f"{where}.id", "missing")
             corner = record["id"]
-            if not is_small_int(corner):
+            if not CORNER_ID.accepts(corner):
                 raise self.fail(f"{where}.id", f"corner ids must be integers, not {_shown(corner)}")
             if corner in corners:
                 raise self.fail(f"{where}.id", f"duplicate corner id {corner}")
             info = {k: v for k, v in record.items() if k != "id"}
-            for key in ("stops", "long", "short"):
-                if key in info and not is_small_int(info[key]):
-                    raise self.fail(
-                        f"{where}.{key}", f"must be an integer, not {_shown(info[key])}"
-                    )
-            if "name" in info and not isinstance(info["name"], str):
-                raise self.fail(f"{where}.name", f"must be a string, not {_shown(info['name'])}")
+            for key, field in CORNER_FIELDS.items():
+                if key in info:
+                    self.check(field, info[key], f"{where}.{key}")
             corners[corner] = info
         return corners
 
@@ -692,9 +691,7 @@ class _Reader:
         attrs.update((k, v) for k, v in record.items() if k != "id")
         fields = {**SPACE_FIELDS, "polygon": FILE_POLYGON}  # the file holds the outline as WKT
         for key, field in fields.items():
-            if not field.accepts(attrs[key]):
-                expected = field.expected.replace("None", "null")  # as JSON says it
-                raise self.fail(f"{where}.{key}", f"must be {expected}, not {_shown(attrs[key])}")
+            self.check(field, attrs[key], f"{where}.{key}")
         if attrs["polygon"] is not None:
             attrs["polygon"] = self.polygon(attrs["polygon"], f"{where}.polygon")
         return attrs
@@ -720,22 +717,12 @@ class _Reader:
     def step_attributes(self, record: dict[str, Any], where: str) -> dict[str, Any]:
         attrs = {k: v for k, v in record.items() if k not in ("from", "to")}
         if "kind" not in attrs:
-            raise self.fail(f"{where}.kind", f"missing (one of {', '.join(EDGE_KINDS)})")
-        if attrs["kind"] not in EDGE_KINDS:
-            raise self.fail(
-                f"{where}.kind",
-                f"must be one of {', '.join(EDGE_KINDS)}, not {_shown(attrs['kind'])}",
-            )
-        lines = attrs.get("lines", [])
-        if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
-            raise self.fail(f"{where}.lines", f"must be a list of line names, not {_shown(lines)}")
-        unknown = sorted(set(lines) - set(LINE_NAMES))
-        if unknown:
-            raise self.fail(
-                f"{where}.lines",
-                f"unknown line {_shown(unknown[0])}; lines are {', '.join(LINE_NAMES)}",
-            )
-        attrs["lines"] = frozenset(lines)
+            raise self.fail(f"{where}.kind", f"missing ({STEP_FIELDS['kind'].expected})")
+        attrs.setdefault("lines", [])
+        fields = {**STEP_FIELDS, "lines": FILE_LINES}  # the file holds the lines as a list
+        for key, field in fields.items():
+            self.check(field, attrs[key], f"{where}.{key}")
+        attrs["lines"] = frozenset(attrs["lines"])
         return attrs
 
     def contact_attributes(
@@ -779,12 +766,6 @@ def _field_name(where: tuple[Any, ...]) -> str:
     for key in parts[:8]:
         text += f"[{key}]" if isinstance(key, int) else (f".{key[:40]}" if text else key[:40])
     return text + ("..." if len(parts) > 8 else "")
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut short for error messages (a 400-digit number is not read out)."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def _json_type(value: Any) -> str:

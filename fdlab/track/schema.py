@@ -1,12 +1,29 @@
-"""What each attribute of a space may hold: the one table the loader and the validator read.
+"""What each attribute of a board may hold: the tables the loader and the validator both read.
 
-A track file's loader (:mod:`fdlab.track.io`) refuses a file whose space
-holds anything else, naming the field; the validator
-(:func:`fdlab.track.validate.validate`) reports such a space on a track
-made in memory (by hand, by an importer, by the editor), never raising.
-Both read :data:`SPACE_FIELDS`, so they cannot drift apart. The only
-difference is the outline: a file holds it as WKT text, a track in memory
-as a shapely ``Polygon`` (:data:`FILE_POLYGON`).
+A track file's loader (:mod:`fdlab.track.io`) refuses a file holding
+anything else, naming the field; the validator
+(:func:`fdlab.track.validate.validate`) reports it on a track made in
+memory (by hand, by an importer, by the editor), never raising. Both read
+these tables, so they cannot drift apart:
+
+* :data:`SPACE_FIELDS`: the attributes of a space (a node of ``track.graph``);
+* :data:`STEP_FIELDS`: the attributes of a step (an edge);
+* :data:`GRAPH_FIELDS`: the attributes of the track itself (``track.graph.graph``),
+  whose ``corners`` maps a :data:`CORNER_ID` to a :data:`CORNER_RECORD` holding
+  the :data:`CORNER_FIELDS`.
+
+A track in memory carries every space, step and graph field (``Track(...)``
+fills in the defaults of ``fdlab.track.model``); a file may leave them out
+and gets the same defaults, except a space's ``x`` and ``y`` and a step's
+``kind``. The fields of a corner record may be left out in both. Keys not in
+a table (a builder's ``build`` spec, an importer's ``imported_from``...) may
+hold any JSON value.
+
+A file holds three values in another form than a track in memory, each with
+a field of its own: an outline as WKT text instead of a shapely ``Polygon``
+(:data:`FILE_POLYGON`), the lines a step crosses as a list instead of a
+frozenset (:data:`FILE_LINES`), and the corners as a list of records that
+carry their ``id`` instead of a dict keyed by it.
 
 Examples
 --------
@@ -16,6 +33,22 @@ Examples
 False
 >>> SPACE_FIELDS["corner"].expected
 'None or an integer corner id'
+>>> STEP_FIELDS["kind"].accepts("pit_in"), STEP_FIELDS["kind"].accepts(["pit_in"])
+(True, False)
+>>> STEP_FIELDS["lines"].accepts(frozenset({"finish"})), FILE_LINES.accepts(["finish"])
+(True, True)
+>>> STEP_FIELDS["lines"].accepts(["finish"]), FILE_LINES.accepts(["start"])
+(False, False)
+>>> GRAPH_FIELDS["laps"].accepts(0), GRAPH_FIELDS["laps"].expected
+(False, 'an integer >= 1')
+>>> GRAPH_FIELDS["space_length"].accepts(0), GRAPH_FIELDS["lap_length"].accepts(0)
+(False, True)
+>>> GRAPH_FIELDS["corners"].accepts({1: {"stops": 2, "name": "Hairpin"}})
+True
+>>> GRAPH_FIELDS["corners"].accepts({1: {"stops": "2"}}), GRAPH_FIELDS["corners"].accepts([])
+(False, False)
+>>> CORNER_ID.accepts(1), CORNER_ID.accepts("T1"), CORNER_FIELDS["stops"].accepts(2.0)
+(True, False, False)
 """
 
 from __future__ import annotations
@@ -28,16 +61,23 @@ from typing import Any, TypeGuard
 
 from shapely.geometry import Polygon
 
-from fdlab.track.model import HAZARDS, SPACE_KINDS
+from fdlab.track.model import EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_KINDS
 
 __all__ = [
+    "CORNER_FIELDS",
+    "CORNER_ID",
+    "CORNER_RECORD",
+    "FILE_LINES",
     "FILE_POLYGON",
+    "GRAPH_FIELDS",
     "SMALL_INT",
     "SPACE_FIELDS",
+    "STEP_FIELDS",
     "Field",
     "is_finite_number",
     "is_int",
     "is_small_int",
+    "shown",
 ]
 
 #: Whole numbers of a board (lanes, levels, corner ids, spots, slots) stay below this.
@@ -81,9 +121,40 @@ def is_finite_number(value: Any) -> bool:
     return math.isfinite(value)
 
 
+def shown(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut short for a message (a 400-digit number is not read out, and
+    a 5000-digit one, whose ``repr`` raises, is described).
+
+    Examples
+    --------
+    >>> shown("lava"), shown(list(range(30)))
+    ("'lava'", '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, ...9]')
+    >>> shown(10**5000), shown([1, 10**5000])
+    ('an integer of about 5000 digits', 'a list holding an integer too long to write out')
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # an int beyond sys.get_int_max_str_digits(), perhaps in a list
+        if isinstance(value, int):
+            return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
+        return f"a {type(value).__name__} holding an integer too long to write out"
+    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
+
+
 @dataclass(frozen=True)
 class Field:
-    """One attribute of a space: the test its value passes and, in words, what it must be.
+    """One attribute: the test its value passes and, in words, what it must be.
+
+    Parameters
+    ----------
+    accepts : callable
+        ``accepts(value)`` is True for a value the attribute may hold. It never
+        raises, whatever the value.
+    expected : str
+        What the value must be, to follow "must be" in a message.
+    explain : callable, optional
+        For a value ``accepts`` refuses, a more precise reason than
+        ``expected`` (or ``""`` when there is none); see :meth:`why`.
 
     Examples
     --------
@@ -93,6 +164,32 @@ class Field:
 
     accepts: Callable[[Any], bool]
     expected: str
+    explain: Callable[[Any], str] | None = None
+
+    def why(self, value: Any) -> str:
+        """Why ``value`` is refused, beyond :attr:`expected`: ``""`` if nothing more to say.
+
+        Examples
+        --------
+        >>> FILE_LINES.why(["finish", "start"])
+        "unknown line 'start'; lines are finish, police, pit_entry, pit_exit"
+        >>> FILE_LINES.why("finish"), GRAPH_FIELDS["laps"].why(0)
+        ('', '')
+        """
+        return self.explain(value) if self.explain is not None else ""
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _one_of(choices: tuple[str | None, ...]) -> Callable[[Any], bool]:
+    """The test of a value that is one of ``choices`` (strings, perhaps None)."""
+
+    def accepts(value: Any) -> bool:
+        return (value is None or isinstance(value, str)) and value in choices
+
+    return accepts
 
 
 def _optional_small_int(value: Any) -> bool:
@@ -106,8 +203,8 @@ SPACE_FIELDS: dict[str, Field] = {
     "progress": Field(is_finite_number, "a finite number"),
     "lane": Field(is_small_int, "an integer"),
     "level": Field(is_small_int, "an integer"),
-    "kind": Field(lambda v: v in SPACE_KINDS, f"one of {', '.join(SPACE_KINDS)}"),
-    "hazard": Field(lambda v: v in HAZARDS, "None, 'shooting' or 'danger'"),
+    "kind": Field(_one_of(SPACE_KINDS), f"one of {', '.join(SPACE_KINDS)}"),
+    "hazard": Field(_one_of(HAZARDS), "None, 'shooting' or 'danger'"),
     "corner": Field(_optional_small_int, "None or an integer corner id"),
     "grid": Field(_optional_small_int, "None or an integer spot"),
     "box": Field(_optional_small_int, "None or an integer slot"),
@@ -117,3 +214,75 @@ SPACE_FIELDS: dict[str, Field] = {
 
 #: The outline as a track file holds it: WKT text, read into a ``Polygon`` on loading.
 FILE_POLYGON = Field(lambda v: v is None or isinstance(v, str), "None or a WKT string")
+
+
+def _known_lines(names: Any) -> bool:
+    return all(isinstance(name, str) and name in LINE_NAMES for name in names)
+
+
+def _unknown_line(value: Any) -> str:
+    """For a set or list of strings: the first name that is not a line, and the lines."""
+    if not isinstance(value, (frozenset, list)) or not all(isinstance(n, str) for n in value):
+        return ""
+    unknown = sorted(set(value) - set(LINE_NAMES))
+    return f"unknown line {shown(unknown[0])}; lines are {', '.join(LINE_NAMES)}" if unknown else ""
+
+
+#: Every attribute of a step as a track in memory holds it (``docs/schema.md``).
+STEP_FIELDS: dict[str, Field] = {
+    "kind": Field(_one_of(EDGE_KINDS), f"one of {', '.join(EDGE_KINDS)}"),
+    "lines": Field(
+        lambda v: isinstance(v, frozenset) and _known_lines(v),
+        "a frozenset of line names",
+        _unknown_line,
+    ),
+}
+
+#: The lines a step crosses as a track file holds them: a list, read into a frozenset.
+FILE_LINES = Field(
+    lambda v: isinstance(v, list) and _known_lines(v), "a list of line names", _unknown_line
+)
+
+#: The id of a corner: its key in ``graph["corners"]``, its record's ``id`` in a file.
+CORNER_ID = Field(is_small_int, "an integer")
+
+#: Every attribute of a corner record; each may be left out. The validator also wants
+#: ``stops`` present and 1, 2 or 3, and ``long`` and ``short`` to match the corner's
+#: steps (rules of the board, not of the file: a file with 7 stops loads).
+CORNER_FIELDS: dict[str, Field] = {
+    "stops": Field(is_small_int, "an integer"),
+    "long": Field(is_small_int, "an integer"),
+    "short": Field(is_small_int, "an integer"),
+    "name": Field(_is_str, "a string"),
+}
+
+
+def _is_corner_record(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        field.accepts(value[key]) for key, field in CORNER_FIELDS.items() if key in value
+    )
+
+
+#: A corner record: a dict whose keys in :data:`CORNER_FIELDS` pass their tests.
+CORNER_RECORD = Field(_is_corner_record, "a dict of stops, long, short and name")
+
+
+def _is_corner_table(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        CORNER_ID.accepts(corner) and CORNER_RECORD.accepts(record)
+        for corner, record in value.items()
+    )
+
+
+#: Every attribute of a track (``track.graph.graph``) as a track in memory holds it
+#: (``docs/schema.md``), in the order the loader checks them. ``schema`` is not here: a
+#: file gives its version at the top, and a track in memory is always of the current one.
+GRAPH_FIELDS: dict[str, Field] = {
+    "name": Field(_is_str, "a string"),
+    "description": Field(_is_str, "a string"),
+    "units": Field(_is_str, "a string"),
+    "laps": Field(lambda v: is_small_int(v) and v >= 1, "an integer >= 1"),
+    "space_length": Field(lambda v: is_finite_number(v) and v > 0, "a finite number > 0"),
+    "lap_length": Field(lambda v: is_finite_number(v) and v >= 0, "a finite number >= 0"),
+    "corners": Field(_is_corner_table, "a dict of integer corner id -> corner record"),
+}

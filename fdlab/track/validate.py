@@ -31,8 +31,19 @@ import shapely
 from shapely.geometry import Polygon
 
 from fdlab.track.corners import path_counts
-from fdlab.track.model import Track, starts_lap_again
-from fdlab.track.schema import SPACE_FIELDS, is_finite_number, is_int
+from fdlab.track.model import TRACK_DEFAULTS, Track, starts_lap_again
+from fdlab.track.schema import (
+    CORNER_FIELDS,
+    CORNER_ID,
+    CORNER_RECORD,
+    GRAPH_FIELDS,
+    SPACE_FIELDS,
+    STEP_FIELDS,
+    Field,
+    is_finite_number,
+    is_int,
+)
+from fdlab.track.schema import shown as _shown
 
 __all__ = [
     "CHECKS",
@@ -51,7 +62,7 @@ __all__ = [
 #: Every problem code the validator reports, with what it means.
 CHECKS: dict[str, str] = {
     "empty": "the board has no spaces",
-    "attribute": "a space or step attribute of the wrong type or value",
+    "attribute": "a space, step, corner or track attribute of the wrong type or value",
     "check_failed": "a check that could not run on this board (fix the other problems first)",
     "dead_end": "a space with no step out of it",
     "unreachable": "spaces no car can reach from the grid",
@@ -265,14 +276,10 @@ def validate(track: Track, *, cars: int = 10) -> ValidationReport:
     return _Validator(track, cars).run()
 
 
-def _shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut short (a 400-digit number is not read out, a 5000-digit one
-    cannot be)."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int beyond sys.get_int_max_str_digits()
-        return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
-    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
+def _must_be(field: Field, value: Any) -> str:
+    """What a refused value must be, and why it is not when the field can say more."""
+    why = field.why(value)
+    return f"{field.expected} ({why})" if why else field.expected
 
 
 def _space_list(spaces: Iterable[Any]) -> str:
@@ -316,12 +323,16 @@ class _Validator:
     def run(self) -> ValidationReport:
         if len(self.graph) == 0:
             self.report("empty", "the board has no spaces")
-            return ValidationReport(self.track.name, tuple(self.problems))
-        # Coordinates near the float limit overflow in shapely's and numpy's arithmetic:
-        # the checks report what they find, with no warning printed.
-        with np.errstate(all="ignore"):
-            self.run_checks()
-        return ValidationReport(self.track.name, tuple(self.problems))
+            self.check_track_attributes()
+        else:
+            # Coordinates near the float limit overflow in shapely's and numpy's arithmetic:
+            # the checks report what they find, with no warning printed.
+            with np.errstate(all="ignore"):
+                self.run_checks()
+        name = self.graph.graph.get("name", TRACK_DEFAULTS["name"])
+        if not isinstance(name, str):  # reported by check_track_attributes
+            name = _shown(name)
+        return ValidationReport(name, tuple(self.problems))
 
     def run_checks(self) -> None:
         self.check_attributes()
@@ -357,7 +368,11 @@ class _Validator:
                 )
 
     # -- attribute types ---------------------------------------------------------------
+    # What each attribute may hold comes from the tables of fdlab.track.schema, which the
+    # loader reads too. This runs before the other checks, outside their guard: it must
+    # never raise, whatever the track holds.
     def check_attributes(self) -> None:
+        self.check_track_attributes()
         for n, data in self.nodes.items():
             for key, schema in SPACE_FIELDS.items():
                 if key not in data:
@@ -368,13 +383,65 @@ class _Validator:
                         f"space {n!r}: {key} is {_shown(data[key])}; it must be {schema.expected}",
                         [n],
                     )
-        for u, v, lines in self.graph.edges(data="lines"):
-            if not isinstance(lines, frozenset) or not all(isinstance(x, str) for x in lines):
+        for u, v, data in self.graph.edges(data=True):
+            for key, schema in STEP_FIELDS.items():
+                if key not in data:
+                    self.report(
+                        "attribute", f"step {u!r} -> {v!r} has no {key!r} attribute", [u, v]
+                    )
+                elif not schema.accepts(data[key]):
+                    self.report(
+                        "attribute",
+                        f"step {u!r} -> {v!r}: {key} is {_shown(data[key])}; "
+                        f"it must be {_must_be(schema, data[key])}",
+                        [u, v],
+                    )
+
+    def check_track_attributes(self) -> None:
+        graph = self.graph.graph
+        for key, schema in GRAPH_FIELDS.items():
+            if key not in graph:
+                self.report("attribute", f"the track has no {key!r} attribute")
+            elif key == "corners" and isinstance(graph[key], dict):
+                self.check_corner_records(graph[key])  # says which corner and which field
+            elif not schema.accepts(graph[key]):
                 self.report(
                     "attribute",
-                    f"step {u!r} -> {v!r}: lines is {lines!r}; it must be a frozenset of line names",
-                    [u, v],
+                    f"track attribute {key} is {_shown(graph[key])}; "
+                    f"it must be {_must_be(schema, graph[key])}",
                 )
+
+    def check_corner_records(self, corners: dict[Any, Any]) -> None:
+        for corner, record in corners.items():
+            if CORNER_ID.accepts(corner) and CORNER_RECORD.accepts(record):
+                continue
+            where = f"corner {_shown(corner)}"
+            spaces = [n for n, data in self.nodes.items() if data.get("corner") == corner]
+            if not CORNER_ID.accepts(corner):
+                self.report("attribute", f"{where}: its id must be {CORNER_ID.expected}", spaces)
+            if not isinstance(record, dict):
+                self.report(
+                    "attribute",
+                    f"{where} is {_shown(record)}; it must be {CORNER_RECORD.expected}",
+                    spaces,
+                )
+                continue
+            for key, schema in CORNER_FIELDS.items():
+                if key in record and not schema.accepts(record[key]):
+                    self.report(
+                        "attribute",
+                        f"{where}: {key} is {_shown(record[key])}; "
+                        f"it must be {_must_be(schema, record[key])}",
+                        spaces,
+                    )
+
+    def lap_length(self) -> float | None:
+        """The track's lap length, for the checks that measure round the lap: None when
+        it is unknown (0) or not a length (reported by :meth:`check_track_attributes`)."""
+        lap_length = self.graph.graph.get("lap_length")
+        if GRAPH_FIELDS["lap_length"].accepts(lap_length) and lap_length > 0:
+            return lap_length
+        return None
 
     # -- getting round the lap ---------------------------------------------------------
     def reach(self, sources: Iterable[Any], adjacency: Any) -> set[Any]:
@@ -433,14 +500,16 @@ class _Validator:
 
     def check_steps(self) -> None:
         nodes = self.nodes
-        limit = LONG_STEP_FACTOR * float(self.graph.graph.get("space_length") or 1.0)
+        space_length = self.graph.graph.get("space_length")
+        if not GRAPH_FIELDS["space_length"].accepts(space_length):  # reported as an attribute
+            space_length = TRACK_DEFAULTS["space_length"]
+        limit = LONG_STEP_FACTOR * float(space_length)
         for u, v, data in self.graph.edges(data=True):
             kind = data.get("kind")
             a, b = nodes[u], nodes[v]
-            ends = STEP_ENDS.get(kind)
-            if ends is None:
-                self.report("step_kind", f"step {u!r} -> {v!r} has unknown kind {kind!r}", [u, v])
-            elif (a["kind"], b["kind"]) not in ends:
+            # A kind that is none of STEP_ENDS' is reported as an attribute.
+            ends = STEP_ENDS[kind] if STEP_FIELDS["kind"].accepts(kind) else None
+            if ends is not None and (a["kind"], b["kind"]) not in ends:
                 allowed = " or ".join(f"{x} -> {y}" for x, y in sorted(ends))
                 self.report(
                     "step_kind",
@@ -478,8 +547,8 @@ class _Validator:
         """A step of any kind (pit and box steps too) crosses the finish line exactly when
         its progress starts the lap again (S-4): lap and progress count a car's race
         together, so a step that disagrees moves it a lap forward or back."""
-        lap_length = self.graph.graph.get("lap_length")
-        if not is_finite_number(lap_length) or lap_length <= 0:
+        lap_length = self.lap_length()
+        if lap_length is None:
             return
         if not (is_finite_number(a["progress"]) and is_finite_number(b["progress"])):
             return
@@ -511,9 +580,9 @@ class _Validator:
         if a["corner"] is not None and a["corner"] == b["corner"]:
             return
         gain = b["progress"] - a["progress"]
-        lap_length = self.graph.graph.get("lap_length")
+        lap_length = self.lap_length()
         if crosses_finish:
-            if not is_finite_number(lap_length) or lap_length <= 0:
+            if lap_length is None:
                 return
             gain %= lap_length
         elif gain <= 0:
@@ -754,8 +823,8 @@ class _Validator:
         spaces a pit lane leaves and rejoins lie no spaces of a corner the car does not
         rejoin (the pit lane runs beside straights only)."""
         nodes, edges = self.nodes, self.graph.edges
-        lap_length = self.graph.graph.get("lap_length")
-        if not is_finite_number(lap_length) or lap_length <= 0:
+        lap_length = self.lap_length()
+        if lap_length is None:
             return
         lane = {n for n, d in nodes.items() if d["kind"] in ("pit", "box")}
         lane_succ = {n: [m for m in self.succ[n] if m in lane] for n in lane}
