@@ -35,7 +35,7 @@ from fdlab.bots.solo import SoloOptimalBot
 from fdlab.bots.style import STYLES, damage_weight, style_name, style_value
 from fdlab.par import ParTable, solo_table
 from fdlab.par.errors import SoloModelError
-from fdlab.par.table import table_key
+from fdlab.par.table import known_table, table_key
 from fdlab.rules.board import Board
 from fdlab.rules.policy import Policy
 from fdlab.rules.presets import Preset
@@ -231,9 +231,7 @@ def make_bot(
     """
     if not isinstance(spec, str):
         return copy.deepcopy(spec)
-    name, _, style_text = spec.partition(":")
-    _check_name(name, spec, style_text)
-    style = _style(style_text, spec) if style_text else 0.5
+    name, style = _checked(spec, preset)
     if name == "heuristic":
         return HeuristicBot(
             caution=round(HEURISTIC_CAUTION * damage_weight(style), 6),
@@ -245,9 +243,38 @@ def make_bot(
         return RandomBot(seed)
     if name == "par":
         return ParBot(solo_table(board, preset, slot), style)
-    if not plays(name, preset):  # the table would be of an approximation, not these rules
+    return SoloOptimalBot(solo_table(board, preset, slot))
+
+
+def _checked(spec: str, preset: Preset) -> tuple[str, float]:
+    """The bot's name and style value, or the error :func:`make_bot` raises for ``spec``."""
+    name, _, style_text = spec.partition(":")
+    _check_name(name, spec, style_text)
+    style = _style(style_text, spec) if style_text else 0.5
+    if name == "solo" and not plays(name, preset):  # its table would approximate these rules
         raise SoloModelError(
             "the 'solo' bot replays the exact solo solution, which models one-pool rules "
             f"without street rules; preset {preset.name!r} is not (use 'par' instead)"
         )
-    return SoloOptimalBot(solo_table(board, preset, slot))
+    return name, style
+
+
+def needs_solve(spec: str | Policy, *, board: Board, preset: Preset, slot: int = 1) -> bool:
+    """Whether :func:`make_bot` would solve the board first (seconds on a big board).
+
+    Checks ``spec`` as :func:`make_bot` does, raising the same errors, but
+    solves nothing: a caller can then make the bot in the background.
+
+    Examples
+    --------
+    >>> board = compile_board(from_ascii(". . . . . . .", grid=[0], finish=3))
+    >>> needs_solve("heuristic", board=board, preset=BASIC)
+    False
+    >>> _ = make_bot("par", board=board, preset=BASIC, seed=1)  # solves it once
+    >>> needs_solve("par:cautious", board=board, preset=BASIC)
+    False
+    """
+    if not isinstance(spec, str):
+        return False
+    name, _style = _checked(spec, preset)
+    return name in _TABLE_BOTS and known_table(board, preset, slot) is None

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.loop import RaceStep
@@ -24,6 +24,9 @@ from fdlab.rules.presets import ordinal
 from fdlab.rules.race import LegalMove, Race
 from fdlab.rules.state import FINISHED
 from fdlab.table.errors import NotYourTurnError, SeatError, TableError
+
+if TYPE_CHECKING:
+    from fdlab.table import solving as background
 
 __all__ = ["CarRow", "GearChoice", "MoveChoice", "PERSON", "TableController"]
 
@@ -164,21 +167,24 @@ class TableController:
         self.redo_stack: list[list[Action]] = []
         self._grid_rolled_here = False
 
-    def _policy(self, index: int, seat: Any) -> Any:
+    def _policy(self, index: int, seat: Any, background: bool = False) -> Any:
         if seat == PERSON:
             return None
         if isinstance(seat, str):
             from fdlab.bots.errors import BotSpecError
-            from fdlab.bots.roster import make_bot
+            from fdlab.bots.roster import make_bot, needs_solve
             from fdlab.par.errors import SoloModelError
 
             # A bot's own choices come from this seed and the position it decides in
             # (RandomBot), so a saved game loaded again plays on exactly as it would have.
+            board, preset, slot = self.race.board, self.race.preset, index + 1
             seed = self.race.bot_seed(index)
             try:
-                return make_bot(
-                    seat, board=self.race.board, preset=self.race.preset, seed=seed, slot=index + 1
-                )
+                if background and needs_solve(seat, board=board, preset=preset, slot=slot):
+                    from fdlab.table.solving import bot_in_background
+
+                    return bot_in_background(seat, board=board, preset=preset, seed=seed, slot=slot)
+                return make_bot(seat, board=board, preset=preset, seed=seed, slot=slot)
             except (BotSpecError, SoloModelError) as error:
                 name = self.race.names[index]
                 raise SeatError(f"seat of {name} (car {index + 1}): {error}") from None
@@ -189,8 +195,14 @@ class TableController:
             )
         return seat
 
-    def set_seat(self, index: int, seat: Any) -> None:
+    def set_seat(self, index: int, seat: Any, *, background: bool = False) -> None:
         """Give car ``index`` another seat (a person, or a bot by name or object).
+
+        With ``background``, a bot that needs its board solved first (``par``,
+        ``solo``) is made in a worker thread and the call returns at once
+        (:mod:`fdlab.table.solving`); the race goes on, and the bot's first
+        decision waits for what is left of the solve (:attr:`solving` names
+        the cars still waiting). A wrong name is refused at once either way.
 
         Examples
         --------
@@ -199,13 +211,16 @@ class TableController:
         >>> table.set_seat(1, "random")
         >>> table.people
         [0]
+        >>> table.set_seat(0, "par", background=True)
+        >>> table.bot_waiting() is None or table.bot_waiting().wait() is not None
+        True
         """
         if not (isinstance(index, int) and not isinstance(index, bool)) or not (
             0 <= index < len(self.seats)
         ):
             raise SeatError(f"no car {index!r} at this table: cars are 0 to {len(self.seats) - 1}")
         seat = PERSON if seat is None else seat
-        policy = self._policy(index, seat)
+        policy = self._policy(index, seat, background)
         self.seats[index] = seat
         self.policies[index] = policy
 
@@ -265,6 +280,30 @@ class TableController:
         if current is None:
             return bool(self.people)
         return self.policies[current] is None
+
+    @property
+    def solving(self) -> list[str]:
+        """Names of the cars whose bot waits for its board to be solved (in the background).
+
+        Examples
+        --------
+        >>> race = Race(from_ascii(". . . . . .", grid=[1, 0], finish=5), seed=1)
+        >>> TableController(race, ["person", "heuristic"]).solving
+        []
+        """
+        return [self.race.names[k] for k, policy in enumerate(self.policies) if _pending(policy)]
+
+    def bot_waiting(self) -> background.PendingBot | None:
+        """The bot on turn, if it is still being made in the background (else ``None``).
+
+        A notebook awaits it (``asyncio.wrap_future(bot.future)``) before the
+        next bot step, so the page stays live while the board is solved.
+        """
+        current = self.race.state.current
+        if current is None or self.race.over:
+            return None
+        policy = self.policies[current]
+        return policy if _pending(policy) else None
 
     @property
     def bots_to_play(self) -> bool:
@@ -580,3 +619,10 @@ def _cheaper(move: LegalMove, other: LegalMove) -> bool:
         other.cost.total,
         other.braked,
     )
+
+
+def _pending(policy: Any) -> TypeGuard[background.PendingBot]:
+    """A bot still being made in the background."""
+    from fdlab.table import solving  # the module as loaded now (doctests may load it again)
+
+    return isinstance(policy, solving.PendingBot) and not policy.ready

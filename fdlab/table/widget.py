@@ -532,15 +532,16 @@ class RaceTable:
         if change["new"] == before:
             return
         self._stop_bots()
-        if str(change["new"]).partition(":")[0] in ("par", "solo"):
-            # shown while the solver works (widget updates reach the page at once)
-            self.messages.say("solving the board for this bot (once per board)...")
         try:
-            self.controller.set_seat(index, change["new"])
+            # in a notebook a bot that needs the board solved is made in the background
+            background = _running_loop() is not None
+            self.controller.set_seat(index, change["new"], background=background)
         except ValueError:
             self.seat_boxes[index].value = before  # the menu shows the seat the car has
             raise
         self._played()
+        if self.controller.solving:
+            self.messages.say(self._solving_text())
 
     # -- bots -----------------------------------------------------------------------
     def play_bots(self) -> None:
@@ -552,11 +553,8 @@ class RaceTable:
         if not c.bots_to_play or (self._task is not None and not self._task.done()):
             return
         delay = float(self.bot_delay.value)
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None or delay <= 0:
+        loop = _running_loop()
+        if loop is None or (delay <= 0 and not self.controller.solving):
             self._run_bots_now()
             return
         self._task = loop.create_task(self._paced_bots(delay))
@@ -568,7 +566,11 @@ class RaceTable:
 
     async def _paced_bots(self, delay: float) -> None:
         try:
-            for _step in self.controller.bot_steps():
+            steps = self.controller.bot_steps()
+            while True:
+                await self._solved()
+                if next(steps, None) is None:
+                    break
                 self.refresh()
                 await asyncio.sleep(float(self.bot_delay.value) or 0)
         except asyncio.CancelledError:
@@ -576,6 +578,27 @@ class RaceTable:
         except Exception as error:  # noqa: BLE001 - a task must not lose its error
             self.messages.refuse(f"{type(error).__name__}: {error}", traceback.format_exc())
         self.refresh()
+
+    async def _solved(self) -> None:
+        """Wait, with the page live, until the bot on turn is made (its board solved)."""
+        bot = self.controller.bot_waiting()
+        while bot is not None and not bot.ready:
+            self.messages.say(self._solving_text())
+            await asyncio.wait([asyncio.wrap_future(bot.future)], timeout=0.5)
+        if bot is not None:
+            bot.wait()  # a failed solve raises here, and the error is shown
+            self.messages.clear()
+
+    def _solving_text(self) -> str:
+        names = self.controller.solving
+        bot = self.controller.bot_waiting()
+        waited = f" ({bot.seconds_waited():.0f} s)" if bot is not None else ""
+        return (
+            f"solving the board for {' and '.join(names)}{waited}... the race goes on; "
+            "a bot's first decision waits for its solve (once per board, then cached)"
+            if names
+            else ""
+        )
 
     def _stop_bots(self) -> None:
         if self._task is not None and not self._task.done():
@@ -643,6 +666,14 @@ class RaceTable:
 
     def __repr__(self) -> str:
         return f"<RaceTable: {self.race!r}>"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The notebook's event loop, or ``None`` in plain Python (the bots then play at once)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _bounds(data: dict[str, list[Any]]) -> tuple[float, float, float, float]:

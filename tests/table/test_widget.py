@@ -253,7 +253,7 @@ def test_a_seat_the_rules_refuse_is_reported_and_the_menu_goes_back(ring, monkey
 
     table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
 
-    def refuse(index, seat):
+    def refuse(index, seat, background=False):
         raise SeatError(f"seat of Red (car 2): {seat} cannot drive here")
 
     monkeypatch.setattr(table.controller, "set_seat", refuse)

@@ -1,0 +1,93 @@
+"""Never a freeze: a par seat's board is solved in the background (issue 26).
+
+The solve runs in a worker thread; the race goes on; the bot's first
+decision waits for what is left of the solve; a race replays the same
+whether its bots were made in the background or not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Future
+
+import pytest
+
+from fdlab.rules import Race
+from fdlab.table import RaceTable, TableController, solving
+from fdlab.table.errors import SeatError
+from fdlab.table.solving import PendingBot
+
+
+class _HeldSolver:
+    """A worker that runs a submitted solve only when the test says so."""
+
+    def __init__(self) -> None:
+        self.queued: list[tuple[Future, object, tuple, dict]] = []
+
+    def submit(self, function, *args, **kwargs) -> Future:
+        future: Future = Future()
+        self.queued.append((future, function, args, kwargs))
+        return future
+
+    def finish(self) -> None:
+        for future, function, args, kwargs in self.queued:
+            future.set_result(function(*args, **kwargs))
+        self.queued.clear()
+
+
+@pytest.fixture
+def held(monkeypatch):
+    """Solves wait for :meth:`_HeldSolver.finish`; every board counts as unsolved."""
+    solver = _HeldSolver()
+    monkeypatch.setattr(solving, "_SOLVER", solver)
+    monkeypatch.setattr("fdlab.bots.roster.known_table", lambda *args, **kwargs: None)
+    return solver
+
+
+def test_a_par_seat_returns_at_once_and_its_car_waits_for_the_solve(ring, held):
+    table = TableController(Race(ring, cars=2, seed=3), ["person", "person"])
+    table.set_seat(1, "par", background=True)
+    assert isinstance(table.policies[1], PendingBot)
+    assert table.solving == [table.race.names[1]]
+    assert held.queued, "the solve was handed to the worker, not run in the call"
+    held.finish()
+    assert table.solving == [] and table.bot_waiting() is None
+
+
+def test_a_wrong_name_is_refused_at_once_even_in_the_background(ring, held):
+    table = TableController(Race(ring, cars=2, seed=3), ["person", "person"])
+    with pytest.raises(SeatError, match=f"seat of {table.race.names[1]}"):
+        table.set_seat(1, "par:fearless", background=True)
+    assert not held.queued
+
+
+def test_a_race_with_a_bot_made_in_the_background_replays_as_one_made_at_once(ring):
+    def race_with(background: bool) -> list:
+        race = Race(ring, cars=3, seed=8)
+        table = TableController(race, ["heuristic", "heuristic", "heuristic"])
+        table.set_seat(2, "par:cautious", background=background)
+        table.run_bots()
+        assert race.over
+        return list(race.actions)
+
+    assert race_with(background=True) == race_with(background=False)
+
+
+def test_the_table_stays_live_while_the_board_is_solved(ring, held):
+    """In a notebook (an event loop) picking a par seat returns at once and says so; the
+    bots' task waits for the solve without blocking the loop, then the bot plays."""
+
+    async def scenario() -> None:
+        table = RaceTable(Race(ring, cars=2, seed=5), ["person", "heuristic"], bot_delay=0)
+        await table.wait()
+        table.seat_boxes[0].value = "par"
+        assert table.last_error is None
+        assert f"solving the board for {table.race.names[0]}" in table.message.value
+        for _ in range(3):  # the loop runs: the waiting task never holds it
+            await asyncio.sleep(0.01)
+        assert table._task is not None and not table._task.done()
+        held.finish()
+        await table.wait()
+        assert table.controller.solving == [] and "solving" not in table.message.value
+
+    asyncio.run(scenario())
