@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import html
 import inspect
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from pathlib import Path
@@ -875,7 +876,9 @@ class EditorController:
             del kept["centreline"]
             options = {**kept, **options}
         try:
-            board = build_track(centreline, **options)
+            with warnings.catch_warnings(record=True) as notes:
+                warnings.simplefilter("always", UserWarning)
+                board = build_track(centreline, **options)
         except (ValueError, TypeError) as error:
             raise EditError(f"rebuild from the centreline failed: {error}") from error
         for key in ("name", "description", "laps"):
@@ -884,6 +887,8 @@ class EditorController:
         label = "rebuild from a centreline" + (
             f" of {len(points)} points" if isinstance(points, Sequence) else ""
         )
+        # what the builder did other than asked (fewer pit boxes...) goes with the rebuild
+        label += "".join(f"; {note.message}" for note in notes)
         replayed = None
         records = self.track.graph.graph.get(EDITS_KEY, []) if spec is not None else []
         if records:

@@ -30,6 +30,11 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from fdlab.track.corner_count import (
+    CORNER_COUNT_CHECKS,
+    MIN_LAP_SPACES,
+    corner_count_problems,
+)
 from fdlab.track.corners import path_counts
 from fdlab.track.model import TRACK_DEFAULTS, Track, starts_lap_again
 from fdlab.track.schema import (
@@ -46,6 +51,7 @@ from fdlab.track.schema import (
 from fdlab.track.schema import shown as _shown
 
 __all__ = [
+    "ADVICE_CHECKS",
     "CHECKS",
     "GAIN_TOLERANCE",
     "LONG_STEP_FACTOR",
@@ -80,6 +86,7 @@ CHECKS: dict[str, str] = {
     "corner_counts": "a corner's long/short counts do not match its steps",
     "short_corner": "a corner whose shortest path is shorter than its stop count",
     "finish_in_corner": "the finish line lies inside a corner",
+    **CORNER_COUNT_CHECKS,
     "pit_broken": "a pit lane in pieces, looped, or without entry or exit",
     "pit_branch": "a pit lane that forks or merges",
     "pit_misses_finish": "a way through the pit lane that does not cross the finish line",
@@ -99,6 +106,9 @@ CHECKS: dict[str, str] = {
     "polygon_invalid": "a space outline that is not a valid polygon",
     "overlap": "spaces that overlap without being connected or on different levels",
 }
+
+#: Checks that give design advice, not a broken board: a report with only these is ok.
+ADVICE_CHECKS = frozenset(CORNER_COUNT_CHECKS)
 
 #: Most cars a race has (the rules engine's limit: ``fdlab.rules``, 1 to 10 cars).
 MAX_CARS = 10
@@ -162,6 +172,17 @@ class Problem:
     message: str
     spaces: tuple[Any, ...] = ()
 
+    @property
+    def advice(self) -> bool:
+        """A piece of design advice (:data:`ADVICE_CHECKS`), not something broken.
+
+        Examples
+        --------
+        >>> Problem("few_corners", "the lap has 2 corners").advice
+        True
+        """
+        return self.code in ADVICE_CHECKS
+
     def __str__(self) -> str:
         return f"[{self.code}] {self.message}"
 
@@ -171,7 +192,9 @@ class ValidationReport:
     """Every problem found on one board.
 
     Iterate over it for the :class:`Problem` objects; ``len`` counts them
-    and :attr:`ok` says there are none. In a notebook it shows as a table.
+    and :attr:`ok` says none is broken (design advice, such as a lap with
+    fewer corners than a printed board, leaves a board ok). In a notebook it
+    shows as a table.
 
     Examples
     --------
@@ -180,6 +203,9 @@ class ValidationReport:
     (False, 1, frozenset({3}))
     >>> [p.code for p in report]
     ['dead_end']
+    >>> print(ValidationReport("Oval", (Problem("few_corners", "the lap has 2 corners"),)))
+    Track 'Oval': no problems found; 1 piece of advice:
+    - [few_corners] the lap has 2 corners
     """
 
     track_name: str
@@ -187,8 +213,13 @@ class ValidationReport:
 
     @property
     def ok(self) -> bool:
-        """True when the board has no problem."""
-        return not self.problems
+        """True when nothing on the board is broken (advice aside)."""
+        return all(p.advice for p in self.problems)
+
+    @property
+    def advice(self) -> tuple[Problem, ...]:
+        """The pieces of design advice (:data:`ADVICE_CHECKS`) among the problems."""
+        return tuple(p for p in self.problems if p.advice)
 
     @property
     def spaces(self) -> frozenset[Any]:
@@ -209,17 +240,26 @@ class ValidationReport:
     def __getitem__(self, index: int) -> Problem:
         return self.problems[index]
 
-    def __str__(self) -> str:
+    def _headline(self) -> str:
+        count, advice = len(self.problems), len(self.advice)
+        if not count:
+            return "no problems found"
+        pieces = f"{advice} piece{'s' if advice != 1 else ''} of advice"
         if self.ok:
-            return f"Track {self.track_name!r}: no problems found"
-        count = len(self.problems)
-        lines = [f"Track {self.track_name!r}: {count} problem{'s' if count != 1 else ''}"]
+            return f"no problems found; {pieces}"
+        broken = count - advice
+        return f"{broken} problem{'s' if broken != 1 else ''}" + (f"; {pieces}" if advice else "")
+
+    def __str__(self) -> str:
+        lines = [f"Track {self.track_name!r}: {self._headline()}"]
+        if self.problems:
+            lines[0] += ":" if self.ok else ""
         lines += [f"- {problem}" for problem in self.problems]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         title = html.escape(f"Track {self.track_name!r}")
-        if self.ok:
+        if not self.problems:
             return f"<p><b>{title}</b>: no problems found.</p>"
         rows = "".join(
             "<tr>"
@@ -230,7 +270,7 @@ class ValidationReport:
             for p in self.problems
         )
         return (
-            f"<p><b>{title}</b>: {len(self.problems)} problem(s).</p>"
+            f"<p><b>{title}</b>: {html.escape(self._headline())}.</p>"
             "<table><thead><tr><th>check</th><th>problem</th><th>spaces</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
@@ -340,6 +380,7 @@ class _Validator:
             self.check_flow,
             self.check_steps,
             self.check_corners,
+            self.check_corner_count,
             self.check_pit,
             self.check_tunnels,
             self.check_grid,
@@ -632,6 +673,14 @@ class _Validator:
                     "a lap would end in the middle of a corner",
                     [u, v],
                 )
+
+    def check_corner_count(self) -> None:
+        """A lap the size of a real circuit has at least as many corners as a printed board."""
+        lap_length = self.lap_length()
+        if lap_length is None or lap_length < MIN_LAP_SPACES:
+            return
+        for code, message, spaces in corner_count_problems(self.track):
+            self.report(code, message, spaces)
 
     def check_corner_shape(self, corner: Any, info: dict[str, Any], spaces: list[Any]) -> None:
         inside = set(spaces)

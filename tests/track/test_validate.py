@@ -572,8 +572,34 @@ def test_S4_a_step_whose_progress_starts_the_lap_again_must_cross_the_finish_lin
     assert "crosses the finish line, but its progress does not start the lap again" in jumps[1, 2]
 
 
+def _circuit_size_lap(corners: int) -> Track:
+    """A closed two-lane lap of 48 spaces a lane, with ``corners`` 1-stop corners."""
+    columns = ["."] * 48
+    for k in range(corners):
+        columns[6 + 10 * k : 8 + 10 * k] = [str(k + 1)] * 2
+    row = " ".join(columns)
+    corner_stops = dict.fromkeys(range(1, corners + 1), 1)
+    return from_ascii(f"{row}\n{row}", corners=corner_stops, closed=True, ring=True, grid=[95, 94])
+
+
+def test_a_circuit_size_lap_without_a_corner_is_advised_to_make_one():
+    [problem] = problems(_circuit_size_lap(0), "no_corner", cars=1)
+    assert problem.advice and "Make corner" in problem.message
+
+
+def test_a_circuit_size_lap_with_fewer_corners_than_a_printed_board_is_advised():
+    report = validate(_circuit_size_lap(2), cars=1)
+    [problem] = problems(_circuit_size_lap(2), "few_corners", cars=1)
+    assert "the lap has 2 corners" in problem.message and problem.spaces
+    assert report.ok and report.advice == (problem,), "advice leaves a board ok"
+    assert str(report).startswith("Track 'ascii board': no problems found; 1 piece of advice:")
+    assert "few_corners" not in validate(_circuit_size_lap(4), cars=1).codes
+
+
 BREAKERS: dict[str, Callable[[], None]] = {
     "empty": test_empty_board,
+    "no_corner": test_a_circuit_size_lap_without_a_corner_is_advised_to_make_one,
+    "few_corners": test_a_circuit_size_lap_with_fewer_corners_than_a_printed_board_is_advised,
     "attribute": test_attribute_of_the_wrong_type,
     "check_failed": test_checks_that_cannot_run_say_so_and_the_others_still_report,
     "dead_end": test_dead_end_names_the_space,

@@ -9,8 +9,9 @@ builder reads and writes the model. Its modules, one concern each:
   from GeoJSON (projected by :mod:`~fdlab.track.build.geo`).
 - :mod:`~fdlab.track.build.lap_path`: the centreline resampled, smoothed and
   measured by arc length.
-- :mod:`~fdlab.track.build.corner_finder`: corners from curvature and
-  suggested stop counts.
+- :mod:`~fdlab.track.build.corner_finder`: corners from curvature, and from
+  the turn accumulated over a stretch of track (the bends of a lap drawn with
+  a few clicks), and suggested stop counts.
 - :mod:`~fdlab.track.build.corner_fit`: corner extents long enough for their
   stop counts, and how a corner lane is cut into spaces.
 - :mod:`~fdlab.track.build.corners`: the lap's corners for a spec, given or

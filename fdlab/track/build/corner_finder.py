@@ -5,9 +5,16 @@ of 8 corners a board, 64% of them 1-stop, 28% 2-stop, 8% 3-stop): a
 *bend* is a stretch tighter than :data:`BEND_RADIUS_SPACES`; bends close
 together (a chicane, esses) are one corner; a corner whose tightest bend is
 wider than :data:`FAST_RADIUS_SPACES` and that turns less than
-:data:`FAST_MAX_ANGLE` is a fast sweeper, taken flat out (no corner); the others get 1-3 stops from how far they turn and how tight
-their tightest bend is (:func:`suggest_stops`). Radii are in spaces of the
-board being built.
+:data:`FAST_MAX_ANGLE` is a fast sweeper, taken flat out (no corner); a long
+curve turning :data:`FAST_MAX_ANGLE` or more is a corner however wide. Where
+none of these is found, a stretch that turns :data:`WINDOW_MIN_TURN` or more
+within :data:`TURN_WINDOW_SPACES` (the turn accumulated over a distance) is a
+corner too: the bends of a lap drawn with a few clicks, whose curvature the
+clicks scatter (a click turning 30 degrees between two long segments is
+neither a bend nor a curve, three of them in a row are the end of an oval).
+Corners get 1-3 stops from how far they turn and how tight their tightest
+bend is (:func:`suggest_stops`). Radii are in spaces of the board being
+built.
 """
 
 from __future__ import annotations
@@ -36,6 +43,16 @@ FAST_MAX_ANGLE = 120.0
 #: A long curve (no bend in it) tighter than this radius, in spaces, turning at least
 #: :data:`FAST_MAX_ANGLE`, is a 1-stop corner: the end of a drawn oval.
 SWEEP_RADIUS_SPACES = 10.0
+#: A stretch of the lap turning at least :data:`WINDOW_MIN_TURN` degrees within a window
+#: of this many spaces is a corner where the bends and long curves found none (the
+#: turn accumulated over a distance: the end of a drawn oval, however its clicks fall) ...
+TURN_WINDOW_SPACES = 16.0
+#: ... the turn, in degrees ...
+WINDOW_MIN_TURN = 75.0
+#: ... and such a corner covers at most this many spaces around the middle of its turn
+#: (the printed boards' 1-stop corners are a few spaces long; fitting widens it to its
+#: stop count).
+WINDOW_CORNER_SPACES = 6.0
 
 
 @dataclass(frozen=True)
@@ -49,7 +66,9 @@ class FoundCorner:
         exceed the lap length when the corner wraps past the lap start.
     angle : float
         Total turn in degrees: the sum of its bends' turns, each counted
-        positive (a chicane turning 50 degrees each way turns 100).
+        positive (a chicane turning 50 degrees each way turns 100); for a
+        corner found from the turn over a window, what the stretch around it
+        turns (its share, when the stretch makes several corners).
     radius : float
         Tightest radius of the corner, in spaces.
     stops : int
@@ -101,6 +120,19 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
     >>> path = LapPath(stadium, step=5.0, smoothing=10.0, min_radius=0.0)
     >>> [(c.angle > 120, c.stops) for c in find_corners(path, 40.0)]  # two hairpins
     [(True, 3), (True, 3)]
+
+    Fourteen clicks round an oval 700 x 300 m, in spaces of 11.2 m: each click turns
+    12-56 degrees, no bend and no long curve, but each end turns half a lap within
+    a few clicks.
+
+    >>> ends = -np.pi / 2 + 2 * np.pi * np.arange(14) / 14
+    >>> clicks = [(350 * np.cos(t), 150 * np.sin(t)) for t in ends]
+    >>> path = LapPath(clicks, step=1.4, smoothing=2.8, min_radius=10.0)
+    >>> [(round(c.start / 11.2), round(c.end / 11.2), c.stops) for c in find_corners(path, 11.2)]
+    [(33, 39, 1), (104, 110, 1)]
+
+    (spaces 33-39 and 104-110 of a lap of 143: a quarter and three quarters of
+    the lap from the middle of the bottom straight, the two ends.)
     """
     count = len(path.s)
     step = path.length / count
@@ -136,7 +168,117 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
         start = float(path.s[group[0].first % count])
         end = start + (group[-1].last - group[0].first) * step
         found.append(FoundCorner(start, end, turn, radius, suggest_stops(turn, radius)))
+    taken = np.zeros(count, dtype=bool)
+    for corner in found:
+        first = int(round(corner.start / step))
+        taken[np.arange(first, max(first + 1, int(round(corner.end / step)))) % count] = True
+    if not path.drawn:
+        # on a digitised lap a bend that is no corner is a fast sweeper, taken flat out; on
+        # a drawn one it is a click the blur made a little tight
+        taken |= bent
+    found += _window_corners(path, space_length, curvature, taken)
     return sorted(found, key=lambda c: c.start)
+
+
+def _window_turns(path: LapPath, space_length: float) -> tuple[np.ndarray, int]:
+    """For every sample, the turn (degrees, signed) of the lap within the window of
+    :data:`TURN_WINDOW_SPACES` centred on it; and half the window, in samples."""
+    count = len(path.s)
+    step = path.length / count
+    half = min(count // 2, max(1, int(round(0.5 * TURN_WINDOW_SPACES * space_length / step))))
+    turns = path.curvature * step
+    padded = np.concatenate([turns[count - half :], turns, turns[:half]])
+    cumulative = np.concatenate([[0.0], np.cumsum(padded)])
+    # the sum of turns[i - half : i + half] for every i
+    return np.degrees(cumulative[2 * half : 2 * half + count] - cumulative[:count]), half
+
+
+def _window_corners(
+    path: LapPath, space_length: float, curvature: np.ndarray, taken: np.ndarray
+) -> list[FoundCorner]:
+    """Corners where the lap turns :data:`WINDOW_MIN_TURN` or more within
+    :data:`TURN_WINDOW_SPACES`, away from the samples ``taken`` (corners found
+    already, and on a digitised lap every bend).
+
+    Each run of such windows (one way) reaches half a window beyond its ends; a
+    run reaching a taken sample is left out. What the reach turns makes
+    one corner, or one per :data:`FAST_MAX_ANGLE` (the lobe of a figure eight),
+    each as tight as the tightest radius in it (``curvature``, blurred as for
+    bends) and at most :data:`WINDOW_CORNER_SPACES` long around the middle of
+    its turn.
+    """
+    count = len(path.s)
+    window, half = _window_turns(path, space_length)
+    found = []
+    for sign in (1.0, -1.0):
+        turning = sign * window >= WINDOW_MIN_TURN
+        if turning.all() or not turning.any():
+            continue
+        # runs whose reaches overlap are one curve (the clicks of a drawn oval's end)
+        for a, last in _merged_runs(turning, 2 * half):
+            reach = np.arange(a - half, last + half)
+            if len(reach) >= count or taken[reach % count].any():
+                continue
+            peak = float(np.abs(window[np.arange(a, last) % count]).max())
+            found += _split_turn(path, space_length, curvature, reach, peak)
+    return found
+
+
+def _merged_runs(mask: np.ndarray, gap: int) -> list[tuple[int, int]]:
+    """Runs of True as ``(start, end)`` indices (``end > start``, past the length when
+    they wrap), runs fewer than ``gap`` apart merged.
+
+    >>> mask = np.array([1, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1], dtype=bool)
+    >>> _merged_runs(mask, 2), _merged_runs(mask, 4)
+    ([(4, 8), (11, 13)], [(4, 13)])
+    """
+    count = len(mask)
+    runs = [(a, b if b > a else b + count) for a, b in _circular_runs(mask)]
+    runs.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in runs:
+        if merged and a - merged[-1][1] < gap:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    if len(merged) > 1 and merged[0][0] + count - merged[-1][1] < gap:
+        first = merged.pop(0)
+        merged[-1] = (merged[-1][0], first[1] + count)
+    return merged
+
+
+def _split_turn(
+    path: LapPath, space_length: float, curvature: np.ndarray, reach: np.ndarray, peak: float
+) -> list[FoundCorner]:
+    """The corners of a stretch of samples ``reach`` that turns one way (``peak``
+    degrees at least, the most a window in it turns).
+
+    One corner for every :data:`FAST_MAX_ANGLE` it turns (at least one), sharing
+    its turn equally; each covers a tenth to nine tenths of its share of the
+    turn, at most :data:`WINDOW_CORNER_SPACES` around the middle of it.
+    """
+    count = len(path.s)
+    step = path.length / count
+    samples = reach % count
+    angle = max(peak, abs(math.degrees(float(path.curvature[samples].sum() * step))))
+    pieces = max(1, int(angle // FAST_MAX_ANGLE))
+    turned = np.cumsum(np.abs(path.curvature[samples]))
+    turned /= max(float(turned[-1]), 1e-12)
+    longest = max(2, int(round(WINDOW_CORNER_SPACES * space_length / step)))
+    found = []
+    for piece in range(pieces):
+        first, middle, last = (
+            int(np.searchsorted(turned, (piece + share) / pieces)) for share in (0.1, 0.5, 0.9)
+        )
+        first = min(max(first, middle - longest // 2), len(samples) - 1)
+        last = min(max(last, first + 1), first + longest)
+        tightest = max(float(np.abs(curvature[samples[first:last]]).max()), 1e-12)
+        radius = 1.0 / tightest / space_length
+        start = float(path.s[samples[first]])
+        turn = angle / pieces
+        stops = suggest_stops(turn, radius)
+        found.append(FoundCorner(start, start + (last - first) * step, turn, radius, stops))
+    return found
 
 
 def _sweeps(path: LapPath, space_length: float, bends: list[_Bend]) -> list[list[_Bend]]:

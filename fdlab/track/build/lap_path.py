@@ -91,7 +91,14 @@ class LapPath:
     True
     >>> round(path.length / 400, 1)  # four clicks: blurred over its sides, so rounder and shorter
     0.8
+    >>> path.drawn  # a lap of a few clicks
+    True
     """
+
+    #: Whether the lap was drawn with a few clicks (its typical segment longer than
+    #: :data:`LONG_SEGMENT_FACTOR` times the smoothing), not digitised from a circuit:
+    #: its bends are where the clicks turn, whatever radius the blur gives them.
+    drawn: bool
 
     def __init__(
         self,
@@ -102,6 +109,7 @@ class LapPath:
         min_radius: float,
         separation: float = 0.0,
     ) -> None:
+        self.drawn = _drawn(points, smoothing)
         xy = resample_closed(points, step)
         start = xy[0].copy()
         if smoothing > 0:
@@ -184,6 +192,25 @@ class LapPath:
         return np.array([start, *inner, end])
 
 
+def _typical_segment(points: np.ndarray | Sequence[Sequence[float]]) -> float:
+    """Median length of the segments of a closed polyline."""
+    xy = np.asarray(points, dtype=float)
+    segments = np.hypot(*np.diff(np.vstack([xy, xy[:1]]), axis=0).T)
+    return float(np.median(segments))
+
+
+def _drawn(points: np.ndarray | Sequence[Sequence[float]], smoothing: float) -> bool:
+    """Whether a lap was drawn with a few clicks: its median segment is longer than
+    :data:`LONG_SEGMENT_FACTOR` times ``smoothing`` (and ``smoothing`` is positive).
+
+    Examples
+    --------
+    >>> _drawn([(0, 0), (5, 0), (5, 5), (0, 5)], 2.0), _drawn([(0, 0), (400, 0), (0, 400)], 2.0)
+    (False, True)
+    """
+    return smoothing > 0 and _typical_segment(points) > LONG_SEGMENT_FACTOR * smoothing
+
+
 def _blur_width(points: np.ndarray | Sequence[Sequence[float]], smoothing: float) -> float:
     """Width (metres) of the blur of a drawn lap: ``smoothing``, or wider for a lap of a few
     clicks (its median segment longer than :data:`LONG_SEGMENT_FACTOR` times ``smoothing``).
@@ -195,11 +222,9 @@ def _blur_width(points: np.ndarray | Sequence[Sequence[float]], smoothing: float
     >>> _blur_width([(0, 0), (400, 0), (400, 400), (0, 400)], 2.0)  # four clicks
     12.0
     """
-    xy = np.asarray(points, dtype=float)
-    segments = np.hypot(*np.diff(np.vstack([xy, xy[:1]]), axis=0).T)
-    typical = float(np.median(segments))
-    if typical <= LONG_SEGMENT_FACTOR * smoothing:
+    if not _drawn(points, smoothing):
         return smoothing
+    typical = _typical_segment(points)
     return float(np.clip(VERTEX_SMOOTHING * typical, smoothing, MAX_SMOOTHING_FACTOR * smoothing))
 
 

@@ -4,7 +4,9 @@ straights, and its boxes side by side beside its straightest part.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 
 import numpy as np
 import shapely
@@ -22,7 +24,45 @@ from fdlab.track.validate import OVERLAP_TOLERANCE
 _PIT_SPACES = 5
 
 
+class FewerBoxesWarning(UserWarning):
+    """The pit straight held fewer boxes than asked: the builder laid as many as fit."""
+
+
 def _pit_lane(
+    pit: PitSpec | None,
+    path: LapPath,
+    cells: list[_Cell],
+    stretches: list[_Stretch],
+    offsets: list[float],
+    width: float,
+    lap: float,
+) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+    """The pit lane and its boxes (:func:`_pit_lane_for`); beside the finish straight, as
+    many boxes as its pit spaces hold when that is fewer than asked, with a
+    :class:`FewerBoxesWarning` saying so (a given stretch builds as asked or not at all)."""
+    try:
+        return _pit_lane_for(pit, path, cells, stretches, offsets, width, lap)
+    except BuildError as error:
+        if pit is None or pit.start is not None or "boxes" not in str(error):
+            raise
+        for boxes in range(pit.boxes - 1, 0, -1):
+            fewer = dataclasses.replace(pit, boxes=boxes)
+            try:
+                built = _pit_lane_for(fewer, path, cells, stretches, offsets, width, lap)
+            except BuildError:
+                continue
+            warnings.warn(
+                f"pit: the pit lane beside the finish straight holds {boxes} boxes, not "
+                f"{pit.boxes}: built with {boxes} (cars {boxes + 1} to {pit.boxes} have no box); "
+                "for more, give a longer straight its own stretch (PitSpec(start=..., end=...))",
+                FewerBoxesWarning,
+                stacklevel=2,
+            )
+            return built
+        raise
+
+
+def _pit_lane_for(
     pit: PitSpec | None,
     path: LapPath,
     cells: list[_Cell],
