@@ -178,13 +178,54 @@ class TrackEditor:
     # -- building the view ------------------------------------------------------
     def _build_controls(self) -> None:
         self._buttons = Buttons()
-        button = self._buttons.make
 
         self.status = labelled(w.HTML(), "fdlab-status")
         self.centreline_info = labelled(w.HTML(), "fdlab-centreline")
         self.selection = labelled(w.HTML(), "fdlab-selection")
         self.message = self.messages.widget
 
+        tool_row = self._tool_row()
+        corner_row = self._corner_row()
+        space_row = self._space_row()
+        step_row = self._step_row()
+        pit_row = self._pit_row()
+        picture_row = self._picture_row()
+        build_row = self._build_row()
+        self.unplaced_row = self._unplaced_row()
+        file_row = self._file_row()
+        self.problem_list = labelled(
+            w.Select(options=[], rows=5, layout=w.Layout(width="98%")),
+            "fdlab-problems",
+        )
+        self.problem_list.observe(self._on_problem, names="value")
+        self.widget = board_beside_panel(
+            [self.status, self.message, tool_row, self.plot, self.selection],
+            [
+                fold("Corner", [corner_row], "fdlab-corner-section"),
+                fold("Spaces: hazards, tunnels, grid, boxes", [space_row], "fdlab-space-section"),
+                fold(
+                    "Steps, finish and police lines",
+                    [step_row],
+                    "fdlab-step-section",
+                    open=False,
+                ),
+                fold("Pit lane, deleting spaces", [pit_row], "fdlab-pit-section", open=False),
+                fold(
+                    "Rebuild from the centreline",
+                    [self.centreline_info, build_row, self.unplaced_row],
+                    "fdlab-build-section",
+                ),
+                fold("Picture to trace", [picture_row], "fdlab-picture-section", open=False),
+                fold("File", [file_row], "fdlab-file-section"),
+                fold("Problems", [self.problem_list], "fdlab-problem-section"),
+            ],
+            "fdlab-editor",
+        )
+        self.path.value = str(self.controller.path) if self.controller.path else ""
+        self._fill_build_boxes()
+
+    def _tool_row(self) -> w.HBox:
+        """The tool buttons and the arrow mode, above the plot."""
         self.tool = labelled(
             w.ToggleButtons(
                 description="Tool",
@@ -207,8 +248,11 @@ class TrackEditor:
             "fdlab-arrows",
         )
         self.arrows.observe(self._on_arrows, names="value")
-        tool_row = row(self.tool, self.arrows)
+        return row(self.tool, self.arrows)
 
+    def _corner_row(self) -> w.HBox:
+        """Stops, corner name and the corner buttons."""
+        button = self._buttons.make
         self.stops = labelled(
             w.Dropdown(
                 description="Stops", options=[1, 2, 3], value=1, layout=w.Layout(width="9em")
@@ -223,7 +267,7 @@ class TrackEditor:
             "fdlab-corner-name",
         )
         self.corner_name.observe(self._on_corner_name, names="value")
-        corner_row = row(
+        return row(
             self.stops,
             self.corner_name,
             button("Make corner", "fdlab-make-corner", self.make_corner),
@@ -237,6 +281,10 @@ class TrackEditor:
             ),
             button("Split corner", "fdlab-split-corner", self.split_corner),
         )
+
+    def _space_row(self) -> w.HBox:
+        """Hazards, tunnels, grid spots and boxes of the selected spaces."""
+        button = self._buttons.make
         self.grid_number = labelled(
             w.BoundedIntText(
                 description="Spot", value=1, min=1, max=99, layout=w.Layout(width="8em")
@@ -249,7 +297,7 @@ class TrackEditor:
             ),
             "fdlab-box-number",
         )
-        space_row = row(
+        return row(
             button("Shooting", "fdlab-shooting", lambda: self.set_hazard("shooting")),
             button("Danger", "fdlab-danger", lambda: self.set_hazard("danger")),
             button("No hazard", "fdlab-no-hazard", lambda: self.set_hazard(None)),
@@ -259,6 +307,10 @@ class TrackEditor:
             self.box_number,
             button("Box", "fdlab-box", self.set_box, "select one pit box"),
         )
+
+    def _step_row(self) -> w.HBox:
+        """Add or remove a step; finish and police lines."""
+        button = self._buttons.make
         self.step_from = labelled(
             w.Text(description="Step from", layout=w.Layout(width="11em")), "fdlab-step-from"
         )
@@ -269,7 +321,7 @@ class TrackEditor:
             w.Dropdown(description="kind", options=list(EDGE_KINDS), layout=w.Layout(width="11em")),
             "fdlab-step-kind",
         )
-        step_row = row(
+        return row(
             self.step_from,
             self.step_to,
             self.step_kind,
@@ -283,13 +335,17 @@ class TrackEditor:
             ),
             button("Police line here", "fdlab-police", lambda: self.set_line("police")),
         )
+
+    def _pit_row(self) -> w.HBox:
+        """Delete spaces; add or remove the pit lane."""
+        button = self._buttons.make
         self.pit_boxes = labelled(
             w.BoundedIntText(
                 description="Boxes", value=0, min=0, max=20, layout=w.Layout(width="8em")
             ),
             "fdlab-pit-boxes",
         )
-        pit_row = row(
+        return row(
             button("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
             button("Remove pit lane", "fdlab-remove-pit", self.remove_pit_lane),
             self.pit_boxes,
@@ -300,6 +356,10 @@ class TrackEditor:
                 "pit lane beside the selected spaces",
             ),
         )
+
+    def _picture_row(self) -> w.HBox:
+        """A picture under the plot, to trace."""
+        button = self._buttons.make
         self.picture_path = labelled(
             w.Text(
                 description="Picture",
@@ -333,7 +393,7 @@ class TrackEditor:
         for box in (self.picture_width, self.picture_x, self.picture_y, self.picture_opacity):
             box.observe(self._on_picture_setting, names="value")
         self.picture_scale = labelled(w.HTML(), "fdlab-picture-scale")
-        picture_row = row(
+        return row(
             self.picture_path,
             button(
                 "Load picture",
@@ -348,6 +408,10 @@ class TrackEditor:
             self.picture_scale,
             button("Remove picture", "fdlab-remove-picture", self.remove_picture),
         )
+
+    def _build_row(self) -> w.HBox:
+        """Lanes, space length, lanes per stretch, pit lane: how Rebuild builds."""
+        button = self._buttons.make
         self.lanes = labelled(
             w.BoundedIntText(
                 description="Lanes", value=2, min=2, max=4, layout=w.Layout(width="8em")
@@ -386,7 +450,7 @@ class TrackEditor:
             ),
             "fdlab-keep-build",
         )
-        build_row = row(
+        return row(
             self.lanes,
             self.space_length,
             self.lane_counts,
@@ -394,8 +458,12 @@ class TrackEditor:
             self.keep_build,
             button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
         )
+
+    def _unplaced_row(self) -> w.HBox:
+        """Edits a rebuild could not place, and what to do with them."""
+        button = self._buttons.make
         self.unplaced = labelled(w.HTML(), "fdlab-unplaced")
-        self.unplaced_row = row(
+        return row(
             self.unplaced,
             button(
                 "Drop unplaced edits",
@@ -405,6 +473,10 @@ class TrackEditor:
             ),
             button("Undo rebuild", "fdlab-undo-rebuild", self.undo),
         )
+
+    def _file_row(self) -> w.HBox:
+        """Undo, redo, name, laps, and the file: save and load."""
+        button = self._buttons.make
         self.path = labelled(
             w.Text(
                 description="File",
@@ -433,7 +505,7 @@ class TrackEditor:
             "fdlab-laps",
         )
         self.laps.observe(self._on_laps, names="value")
-        file_row = row(
+        return row(
             self.undo_button,
             self.redo_button,
             self.name_box,
@@ -444,36 +516,6 @@ class TrackEditor:
             button("Load", "fdlab-load", self.load),
             self.discard,
         )
-        self.problem_list = labelled(
-            w.Select(options=[], rows=5, layout=w.Layout(width="98%")),
-            "fdlab-problems",
-        )
-        self.problem_list.observe(self._on_problem, names="value")
-        self.widget = board_beside_panel(
-            [self.status, self.message, tool_row, self.plot, self.selection],
-            [
-                fold("Corner", [corner_row], "fdlab-corner-section"),
-                fold("Spaces: hazards, tunnels, grid, boxes", [space_row], "fdlab-space-section"),
-                fold(
-                    "Steps, finish and police lines",
-                    [step_row],
-                    "fdlab-step-section",
-                    open=False,
-                ),
-                fold("Pit lane, deleting spaces", [pit_row], "fdlab-pit-section", open=False),
-                fold(
-                    "Rebuild from the centreline",
-                    [self.centreline_info, build_row, self.unplaced_row],
-                    "fdlab-build-section",
-                ),
-                fold("Picture to trace", [picture_row], "fdlab-picture-section", open=False),
-                fold("File", [file_row], "fdlab-file-section"),
-                fold("Problems", [self.problem_list], "fdlab-problem-section"),
-            ],
-            "fdlab-editor",
-        )
-        self.path.value = str(self.controller.path) if self.controller.path else ""
-        self._fill_build_boxes()
 
     def _fill_build_boxes(self) -> None:
         """Set the rebuild controls to what made the board (its build spec, or its look)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from fdlab.track.errors import TrackFileError
 from fdlab.track.io import MAX_FILE_BYTES
+from fdlab.track.schema import shown
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 __all__ = [
@@ -108,15 +109,3 @@ def file_name_text(name: str) -> str:
     ('caf?', 'Monaco')
     """
     return name.encode("utf-8", errors="replace").decode("utf-8")
-
-
-def shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut short for a message (a 400-digit number is not read out).
-
-    Examples
-    --------
-    >>> shown(10**400)
-    '1000000000000000000000000000000000000000000000000000000...00'
-    """
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
