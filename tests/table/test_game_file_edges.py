@@ -25,6 +25,7 @@ import pytest
 from hang_limit import time_limit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_values import json_values
 from table_helpers import finish, half_played
 
 from fdlab.rules import Race
@@ -412,21 +413,11 @@ def test_a_game_file_error_names_file_and_field_and_survives_pickling(edit):
 
 # -- property tests -------------------------------------------------------------------------
 
-JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.integers(min_value=10**300, max_value=10**420)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8)
-    | st.sampled_from(["fdlab-game", "person", "random", "basic", "street", "grid", "gear"]),
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.dictionaries(
-            st.sampled_from([*FIELDS, "digests", "x", "gear", "move", "cars"]), children, max_size=4
-        )  # fmt: skip
-    ),
-    max_leaves=12,
+JSON = json_values(
+    ["fdlab-game", "person", "random", "basic", "street", "grid", "gear"],
+    st.sampled_from([*FIELDS, "digests", "x", "gear", "move", "cars"]),
+    size=4,
+    leaves=12,
 )
 
 FUZZ = settings(

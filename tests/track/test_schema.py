@@ -14,6 +14,7 @@ import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_values import json_values
 
 from fdlab.track import Track, TrackFileError, from_ascii, validate
 from fdlab.track.io import loads, track_to_dict
@@ -121,23 +122,10 @@ def test_shown_cuts_long_values_short():
 
 #: Values a track file can hold: finite numbers, integers up to 420 digits, text UTF-8
 #: can store (hypothesis' text has no lone surrogates), lists and objects.
-FILE_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.integers(min_value=10**300, max_value=10**420)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=8)
-    | st.sampled_from([*EDGE_KINDS, *LINE_NAMES, "start", "Corner 1", 1, 2, 3, 0.5, 1.0]),
-    lambda children: (
-        st.lists(children, max_size=3)
-        | st.dictionaries(
-            st.sampled_from(["stops", "name", "long", "short", "q"]) | st.text(max_size=3),
-            children,
-            max_size=3,
-        )
-    ),
-    max_leaves=6,
+FILE_VALUES = json_values(
+    [*EDGE_KINDS, *LINE_NAMES, "start", "Corner 1", 1, 2, 3, 0.5, 1.0],
+    st.sampled_from(["stops", "name", "long", "short", "q"]) | st.text(max_size=3),
+    leaves=6,
 )
 
 #: Values a track in memory can hold besides: NaN, infinities, frozensets, tuples,
