@@ -279,7 +279,10 @@ def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -
     right = w.VBox(
         panel,
         layout=w.Layout(
-            flex=f"0 1 {PANEL_WIDTH}", max_height="88vh", overflow="hidden auto", padding="0 0 0 6px"
+            flex=f"0 1 {PANEL_WIDTH}",
+            max_height="88vh",
+            overflow="hidden auto",
+            padding="0 0 0 6px",
         ),
     )
     right.add_class("fdlab-panel")

@@ -41,7 +41,8 @@ def test_every_exception_fdlab_defines_is_an_fdlab_error():
         f"{value.__module__}.{value.__qualname__}": value
         for module in _modules()
         for _, value in _defined_here(module)
-        if inspect.isclass(value) and issubclass(value, BaseException)
+        if inspect.isclass(value)
+        and issubclass(value, BaseException)
         # a warning is no error: the builder says what it did other than asked
         and not issubclass(value, Warning)
     }
