@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from fdlab.track.schema import is_finite_number
+
 if TYPE_CHECKING:
     from fdlab.track.model import Track
 
@@ -138,14 +140,8 @@ rebuild (the longest stretch without a corner, 10 spaces, is shown)
 
 def _progress(data: dict[str, Any]) -> float | None:
     """A space's progress, or None when it is not a finite number (a broken file)."""
-    value = data.get("progress")
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:  # an int beyond float range
-        return None
-    return number if math.isfinite(number) else None
+    value: Any = data.get("progress")
+    return float(value) if is_finite_number(value) else None
 
 
 def _running_order(lap: list[tuple[Any, dict[str, Any]]]) -> list[Any]:

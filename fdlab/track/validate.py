@@ -415,28 +415,24 @@ class _Validator:
     def check_attributes(self) -> None:
         self.check_track_attributes()
         for n, data in self.nodes.items():
-            for key, schema in SPACE_FIELDS.items():
-                if key not in data:
-                    self.report("attribute", f"space {n!r} has no {key!r} attribute", [n])
-                elif not schema.accepts(data[key]):
-                    self.report(
-                        "attribute",
-                        f"space {n!r}: {key} is {_shown(data[key])}; it must be {schema.expected}",
-                        [n],
-                    )
+            self.check_fields(f"space {n!r}", data, SPACE_FIELDS, [n])
         for u, v, data in self.graph.edges(data=True):
-            for key, schema in STEP_FIELDS.items():
-                if key not in data:
-                    self.report(
-                        "attribute", f"step {u!r} -> {v!r} has no {key!r} attribute", [u, v]
-                    )
-                elif not schema.accepts(data[key]):
-                    self.report(
-                        "attribute",
-                        f"step {u!r} -> {v!r}: {key} is {_shown(data[key])}; "
-                        f"it must be {_must_be(schema, data[key])}",
-                        [u, v],
-                    )
+            self.check_fields(f"step {u!r} -> {v!r}", data, STEP_FIELDS, [u, v])
+
+    def check_fields(
+        self, where: str, data: dict[str, Any], fields: dict[str, Field], spaces: list[Any]
+    ) -> None:
+        """Report each of ``fields`` that ``data`` (a space's or a step's) lacks or holds wrong."""
+        for key, schema in fields.items():
+            if key not in data:
+                self.report("attribute", f"{where} has no {key!r} attribute", spaces)
+            elif not schema.accepts(data[key]):
+                self.report(
+                    "attribute",
+                    f"{where}: {key} is {_shown(data[key])}; "
+                    f"it must be {_must_be(schema, data[key])}",
+                    spaces,
+                )
 
     def check_track_attributes(self) -> None:
         graph = self.graph.graph

@@ -28,6 +28,10 @@ class FewerBoxesWarning(UserWarning):
     """The pit straight held fewer boxes than asked: the builder laid as many as fit."""
 
 
+class _NoRoomForBoxes(BuildError):
+    """The pit lane, or the stretch it runs along, holds fewer boxes than asked."""
+
+
 def _pit_lane(
     pit: PitSpec | None,
     path: LapPath,
@@ -42,8 +46,8 @@ def _pit_lane(
     :class:`FewerBoxesWarning` saying so (a given stretch builds as asked or not at all)."""
     try:
         return _pit_lane_for(pit, path, cells, stretches, offsets, width, lap)
-    except BuildError as error:
-        if pit is None or pit.start is not None or "boxes" not in str(error):
+    except _NoRoomForBoxes:
+        if pit is None or pit.start is not None:
             raise
         for boxes in range(pit.boxes - 1, 0, -1):
             fewer = dataclasses.replace(pit, boxes=boxes)
@@ -123,7 +127,7 @@ def _pit_lane_for(
                 return built
             count = len({id(t) for _, t in over})
             blocked.append(f"on the {side} of {where} it would lie over {count} track spaces")
-    raise BuildError(
+    raise _NoRoomForBoxes(
         f"pit: no room for the pit lane and its boxes ({'; '.join(blocked)}); "
         "give another stretch (PitSpec(start=..., end=...)) or side"
     )
@@ -147,7 +151,7 @@ def _check_pit_stretch(
             "would skip it; put the pit lane on a straight (PitSpec(start=..., end=...))"
         )
     if end - start < (needed - 0.5) * space:  # cut into ``needed`` spaces, rounded
-        raise BuildError(
+        raise _NoRoomForBoxes(
             f"pit: {where} holds {(end - start) / space:.1f} spaces of straight, fewer than the "
             f"{needed} a pit lane with {boxes} boxes needs (a pit lane never runs beside a "
             "corner): give fewer boxes (PitSpec(boxes=...)), or move the finish line to a "
@@ -306,7 +310,7 @@ def _lay_pit(  # noqa: PLR0913 (the pieces of one build it lays the pit lane amo
     # one box beside each pit space, or two half a space long each where room is short
     per_column = 1 if len(holders) >= pit.boxes else 2
     if pit.boxes > per_column * len(holders):
-        raise BuildError(
+        raise _NoRoomForBoxes(
             f"pit: {len(holders)} pit spaces hold at most {2 * len(holders)} boxes, "
             f"not {pit.boxes}: give fewer boxes (PitSpec(boxes=...)) or a longer pit lane"
         )
