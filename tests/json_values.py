@@ -7,7 +7,7 @@ mixed in so that hypothesis also tries values that are almost right.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -38,3 +38,15 @@ def json_values(
         ),
         max_leaves=leaves,
     )
+
+
+def set_at(path: Sequence[Any], value: Any) -> Callable[[Any], None]:
+    """A change to a JSON document: put ``value`` at ``path`` (keys and indices)."""
+
+    def change(doc: Any) -> None:
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_values import set_at
 from shapely.geometry import Polygon
 
 from fdlab import files as written_files
@@ -309,16 +310,6 @@ def broken(change) -> dict:
     return doc
 
 
-def _set(path: list, value):
-    def change(doc):
-        target = doc
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = value
-
-    return change
-
-
 def _delete(path: list):
     def change(doc):
         target = doc
@@ -334,38 +325,44 @@ BROKEN_FILES = [
     (_delete(["steps"]), "steps: missing"),
     (_delete(["steps", 0, "to"]), "steps[0].to: missing"),
     (_delete(["schema"]), "schema: missing"),
-    (_set(["spaces", 3, "lane"], "1"), "spaces[3].lane: must be an integer, not '1'"),
-    (_set(["spaces", 3, "x"], None), "spaces[3].x: must be a finite number, not None"),
-    (_set(["spaces", 3, "kind"], "lava"), "spaces[3].kind: must be one of track, pit, box"),
-    (_set(["spaces", 3, "corner"], 1.5), "spaces[3].corner: must be null or an integer corner id"),
-    (_set(["spaces", 3, "id"], [3]), "spaces[3].id: space ids are integers or strings"),
-    (_set(["spaces", 3, "id"], 0), "spaces[3].id: duplicate space id 0"),
-    (_set(["spaces"], {}), "spaces: must be a list, not an object"),
-    (_set(["spaces", 2], 7), "spaces[2]: must be an object, not the number 7"),
-    (_set(["spaces", 12, "polygon"], "POLYGON ((0 0, 1"), "spaces[12].polygon: not valid WKT ("),
+    (set_at(["spaces", 3, "lane"], "1"), "spaces[3].lane: must be an integer, not '1'"),
+    (set_at(["spaces", 3, "x"], None), "spaces[3].x: must be a finite number, not None"),
+    (set_at(["spaces", 3, "kind"], "lava"), "spaces[3].kind: must be one of track, pit, box"),
     (
-        _set(["spaces", 12, "polygon"], "POINT (0 0)"),
+        set_at(["spaces", 3, "corner"], 1.5),
+        "spaces[3].corner: must be null or an integer corner id",
+    ),
+    (set_at(["spaces", 3, "id"], [3]), "spaces[3].id: space ids are integers or strings"),
+    (set_at(["spaces", 3, "id"], 0), "spaces[3].id: duplicate space id 0"),
+    (set_at(["spaces"], {}), "spaces: must be a list, not an object"),
+    (set_at(["spaces", 2], 7), "spaces[2]: must be an object, not the number 7"),
+    (set_at(["spaces", 12, "polygon"], "POLYGON ((0 0, 1"), "spaces[12].polygon: not valid WKT ("),
+    (
+        set_at(["spaces", 12, "polygon"], "POINT (0 0)"),
         "spaces[12].polygon: must be a POLYGON, not POINT",
     ),
-    (_set(["steps", 5, "to"], 999), "steps[5].to: space 999 is not in spaces"),
-    (_set(["steps", 5, "kind"], "hop"), "steps[5].kind: must be one of ahead, lane_change"),
-    (_set(["steps", 5, "lines"], ["start"]), "steps[5].lines: unknown line 'start'"),
-    (_set(["steps", 5, "lines"], "finish"), "steps[5].lines: must be a list of line names"),
-    (_set(["contacts", 0, "kind"], "near"), "contacts[0].kind: must be one of beside, behind"),
+    (set_at(["steps", 5, "to"], 999), "steps[5].to: space 999 is not in spaces"),
+    (set_at(["steps", 5, "kind"], "hop"), "steps[5].kind: must be one of ahead, lane_change"),
+    (set_at(["steps", 5, "lines"], ["start"]), "steps[5].lines: unknown line 'start'"),
+    (set_at(["steps", 5, "lines"], "finish"), "steps[5].lines: must be a list of line names"),
+    (set_at(["contacts", 0, "kind"], "near"), "contacts[0].kind: must be one of beside, behind"),
     (
-        _set(["contacts", 1, "rear"], 99),
+        set_at(["contacts", 1, "rear"], 99),
         "contacts[1].rear: a 'behind' contact names its rear space",
     ),
-    (_set(["contacts", 1, "b"], "zz"), "contacts[1].b: space 'zz' is not in spaces"),
-    (_set(["graph", "laps"], 0), "graph.laps: must be an integer >= 1, not 0"),
-    (_set(["graph", "name"], 5), "graph.name: must be a string, not 5"),
-    (_set(["graph", "corners"], {"1": {}}), "graph.corners: must be a list, not an object"),
-    (_set(["graph", "corners", 0, "id"], "1"), "graph.corners[0].id: corner ids must be integers"),
-    (_set(["graph", "corners", 0, "stops"], 2.0), "graph.corners[0].stops: must be an integer"),
-    (_set(["schema"], "1"), "schema: must be an integer, not a string"),
-    (_set(["schema"], 99), "schema: version 99 is newer than this fdlab understands (1)"),
-    (_set(["schema"], 0), "schema: version 0 is not supported (no migration from it)"),
-    (_set(["extra"], 1), "extra: unknown field; a track file has schema, graph, spaces"),
+    (set_at(["contacts", 1, "b"], "zz"), "contacts[1].b: space 'zz' is not in spaces"),
+    (set_at(["graph", "laps"], 0), "graph.laps: must be an integer >= 1, not 0"),
+    (set_at(["graph", "name"], 5), "graph.name: must be a string, not 5"),
+    (set_at(["graph", "corners"], {"1": {}}), "graph.corners: must be a list, not an object"),
+    (
+        set_at(["graph", "corners", 0, "id"], "1"),
+        "graph.corners[0].id: corner ids must be integers",
+    ),
+    (set_at(["graph", "corners", 0, "stops"], 2.0), "graph.corners[0].stops: must be an integer"),
+    (set_at(["schema"], "1"), "schema: must be an integer, not a string"),
+    (set_at(["schema"], 99), "schema: version 99 is newer than this fdlab understands (1)"),
+    (set_at(["schema"], 0), "schema: version 0 is not supported (no migration from it)"),
+    (set_at(["extra"], 1), "extra: unknown field; a track file has schema, graph, spaces"),
 ]
 
 
@@ -548,7 +545,7 @@ def _with_graph_extra(text: str) -> str:
 )
 def test_values_a_file_could_not_save_back_do_not_load(field, value, expected):
     doc = json.loads(_training_text())
-    _set(list(field), value)(doc)
+    set_at(list(field), value)(doc)
     text = json.dumps(doc)  # escapes the surrogate as \ud800, as a hand-edited file would
     with pytest.raises(TrackFileError) as info:
         loads(text, source="x.json")

@@ -14,7 +14,7 @@ import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from json_values import json_values
+from json_values import json_values, set_at
 
 from fdlab.track import Track, TrackFileError, from_ascii, validate
 from fdlab.track.io import loads, track_to_dict
@@ -260,16 +260,6 @@ def _load_with(change) -> TrackFileError | None:
     return None
 
 
-def _set_in(doc_path, value):
-    def change(doc):
-        target = doc
-        for key in doc_path[:-1]:
-            target = target[key]
-        target[doc_path[-1]] = value
-
-    return change
-
-
 def _assert_agree(refused: bool, error: TrackFileError | None, field: str, problems: list[str]):
     if refused:
         assert error is not None and error.field == field, error
@@ -282,7 +272,7 @@ def _assert_agree(refused: bool, error: TrackFileError | None, field: str, probl
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from([k for k in GRAPH_FIELDS if k != "corners"]), value=FILE_VALUES)
 def test_loader_and_validator_agree_on_a_track_attribute(key, value):
-    error = _load_with(_set_in(["graph", key], value))
+    error = _load_with(set_at(["graph", key], value))
     track = board()
     track.graph.graph[key] = value
     problems = [
@@ -294,7 +284,7 @@ def test_loader_and_validator_agree_on_a_track_attribute(key, value):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from([*STEP_FIELDS]), value=FILE_VALUES)
 def test_loader_and_validator_agree_on_a_step_attribute(key, value):
-    error = _load_with(_set_in(["steps", 0, key], value))
+    error = _load_with(set_at(["steps", 0, key], value))
     track = board()
     # The file's list of lines is a frozenset in memory; anything else stays as it is.
     is_names = isinstance(value, list) and all(isinstance(v, str) for v in value)
@@ -309,7 +299,7 @@ def test_loader_and_validator_agree_on_a_step_attribute(key, value):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from([*CORNER_FIELDS]), value=FILE_VALUES)
 def test_loader_and_validator_agree_on_a_corner_attribute(key, value):
-    error = _load_with(_set_in(["graph", "corners", 0, key], value))
+    error = _load_with(set_at(["graph", "corners", 0, key], value))
     track = board()
     track.corners[1][key] = value
     problems = [
@@ -321,7 +311,7 @@ def test_loader_and_validator_agree_on_a_corner_attribute(key, value):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=FILE_VALUES.filter(lambda v: not isinstance(v, (list, dict))))
 def test_loader_and_validator_agree_on_a_corner_id(value):
-    error = _load_with(_set_in(["graph", "corners", 0, "id"], value))
+    error = _load_with(set_at(["graph", "corners", 0, "id"], value))
     track = board()
     corners = track.graph.graph["corners"]
     corners[value] = corners.pop(1)
