@@ -179,7 +179,7 @@ class RemoveStep(Operation):
         track.graph.remove_edge(self.u, self.v)
 
     def revert(self, track: Track) -> None:
-        track.graph.add_edge(self.u, self.v, **self._old)
+        track.graph.add_edges_from([(self.u, self.v, self._old)])
         assert self._order is not None, "revert before apply"
         restore_order(track.graph, self._order)
 
@@ -310,7 +310,7 @@ class AddSpaces(Operation):
         for space, attrs in self.spaces.items():
             data = dict(SPACE_DEFAULTS)
             data.update(attrs)
-            track.graph.add_node(space, **data)
+            track.graph.add_nodes_from([(space, data)])
             track.contacts.add_node(space)
         for u, v, kind, lines in self.steps:
             track.graph.add_edge(u, v, kind=kind, lines=frozenset(lines))
@@ -354,12 +354,12 @@ class RemoveSpaces(Operation):
 
     def revert(self, track: Track) -> None:
         for space, attrs in self._nodes.items():
-            track.graph.add_node(space, **attrs)
+            track.graph.add_nodes_from([(space, attrs)])
             track.contacts.add_node(space)
         for u, v, attrs in self._steps:
-            track.graph.add_edge(u, v, **attrs)
+            track.graph.add_edges_from([(u, v, attrs)])
         for a, b, attrs in self._contacts:
-            track.contacts.add_edge(a, b, **attrs)
+            track.contacts.add_edges_from([(a, b, attrs)])
         assert self._orders is not None, "revert before apply"
         restore_order(track.graph, self._orders[0])
         restore_order(track.contacts, self._orders[1])

@@ -603,13 +603,13 @@ class _Reader:
             space = self.space_id(record, "id", where)
             if space in graph:
                 raise self.fail(f"{where}.id", f"duplicate space id {_shown(space)}")
-            graph.add_node(space, **self.space_attributes(record, where))
+            graph.add_nodes_from([(space, self.space_attributes(record, where))])
         for where, record in self.records(doc, "steps"):
             u = self.existing_space(graph, record, "from", where)
             v = self.existing_space(graph, record, "to", where)
             if graph.has_edge(u, v):
                 raise self.fail(where, f"duplicate step {_shown(u)} -> {_shown(v)}")
-            graph.add_edge(u, v, **self.step_attributes(record, where))
+            graph.add_edges_from([(u, v, self.step_attributes(record, where))])
         contacts = nx.Graph()
         contacts.add_nodes_from(graph.nodes)
         for where, record in self.records(doc, "contacts"):
@@ -617,7 +617,7 @@ class _Reader:
             b = self.existing_space(graph, record, "b", where)
             if contacts.has_edge(a, b):
                 raise self.fail(where, f"duplicate contact {_shown(a)} - {_shown(b)}")
-            contacts.add_edge(a, b, **self.contact_attributes(record, a, b, where))
+            contacts.add_edges_from([(a, b, self.contact_attributes(record, a, b, where))])
         return Track(graph, contacts)
 
     def records(self, doc: dict[str, Any], key: str) -> Iterator[tuple[str, dict[str, Any]]]:

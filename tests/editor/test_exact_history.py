@@ -124,3 +124,16 @@ def test_refusals_speak_the_words_of_the_buttons(tmp_path):
         controller.save(other)
     assert "overwrite=True" not in str(refused.value)
     assert "tick 'overwrite'" in str(refused.value)
+
+
+@pytest.mark.parametrize("edit", ["remove_step", "remove_spaces"])
+def test_undo_restores_extra_fields_named_like_networkx_arguments(edit):
+    controller = editor()
+    track = controller.track
+    track.graph.nodes[5]["self"] = 1
+    track.graph.nodes[8]["node_for_adding"] = 2
+    track.graph.edges[4, 6]["u_of_edge"] = 3
+    before = dumps(track)
+    EDITS[edit](controller)
+    controller.undo()
+    assert dumps(controller.track) == before

@@ -146,3 +146,17 @@ def test_field_level_mutations_give_a_board_that_saves_or_one_track_file_error(d
 def test_the_shipped_files_themselves_load_and_save(name):
     track = load_track(TRACKS / name)
     assert dumps(track) == SHIPPED[name]
+
+
+#: Keyword names of networkx's add_node/add_edge: a file's extra field with one of these
+#: names once reached them as a keyword argument and raised TypeError (found by the test
+#: above in CI).
+NETWORKX_ARGUMENT_NAMES = ["self", "node_for_adding", "u_of_edge", "v_of_edge", "attr"]
+
+
+@pytest.mark.parametrize("container", ["spaces", "steps", "contacts"])
+@pytest.mark.parametrize("key", NETWORKX_ARGUMENT_NAMES)
+def test_a_field_named_like_a_networkx_argument_loads_or_gives_one_error(container, key):
+    doc = json.loads(SHIPPED[SMALLEST])
+    doc[container][0][key] = 1
+    assert_loads_cleanly_and_saves(json.dumps(doc))
