@@ -34,7 +34,16 @@ ALLOWED: dict[str, set[str]] = {
     "fdlab.track": set(),
     "fdlab._shell": set(),
     "fdlab.plot": {"fdlab.track"},
-    "fdlab.editor": {"fdlab._shell", "fdlab.plot", "fdlab.track"},
+    # the editor shows the default bot's verdict beside the board (analysis, lazily)
+    "fdlab.editor": {
+        "fdlab._shell",
+        "fdlab.analysis",
+        "fdlab.bots",
+        "fdlab.par",
+        "fdlab.plot",
+        "fdlab.rules",
+        "fdlab.track",
+    },
     "fdlab.rules": {"fdlab.track"},
     "fdlab.par": {"fdlab.rules", "fdlab.track"},
     "fdlab.bots": {"fdlab.par", "fdlab.rules", "fdlab.track"},

@@ -142,6 +142,7 @@ class EditorSources:
     vertices: ColumnDataSource
     canvas: ColumnDataSource
     picture: ColumnDataSource
+    verdict: ColumnDataSource
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -161,6 +162,7 @@ class EditorSources:
             vertices=ColumnDataSource({"x": [], "y": []}),
             canvas=ColumnDataSource(drawing_area(track)),
             picture=ColumnDataSource({k: [] for k in ("url", "x", "y", "w", "h", "alpha")}),
+            verdict=ColumnDataSource(verdict_marks(track, [])),
         )
 
     def refresh(
@@ -185,6 +187,36 @@ class EditorSources:
             refill(self.notes[name], table)
         refill(self.canvas, drawing_area(track))
         return {space: row for row, space in enumerate(board["id"])}
+
+
+def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
+    """Labels for the corners that bite most, just under each corner's flag.
+
+    ``worst`` holds ``(corner id, text)`` pairs; a corner the board no longer
+    has gets no label.
+
+    Examples
+    --------
+    >>> track = from_ascii(". 1 1 .", corners={1: 2})
+    >>> verdict_marks(track, [(1, "58% overshot"), (7, "gone")])["text"]
+    ['\u26a0 58% overshot']
+    """
+    flags = annotation_tables(track)["flags"]
+    where = {
+        corner: (x, y, ox, oy)
+        for corner, x, y, ox, oy in zip(
+            flags["corner"], flags["x"], flags["y"], flags["ox"], flags["oy"], strict=True
+        )
+    }
+    marks: Columns = {"x": [], "y": [], "ox": [], "oy": [], "text": []}
+    for corner, text in worst:
+        if corner not in where:
+            continue
+        x, y, ox, oy = where[corner]
+        for key, value in zip(("x", "y", "ox", "oy"), (x, y, ox, oy + 15), strict=True):
+            marks[key].append(value)
+        marks["text"].append(f"\u26a0 {text}")
+    return marks
 
 
 def arrow_rows(track: Track, steps: Columns, mode: str) -> Columns:
@@ -316,6 +348,12 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
         "x", "y", text="text", source=notes["flags"], text_font_size="10px",
         x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
         background_fill_color=colors.FLAG_YELLOW, name="flags",
+    )  # fmt: skip
+    plot.text(
+        "x", "y", text="text", source=sources.verdict, text_font_size="10px",
+        x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
+        text_color=colors.VERDICT_RED, text_font_style="bold",
+        background_fill_color="#ffffff", background_fill_alpha=0.85, name="verdict-marks",
     )  # fmt: skip
     for name in LABEL_TABLES:
         plot.text(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 from jupyter_bokeh import BokehModel
@@ -43,11 +43,16 @@ from fdlab.editor.board_plot import (
     drawing_area,
     editor_figure,
     refill,
+    verdict_marks,
 )
 from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController
 from fdlab.editor.errors import EditError
+from fdlab.editor.verdict_panel import VerdictPanel
 from fdlab.track.model import EDGE_KINDS, SpaceId, Track
+
+if TYPE_CHECKING:
+    from fdlab.analysis.verdict import Verdict
 
 #: How Bokeh's Poly Draw tool draws a line (a double-click does nothing there).
 DRAWING_HINT = (
@@ -96,6 +101,10 @@ class TrackEditor:
     height : int
         Height of the plot in pixels; it is as wide as the board column
         (the controls are beside it, so board and controls fit a laptop screen).
+    verdict : bool
+        Show what the board plays like for the default bot (*How it plays*:
+        par, race length, the corners that bite, marked on the board),
+        refreshed in the background a moment after each edit.
 
     Attributes
     ----------
@@ -108,6 +117,8 @@ class TrackEditor:
         area), None when the last action went through.
     backdrop : Backdrop or None
         The picture under the board, to trace (*Load picture*).
+    verdict : VerdictPanel or None
+        The *How it plays* panel (``None`` with ``verdict=False``).
 
     Examples
     --------
@@ -124,8 +135,10 @@ class TrackEditor:
         *,
         path: str | Path | None = None,
         height: int = 460,
+        verdict: bool = True,
     ) -> None:
         load_bokehjs()
+        self._with_verdict = verdict
         self.controller = EditorController(track, path=path)
         self.selected: list[SpaceId] = []
         self.highlighted: list[SpaceId] = []
@@ -151,6 +164,8 @@ class TrackEditor:
         self.set_centreline(board_centreline(self.track))
         self._sync_controls()
         self._sync_enabled()
+        if self.verdict is not None:
+            self.verdict.start()
 
     @classmethod
     def open(cls, path: str | Path, **options: Any) -> TrackEditor:
@@ -198,9 +213,18 @@ class TrackEditor:
             "fdlab-problems",
         )
         self.problem_list.observe(self._on_problem, names="value")
+        self.verdict = (
+            VerdictPanel(lambda: self.track, self._mark_worst) if self._with_verdict else None
+        )
+        plays = (
+            [fold("How it plays", [self.verdict.widget], "fdlab-verdict-section")]
+            if self.verdict is not None
+            else []
+        )
         self.widget = board_beside_panel(
             [self.status, self.message, tool_row, self.plot, self.selection],
             [
+                *plays,
                 fold("Corner", [corner_row], "fdlab-corner-section"),
                 fold("Spaces: hazards, tunnels, grid, boxes", [space_row], "fdlab-space-section"),
                 fold(
@@ -566,6 +590,9 @@ class TrackEditor:
             self._problem_shown = None
             self.highlighted = []
         self.redraw()
+        if self.verdict is not None:
+            refill(self.sources.verdict, verdict_marks(self.track, []))
+            self.verdict.edited()
         if what.startswith(("undo rebuild", "redo rebuild", "rebuild")) and len(self.track):
             # the board shows the centreline and settings it was built from
             self.set_centreline(board_centreline(self.track))
@@ -1055,6 +1082,15 @@ class TrackEditor:
             if count
             else DRAWING_HINT
         )
+
+    def _mark_worst(self, verdict: Verdict | None) -> None:
+        """Label the corners that bite most on the board (none without a verdict)."""
+        worst = (
+            [(c.corner, f"{c.overshoot:.0%} overshot, {c.damage:.1f} SP") for c in verdict.worst]
+            if verdict is not None
+            else []
+        )
+        refill(self.sources.verdict, verdict_marks(self.track, worst))
 
     # -- errors -----------------------------------------------------------------
     def _say(self, message: str) -> None:

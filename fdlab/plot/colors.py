@@ -36,6 +36,8 @@ HIGHLIGHT = "#ff2bd6"
 KERB_RED = "#d62828"
 #: Yellow of the corner stop flags.
 FLAG_YELLOW = "#ffd21f"
+#: The editor's marks on the corners that bite most (the verdict, on white).
+VERDICT_RED = "#b2182b"
 #: Green of the long path counts.
 LONG_GREEN = "#1b9e3e"
 #: The police line (street rules, X-4).

@@ -7,7 +7,8 @@ loads the picture under the plot, sets its width and opacity, draws a lap
 over it with the mouse (tool *Draw centreline*) and rebuilds the board from
 it. The other, in the last editor (a shipped board opened from
 ``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
-count with the *Stops* dropdown, marks a danger space and a tunnel pair,
+count with the *Stops* dropdown (the verdict beside the board follows by
+itself and says what the edit did to par), marks a danger space and a tunnel pair,
 drags a centreline point (tool *Move points*), rebuilds, finds all three
 edits on the new board, presses *Save* and reads the saved file.
 Screenshots are kept in ``test-artifacts/`` (``editor-browser.png``,
@@ -264,6 +265,11 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             page.wait_for_function(_SPACES, arg=handle)
             spaces = page.evaluate(_SPACES, handle)
             message = editor.locator(".fdlab-message")
+            verdict_state = editor.locator(".fdlab-verdict-state")
+            verdict = editor.locator(".fdlab-verdict")
+            # 0. the default bot's verdict comes by itself, in the background
+            expect(verdict_state).to_contain_text("up to date")
+            expect(verdict).to_contain_text(re.compile(r"Par \d+\.\d turns a lap"))
             # 1. a corner space: hover says what it is, a click selects it, Stops edits it
             target = next(s for s in spaces if s["corner"] is not None)
             page.mouse.move(target["px"] - 1, target["py"])
@@ -278,6 +284,9 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(message).to_contain_text(
                 f"set stops of corner {target['corner']} to {new_stops}"
             )
+            # the verdict follows the edit by itself and says what it did to par
+            expect(verdict).to_contain_text(re.compile(r"than before the edit|unchanged by"))
+            expect(verdict_state).to_contain_text("up to date")
             # 2. a straight space of lane 0 well away from the corners: Danger
             straight = [s for s in spaces if s["corner"] is None and "grid" not in s["hover"]
                         and s["lane"] == 0 and s["px"] > 0]  # fmt: skip

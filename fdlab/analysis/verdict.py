@@ -1,0 +1,328 @@
+"""What a board plays like, in a few seconds: the verdict the editor shows beside the plot.
+
+A designer who moves a corner wants to know at once what the edit did to
+the game, without leaving the editor for a playtest. :func:`board_verdict`
+answers with what the default bot (``par``, guided by the exact solo
+solution) finds on one lap of the board:
+
+* the exact solo **par** of a lap (expected turns, :func:`fdlab.par.solo_table`),
+  and its change since the verdict before;
+* how long a **race of six cars** takes (rounds, with a 95% interval), from a
+  few seeded races of ``par`` bots;
+* for **each corner**, the share of passages that overshoot it and the
+  share of cars eliminated in it, the worst corners marked.
+
+One lap, basic rules: a two-lap race is the same lap twice, and the
+verdict must be fresh within seconds of an edit (about 3 s on Monaco).
+The full study is :func:`fdlab.analysis.playtest` and
+:func:`fdlab.analysis.circuit_report`.
+
+Examples
+--------
+>>> from fdlab.analysis.examples import tight_ring
+>>> verdict = board_verdict(tight_ring(), races=4)
+>>> round(verdict.par, 2), verdict.cars, len(verdict.corners)
+(5.51, 2, 2)
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import statistics
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.playtest import playtest
+from fdlab.analysis.stats import corner_table
+from fdlab.errors import FdlabError
+from fdlab.par import solo_table
+from fdlab.rules.board import compile_board
+from fdlab.rules.presets import get_preset
+from fdlab.track.model import Track
+
+__all__ = ["CornerVerdict", "Verdict", "VerdictError", "board_verdict"]
+
+#: Races of the verdict: 24 six-car laps of Monaco take about a second.
+VERDICT_RACES = 24
+
+#: Cars in the verdict's races (fewer when the grid has fewer spots).
+VERDICT_CARS = 6
+
+#: A corner is marked when its danger (:func:`fdlab.analysis.stats.corner_table`: damage
+#: per passage, eliminations weighing a full pool) is at least this...
+WORST_DANGER = 0.5
+
+#: At most this many corners are marked as the worst.
+MARKED_CORNERS = 3
+
+
+class VerdictError(PlaytestError):
+    """A board that cannot be played yet; the message says what is missing."""
+
+
+@dataclass(frozen=True)
+class CornerVerdict:
+    """How one corner plays for the default bot.
+
+    Attributes
+    ----------
+    corner : Any
+        The corner's id.
+    name : str
+    stops : int
+        Stops the corner requires.
+    passages : int
+        Times a car left the corner (properly or overshooting) in the races.
+    overshoot : float
+        Share of the passages that overshot the corner.
+    mean_overshoot : float
+        Spaces beyond the corner per overshoot.
+    damage : float
+        Damage (SP) taken in or for the corner per passage.
+    eliminated : float
+        Share of the cars eliminated in this corner.
+    danger : float
+        Damage per passage plus eliminations weighing a full pool
+        (:data:`fdlab.analysis.stats.ELIMINATION_WEIGHT`): the corners are ranked by it.
+    worst : bool
+        Marked as one of the corners that bite most.
+    """
+
+    corner: Any
+    name: str
+    stops: int
+    passages: int
+    overshoot: float
+    mean_overshoot: float
+    damage: float
+    eliminated: float
+    danger: float
+    worst: bool = False
+
+    @property
+    def words(self) -> str:
+        """The corner in one sentence.
+
+        Examples
+        --------
+        >>> CornerVerdict(4, "Mirabeau", 2, 40, 0.5, 3.2, 1.6, 0.05, 2.5, True).words
+        'Mirabeau (2 stops): overshot in 50% of passages by 3.2 spaces, 1.6 SP a car; 5% of cars eliminated'
+        """
+        stops = f"{self.stops} stop{'s' if self.stops != 1 else ''}"
+        if not self.passages:
+            return f"{self.name} ({stops}): no car reached it"
+        text = f"{self.name} ({stops}): "
+        if self.overshoot:
+            text += (
+                f"overshot in {self.overshoot:.0%} of passages by {self.mean_overshoot:.1f} "
+                f"spaces, {self.damage:.1f} SP a car"
+            )
+        else:
+            text += "never overshot"
+        if self.eliminated:
+            text += f"; {self.eliminated:.0%} of cars eliminated"
+        return text
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a board plays like for the default bot (see :func:`board_verdict`).
+
+    Attributes
+    ----------
+    track_name : str
+    par : float
+        Exact solo par of one lap (expected turns, basic rules).
+    cars : int
+        Cars in each of the verdict's races.
+    races : int
+    rounds : float
+        Mean length of a one-lap race of ``cars`` cars, in rounds.
+    rounds_interval : tuple of float
+        95% interval of that mean.
+    finished : float
+        Share of the cars that finished.
+    corners : tuple of CornerVerdict
+        In the board's corner order.
+    seconds : float
+        Time the verdict took.
+    par_before : float or None
+        Par of the verdict before (the last edit's), to show the change.
+    """
+
+    track_name: str
+    par: float
+    cars: int
+    races: int
+    rounds: float
+    rounds_interval: tuple[float, float]
+    finished: float
+    corners: tuple[CornerVerdict, ...]
+    seconds: float
+    par_before: float | None = None
+
+    @property
+    def par_change(self) -> float | None:
+        """Par minus the par before (``None`` for a first verdict)."""
+        return None if self.par_before is None else self.par - self.par_before
+
+    @property
+    def worst(self) -> tuple[CornerVerdict, ...]:
+        """The marked corners, worst first."""
+        marked = [c for c in self.corners if c.worst]
+        return tuple(sorted(marked, key=lambda c: -c.danger))
+
+    def after(self, before: Verdict | None) -> Verdict:
+        """This verdict with the par of ``before`` remembered (for :attr:`par_change`).
+
+        Examples
+        --------
+        >>> a = Verdict("A", 18.0, 6, 24, 20.0, (19.8, 20.2), 1.0, (), 1.0)
+        >>> round(Verdict("A", 18.5, 6, 24, 20.0, (19.8, 20.2), 1.0, (), 1.0).after(a).par_change, 2)
+        0.5
+        """
+        return replace(self, par_before=None if before is None else before.par)
+
+    def lines(self) -> list[str]:
+        """The verdict as sentences, most important first.
+
+        Examples
+        --------
+        >>> corner = CornerVerdict(1, "Corner 1", 1, 30, 0.4, 2.0, 0.8, 0.0, 0.8, True)
+        >>> verdict = Verdict("Ring", 8.0, 6, 24, 9.5, (9.3, 9.7), 1.0, (corner,), 1.0, 8.25)
+        >>> print("\\n".join(verdict.lines()))
+        Par 8.0 turns a lap (0.2 fewer than before the edit).
+        Six cars race a lap in 9.5 rounds (9.3-9.7); every car finished.
+        Corner 1 (1 stop): overshot in 40% of passages by 2.0 spaces, 0.8 SP a car
+        """
+        change = self.par_change
+        par = f"Par {self.par:.1f} turns a lap"
+        if change is not None and abs(change) >= 0.05:
+            par += f" ({abs(change):.1f} {'more' if change > 0 else 'fewer'} than before the edit)"
+        elif change is not None:
+            par += " (unchanged by the edit)"
+        low, high = self.rounds_interval
+        cars = _NUMBERS.get(self.cars, str(self.cars)).capitalize()
+        race = f"{cars} cars race a lap in {self.rounds:.1f} rounds ({low:.1f}-{high:.1f}); "
+        if self.finished >= 1:
+            race += "every car finished."
+        else:
+            race += f"{1 - self.finished:.0%} of cars were eliminated."
+        marked = [c.words for c in self.worst] or ["No corner bites: none costs a car much."]
+        return [par + ".", race, *marked]
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr style='{'color:#b2182b;font-weight:bold' if c.worst else ''}'>"
+            f"<td style='text-align:left'>{html.escape(c.name)}</td><td>{c.stops}</td>"
+            f"<td>{c.overshoot:.0%}</td><td>{c.damage:.1f}</td><td>{c.eliminated:.0%}</td></tr>"
+            for c in self.corners
+        )
+        return (
+            "<div class='fdlab-verdict-text' style='line-height:1.35'>"
+            + "".join(f"<div>{html.escape(line)}</div>" for line in self.lines())
+            + "<details><summary>every corner</summary>"
+            "<table style='font-size:0.9em'><tr><th>corner</th><th>stops</th>"
+            "<th>overshot</th><th>SP a car</th><th>eliminated</th></tr>"
+            + rows
+            + f"</table></details><div style='color:#666;font-size:0.85em'>{self.races} races "
+            f"of {self.cars} par bots, one lap, basic rules ({self.seconds:.1f} s)</div></div>"
+        )
+
+
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def board_verdict(
+    track: Track,
+    *,
+    races: int = VERDICT_RACES,
+    cars: int = VERDICT_CARS,
+    seed: int = 0,
+    before: Verdict | None = None,
+) -> Verdict:
+    """What ``track`` plays like for the default bot, over one lap (basic rules).
+
+    Parameters
+    ----------
+    track : Track
+    races : int
+        Seeded races of ``cars`` par bots to play.
+    cars : int
+        Cars per race, at most the board's grid spots.
+    seed : int
+        Seed of the races: the same board gives the same verdict.
+    before : Verdict, optional
+        The verdict before the last edit, for the change of par.
+
+    Returns
+    -------
+    Verdict
+
+    Raises
+    ------
+    VerdictError
+        When the board cannot be raced yet (no grid spot, no finish line,
+        a board the rules cannot compile), saying what is missing.
+
+    Examples
+    --------
+    >>> from fdlab.analysis.examples import tight_ring
+    >>> verdict = board_verdict(tight_ring(), races=4)
+    >>> verdict.lines()[0]
+    'Par 5.5 turns a lap.'
+    >>> board_verdict(from_ascii(". . . ."))
+    Traceback (most recent call last):
+    ...
+    fdlab.analysis.verdict.VerdictError: not playable yet: the board has no grid spot (Grid spot)
+    """
+    started = time.perf_counter()
+    if not track.grid_spots():
+        raise VerdictError("not playable yet: the board has no grid spot (Grid spot)")
+    try:
+        board = compile_board(track)
+        par = solo_table(board, get_preset("basic", 1)).par
+        cars = max(1, min(cars, len(track.grid_spots())))
+        result = playtest(track, cars, races=races, seed=seed, laps=1, workers=1, progress=False)
+    except FdlabError as error:
+        raise VerdictError(f"not playable yet: {error}") from error
+    rounds = [float(r) for r in result.races["rounds"]]
+    mean = statistics.fmean(rounds)
+    half = 1.96 * statistics.stdev(rounds) / math.sqrt(len(rounds)) if len(rounds) > 1 else 0.0
+    table = corner_table(result)
+    started_cars = len(result.cars)
+    corners = []
+    for cid in track.corners:
+        row = table.loc[cid]
+        passages = int(row["passages"])
+        corners.append(
+            CornerVerdict(
+                corner=cid,
+                name=str(row["name"]),
+                stops=int(row["stops"]),
+                passages=passages,
+                overshoot=float(row["overshoot_rate"]) if passages else 0.0,
+                mean_overshoot=float(row["mean_overshoot"]),
+                damage=float(row["damage_per_passage"]) if passages else 0.0,
+                eliminated=int(row["eliminations"]) / started_cars,
+                danger=float(row["danger"]) if passages else 0.0,
+            )
+        )
+    worst = sorted((c for c in corners if c.danger >= WORST_DANGER), key=lambda c: -c.danger)
+    marked = {c.corner for c in worst[:MARKED_CORNERS]}
+    finished = float((result.cars["status"] == "finished").mean())
+    return Verdict(
+        track_name=track.name,
+        par=par,
+        cars=cars,
+        races=races,
+        rounds=mean,
+        rounds_interval=(mean - half, mean + half),
+        finished=finished,
+        corners=tuple(replace(c, worst=c.corner in marked) for c in corners),
+        seconds=time.perf_counter() - started,
+        par_before=None if before is None else before.par,
+    )
