@@ -14,7 +14,10 @@ One home for what every fdlab widget needs around its own content:
   installed package (no CDN);
 - :func:`fold` and :func:`board_beside_panel`, the one-screen layout: the
   board on the left, the controls beside it in sections that fold, so a
-  1366x768 laptop shows both without scrolling.
+  1366x768 laptop shows both without scrolling;
+- :func:`in_background`, for work longer than a callback may block (about
+  0.3 s): it runs in a worker thread and its answer comes back to the
+  notebook's thread.
 
 The rules engine never imports this module (the layer test keeps it so).
 
@@ -31,10 +34,12 @@ Examples
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 import ipywidgets as w
@@ -49,10 +54,12 @@ __all__ = [
     "ReportingWidget",
     "board_beside_panel",
     "fold",
+    "in_background",
     "labelled",
     "load_bokehjs",
     "reported",
     "row",
+    "running_loop",
 ]
 
 #: The one colour of a refusal, in every fdlab widget (dark red, readable on white).
@@ -118,6 +125,68 @@ class MessageLine:
         self.last_error = None
         self.last_message = None
         self.widget.value = ""
+
+
+#: One worker thread for the widgets' long work (printing...): one job at a time.
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fdlab-widget")
+
+T = TypeVar("T")
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The notebook's event loop, or ``None`` in plain Python (a script, a test).
+
+    Examples
+    --------
+    >>> running_loop() is None
+    True
+    """
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def in_background(
+    work: Callable[[], T], done: Callable[[T], None], failed: Callable[[BaseException], None]
+) -> None:
+    """Run ``work`` in a worker thread, then ``done(result)`` or ``failed(error)``.
+
+    In a notebook the call returns at once and ``done`` or ``failed`` runs
+    later on the notebook's thread (widgets are updated there). In plain
+    Python, where no event loop runs, everything runs here and now.
+
+    Examples
+    --------
+    >>> in_background(lambda: 6 * 7, print, print)
+    42
+    >>> in_background(lambda: 1 / 0, print, lambda error: print(type(error).__name__))
+    ZeroDivisionError
+    """
+    loop = running_loop()
+    if loop is None:
+        try:
+            result = work()
+        except Exception as error:  # noqa: BLE001 - handed to the caller's handler
+            failed(error)
+            return
+        done(result)
+        return
+
+    async def wait() -> None:
+        try:
+            result = await asyncio.wrap_future(_WORKER.submit(work))
+        except Exception as error:  # noqa: BLE001 - handed to the caller's handler
+            failed(error)
+            return
+        done(result)
+
+    _TASKS.add(task := loop.create_task(wait()))
+    task.add_done_callback(_TASKS.discard)
+
+
+#: Tasks of :func:`in_background` still running (the loop keeps only weak references).
+_TASKS: set[asyncio.Task[None]] = set()
 
 
 class ReportingWidget(Protocol):

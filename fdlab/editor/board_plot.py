@@ -27,6 +27,7 @@ from bokeh.models import (
     PolyDrawTool,
     PolyEditTool,
     ScaleBar,
+    Scatter,
     TapTool,
     VeeHead,
 )
@@ -64,6 +65,8 @@ LEGEND = (
     ("shooting", colors.SHOOTING),
     ("danger", colors.DANGER),
 )
+#: How near (screen pixels) the pointer must be to a centreline point to drag it.
+SNAP_RADIUS_PX = 12
 #: How far (screen pixels) a corner's flag sits outside the corner.
 FLAG_OFFSET = 22
 
@@ -285,7 +288,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__, plot.sizing_mode
     ('fdlab-board', 'Patches', 'stretch_width')
     >>> sorted(t.name for t in plot.tools if not t.visible)
-    ['tool-box', 'tool-draw', 'tool-edit', 'tool-pan', 'tool-tap']
+    ['point-cue', 'tool-box', 'tool-draw', 'tool-edit', 'tool-pan', 'tool-tap']
     """
     plot = figure(
         height=height,
@@ -369,7 +372,18 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
         line_width=2,
         name="centreline",
     )
-    vertices = plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
+    # The points of the centreline are caught this far from the pointer (the
+    # renderer's size is its hit area) and light up under it, so a drag that
+    # starts a little off the point still moves it.
+    vertices = plot.scatter(
+        "x", "y", source=sources.vertices, size=2 * SNAP_RADIUS_PX, fill_color="#1b1d21",
+        fill_alpha=0.12, line_color="#1b1d21", line_alpha=0.35, name="centreline-points",
+    )  # fmt: skip
+    vertices.hover_glyph = Scatter(
+        size=2 * SNAP_RADIUS_PX, fill_color=colors.HIGHLIGHT, fill_alpha=0.35,
+        line_color=colors.HIGHLIGHT, line_width=2,
+    )  # fmt: skip
+    plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
     canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
     plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
     hover = HoverTool(
@@ -385,7 +399,8 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     box = BoxSelectTool(renderers=[centres], name="tool-box", visible=False)
     draw = PolyDrawTool(renderers=[line], num_objects=1, name="tool-draw", visible=False)
     edit = PolyEditTool(renderers=[line], vertex_renderer=vertices, name="tool-edit", visible=False)
-    plot.add_tools(tap, box, hover, draw, edit, PanTool(name="tool-pan", visible=False))
+    point_cue = HoverTool(renderers=[vertices], tooltips=None, name="point-cue", visible=False)
+    plot.add_tools(tap, box, hover, point_cue, draw, edit, PanTool(name="tool-pan", visible=False))
     plot.toolbar.active_tap = tap
     plot.toolbar.active_drag = None
     _add_legend(plot)

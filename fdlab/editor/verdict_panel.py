@@ -22,11 +22,11 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from fdlab._shell import Buttons
+from fdlab._shell import Buttons, running_loop
 from fdlab.editor.verdict_watch import VerdictWatch
 from fdlab.track.model import Track
 
@@ -100,7 +100,7 @@ class VerdictPanel:
 
     def refresh(self) -> None:
         """Work the verdict out again: in the background in a notebook, here in a script."""
-        if _running_loop() is None:
+        if running_loop() is None:
             self.watch.refresh_now(self.track_of())
             self._announce()
         else:
@@ -108,7 +108,7 @@ class VerdictPanel:
         self._show()
 
     def _schedule(self, delay: float) -> None:
-        loop = _running_loop()
+        loop = running_loop()
         if loop is None:
             return  # plain Python: Refresh computes it
         if self._task is not None:
@@ -159,11 +159,3 @@ class VerdictPanel:
 
     def __repr__(self) -> str:
         return f"<VerdictPanel {self.watch!r}>"
-
-
-def _running_loop() -> Any:
-    """The notebook's event loop, or ``None`` in plain Python."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

@@ -30,6 +30,7 @@ from fdlab._shell import (
     MessageLine,
     board_beside_panel,
     fold,
+    in_background,
     labelled,
     load_bokehjs,
     reported,
@@ -539,6 +540,12 @@ class TrackEditor:
             self.overwrite,
             button("Load", "fdlab-load", self.load),
             self.discard,
+            button(
+                "Print",
+                "fdlab-print",
+                self.print_board,
+                "write the board at real size as a PDF beside its file, to print and play on",
+            ),
         )
 
     def _fill_build_boxes(self) -> None:
@@ -1027,6 +1034,36 @@ class TrackEditor:
         saved = self.controller.save(text or None, overwrite=self.overwrite.value)
         self.overwrite.value = False
         self._sync_controls(f"saved to {saved}")
+
+    @reported
+    def print_board(self) -> None:
+        """Write the board at real size as a PDF beside its file (in the background).
+
+        The PDF is named after the file in *File* (``monaco.json`` prints to
+        ``monaco.pdf``); printing takes about a second on a large board, so it
+        runs in a worker thread and the message line says when it is written.
+        """
+        from fdlab.plot.printing import print_board
+
+        text = self.path.value.strip()
+        if not text:
+            raise EditError("print: type the board's file in 'File' (the PDF goes beside it)")
+        target = Path(text).expanduser().with_suffix(".pdf")
+        if not target.parent.is_dir():
+            raise EditError(f"print: there is no folder {str(target.parent)!r} to write into")
+        snapshot = self.track.copy()
+        self._say(f"printing {snapshot.name} to {target}...")
+
+        def printed(layout: Any) -> None:
+            self._say(
+                f"printed {snapshot.name} to {target}: {layout.pages} {layout.paper} page"
+                f"{'s' if layout.pages != 1 else ''} at real size (the first shows how they join)"
+            )
+
+        def failed(error: BaseException) -> None:
+            self.messages.refuse(f"print: {error}")
+
+        in_background(lambda: print_board(snapshot, target), printed, failed)
 
     @reported
     def load(self) -> None:

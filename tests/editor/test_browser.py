@@ -9,7 +9,7 @@ it. The other, in the last editor (a shipped board opened from
 ``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
 count with the *Stops* dropdown (the verdict beside the board follows by
 itself and says what the edit did to par), marks a danger space and a tunnel pair,
-drags a centreline point (tool *Move points*), rebuilds, finds all three
+drags a centreline point from 8 px off it (tool *Move points*), rebuilds, finds all three
 edits on the new board, presses *Save* and reads the saved file.
 Screenshots are kept in ``test-artifacts/`` (``editor-browser.png``,
 ``editor-trace.png``).
@@ -311,11 +311,13 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             middle = line[len(line) // 2]
             _press_and_hold(page, middle["px"], middle["py"])
             page.wait_for_timeout(1500)  # the shown points travel to the kernel and back
-            page.mouse.move(middle["px"], middle["py"])
+            # the drag starts 8 px off the point: within the snap radius, it still takes it
+            grab_x, grab_y = middle["px"] + 6, middle["py"] - 5
+            page.mouse.move(grab_x, grab_y)
             page.mouse.down()
             # small steps first: the drag starts where it is recognised, still on the point
             for step in [*range(1, 8), 10, 14, 18, 22, 26]:
-                page.mouse.move(middle["px"] + step, middle["py"] + 0.75 * step)
+                page.mouse.move(grab_x + step, grab_y + 0.75 * step)
                 page.wait_for_timeout(40)
             page.mouse.up()
             page.wait_for_timeout(500)

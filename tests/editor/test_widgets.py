@@ -433,3 +433,23 @@ def test_drag_a_point_of_a_built_board_and_rebuild_keeps_its_street_features():
     _click(editor, "fdlab-undo")  # the shipped board is back, with its own centreline
     assert editor.track == load_track(STREET) and editor.keep_build.value
     assert editor.centreline_points() == [tuple(p) for p in spec["centreline"]["points"]]
+
+
+def test_print_writes_the_pdf_beside_the_board_file(tmp_path):
+    """The Print button: a real-size PDF named after the board's file (issue 26)."""
+    from fdlab.track import load_track
+
+    editor = TrackEditor(load_track(STREET.parent / "training.json"), verdict=False)
+    editor.path.value = str(tmp_path / "ring.json")
+    editor.print_board()
+    pdf = tmp_path / "ring.pdf"
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert editor.last_error is None
+    assert f"to {pdf}" in editor.last_message and "real size" in editor.last_message
+
+
+def test_print_without_a_file_says_where_to_type_it():
+    editor = TrackEditor(from_ascii(". . 1 1 .", corners={1: 1}), verdict=False)
+    editor.path.value = ""
+    editor.print_board()
+    assert "type the board's file in 'File'" in editor.last_error
