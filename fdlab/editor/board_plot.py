@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bokeh import events
 from bokeh.models import Arrow as ArrowAnnotation
 from bokeh.models import (
     BoxSelectTool,
     ColumnDataSource,
+    CustomJS,
     DataRange1d,
     HoverTool,
     Legend,
@@ -54,6 +56,7 @@ TOOLS = {
     "Box select": "tool-box",
     "Draw centreline": "tool-draw",
     "Move points": "tool-edit",
+    "Move picture": "tool-move-picture",  # no Bokeh tool: the drag is handled in the browser
     "Pan": "tool-pan",
 }
 #: Colours of the legend: what each fill colour of a space means.
@@ -65,6 +68,37 @@ LEGEND = (
     ("shooting", colors.SHOOTING),
     ("danger", colors.DANGER),
 )
+#: Columns of the picture under the board (:meth:`fdlab.editor.backdrop.Backdrop.columns`).
+PICTURE_COLUMNS = ("url", "x", "y", "w", "h", "alpha", "angle")
+
+#: In the browser: a click while the editor waits for the two points that scale the picture.
+_PICTURE_TAP = """
+if (mode.data.mode[0] !== "scale") return;
+const d = gesture.data;
+gesture.data = {kind: [...d.kind, "tap"], x: [...d.x, cb_obj.x], y: [...d.y, cb_obj.y]};
+"""
+#: In the browser: a drag with the tool *Move picture* moves the picture under the pointer...
+_PICTURE_PAN_START = """
+const p = picture.data;
+if (mode.data.mode[0] !== "move" || p.x.length === 0) return;
+// the view stays put while the picture moves (the ranges would follow it): as after a pan
+x_range.have_updated_interactively = true;
+y_range.have_updated_interactively = true;
+mode.data = {mode: ["move"], x0: [p.x[0]], y0: [p.y[0]], sx: [cb_obj.x], sy: [cb_obj.y]};
+"""
+_PICTURE_PAN = """
+const m = mode.data;
+if (m.mode[0] !== "move" || picture.data.x.length === 0) return;
+picture.patch({x: [[0, m.x0[0] + cb_obj.x - m.sx[0]]], y: [[0, m.y0[0] + cb_obj.y - m.sy[0]]]});
+"""
+#: ...and where it is left goes to the kernel once, at the end of the drag.
+_PICTURE_PAN_END = """
+const p = picture.data;
+if (mode.data.mode[0] !== "move" || p.x.length === 0) return;
+const d = gesture.data;
+gesture.data = {kind: [...d.kind, "moved"], x: [...d.x, p.x[0]], y: [...d.y, p.y[0]]};
+"""
+
 #: How near (screen pixels) the pointer must be to a centreline point to drag it.
 SNAP_RADIUS_PX = 12
 #: How far (screen pixels) a corner's flag sits outside the corner.
@@ -146,6 +180,10 @@ class EditorSources:
     canvas: ColumnDataSource
     picture: ColumnDataSource
     verdict: ColumnDataSource
+    #: What the picture gestures need: ``mode`` ("off", "move" or "scale") and the drag's start.
+    picture_mode: ColumnDataSource
+    #: Written by the browser: a click on the picture (``tap``) or where a drag left it (``moved``).
+    picture_gesture: ColumnDataSource
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -164,8 +202,12 @@ class EditorSources:
             centreline=ColumnDataSource({"xs": [], "ys": []}),
             vertices=ColumnDataSource({"x": [], "y": []}),
             canvas=ColumnDataSource(drawing_area(track)),
-            picture=ColumnDataSource({k: [] for k in ("url", "x", "y", "w", "h", "alpha")}),
+            picture=ColumnDataSource({k: [] for k in PICTURE_COLUMNS}),
             verdict=ColumnDataSource(verdict_marks(track, [])),
+            picture_mode=ColumnDataSource(
+                {"mode": ["off"], "x0": [0.0], "y0": [0.0], "sx": [0.0], "sy": [0.0]}
+            ),
+            picture_gesture=ColumnDataSource({"kind": [], "x": [], "y": []}),
         )
 
     def refresh(
@@ -307,6 +349,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     plot.grid.visible = False
     picture = plot.image_url(
         url="url", x="x", y="y", w="w", h="h", anchor="bottom_left", global_alpha="alpha",
+        angle="angle",
         source=sources.picture, name="picture",
     )  # fmt: skip
     spaces = plot.patches(
@@ -386,6 +429,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
     canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
     plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
+    _picture_gestures(plot, sources)
     hover = HoverTool(
         renderers=[spaces],
         tooltips=[
@@ -409,6 +453,24 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
                  background_fill_alpha=0.6, name="scale"),
     )  # fmt: skip
     return plot
+
+
+def _picture_gestures(plot: Any, sources: EditorSources) -> None:
+    """Clicks and drags on the picture, handled in the browser (no round trip while dragging)."""
+    args = {
+        "mode": sources.picture_mode,
+        "gesture": sources.picture_gesture,
+        "picture": sources.picture,
+        "x_range": plot.x_range,
+        "y_range": plot.y_range,
+    }
+    for event, code in (
+        (events.Tap, _PICTURE_TAP),
+        (events.PanStart, _PICTURE_PAN_START),
+        (events.Pan, _PICTURE_PAN),
+        (events.PanEnd, _PICTURE_PAN_END),
+    ):
+        plot.js_on_event(event, CustomJS(args=args, code=code))
 
 
 def _add_legend(plot: Any) -> None:

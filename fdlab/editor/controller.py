@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fdlab.editor import edit_log
+from fdlab.editor.backdrop import PICTURE_KEY, checked_placement
 from fdlab.editor.errors import (
     EditError,
     LoadError,
@@ -334,6 +335,39 @@ class EditorController:
         self._recording = _SKIP  # a rebuild keeps the name, description and laps anyway
         try:
             self.apply(SetTrackInfo(changes, label=f"set {text}"))
+        finally:
+            self._recording = None
+
+    def set_picture(self, placement: dict[str, Any] | None) -> None:
+        """Keep where the traced picture lies with the board (``None``: no picture).
+
+        ``placement`` is :meth:`fdlab.editor.backdrop.Backdrop.placement`: the
+        picture's ``file`` (relative to the board's file) and its ``width``,
+        ``x``, ``y``, ``angle`` and ``opacity``. It is saved with the board
+        (the track's ``picture`` field), so the picture is back under the
+        board when the file is opened again. An edit like any other: undo
+        puts the picture back where it was.
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.set_picture({"file": "scan.png", "width": 800.0, "x": 0.0, "y": 0.0,
+        ...                     "angle": 0.0, "opacity": 0.5})
+        >>> editor.track.graph.graph["picture"]["width"], editor.dirty
+        (800.0, True)
+        >>> editor.set_picture({"file": "scan.png", "width": -1})
+        Traceback (most recent call last):
+        ...
+        fdlab.editor.errors.EditError: picture: width must be a number more than 0, not -1
+        """
+        if placement is not None:
+            placement = checked_placement(placement)
+        if placement == self.track.graph.graph.get(PICTURE_KEY):
+            return
+        label = "place the picture" if placement is not None else "remove the picture"
+        self._recording = _SKIP  # a rebuild keeps the picture anyway
+        try:
+            self.apply(SetGraphValue(PICTURE_KEY, placement, label=label, remove=placement is None))
         finally:
             self._recording = None
 
@@ -883,6 +917,8 @@ class EditorController:
             raise EditError(f"rebuild from the centreline failed: {error}") from error
         for key in ("name", "description", "laps"):
             board.graph.graph[key] = self.track.graph.graph[key]
+        if PICTURE_KEY in self.track.graph.graph:  # the picture traced stays under the board
+            board.graph.graph[PICTURE_KEY] = self.track.graph.graph[PICTURE_KEY]
         points = getattr(centreline, "points", centreline)
         label = "rebuild from a centreline" + (
             f" of {len(points)} points" if isinstance(points, Sequence) else ""

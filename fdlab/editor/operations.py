@@ -441,11 +441,16 @@ class SetGraphValue(Operation):
     key: str
     value: Any
     label: str = "set a board attribute"
+    #: Take the attribute away instead (``value`` is not used).
+    remove: bool = False
     _old: Any = field(default=_MISSING, repr=False)
 
     def apply(self, track: Track) -> None:
         self._old = track.graph.graph.get(self.key, _MISSING)
-        track.graph.graph[self.key] = self.value
+        if self.remove:
+            track.graph.graph.pop(self.key, None)
+        else:
+            track.graph.graph[self.key] = self.value
 
     def revert(self, track: Track) -> None:
         if self._old is _MISSING:

@@ -41,7 +41,6 @@ from fdlab.editor.board_plot import (
     ARROW_MODES,
     TOOLS,
     EditorSources,
-    drawing_area,
     editor_figure,
     refill,
     verdict_marks,
@@ -49,6 +48,7 @@ from fdlab.editor.board_plot import (
 from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController
 from fdlab.editor.errors import EditError
+from fdlab.editor.tracing import Tracing
 from fdlab.editor.verdict_panel import VerdictPanel
 from fdlab.track.model import EDGE_KINDS, SpaceId, Track
 
@@ -68,6 +68,7 @@ TOOL_HINTS = {
     "Draw centreline": "press and hold for the first point, click the next ones, press and "
     "hold on the last one (or press Esc)",
     "Move points": "press and hold the line to show its points, then drag one",
+    "Move picture": "drag the picture under the board to where it belongs",
     "Pan": "drag the board to move it; to zoom with the wheel, pick the wheel-zoom tool above the plot",
 }
 #: Controls that act on the selection (CSS class -> what they need: "any" or a count).
@@ -145,7 +146,6 @@ class TrackEditor:
         self.highlighted: list[SpaceId] = []
         self._problem_shown: tuple[Any, ...] | None = None
         self.messages = MessageLine()
-        self.backdrop: Backdrop | None = None
         self._syncing = False
         self._row_of: dict[SpaceId, int] = {}
         self.sources = EditorSources.of(self.track)
@@ -165,6 +165,7 @@ class TrackEditor:
         self.set_centreline(board_centreline(self.track))
         self._sync_controls()
         self._sync_enabled()
+        self.tracing.follow_board()  # the picture saved with the board, where it was left
         if self.verdict is not None:
             self.verdict.start()
 
@@ -205,7 +206,11 @@ class TrackEditor:
         space_row = self._space_row()
         step_row = self._step_row()
         pit_row = self._pit_row()
-        picture_row = self._picture_row()
+        self.tracing = Tracing(self)
+        # the picture's controls, by the names the notebooks use
+        self.picture_path, self.picture_width = self.tracing.path, self.tracing.width
+        self.picture_x, self.picture_y = self.tracing.x, self.tracing.y
+        self.picture_opacity, self.picture_scale = self.tracing.opacity, self.tracing.scale_info
         build_row = self._build_row()
         self.unplaced_row = self._unplaced_row()
         file_row = self._file_row()
@@ -240,7 +245,9 @@ class TrackEditor:
                     [self.centreline_info, build_row, self.unplaced_row],
                     "fdlab-build-section",
                 ),
-                fold("Picture to trace", [picture_row], "fdlab-picture-section", open=False),
+                fold(
+                    "Picture to trace", [self.tracing.widget], "fdlab-picture-section", open=False
+                ),
                 fold("File", [file_row], "fdlab-file-section"),
                 fold("Problems", [self.problem_list], "fdlab-problem-section"),
             ],
@@ -380,58 +387,6 @@ class TrackEditor:
                 self.add_pit_lane,
                 "pit lane beside the selected spaces",
             ),
-        )
-
-    def _picture_row(self) -> w.HBox:
-        """A picture under the plot, to trace."""
-        button = self._buttons.make
-        self.picture_path = labelled(
-            w.Text(
-                description="Picture",
-                placeholder="board-scan.png (PNG or JPEG)",
-                layout=w.Layout(width="22em"),
-            ),
-            "fdlab-picture-path",
-        )
-        self.picture_width = labelled(
-            w.BoundedFloatText(
-                description="width (m)", value=1000.0, min=0.001, max=1e6,
-                layout=w.Layout(width="12em"),
-            ),
-            "fdlab-picture-width",
-        )  # fmt: skip
-        self.picture_x = labelled(
-            w.FloatText(description="x (m)", value=0.0, layout=w.Layout(width="9em")),
-            "fdlab-picture-x",
-        )
-        self.picture_y = labelled(
-            w.FloatText(description="y (m)", value=0.0, layout=w.Layout(width="9em")),
-            "fdlab-picture-y",
-        )
-        self.picture_opacity = labelled(
-            w.FloatSlider(
-                description="opacity", value=0.5, min=0.0, max=1.0, step=0.05,
-                layout=w.Layout(width="16em"),
-            ),
-            "fdlab-picture-opacity",
-        )  # fmt: skip
-        for box in (self.picture_width, self.picture_x, self.picture_y, self.picture_opacity):
-            box.observe(self._on_picture_setting, names="value")
-        self.picture_scale = labelled(w.HTML(), "fdlab-picture-scale")
-        return row(
-            self.picture_path,
-            button(
-                "Load picture",
-                "fdlab-load-picture",
-                self.load_picture,
-                "show a board scan (PNG or JPEG file) under the plot to trace it",
-            ),
-            self.picture_width,
-            self.picture_x,
-            self.picture_y,
-            self.picture_opacity,
-            self.picture_scale,
-            button("Remove picture", "fdlab-remove-picture", self.remove_picture),
         )
 
     def _build_row(self) -> w.HBox:
@@ -597,6 +552,7 @@ class TrackEditor:
             self._problem_shown = None
             self.highlighted = []
         self.redraw()
+        self.tracing.follow_board()
         if self.verdict is not None:
             refill(self.sources.verdict, verdict_marks(self.track, []))
             self.verdict.edited()
@@ -662,6 +618,7 @@ class TrackEditor:
         self.stops.disabled = count == 0
         self.corner_name.disabled = corner is None
         self._buttons["fdlab-remove-picture"].disabled = self.backdrop is None
+        self._buttons["fdlab-scale-picture"].disabled = self.backdrop is None
 
     # -- selection --------------------------------------------------------------
     def select(self, spaces: Iterable[SpaceId]) -> None:
@@ -791,6 +748,9 @@ class TrackEditor:
         toolbar.active_multi = tools[name] if drawing else None
         toolbar.active_tap = None if drawing else tools["Select"]
         toolbar.active_drag = tools[name] if name in ("Box select", "Pan") else None
+        if name == "Move picture":
+            toolbar.active_tap = None  # a click there must not change the selection
+        self.tracing.set_tool(name == "Move picture")
         if drawing and self.selected:
             self.clear_selection()
         self._say(f"Tool: {name} ({TOOL_HINTS[name]})")
@@ -946,76 +906,18 @@ class TrackEditor:
         self.controller.drop_unplaced_edits()
 
     # -- the picture under the board ---------------------------------------------
-    @reported
+    @property
+    def backdrop(self) -> Backdrop | None:
+        """The picture under the board, to trace (``None`` when there is none)."""
+        return self.tracing.backdrop
+
     def load_picture(self, path: str | Path | None = None) -> None:
-        """Show the PNG or JPEG file named in *Picture* under the board, to trace.
+        """Show a PNG or JPEG file under the board, to trace (:meth:`Tracing.load`)."""
+        self.tracing.load(path)
 
-        A blank board's picture starts 1000 m wide at (0, 0); a board's
-        picture starts as wide as the board, at its lower left corner. Set
-        *width*, *x*, *y* and *opacity* to lay it under the board, then draw
-        the centreline over it (tool *Draw centreline*) and rebuild.
-        """
-        text = str(path) if path is not None else self.picture_path.value.strip()
-        if not text:
-            raise EditError("load picture: type the picture's file name in 'Picture'")
-        if path is not None:
-            self.picture_path.value = text
-        xs = [d["x"] for _, d in self.track.graph.nodes(data=True)]
-        ys = [d["y"] for _, d in self.track.graph.nodes(data=True)]
-        if xs:
-            width, x, y = max(max(xs) - min(xs), 1.0) * 1.1, min(xs), min(ys)
-        else:
-            width, x, y = 1000.0, 0.0, 0.0
-        picture = Backdrop.read(text, width=width, x=x, y=y, opacity=self.picture_opacity.value)
-        self.backdrop = picture
-        self._syncing = True
-        try:
-            self.picture_width.value = round(picture.width, 3)
-            self.picture_x.value, self.picture_y.value = round(x, 3), round(y, 3)
-        finally:
-            self._syncing = False
-        self._show_picture()
-        w_px, h_px = picture.pixels
-        self._say(f"picture {Path(text).name} ({w_px} x {h_px} pixels) under the board")
-
-    @reported
-    def _on_picture_setting(self, change: dict[str, Any]) -> None:
-        if self._syncing or self.backdrop is None:
-            return
-        moved = self.backdrop.moved(
-            width=self.picture_width.value,
-            x=self.picture_x.value,
-            y=self.picture_y.value,
-            opacity=self.picture_opacity.value,
-        )
-        if moved == self.backdrop:
-            return  # idempotent
-        self.backdrop = moved
-        self._show_picture()
-
-    @reported
     def remove_picture(self) -> None:
         """Take the picture away from under the board."""
-        self.backdrop = None
-        self._show_picture()
-        self._say("picture removed")
-
-    def _show_picture(self) -> None:
-        picture = self.backdrop
-        columns = picture.columns() if picture is not None else {
-            key: [] for key in ("url", "x", "y", "w", "h", "alpha")
-        }  # fmt: skip
-        source = self.sources.picture
-        if picture is not None and source.data.get("url") == columns["url"]:
-            refill(source, columns)  # the same picture moved: only the numbers travel
-        else:
-            source.data = columns
-        refill(
-            self.sources.canvas, drawing_area(self.track) if picture is None else {"x": [], "y": []}
-        )
-        self.picture_scale.value = (
-            f"{picture.metres_per_pixel:.3g} m per pixel" if picture is not None else ""
-        )
+        self.tracing.remove()
 
     @reported
     def undo(self) -> None:
@@ -1031,6 +933,9 @@ class TrackEditor:
     def save(self) -> None:
         """Save to the file named in *File* (atomic; errors say why)."""
         text = self.path.value.strip()
+        target = Path(text).expanduser() if text else self.controller.path
+        if target is not None:
+            self.tracing.before_save(target)  # the picture's file, named from the board's folder
         saved = self.controller.save(text or None, overwrite=self.overwrite.value)
         self.overwrite.value = False
         self._sync_controls(f"saved to {saved}")

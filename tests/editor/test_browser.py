@@ -3,7 +3,9 @@
 Opens ``notebooks/design-a-circuit.ipynb`` in a fresh JupyterLab serving a
 temporary copy of the notebook (with its pictures) and of ``tracks/`` and
 runs it. One test traces a board scan in the notebook's blank editor: it
-loads the picture under the plot, sets its width and opacity, draws a lap
+loads the picture under the plot, scales it by clicking two points and
+typing their distance, drags it with the tool *Move picture*, sets its
+width and place by typing, draws a lap
 over it with the mouse (tool *Draw centreline*) and rebuilds the board from
 it. The other, in the last editor (a shipped board opened from
 ``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
@@ -168,6 +170,68 @@ def _set_box(editor: Any, css: str, value: str) -> None:
     box.press("Tab")
 
 
+def _on_page(frame: dict[str, float], x: float, y: float) -> tuple[float, float]:
+    """The page position of the point ``(x, y)`` metres of the plot frame."""
+    return (
+        frame["left"] + (x - frame["x0"]) / (frame["x1"] - frame["x0"]) * frame["width"],
+        frame["top"] + (frame["y1"] - y) / (frame["y1"] - frame["y0"]) * frame["height"],
+    )
+
+
+def _picture_place(page: Any, editor: Any) -> dict[str, float]:
+    return page.evaluate(
+        "(editor) => {" + _VIEW + " const d = view.model.renderers.find("
+        "(r) => r.name === 'picture').data_source.data;"
+        " return {x: d.x[0], y: d.y[0], w: d.w[0]}; }",
+        editor.element_handle(),
+    )
+
+
+def _scale_and_drag_the_picture(page: Any, editor: Any) -> None:
+    """Scale the 1215 m picture by two clicks 500 m apart, drag it, and put it back by typing."""
+    from playwright.sync_api import expect
+
+    message = editor.locator(".fdlab-message")
+    _set_box(editor, "fdlab-picture-distance", "1000")
+    editor.locator("button.fdlab-scale-picture").click()
+    expect(message).to_contain_text("click the first")
+    frame = page.evaluate(_FRAME, editor.element_handle())
+    page.mouse.click(*_on_page(frame, -480, -390))
+    expect(message).to_contain_text("click the second point")
+    page.wait_for_timeout(500)  # two clicks within 300 ms make a double tap
+    page.mouse.click(*_on_page(frame, 20, -390))
+    expect(message).to_contain_text("the two points are 1000 m apart")
+    place = _picture_place(page, editor)
+    # 500 m on screen are 1000 m now: twice as wide, the first point where it was
+    assert abs(place["w"] - 2430) < 0.03 * 2430, place
+    assert abs(place["x"] - (-480 + 2 * (-580 + 480))) < 0.03 * 2430, place
+    # the tool Move picture: the picture follows the mouse, and stays where it is left
+    editor.locator(".fdlab-tool button", has_text="Move picture").click()
+    expect(message).to_contain_text("Tool: Move picture")
+    frame = page.evaluate(_FRAME, editor.element_handle())
+    start = _on_page(frame, place["x"] + 300, place["y"] + 300)
+    page.mouse.move(*start)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(start[0] + 8 * step, start[1])
+        page.wait_for_timeout(30)
+    page.mouse.up()
+    expect(message).to_contain_text("picture moved")
+    moved = _picture_place(page, editor)
+    metres = 80 / frame["width"] * (frame["x1"] - frame["x0"])
+    assert abs(moved["x"] - place["x"] - metres) < 0.1 * metres, (place, moved, metres)
+    assert abs(moved["y"] - place["y"]) < 0.1 * metres
+    editor.locator(".fdlab-tool button[data-value='Select']").click()
+    for css, value in (("width", "1215"), ("x", "-580"), ("y", "-490")):
+        _set_box(editor, f"fdlab-picture-{css}", value)
+    page.wait_for_function(
+        "(editor) => {" + _VIEW[:-1] + "; const d = view.model.renderers.find("
+        "(r) => r.name === 'picture').data_source.data;"
+        " return d.w[0] === 1215 && d.x[0] === -580 && d.y[0] === -490; }",
+        arg=editor.element_handle(),
+    )
+
+
 def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) -> None:
     """In the notebook's blank editor: load a scan under the plot, draw a lap over it, rebuild."""
     from playwright.sync_api import expect, sync_playwright
@@ -204,6 +268,7 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
             )
             picture = page.evaluate(_PICTURE, editor.element_handle())
             assert picture == {"url": "data:image/png;base64,", "w": 1215, "alpha": 0.5}
+            _scale_and_drag_the_picture(page, editor)
             _use_tool(page, editor, "Draw centreline", "tool-draw")
             expect(message).to_contain_text("Tool: Draw centreline")
             frame = page.evaluate(_FRAME, editor.element_handle())
