@@ -133,7 +133,16 @@ def gear_odds_html(odds: GearOdds) -> str:
     damage = "with no damage" if odds.max_damage == 0 else f"with at most {odds.max_damage} damage"
     title = f"{odds.car}: odds of stopping in corner {odds.corner!r} {damage}"
     rows = [[_ordinal(g), f"{float(p):.0%}", p] for g, p in odds.odds.items()]
-    return html_table(["gear", "odds", "exact"], rows, title=title)
+    headers = ["gear", "odds", "exact"]
+    risks = getattr(odds, "risks", None) or {}
+    if risks:
+        # the risk before the roll (fdlab.rules.odds.gear_risks): collisions not counted
+        headers += ["out this turn", "expected loss", "corner"]
+        for row, gear in zip(rows, odds.odds, strict=True):
+            risk = risks.get(gear)
+            figures = risk.figures() if risk is not None else {}
+            row += [figures.get(key, "") for key in ("out", "loss", "corner")]
+    return html_table(headers, rows, title=title)
 
 
 def board_html(board: Board) -> str:

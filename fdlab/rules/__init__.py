@@ -42,7 +42,7 @@ from fdlab.rules.errors import (
 from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption, MoveRules, Overshoot, move_options
-from fdlab.rules.odds import GearOdds, stop_odds
+from fdlab.rules.odds import GearOdds, GearRisk, gear_risks, stop_odds
 from fdlab.rules.policy import NitroPolicy, Policy
 from fdlab.rules.presets import ADVANCED, BASIC, PRESETS, STREET, Preset, get_preset
 from fdlab.rules.race import LegalMove, Race
@@ -67,6 +67,7 @@ __all__ = [
     "Event",
     "EventList",
     "GearOdds",
+    "GearRisk",
     "IllegalGearError",
     "IllegalMoveError",
     "IllegalNitroError",
@@ -98,6 +99,7 @@ __all__ = [
     "check_state",
     "compile_board",
     "iter_race",
+    "gear_risks",
     "get_preset",
     "move_cost",
     "move_options",

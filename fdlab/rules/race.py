@@ -40,7 +40,7 @@ from fdlab.rules.errors import (
 from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption
-from fdlab.rules.odds import GearOdds, stop_odds, target_corner
+from fdlab.rules.odds import GearOdds, gear_risks, stop_odds, target_corner
 from fdlab.rules.presets import PRESETS, Preset, get_preset
 from fdlab.rules.state import RaceState
 from fdlab.rules.state_check import check_state
@@ -377,12 +377,20 @@ class Race:
     def odds(self, gear: int | None = None, *, max_damage: int = 0) -> GearOdds:
         """Exact odds for the car on turn to stop in its next corner, per legal gear.
 
+        The result's ``odds`` are the chances of a stop at most ``max_damage``
+        certain damage (:func:`fdlab.rules.odds.stop_odds`); its ``risks`` are
+        the risk of each gear before the roll (:func:`fdlab.rules.odds.gear_risks`):
+        the chance of being eliminated this turn, the expected SP (WP) lost
+        and the corner outcome, collisions and engine rolls not counted.
+
         Examples
         --------
         >>> track = from_ascii(". . . . 1 1 . .", corners={1: 1}, grid=[2], finish=7)
         >>> race = Race(track, cars=1, seed=1)
         >>> print(race.odds())
         50% to stop in corner 1 in 1st
+        >>> print(race.odds().risks[1].corner_words())  # with the start roll (S-2): 1 stalls
+        corner 1: stops in it 38%, overshoots it 20% (by 1 space), ends short of it 38%, stalls 5%
         """
         state = self.state
         c = state.current
@@ -404,7 +412,10 @@ class Race:
             g: stop_odds(self.engine, state, c, g, corner=corner, max_damage=max_damage)
             for g in gears
         }
-        return GearOdds(corner=corner, car=self.names[c], odds=table, max_damage=max_damage)
+        risks = gear_risks(self.engine, state, c, gears, corner=corner)
+        return GearOdds(
+            corner=corner, car=self.names[c], odds=table, max_damage=max_damage, risks=risks
+        )
 
     # -- playing ------------------------------------------------------------------------
     def play(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.loop import RaceStep
+from fdlab.rules.odds import GearRisk, amount, percent
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import LegalMove, Race
 from fdlab.rules.state import FINISHED
@@ -36,7 +37,13 @@ PERSON = "person"
 
 @dataclass(frozen=True)
 class GearChoice:
-    """One gear the car on turn may announce, as a button shows it.
+    """One gear the car on turn may announce, as a button shows it, with its risk before the roll.
+
+    The risk figures come from :func:`fdlab.rules.odds.gear_risks`: for each
+    roll of the gear's die the player is assumed to pick a move that does
+    not eliminate the car if one exists, the cheapest (braking, overshoot),
+    a free stop in the corner ahead first, then the farthest. Collisions
+    and engine rolls (random damage) are not counted.
 
     Attributes
     ----------
@@ -50,6 +57,23 @@ class GearChoice:
         The downshift alone would eliminate the car (D-2).
     start : bool
         The car's first turn: the start roll is made with it (S-2, S-3).
+    elimination : Fraction
+        Chance of being eliminated this turn: the downshift alone, or a roll
+        whose every move eliminates the car (D-2, C-4, A-2, A-6).
+    loss : Fraction
+        Expected SP (advanced rules: WP, all pools) lost this turn, the
+        downshift included.
+    unit : str
+        ``"SP"`` or ``"WP"``.
+    corner : corner id or None
+        The corner ahead.
+    corner_outcome : str
+        What the move does with it, in words: ``"corner 4: can't reach it"``,
+        ``"corner 4: stops in it 40%, ..."``, ``"corner 4: certain to overshoot
+        it by 3-8 spaces"``; empty when no corner is ahead or no gear can reach it
+        this turn (the label then leaves the corner out).
+    risk : GearRisk or None
+        All of it, roll by roll (:class:`fdlab.rules.odds.GearRisk`).
     """
 
     gear: int
@@ -57,19 +81,76 @@ class GearChoice:
     odds: Fraction | None
     eliminates: bool = False
     start: bool = False
+    elimination: Fraction = Fraction(0)
+    loss: Fraction = Fraction(0)
+    unit: str = "SP"
+    corner: Any = None
+    corner_outcome: str = ""
+    risk: GearRisk | None = None
 
     @property
     def label(self) -> str:
-        """The button text: ``3rd · free · 62% stop``."""
+        """The button text: ``3rd · free · stops 62%``, ``5th · free · −12 SP · overshoots``.
+
+        Gear, start roll, the downshift's cost, the chance of being
+        eliminated, the expected loss (when the move itself may cost
+        something; the downshift included) and the corner outcome (left out
+        when no gear can reach the corner). A certain elimination reads
+        ``6th · 100% OUT``.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> GearChoice(3, "free", Fraction(5, 8)).label
+        '3rd · free · 62% stop'
+        >>> risk = GearChoice(5, "free", None, elimination=Fraction(1, 5), loss=Fraction(49, 4))
+        >>> risk.label
+        '5th · free · 20% OUT · −12 SP'
+        >>> GearChoice(6, "free", None, elimination=Fraction(1)).label
+        '6th · 100% OUT'
+        """
         parts = [f"{ordinal(self.gear)}"]
         if self.start:
             parts.append("start roll")
+        if self.elimination == 1 or (self.eliminates and self.risk is None):
+            return " · ".join([*parts, "100% OUT" if self.elimination == 1 else "OUT"])
         parts.append(self.cost)
-        if self.odds is not None:
+        if self.elimination:
+            parts.append(f"{percent(self.elimination)} OUT")
+        shift = self.risk.shift if self.risk is not None else 0
+        if self.loss > shift:
+            parts.append(f"−{amount(self.loss)} {self.unit}")
+        if self.risk is not None:
+            words = self.risk.short_words() if self.corner_outcome else ""
+            if words:
+                parts.append(words)
+        elif self.odds is not None:
             parts.append(f"{float(self.odds):.0%} stop")
-        if self.eliminates:
-            parts.append("OUT")
         return " · ".join(parts)
+
+    @property
+    def tip(self) -> str:
+        """The risk in sentences, for the button's tooltip.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> GearChoice(3, "free", Fraction(5, 8)).tip
+        '3rd gear: the shift is free. 62% chance to stop in the next corner at no cost.'
+        """
+        shift = "the shift is free" if self.cost == "free" else f"the shift costs {self.cost}"
+        first = f"{ordinal(self.gear)} gear: {shift}"
+        if self.start:
+            first += "; your first turn: the start roll comes first"
+        if self.risk is None:
+            odds = (
+                f" {float(self.odds):.0%} chance to stop in the next corner at no cost."
+                if self.odds is not None
+                else ""
+            )
+            return first + "." + odds
+        body = str(self.risk).partition(": ")[2]
+        return f"{first}. {body[:1].upper()}{body[1:]}"
 
 
 @dataclass(frozen=True)
@@ -326,7 +407,27 @@ class TableController:
 
     # -- what the car on turn may do -------------------------------------------------
     def gear_choices(self) -> list[GearChoice]:
-        """The legal gears of the car on turn, each with its cost and odds (G-3..G-5)."""
+        """The legal gears of the car on turn, each with its cost, odds and risk (G-3..G-5).
+
+        The risk before the roll (:func:`fdlab.rules.odds.gear_risks`): the
+        chance of being eliminated this turn, the expected SP (WP) lost and
+        what the move does with the corner ahead, for a careful player;
+        collisions and engine rolls are not counted.
+
+        Examples
+        --------
+        >>> track = from_ascii(" ".join(". . . . 1 1".split() + ["."] * 30), corners={1: 1})
+        >>> race = Race.from_position(track, {"Blue": {"space": 0, "gear": 4, "pools": (3,)}})
+        >>> for choice in TableController(race, ["person"]).gear_choices():
+        ...     print(choice.label)
+        1st · 2 SP · can't reach
+        2nd · 1 SP · stops 50%
+        3rd · free · 25% OUT · −1.5 SP · stops 25%
+        4th · free · 83% OUT · −4.5 SP · overshoots
+        5th · 100% OUT
+        >>> print(TableController(race, ["person"]).gear_choices()[3].corner_outcome)
+        corner 1: certain to overshoot it by 2-7 spaces
+        """
         race = self.race
         if race.phase != "gear":
             return []
@@ -336,12 +437,16 @@ class TableController:
         gears = race.legal_gears()
         table = race.odds() if gears else None
         odds = table.odds if table is not None else {}
+        risks = table.risks if table is not None else {}
         # no gear can stop in the corner ahead this turn: the odds would all read 0%
         corner_ahead = table is not None and table.corner is not None and any(odds.values())
+        # no gear can reach it: "can't reach" on every button says nothing
+        reachable = any(risk.reach for risk in risks.values())
         choices = []
         for gear in gears:
             cost = engine.downshift_cost(car, gear)
-            text = ", ".join(f"{amount} {pool}" for pool, amount in cost.items()) or "free"
+            text = ", ".join(f"{value} {pool}" for pool, value in cost.items()) or "free"
+            risk = risks[gear]
             choices.append(
                 GearChoice(
                     gear=gear,
@@ -349,6 +454,12 @@ class TableController:
                     odds=odds.get(gear) if corner_ahead else None,
                     eliminates=engine.gear_eliminates(car, gear),
                     start=not car.started,
+                    elimination=risk.elimination,
+                    loss=risk.loss,
+                    unit=risk.unit,
+                    corner=risk.corner,
+                    corner_outcome=risk.corner_words() if reachable else "",
+                    risk=risk,
                 )
             )
         return choices

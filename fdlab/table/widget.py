@@ -347,7 +347,7 @@ class RaceTable:
                 description=choice.label,
                 tooltip=_gear_tip(choice),
                 layout=w.Layout(width="auto"),
-                button_style="danger" if choice.eliminates else "",
+                button_style=_gear_style(choice),
             )
             control.add_class("fdlab-gear")
             control.add_class(f"fdlab-gear-{choice.gear}")
@@ -780,12 +780,15 @@ def _start_text(race: Race) -> str:
 
 
 def _gear_tip(choice: Any) -> str:
-    parts = [f"{ordinal(choice.gear)} gear", f"costs {choice.cost}"]
-    if choice.odds is not None:
-        parts.append(f"{float(choice.odds):.0%} chance to stop in the next corner at no cost")
-    if choice.start:
-        parts.append("your first turn: the start roll comes first (S-2)")
-    return "; ".join(parts)
+    """The gear button's tooltip: the risk before the roll in sentences (GearChoice.tip)."""
+    return str(choice.tip)
+
+
+def _gear_style(choice: Any) -> str:
+    """Red when the gear certainly eliminates the car, orange when it may."""
+    if choice.eliminates or choice.elimination == 1:
+        return "danger"
+    return "warning" if choice.elimination else ""
 
 
 def _die_html(die: dict[str, Any] | None, start: tuple[int, str] | None = None) -> str:

@@ -35,7 +35,8 @@ def test_gear_choices_are_the_legal_gears_with_cost_and_odds(ring):
     assert choices[3].cost == choices[4].cost == "free"
     odds = race.odds()
     assert all(choices[g].odds == odds.odds[g] for g in choices)
-    assert "1 SP" in choices[2].label and "% stop" in choices[2].label
+    # the label names the corner outcome in words (issue 27): "stops 50%", not "50% stop"
+    assert choices[2].label == "2nd · 1 SP · stops 50%"
 
 
 def test_move_choices_are_every_legal_destination_with_the_cheapest_way(ring):

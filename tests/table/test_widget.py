@@ -56,7 +56,8 @@ def test_gear_buttons_are_the_legal_gears_with_cost_and_odds(ring):
     table = RaceTable(race, ["person"])
     labels = [b.description for b in table.gear_buttons.children]
     assert len(labels) == len(race.legal_gears())
-    assert labels[0].startswith("1st · 2 SP ·") and labels[0].endswith("% stop")
+    # 1st cannot reach the corner: the button says so instead of "0% stop" (issue 27)
+    assert labels[0] == "1st · 2 SP · can't reach"
 
 
 def test_a_gear_click_rolls_the_die_and_highlights_every_destination(ring):
