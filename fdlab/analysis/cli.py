@@ -145,8 +145,10 @@ def run(args: argparse.Namespace) -> int:
         Path(args.output) if args.output else track_path.with_name(f"{track_path.stem}-report.html")
     )
     report.save_html(output)
-    for line in report.sentences():
-        print(line)
+    if problems:
+        print(report.sentences()[0])  # the validator's problems first
+    for finding in report.findings():
+        print(finding.text)
     seconds = time.perf_counter() - began
     print(f"report written to {output} ({len(result)} races in {seconds:.1f} s)", file=sys.stderr)
     return 0

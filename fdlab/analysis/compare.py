@@ -50,13 +50,27 @@ class Comparison:
         return self.table[self.table["significant"]]
 
     def sentences(self) -> list[str]:
-        """The meaningful differences in plain words."""
+        """The differences larger than luck explains, in plain words (the tests are in :attr:`table`).
+
+        Examples
+        --------
+        >>> table = pd.DataFrame(
+        ...     {"before": [3.61], "after": [5.83], "change": [2.22], "test": ["Welch t"],
+        ...      "p_value": [0.001], "p_adjusted": [0.002], "significant": [True]},
+        ...     index=pd.Index(["Corner 4: damage per car"], name="metric"))
+        >>> Comparison(table, 0.05, ("as drawn", "eased")).sentences()
+        ['Corner 4: damage per car: 3.61 as drawn, 5.83 eased (up 61%).']
+        """
         rows = self.significant()
         if rows.empty:
-            return [f"No difference is significant at {self.alpha:.0%} (Holm-adjusted)."]
+            return [
+                "No difference is larger than luck explains: the edit changed little, or more "
+                "races would tell."
+            ]
+        first, second = self.names
         return [
-            f"{metric}: {row['before']:.3g} -> {row['after']:.3g} "
-            f"(p = {row['p_adjusted']:.2g}, {row['test']})"
+            f"{metric}: {_shown(metric, row['before'])} {first}, "
+            f"{_shown(metric, row['after'])} {second} ({_change(row['before'], row['after'])})."
             for metric, row in rows.iterrows()
         ]
 
@@ -85,6 +99,35 @@ class Comparison:
                    f"<ul>{items}</ul>", width=width)  # fmt: skip
         return column(head, row(*pictures))
 
+    def boards(self, width: int = 440) -> Any:
+        """Both boards side by side, coloured by damage per race on one scale (light SVG).
+
+        Examples
+        --------
+        >>> from fdlab.analysis.examples import small_playtest
+        >>> a, b = small_playtest(seed=1), small_playtest(seed=2)
+        >>> compare_playtests(a, b).boards()._repr_html_().count("<svg")
+        2
+        """
+        from fdlab.analysis.findings import heat_svg
+        from fdlab.analysis.report import circuit_report
+
+        if self.before is None or self.after is None:
+            raise ValueError(
+                "this Comparison was built without its playtests; use compare_playtests"
+            )
+        reports = [circuit_report(result, par=False) for result in (self.before, self.after)]
+        top = max(float(r.heat["damage_per_race"].max()) if len(r.heat) else 0.0 for r in reports)
+        cells = "".join(
+            f"<div><b>{html.escape(name)}</b><br>{heat_svg(report, top=top, width=width)}</div>"
+            for name, report in zip(self.names, reports, strict=True)
+        )
+        return _Html(
+            f"<div><p>Damage per race on each space, pale yellow to dark red = up to "
+            f"{top:.2g} SP, the same scale on both</p>"
+            f"<div style='display:flex;flex-wrap:wrap;gap:12px'>{cells}</div></div>"
+        )
+
     def show(self) -> None:
         """Draw :meth:`layout` in a notebook (BokehJS inlined)."""
         from bokeh.io import output_notebook, show
@@ -98,8 +141,33 @@ class Comparison:
         body = self.table.to_html(float_format=lambda v: f"{v:.3g}", border=0, na_rep="")
         return (
             f"<div><b>{html.escape(self.names[0])} vs {html.escape(self.names[1])}</b>"
-            f"<ul>{items}</ul>{body}</div>"
+            f"<ul>{items}</ul><details><summary>Every measure and its test (Welch t on race "
+            f"means, Fisher exact; p-values Holm-adjusted, flagged below {self.alpha:.0%})"
+            f"</summary>{body}</details></div>"
         )
+
+
+@dataclass(frozen=True)
+class _Html:
+    """HTML a notebook shows as it is."""
+
+    text: str
+
+    def _repr_html_(self) -> str:
+        return self.text
+
+
+def _shown(metric: str, value: float) -> str:
+    """A measure's value as it reads: rates in percent, the rest with 3 figures."""
+    return f"{value:.0%}" if metric.endswith("rate") else f"{value:.3g}"
+
+
+def _change(before: float, after: float) -> str:
+    """``up 61%``, ``down 12%`` (or ``from none`` when there was none before)."""
+    if before == 0:
+        return "from none" if after else "unchanged"
+    change = after / before - 1
+    return f"{'up' if change > 0 else 'down'} {abs(change):.0%}"
 
 
 def _welch(a: NDArray[np.float64], b: NDArray[np.float64]) -> float:

@@ -89,7 +89,8 @@ class PlaytestResult:
         gear, roll, spaces moved and braked, the corner it stopped in,
         overshoots (spaces beyond and the corner), the corner it left
         properly and with how many stops, certain and total damage,
-        overtakes, elimination, finish. ``zone`` is the corner a space leads
+        overtakes, elimination, finish, and whether the move took the lead
+        (``took_lead``: a lead change). ``zone`` is the corner a space leads
         to (the corner itself, or the next one ahead).
     events : pandas.DataFrame
         Engine events (``race``, ``round``, ``car``, ``kind``, ``text``);

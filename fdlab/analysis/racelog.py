@@ -59,6 +59,7 @@ TURN_COLUMNS = (
     "eliminated",
     "cause",
     "finished",
+    "took_lead",
 )
 
 #: Why a car was eliminated on a turn (the ``cause`` column; None when it was not).
@@ -195,7 +196,7 @@ def play_logged_race(
             row = (race, turn.before.round, c, labels[c], before.lap, ids[before.space],
                    turn.gear, moved_from.roll, *row, cost.total if cost is not None else 0,
                    max(0, lost), _overtakes(board, moved_from, state, c), eliminated,
-                   cause, finished)  # fmt: skip
+                   cause, finished, _took_lead(board, moved_from, state, c))  # fmt: skip
             if eliminated:
                 lost_at[c] = ids[option.destination]
         else:
@@ -207,7 +208,7 @@ def play_logged_race(
                 board.corner[here] if here is not None else None,
                 zones[here] if here is not None else None,
                 0, 0, False, 0, None, None, None, (), (), 0, max(0, lost), 0, eliminated, cause,
-                finished,
+                finished, False,
             )  # fmt: skip
             if eliminated:
                 lost_at[c] = row[5]
@@ -394,6 +395,31 @@ def _move_row(
         tuple(left),
         tuple(left_ok),
     )
+
+
+def _in_the_lead(board: Board, state: RaceState, c: int) -> bool:
+    """Car ``c`` leads alone: it finished first, or it is farther on than every racing car.
+
+    Cars side by side (the grid's first row) share the lead: neither leads alone.
+    """
+    if state.finished:
+        return state.finished[0] == c
+    car = state.cars[c]
+    if not car.racing or car.space < 0:
+        return False
+    mine = race_distance(board, car)
+    return all(
+        mine > race_distance(board, other)
+        for k, other in enumerate(state.cars)
+        if k != c and other.racing and other.space >= 0
+    )
+
+
+def _took_lead(board: Board, before: RaceState, after: RaceState, c: int) -> bool:
+    """Car ``c``'s move put it alone in the lead (a lead change); none after the first finish."""
+    if before.finished:
+        return False
+    return not _in_the_lead(board, before, c) and _in_the_lead(board, after, c)
 
 
 def _overtakes(board: Board, before: RaceState, after: RaceState, c: int) -> int:

@@ -7,9 +7,11 @@ from par) with the tables behind them, and a Bokeh page with the board
 coloured by the damage taken on each space, eliminations marked, the race
 length histogram and the win rate by grid spot.
 
-In a notebook the report shows its sentences and tables; ``report.show()``
-draws the pictures (BokehJS inlined) and ``report.save_html(path)`` writes a
-standalone page.
+In a notebook the report shows its findings in a designer's words, each with
+a small picture (:mod:`fdlab.analysis.findings`), and folds the statistics
+behind them away; ``report.tables`` holds every table; ``report.show()``
+draws the interactive pictures (BokehJS inlined) and ``report.save_html(path)``
+writes the findings and those pictures as a standalone page.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from fdlab.analysis.findings import Finding, findings
 from fdlab.analysis.playtest import PlaytestResult
 from fdlab.analysis.stats import (
     bot_table,
@@ -199,16 +202,75 @@ class CircuitReport:
         races = self.result.info.get("solo_races", 0)
         return f"Bots: {who}. Alone on this board ({races} races each): {alone}."
 
+    def findings(self) -> list[Finding]:
+        """What the circuit plays like, in plain sentences with a picture each.
+
+        See :func:`fdlab.analysis.findings.findings`.
+        """
+        return findings(self)
+
+    @property
+    def tables(self) -> dict[str, Any]:
+        """The report as data: every table behind the findings, by name.
+
+        Examples
+        --------
+        >>> from fdlab.analysis.examples import small_playtest
+        >>> sorted(circuit_report(small_playtest(), solo_races=2).tables)
+        ['bots', 'cars', 'corners', 'findings', 'grid', 'heat', 'lengths', 'races', 'turns']
+        """
+        return {
+            "findings": pd.DataFrame(
+                [
+                    {"topic": f.topic, "finding": f.text, "details": f.details}
+                    for f in self.findings()
+                ]
+            ),
+            "corners": self.corners,
+            "grid": self.grid,
+            "bots": self.bots,
+            "lengths": self.lengths,
+            "heat": self.heat,
+            "races": self.result.races,
+            "cars": self.result.cars,
+            "turns": self.result.turns,
+        }
+
     def _repr_html_(self) -> str:
+        return self.findings_html()
+
+    def findings_html(self) -> str:
+        """The report as one HTML block: the findings first, the statistics folded away."""
         result = self.result
-        items = "".join(f"<li>{_sentence_html(s)}</li>" for s in self.sentences())
+        found = self.findings()
+        cards = "".join(
+            "<div style='display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;"
+            "margin:0 0 14px 0'>"
+            f"<div style='flex:1 1 22em;max-width:40em'>{_sentence_html(f.text)}</div>"
+            f"<div style='flex:0 1 auto;max-width:100%;overflow-x:auto'>{f.picture}</div></div>"
+            for f in found
+        )
+        warning = (
+            f"<p style='color:#b00020'>{_sentence_html(self.sentences()[0])}</p>"
+            if self.problems
+            else ""
+        )
+        details = "".join(
+            f"<li><b>{html.escape(f.topic)}</b>: {html.escape(f.details)}</li>"
+            for f in found
+            if f.details
+        )
         corners = self.corners.drop(columns=["danger"], errors="ignore")
+        statistics = "".join(f"<li>{_sentence_html(s)}</li>" for s in self.sentences())
         return (
-            f"<div><h3>Circuit report: {html.escape(result.track.name)}</h3>"
-            f"<ul>{items}</ul><b>Corners</b> (most dangerous first){_table(corners)}"
+            f"<div><h3>How {html.escape(result.track.name)} plays</h3>{warning}{cards}"
+            "<details><summary>The statistics behind these findings</summary>"
+            f"<ul>{details}{statistics}</ul>"
+            f"<b>Corners</b> (most dangerous first){_table(corners)}"
             f"<b>Win rate by grid spot</b>{_table(self.grid)}"
-            f"<b>Bots</b>{_table(self.bots)}"
-            "<i>report.show() draws the damage heatmap on the board</i></div>"
+            f"<b>Bots</b>{_table(self.bots)}</details>"
+            "<i>report.tables holds every table; report.save_html(path) writes this report "
+            "with an interactive board</i></div>"
         )
 
     # -- pictures ----------------------------------------------------------------
@@ -302,9 +364,9 @@ class CircuitReport:
             wins.vbar(x=spots, top=list(self.grid["win_rate"]), width=0.7, color="#3182bd")
             wins.segment(x0=spots, x1=spots, y0=list(self.grid["low"]), y1=list(self.grid["high"]))
             wins.line(x=spots, y=list(self.grid["fair"]), line_dash="dashed", color="#555555")
-        items = "".join(f"<li>{_sentence_html(s)}</li>" for s in self.sentences())
         head = Div(
-            text=f"<h2>Circuit report: {html.escape(result.track.name)}</h2><ul>{items}</ul>",
+            text=f"<h2>Circuit report: {html.escape(result.track.name)}</h2>"
+            + self.findings_html(),
             width=width,
         )
         corners = self.corners.drop(columns=["danger"], errors="ignore")

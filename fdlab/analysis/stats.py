@@ -259,7 +259,9 @@ def bot_table(
         )
     table = pd.DataFrame(rows).set_index("bot")
     if solo is not None and len(table):
-        table = table.join(solo[["solo_turns", "solo_gap", "solo_eliminated"]], how="left")
+        table = table.join(
+            solo[["solo_turns", "solo_sem", "solo_gap", "solo_eliminated"]], how="left"
+        )
     return table
 
 
@@ -273,8 +275,9 @@ def solo_gaps(result: PlaytestResult, par: float, races: int = 100, seed: int = 
     -------
     DataFrame
         Indexed by bot label: ``solo_races``, ``solo_turns`` (mean turns of
-        the races that finish), ``solo_gap`` (``solo_turns / par - 1``) and
-        ``solo_eliminated`` (share of races that end in an elimination).
+        the races that finish), ``solo_sem`` (its standard error),
+        ``solo_gap`` (``solo_turns / par - 1``) and ``solo_eliminated``
+        (share of races that end in an elimination).
 
     Examples
     --------
@@ -307,11 +310,13 @@ def solo_gaps(result: PlaytestResult, par: float, races: int = 100, seed: int = 
             else:
                 lost += 1
         mean = float(np.mean(turns)) if turns else float("nan")
+        sem = float(np.std(turns, ddof=1) / math.sqrt(len(turns))) if len(turns) > 1 else math.nan
         rows.append(
             {
                 "bot": label,
                 "solo_races": races,
                 "solo_turns": mean,
+                "solo_sem": sem,
                 "solo_gap": mean / par - 1 if par else float("nan"),
                 "solo_eliminated": lost / races,
             }

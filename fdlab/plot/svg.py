@@ -8,7 +8,7 @@ always gives the same bytes.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -83,6 +83,7 @@ def track_svg(
     show_steps: bool = False,
     space_ids: bool | None = None,
     legend: bool = True,
+    fills: Mapping[SpaceId, str] | None = None,
 ) -> str:
     """The board as an SVG document: spaces, corner flags, lines, labels, cars and a legend.
 
@@ -105,6 +106,8 @@ def track_svg(
     legend : bool
         A key under the board to what its colours and marks mean (only the
         features the board has).
+    fills : mapping, optional
+        Space id -> fill colour, over the board's own colours (a heatmap).
 
     Returns
     -------
@@ -119,6 +122,11 @@ def track_svg(
     (True, 4)
     """
     data = board_data(track, highlight=highlight, cars=cars)
+    if fills:
+        data["fill_color"] = [
+            fills.get(space, fill)
+            for space, fill in zip(data["id"], data["fill_color"], strict=True)
+        ]
     notes = annotation_data(track)
     size = space_size(track)
     title, title_band = _title(track, width)

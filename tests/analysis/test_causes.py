@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from fdlab.analysis.playtest import playtest
-from fdlab.analysis.racelog import CAUSES, _cause, _safe_gear, play_logged_race
+from fdlab.analysis.racelog import CAUSES, TURN_COLUMNS, _cause, _safe_gear, play_logged_race
 from fdlab.analysis.report import circuit_report
 from fdlab.analysis.stats import corner_table
 from fdlab.bots import HeuristicBot
@@ -40,7 +40,8 @@ def test_an_elimination_with_a_safe_choice_is_the_bots_mistake():
     causes = []
     for seed in range(6):
         log = play_logged_race(board, BASIC, [Kamikaze()], ["k"], race=seed, seed=seed)
-        causes += [row[-2] for row in log.turns if row[-3]]  # eliminated -> cause
+        rows = [dict(zip(TURN_COLUMNS, row, strict=True)) for row in log.turns]
+        causes += [row["cause"] for row in rows if row["eliminated"]]
     assert causes and set(causes) <= set(CAUSES)
     assert "mistake" in causes
 

@@ -37,7 +37,7 @@ def test_a_board_compared_with_itself_flags_nothing():
     same_b = playtest(board(3), 4, races=20, seed=4, workers=1, progress=False)
     comparison = compare_playtests(same_a, same_b)
     assert not comparison.table["significant"].any()
-    assert comparison.sentences()[0].startswith("No difference is significant")
+    assert comparison.sentences()[0].startswith("No difference is larger than luck explains")
 
 
 def test_holm_adjustment_is_monotone_and_capped():
