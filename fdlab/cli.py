@@ -95,6 +95,7 @@ COMMANDS: dict[str, Command] = {}
 #: Modules whose subcommand (``NAME``, ``HELP``, ``arguments``, ``run``) :func:`main` registers.
 COMMAND_MODULES: list[str] = [
     "fdlab.analysis.cli",
+    "fdlab.analysis.suggest_cli",
     "fdlab.plot.print_cli",
     "fdlab.track.formats.import_cli",
     "fdlab.track.formats.export_cli",

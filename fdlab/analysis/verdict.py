@@ -151,6 +151,8 @@ class Verdict:
         Time the verdict took.
     par_before : float or None
         Par of the verdict before (the last edit's), to show the change.
+    lead_changes : float
+        Lead changes per race.
     """
 
     track_name: str
@@ -163,6 +165,7 @@ class Verdict:
     corners: tuple[CornerVerdict, ...]
     seconds: float
     par_before: float | None = None
+    lead_changes: float = 0.0
 
     @property
     def par_change(self) -> float | None:
@@ -325,4 +328,5 @@ def board_verdict(
         corners=tuple(replace(c, worst=c.corner in marked) for c in corners),
         seconds=time.perf_counter() - started,
         par_before=None if before is None else before.par,
+        lead_changes=float(result.turns.groupby("race")["took_lead"].sum().mean()),
     )

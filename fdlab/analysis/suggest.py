@@ -1,0 +1,523 @@
+"""What to change: concrete edits of a circuit, measured, that bring it toward its targets.
+
+A designer states what the circuit should be (:class:`Targets`: a par range,
+a race length, the most any corner may eliminate, corners whose stops fit
+their length) or takes the defaults drawn from the printed boards
+(``calibration``: par 11.6 to 22.8 turns a lap, a 3-stop corner is a long
+slow section, not two spaces). :func:`suggest` tries concrete changes (each
+corner's stops to every other count, each corner one space longer or
+shorter in every lane), measures each with the board's verdict
+(:func:`fdlab.analysis.verdict.board_verdict`: the exact one-lap par and a few
+seeded six-car races) and lists those that bring the circuit closer to its
+targets, best first, each with its measured effect and a picture of the
+change on the board. ``suggestion.apply(track)`` makes the change on a copy;
+``suggestion.apply_in(editor.controller)`` makes it in the editor, as an
+edit that undo takes back.
+
+Examples
+--------
+>>> track = from_ascii(". . . . . . . . . 1 1 . . . . . . . . . .", corners={1: 3},
+...                    grid=[0], finish=18)
+>>> found = suggest(track, races=2, workers=1, progress=False)
+>>> found[0].change.description
+'Corner 1: 3 stops -> 1'
+"""
+
+from __future__ import annotations
+
+import html
+import multiprocessing
+import os
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.verdict import Verdict, VerdictError, board_verdict
+from fdlab.track.corners import corner_path_counts, update_corner_counts
+from fdlab.track.io import track_from_dict, track_to_dict
+from fdlab.track.model import SpaceId, Track
+
+__all__ = ["Change", "Suggestion", "Suggestions", "Targets", "candidate_changes", "suggest"]
+
+#: Shortest path through a corner (spaces) on printed boards, by stop count (calibration:
+#: the ranges of 47 boards). A corner outside its stops' range is a mismatch.
+LENGTH_FOR_STOPS = {1: (1, 13), 2: (3, 13), 3: (8, 16)}
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the circuit should be; ``None`` leaves a target out.
+
+    Attributes
+    ----------
+    par : (float, float) or None
+        Exact one-lap par, basic rules (printed boards: 11.6 to 22.8 turns).
+    race_rounds : (float, float) or None
+        Rounds a one-lap race of six cars may last.
+    max_corner_elimination : float or None
+        The most any corner may eliminate (share of the cars in a race).
+    stops_fit_length : bool
+        A corner's stops fit its length as on printed boards (a 3-stop corner
+        is long, a 1-stop one short).
+    more_overtaking : bool
+        More lead changes are better.
+    """
+
+    par: tuple[float, float] | None = (11.6, 22.8)
+    race_rounds: tuple[float, float] | None = None
+    max_corner_elimination: float | None = 0.05
+    stops_fit_length: bool = True
+    more_overtaking: bool = False
+
+    def distance(self, verdict: Verdict, track: Track) -> tuple[float, dict[Any, str]]:
+        """How far a board is from the targets (0: every target met), and what is off.
+
+        The misses are keyed by target (``"par"``, ``("stops", corner)``...), so
+        two boards' misses can be compared whatever their figures.
+
+        Examples
+        --------
+        >>> track = from_ascii(". 1 1 . . . .", corners={1: 3}, grid=[0], finish=5)
+        >>> verdict = board_verdict(track, races=2)
+        >>> Targets(par=None).distance(verdict, track)[1]
+        {('stops', 1): 'Corner 1: 3 stops on a corner of 2 spaces (printed boards: 1)'}
+        """
+        total, off = 0.0, dict[Any, str]()
+        if self.par is not None:
+            low, high = self.par
+            if verdict.par > high:
+                total += (verdict.par - high) / high * 10
+                off["par"] = f"par {verdict.par:.1f} turns is above {high:g}"
+            elif verdict.par < low:
+                total += (low - verdict.par) / low * 10
+                off["par"] = f"par {verdict.par:.1f} turns is below {low:g}"
+        if self.race_rounds is not None:
+            low, high = self.race_rounds
+            if not low <= verdict.rounds <= high:
+                edge = high if verdict.rounds > high else low
+                total += abs(verdict.rounds - edge) / edge * 10
+                off["rounds"] = f"a race lasts {verdict.rounds:.1f} rounds, not {low:g}-{high:g}"
+        if self.max_corner_elimination is not None:
+            for corner in verdict.corners:
+                over = corner.eliminated - self.max_corner_elimination
+                if over > 0:
+                    total += over * 20
+                    off["out", corner.corner] = (
+                        f"{corner.name} eliminates {corner.eliminated:.0%} of cars"
+                    )
+        if self.stops_fit_length:
+            for corner, info in track.corners.items():
+                fitting = fitting_stops(track, corner)
+                stops = int(info.get("stops", 1))
+                if stops != fitting:
+                    total += abs(stops - fitting)
+                    shortest = corner_path_counts(track, corner)[1]
+                    off["stops", corner] = (
+                        f"{info.get('name') or f'Corner {corner}'}: {_stops(stops)} on a corner "
+                        f"of {shortest} spaces (printed boards: {fitting})"
+                    )
+        if self.more_overtaking:
+            total -= verdict.lead_changes / 10
+        return total, off
+
+
+def fitting_stops(track: Track, corner: Any) -> int:
+    """The stops printed boards give a corner of this length: its own if they fit.
+
+    A corner fits when its shortest path lies in the range printed boards
+    give its stop count (:data:`LENGTH_FOR_STOPS`); otherwise the nearest
+    stop count whose range holds it.
+
+    Examples
+    --------
+    >>> fitting_stops(from_ascii(". 1 1 .", corners={1: 3}), 1)
+    1
+    >>> fitting_stops(from_ascii(". 1 1 1 1 .", corners={1: 1}), 1)
+    1
+    """
+    shortest = corner_path_counts(track, corner)[1]
+    stops = int(track.corners[corner].get("stops", 1))
+    low, high = LENGTH_FOR_STOPS.get(stops, (0, 10**9))
+    if low <= shortest <= high:
+        return stops
+    fitting = [n for n, (lo, hi) in LENGTH_FOR_STOPS.items() if lo <= shortest <= hi]
+    if not fitting:
+        return 1 if shortest < LENGTH_FOR_STOPS[1][0] else 3
+    return min(fitting, key=lambda n: abs(n - stops))
+
+
+@dataclass(frozen=True)
+class Change:
+    """One concrete edit of a circuit.
+
+    Attributes
+    ----------
+    kind : {"stops", "longer", "shorter"}
+    corner : Any
+    description : str
+    stops : int or None
+        The new stop count (``kind == "stops"``).
+    spaces : tuple
+        The spaces the change puts into the corner (``longer``) or takes out
+        (``shorter``).
+    """
+
+    kind: str
+    corner: Any
+    description: str
+    stops: int | None = None
+    spaces: tuple[SpaceId, ...] = ()
+
+    def apply(self, track: Track) -> Track:
+        """The board with this change made (a copy; ``track`` is not changed).
+
+        Examples
+        --------
+        >>> track = from_ascii(". 1 1 .", corners={1: 1})
+        >>> Change("stops", 1, "corner 1: 1 stop -> 2", stops=2).apply(track).corners[1]["stops"]
+        2
+        """
+        changed = track.copy()
+        nodes = changed.graph.nodes
+        if self.kind == "stops":
+            changed.corners[self.corner]["stops"] = self.stops
+        else:
+            for space in self.spaces:
+                nodes[space]["corner"] = self.corner if self.kind == "longer" else None
+            update_corner_counts(changed.graph)
+        return changed
+
+    def apply_in(self, controller: Any) -> None:
+        """Make the change in an editor (``TrackEditor.controller``): one edit, undone by Undo."""
+        if self.kind == "stops":
+            controller.set_corner_stops(self.corner, self.stops)
+        else:
+            corner = self.corner if self.kind == "longer" else None
+            controller.set_corner(list(self.spaces), corner)
+
+
+def candidate_changes(track: Track) -> list[Change]:
+    """Every change :func:`suggest` tries: stops to every other count, one space longer, shorter.
+
+    Examples
+    --------
+    >>> track = from_ascii('''
+    ...     . . 1 1 . .
+    ...     . . 1 1 . .
+    ... ''', corners={1: 1})
+    >>> [c.description for c in candidate_changes(track)]
+    ['Corner 1: 1 stop -> 2', 'Corner 1: 1 stop -> 3', 'Corner 1: one space longer in each lane', 'Corner 1: one space shorter in each lane']
+    """
+    changes = []
+    nodes = track.graph.nodes
+    for corner, info in track.corners.items():
+        name = str(info.get("name") or f"corner {corner}")
+        stops = int(info.get("stops", 1))
+        for other in (1, 2, 3):
+            if other != stops:
+                changes.append(
+                    Change("stops", corner, f"{name}: {_stops(stops)} -> {other}", stops=other)
+                )
+        members = set(track.corner_spaces(corner))
+        after = sorted(
+            {
+                nxt
+                for space in members
+                for nxt in track.graph.successors(space)
+                if nxt not in members
+                and nodes[nxt]["kind"] == "track"
+                and nodes[nxt]["corner"] is None
+                and nodes[nxt]["lane"] == nodes[space]["lane"]
+            },
+            key=str,
+        )
+        if after:
+            changes.append(
+                Change(
+                    "longer", corner, f"{name}: one space longer in each lane", spaces=tuple(after)
+                )
+            )
+        last = _last_in_each_lane(track, members)
+        if last:
+            changes.append(
+                Change("shorter", corner, f"{name}: one space shorter in each lane", spaces=last)
+            )
+    return changes
+
+
+def _last_in_each_lane(track: Track, members: set[SpaceId]) -> tuple[SpaceId, ...]:
+    """The last space of the corner in each lane that keeps at least one space."""
+    nodes = track.graph.nodes
+    by_lane: dict[Any, list[SpaceId]] = {}
+    for space in members:
+        by_lane.setdefault(nodes[space]["lane"], []).append(space)
+    last = []
+    for row in by_lane.values():
+        if len(row) < 2:
+            return ()  # a lane of one space: the corner cannot be shorter there
+        ends = [s for s in row if not any(n in members for n in track.graph.successors(s)
+                                          if nodes[n]["lane"] == nodes[s]["lane"])]  # fmt: skip
+        if len(ends) != 1:
+            return ()
+        last.append(ends[0])
+    return tuple(sorted(last, key=str))
+
+
+def _stops(n: int) -> str:
+    return f"{n} stop{'s' if n != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A change that brings the circuit toward its targets, and what it does.
+
+    Attributes
+    ----------
+    change : Change
+    before, after : Verdict
+        The board's verdict without and with the change (exact par, races).
+    gain : float
+        How much closer to the targets the change brings the board.
+    fixed : tuple of str
+        Targets the board missed that it meets with the change.
+    broken : tuple of str
+        Targets it met that it misses with the change.
+    """
+
+    change: Change
+    before: Verdict
+    after: Verdict
+    gain: float
+    fixed: tuple[str, ...] = ()
+    broken: tuple[str, ...] = ()
+
+    def apply(self, track: Track) -> Track:
+        """The board with the change made (a copy)."""
+        return self.change.apply(track)
+
+    def apply_in(self, controller: Any) -> None:
+        """Make the change in an editor, as one edit (Undo takes it back)."""
+        self.change.apply_in(controller)
+
+    @property
+    def effect(self) -> str:
+        """The measured effect in words: par before and after, race length with its interval."""
+        b, a = self.before, self.after
+        low, high = a.rounds_interval
+        text = (
+            f"par {b.par:.2f} -> {a.par:.2f} turns a lap; six cars race a lap in "
+            f"{a.rounds:.1f} rounds ({low:.1f}-{high:.1f}; was {b.rounds:.1f})"
+        )
+        if self.fixed:
+            text += "; fixes: " + "; ".join(self.fixed)
+        if self.broken:
+            text += "; but: " + "; ".join(self.broken)
+        return text
+
+    def picture(self, track: Track, width: int = 360) -> str:
+        """The changed board with the changed corner outlined (SVG)."""
+        from fdlab.plot.svg import track_svg
+
+        changed = self.apply(track)
+        spaces = changed.corner_spaces(self.change.corner) or list(self.change.spaces)
+        return track_svg(changed, highlight=spaces, width=width, legend=False)
+
+
+@dataclass
+class Suggestions(Sequence[Suggestion]):
+    """The suggestions of :func:`suggest`, best first, with the board and what it misses.
+
+    Attributes
+    ----------
+    track : Track
+    targets : Targets
+    verdict : Verdict
+        The board as it is.
+    missing : dict
+        The targets it misses (keyed as :meth:`Targets.distance` keys them).
+    items : list of Suggestion
+    tried : int
+        Changes measured.
+    seconds : float
+    """
+
+    track: Track
+    targets: Targets
+    verdict: Verdict
+    missing: dict[Any, str]
+    items: list[Suggestion] = field(default_factory=list)
+    tried: int = 0
+    seconds: float = 0.0
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.items[index]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per suggestion: the change, par before and after, race length, gain."""
+        return pd.DataFrame(
+            [
+                {
+                    "change": s.change.description,
+                    "par_before": s.before.par,
+                    "par_after": s.after.par,
+                    "rounds_after": s.after.rounds,
+                    "gain": s.gain,
+                    "fixes": "; ".join(s.fixed),
+                }
+                for s in self.items
+            ]
+        )
+
+    def _repr_html_(self) -> str:
+        head = (
+            f"<h3>What to change on {html.escape(self.track.name)}</h3>"
+            f"<p>{self.tried} changes measured in {self.seconds:.0f} s. "
+        )
+        if self.missing:
+            misses = "; ".join(html.escape(m) for m in self.missing.values())
+            head += f"The board misses: {misses}.</p>"
+        else:
+            head += "The board meets every target as it is.</p>"
+        if not self.items:
+            return head + "<p>No change tried brings it closer to its targets.</p>"
+        rows = "".join(
+            "<div style='display:flex;flex-wrap:wrap;gap:12px;margin-bottom:12px'>"
+            f"<div style='flex:1 1 22em;max-width:38em'><b>{k}. "
+            f"{html.escape(s.change.description)}</b><br>{html.escape(s.effect)}<br>"
+            f"<code>suggestions[{k - 1}].apply_in(editor.controller)</code></div>"
+            f"<div>{s.picture(self.track)}</div></div>"
+            for k, s in enumerate(self.items[:10], start=1)
+        )
+        return head + rows
+
+    def save_html(self, path: str | os.PathLike[str]) -> Path:
+        """Write the suggestions as a standalone page (atomic)."""
+        from fdlab.files import atomic_write
+
+        target = Path(path)
+        page = (
+            "<!doctype html><html><head><meta charset='utf-8'><title>"
+            f"What to change on {html.escape(self.track.name)}</title></head>"
+            f"<body style='font-family:sans-serif;max-width:1100px'>{self._repr_html_()}</body></html>"
+        )
+        atomic_write(target, page.encode("utf-8"))
+        return target
+
+
+def suggest(  # noqa: PLR0913 (keywords a designer reads in a notebook)
+    track: Track,
+    targets: Targets | None = None,
+    *,
+    changes: Iterable[Change] | None = None,
+    races: int = 12,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = True,
+) -> Suggestions:
+    """Try changes on ``track`` and list those that bring it toward ``targets``, best first.
+
+    Parameters
+    ----------
+    track : Track
+    targets : Targets, optional
+        Default: :class:`Targets` (the printed boards' figures).
+    changes : iterable of Change, optional
+        Default: :func:`candidate_changes`.
+    races : int
+        Seeded six-car races per measured board (the par is exact).
+    seed : int
+    workers : int, optional
+        Processes (default: every core); 1 measures here.
+    progress : bool
+        A progress bar with the time left (``tqdm``).
+
+    Returns
+    -------
+    Suggestions
+
+    Raises
+    ------
+    PlaytestError
+        When the board cannot be raced as it is (its verdict says why).
+    """
+    from tqdm.auto import tqdm  # untyped: pyproject treats it as Any
+
+    began = time.perf_counter()
+    targets = targets or Targets()
+    try:
+        verdict = board_verdict(track, races=races, seed=seed)
+    except VerdictError as error:
+        raise PlaytestError(f"suggest: {error}") from error
+    distance, missing = targets.distance(verdict, track)
+    tried = list(changes) if changes is not None else candidate_changes(track)
+    boards = [change.apply(track) for change in tried]
+    verdicts: list[Verdict | None] = [None] * len(tried)
+    with tqdm(total=len(tried), desc=f"suggest {track.name}", unit="change",
+              disable=not progress) as bar:  # fmt: skip
+        for index, result in _measured(boards, races, seed, workers):
+            verdicts[index] = result
+            bar.update(1)
+    found = []
+    for change, board, after in zip(tried, boards, verdicts, strict=True):
+        if after is None:
+            continue  # the change made the board unplayable
+        new_distance, new_missing = targets.distance(after, board)
+        gain = distance - new_distance
+        if gain > 1e-9:
+            found.append(
+                Suggestion(
+                    change=change,
+                    before=verdict,
+                    after=after.after(verdict),
+                    gain=gain,
+                    fixed=tuple(text for key, text in missing.items() if key not in new_missing),
+                    broken=tuple(text for key, text in new_missing.items() if key not in missing),
+                )
+            )
+    found.sort(key=lambda s: -s.gain)
+    return Suggestions(
+        track=track,
+        targets=targets,
+        verdict=verdict,
+        missing=missing,
+        items=found,
+        tried=len(tried),
+        seconds=time.perf_counter() - began,
+    )
+
+
+def _measure(track_dict: dict[str, Any], races: int, seed: int) -> Verdict | None:
+    """The verdict of one changed board (in a worker process), ``None`` if it cannot be raced."""
+    try:
+        return board_verdict(track_from_dict(track_dict), races=races, seed=seed)
+    except VerdictError:
+        return None
+
+
+def _measured(
+    boards: Sequence[Track], races: int, seed: int, workers: int | None
+) -> Iterable[tuple[int, Verdict | None]]:
+    """``(index, verdict)`` of each board as it is measured, here or on worker processes."""
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(boards) < 2:
+        for index, board in enumerate(boards):
+            yield index, _measure(track_to_dict(board), races, seed)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(boards)), mp_context=context) as pool:
+        futures = {
+            pool.submit(_measure, track_to_dict(board), races, seed): index
+            for index, board in enumerate(boards)
+        }
+        for future in as_completed(futures):
+            yield futures[future], future.result()

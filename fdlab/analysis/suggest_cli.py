@@ -1,0 +1,116 @@
+"""``fdlab suggest``: try changes on a board and write what to change, measured, as a page.
+
+Listed in :data:`fdlab.cli.COMMAND_MODULES`::
+
+    fdlab suggest tracks/monaco.json -o monaco-suggestions.html
+    fdlab suggest my.json --par 14-20 --max-corner-elimination 0.03 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from fdlab.analysis.cli import _positive, _seed
+from fdlab.analysis.suggest import Targets, suggest
+
+#: The subcommand's name.
+NAME = "suggest"
+
+#: One line for ``fdlab --help``.
+HELP = "try changes on a board and list those that bring it toward its targets"
+
+
+def _range(text: str) -> tuple[float, float]:
+    low, sep, high = text.partition("-")
+    try:
+        pair = (float(low), float(high))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH such as 14-20, not {text!r}") from None
+    if not sep or not pair[0] < pair[1]:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH with LOW < HIGH, not {text!r}")
+    return pair
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, not {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, not {value:g}")
+    return value
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments of ``fdlab suggest`` to its parser."""
+    parser.add_argument("track", metavar="TRACK.json", help="the track file")
+    parser.add_argument(
+        "--par", type=_range, default=(11.6, 22.8), metavar="LOW-HIGH",
+        help="one-lap par the board should have, in turns (default 11.6-22.8: printed boards)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rounds", type=_range, default=None, metavar="LOW-HIGH",
+        help="rounds a one-lap race of six cars should last (default: no target)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-corner-elimination", type=_share, default=0.05, metavar="SHARE",
+        help="the most any corner may eliminate, a share of the cars (default 0.05)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--any-stops", action="store_true",
+        help="do not ask a corner's stops to fit its length as on printed boards",
+    )  # fmt: skip
+    parser.add_argument(
+        "--more-overtaking", action="store_true", help="count more lead changes as better"
+    )
+    parser.add_argument(
+        "--races", type=_positive, default=12, metavar="N",
+        help="six-car races per measured board (default 12; the par is exact)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=_seed, default=0, help="seed of the races (default 0)")
+    parser.add_argument(
+        "--workers", type=_positive, default=None, help="processes (default: every core)"
+    )
+    parser.add_argument(
+        "-o", "--output", default=None, metavar="SUGGESTIONS.html",
+        help="where to write the page (default: TRACK-suggestions.html beside the track)",
+    )  # fmt: skip
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure every candidate change, print the best and write them all as a page."""
+    from fdlab.track.io import load_track
+
+    began = time.perf_counter()
+    track_path = Path(args.track)
+    track = load_track(track_path)
+    targets = Targets(
+        par=args.par,
+        race_rounds=args.rounds,
+        max_corner_elimination=args.max_corner_elimination,
+        stops_fit_length=not args.any_stops,
+        more_overtaking=args.more_overtaking,
+    )
+    found = suggest(
+        track, targets, races=args.races, seed=args.seed, workers=args.workers,
+        progress=not args.quiet,
+    )  # fmt: skip
+    output = (
+        Path(args.output)
+        if args.output
+        else track_path.with_name(f"{track_path.stem}-suggestions.html")
+    )
+    found.save_html(output)
+    if found.missing:
+        print("The board misses: " + "; ".join(found.missing.values()) + ".")
+    else:
+        print("The board meets every target as it is.")
+    for k, item in enumerate(found[:5], start=1):
+        print(f"{k}. {item.change.description}: {item.effect}")
+    if not len(found):
+        print("No change tried brings it closer to its targets.")
+    print(f"{found.tried} changes measured in {time.perf_counter() - began:.0f} s; see {output}")
+    return 0

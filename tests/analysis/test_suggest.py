@@ -1,0 +1,114 @@
+"""What to change (issue 28): suggestions measured by exact solves and seeded races."""
+
+from __future__ import annotations
+
+import pytest
+
+from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.suggest import Change, Targets, candidate_changes, fitting_stops, suggest
+from fdlab.cli import main
+from fdlab.editor import EditorController
+from fdlab.par import solo_table
+from fdlab.rules.board import compile_board
+from fdlab.rules.presets import get_preset
+from fdlab.track import from_ascii
+from fdlab.track.io import save_track
+
+#: A 3-stop corner of two spaces: printed boards give a corner this short one stop.
+ROW = ". . . . . . . . . 1 1 . . . . . . . . . . . 2 2 2 2 2 2 2 2 2 . . . ."
+HAIRPIN_TOO_SHORT = {"corners": {1: 3, 2: 2}, "grid": [0, 35], "finish": 30}
+
+
+def short_hairpin():
+    return from_ascii("\n".join([ROW, ROW]), **HAIRPIN_TOO_SHORT)
+
+
+@pytest.fixture(scope="module")
+def found():
+    return suggest(short_hairpin(), Targets(par=None), races=3, workers=1, progress=False)
+
+
+def test_the_known_fix_is_proposed_first(found):
+    assert found.missing == {("stops", 1): "Corner 1: 3 stops on a corner of 2 spaces "
+                                           "(printed boards: 1)"}  # fmt: skip
+    best = found[0]
+    assert best.change.description == "Corner 1: 3 stops -> 1"
+    assert best.fixed == ("Corner 1: 3 stops on a corner of 2 spaces (printed boards: 1)",)
+    assert best.broken == ()
+
+
+def test_the_par_effect_is_a_re_solve_of_the_changed_board(found):
+    best = found[0]
+    changed = best.apply(short_hairpin())
+    preset = get_preset("basic", 1)
+    assert best.after.par == solo_table(compile_board(changed), preset).par
+    assert best.before.par == solo_table(compile_board(short_hairpin()), preset).par
+    assert best.after.par < best.before.par  # two stops fewer: a faster lap
+    assert f"par {best.before.par:.2f} -> {best.after.par:.2f}" in best.effect
+
+
+def test_suggestions_are_ranked_and_every_one_helps(found):
+    gains = [s.gain for s in found]
+    assert gains == sorted(gains, reverse=True) and min(gains) > 0
+
+
+def test_apply_changes_a_copy_and_apply_in_is_one_undoable_edit(found):
+    track = short_hairpin()
+    changed = found[0].apply(track)
+    assert track.corners[1]["stops"] == 3 and changed.corners[1]["stops"] == 1
+    editor = EditorController(short_hairpin())
+    found[0].apply_in(editor)
+    assert editor.track.corners[1]["stops"] == 1
+    editor.undo()
+    assert editor.track.corners[1]["stops"] == 3
+
+
+def test_longer_and_shorter_move_one_space_per_lane():
+    track = short_hairpin()
+    changes = {c.description: c for c in candidate_changes(track)}
+    longer = changes["Corner 2: one space longer in each lane"]
+    shorter = changes["Corner 2: one space shorter in each lane"]
+    assert len(longer.spaces) == len(shorter.spaces) == 2  # one in each of the two lanes
+    before = len(track.corner_spaces(2))
+    assert len(longer.apply(track).corner_spaces(2)) == before + 2
+    assert len(shorter.apply(track).corner_spaces(2)) == before - 2
+    assert "Corner 1: one space shorter in each lane" in changes
+    editor = EditorController(short_hairpin())
+    longer.apply_in(editor)
+    assert sorted(editor.track.corner_spaces(2), key=str) == sorted(
+        longer.apply(track).corner_spaces(2), key=str
+    )
+
+
+def test_a_fitting_corner_keeps_its_stops():
+    track = short_hairpin()
+    assert fitting_stops(track, 2) == 2  # nine spaces: within a 2-stop corner's range
+    assert fitting_stops(track, 1) == 1
+
+
+def test_a_board_that_cannot_be_raced_is_refused_in_words():
+    with pytest.raises(PlaytestError, match="suggest: not playable yet"):
+        suggest(from_ascii(". . . ."), races=2, workers=1, progress=False)
+
+
+def test_given_changes_are_the_only_ones_tried():
+    only = [Change("stops", 1, "Corner 1: 3 stops -> 2", stops=2)]
+    targets = Targets(par=(1.0, 5.0), stops_fit_length=False, max_corner_elimination=None)
+    found = suggest(short_hairpin(), targets, changes=only, races=2, workers=1, progress=False)
+    assert found.tried == 1
+    assert [s.change.description for s in found] == ["Corner 1: 3 stops -> 2"]  # par comes down
+    assert list(found.missing) == ["par"]
+
+
+def test_fdlab_suggest_writes_the_page_and_prints_the_best(tmp_path, capsys):
+    path = tmp_path / "hairpin.json"
+    save_track(short_hairpin(), path)
+    out = tmp_path / "ideas.html"
+    argv = ["suggest", str(path), "--races", "2", "--workers", "1", "--quiet", "-o", str(out)]
+    assert main([*argv, "--par", "5-40"]) == 0
+    said = capsys.readouterr().out
+    assert "1. Corner 1: 3 stops -> 1: par" in said
+    page = out.read_text(encoding="utf-8")
+    assert "What to change on" in page and "<svg" in page
+    assert main([*argv, "--par", "9-3"]) == 2
+    assert "LOW < HIGH" in capsys.readouterr().err
