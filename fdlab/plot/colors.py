@@ -49,6 +49,25 @@ LABEL_LIGHT = "#ffffff"
 #: Text drawn on light backgrounds.
 LABEL_DARK = "#1b1d21"
 
+# The race table's destinations, coloured by what the move costs. From the Okabe-Ito
+# palette (Okabe & Ito 2008, "Color Universal Design", https://jfly.uni-koeln.de/color/),
+# whose colours stay apart with deuteranopia, protanopia and tritanopia: sky blue for
+# free, orange for a move that costs SP (WP), black hatched in white for a move that
+# eliminates the car. Drawn nearly opaque (MOVE_ALPHA), the orange is far lighter than the
+# dark corner tint (CORNER) under every one of them, so a costly destination in a corner
+# never reads as a plain corner space (tests/table/test_palette.py measures it).
+#: A destination reached at no cost (Okabe-Ito sky blue).
+MOVE_FREE = "#56b4e9"
+#: A destination that costs SP or WP (Okabe-Ito orange).
+MOVE_COSTLY = "#e69f00"
+#: A destination that eliminates the car (Okabe-Ito black), hatched.
+MOVE_OUT = "#000000"
+#: The hatch over an eliminating destination: white on black, the darkest and the
+#: lightest, so it never reads as the orange of a costly move.
+MOVE_OUT_HATCH = "#ffffff"
+#: How opaque a destination's colour is over the space under it.
+MOVE_ALPHA = 0.85
+
 #: Colour of a step arrow by step kind.
 STEP_COLORS: dict[str, str] = {
     "ahead": "#f4f5f7",

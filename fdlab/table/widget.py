@@ -1,18 +1,23 @@
-"""The race table on screen: ipywidgets around a jupyter_bokeh board.
+"""The race table on screen: ipywidgets around a jupyter_bokeh board, on one screen.
 
-:class:`RaceTable` is a thin view over :class:`~fdlab.table.controller.TableController`:
-gear buttons (legal gears only, each with its cost and odds), the die, the
-legal destinations outlined on the board (cost on hover, a click plays the
-move; a list below does the same), the grid roll, start roll, nitro and
-box buttons when they apply, a dashboard per car, the log (newest first), seats, the
-bots' pace, undo/redo and game files. The seats offer a person and every
-bot of :func:`fdlab.bots.roster.bot_specs` in every style; the help line
-links the rules text of the repository (``docs/rules.md``).
+:class:`RaceTable` is a thin view over :class:`~fdlab.table.controller.TableController`,
+laid out with the shared shell (:func:`fdlab._shell.board_beside_panel`): the
+board on the left, sized to the screen, and beside it a panel whose top is the
+turn (what to do now, the die, the gear buttons with their cost and risk, the
+grid roll, start roll, nitro and box buttons when they apply, the destinations
+in a list, undo and redo), then sections that fold: the cars, the log (newest
+first), the seats and the bots' pace, the game file (save, load, replay page,
+new race) and what each bot does. A 1366x768 laptop shows the board and the
+turn together; the mouse wheel scrolls the page, not the board. The legal
+destinations are coloured on the board by what they cost (a colour-blind-safe
+palette, :data:`fdlab.plot.colors.MOVE_FREE` and its neighbours; cost on hover,
+a click plays the move). The help line says what to do in the phase the race
+is in and links the rules text of the repository (``docs/rules.md``).
 
 Handlers are idempotent, because jupyter_bokeh delivers every browser
 change twice: a click on a destination is played only while the car on
 turn is a person's and in its move phase, and the second delivery finds
-the next phase. Errors go to an ``Output`` widget and
+the next phase. Errors go to the message line and
 :attr:`RaceTable.last_error`. Every control carries a CSS class
 ``fdlab-...`` for browser tests and stylesheets.
 """
@@ -22,17 +27,29 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
+import json
 import os
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import ipywidgets as w
-from bokeh.models import ColumnDataSource, HoverTool, Range1d, TapTool
+from bokeh.models import ColumnDataSource, CustomJS, HoverTool, Range1d, TapTool
 from jupyter_bokeh import BokehModel
 
-from fdlab._shell import Buttons, MessageLine, load_bokehjs, reported
+from fdlab._shell import (
+    Buttons,
+    MessageLine,
+    board_beside_panel,
+    fold,
+    labelled,
+    load_bokehjs,
+    reported,
+    row,
+    running_loop,
+)
 from fdlab.plot import colors
 from fdlab.plot.data import board_data, car_data
 from fdlab.plot.figure import board_figure, car_rows, pixels_per_unit
@@ -42,17 +59,60 @@ from fdlab.rules.race import Race
 from fdlab.table.controller import TableController
 from fdlab.table.errors import TableError
 
-__all__ = ["RULES_FILE", "RaceTable", "rules_link"]
+__all__ = ["RULES_FILE", "RaceTable", "file_link", "rules_link"]
 
 #: Where the rules are written down in the repository, for the table's help line.
 RULES_FILE = "docs/rules.md"
 
-#: The tallest the board gets in the table, in pixels.
-_HEIGHT = 660
+#: The tallest the board gets, in pixels (a screen shorter than it plus the page's
+#: headers gets a board as tall as the screen leaves room for: see _BOARD_HEIGHT).
+_HEIGHT = 900
+#: The board's height on the page: the screen's height less JupyterLab's bars and the
+#: legend under the board, so that a 1366x768 laptop shows the board whole.
+_BOARD_HEIGHT = "min({px}px, calc(100vh - 215px))"
 #: The narrowest view when following the car on turn, in spaces across the board.
 _FOLLOW_SPACES = 22
 
 _GEAR_COLORS = ("#f4d03f", "#f39c12", "#e74c3c", "#8e44ad", "#2e86c1", "#1e8449")
+
+# Fits the view box (the board, or the car on turn and its destinations) to the canvas
+# the browser gives the board, keeping the board's proportions whatever the screen.
+_FIT_VIEW = """
+const d = view.data;
+if (!d.x0 || d.x0.length === 0) return;
+const w = fig.inner_width, h = fig.inner_height;
+if (!(w > 0 && h > 0)) return;
+const cx = (d.x0[0] + d.x1[0]) / 2, cy = (d.y0[0] + d.y1[0]) / 2;
+const hw = Math.max((d.x1[0] - d.x0[0]) / 2, (d.y1[0] - d.y0[0]) / 2 * w / h);
+const hh = hw * h / w;
+fig.x_range.setv({start: cx - hw, end: cx + hw});
+fig.y_range.setv({start: cy - hh, end: cy + hh});
+"""
+
+# The panel's long labels wrap instead of being cut: gear buttons, the move list.
+_STYLE = """<style>
+.fdlab-race-table .fdlab-turn { gap: 2px; }
+.fdlab-race-table button.fdlab-gear {
+  white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
+  line-height: 1.3; padding: 3px 8px; text-align: left; margin: 1px 0;
+}
+.fdlab-race-table button.fdlab-start-roll, .fdlab-race-table button.fdlab-roll-grid {
+  white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
+  line-height: 1.3; padding: 3px 8px; text-align: left;
+}
+.fdlab-race-table .fdlab-move-list .widget-radio-box label {
+  height: auto; line-height: 1.3; white-space: normal; overflow-wrap: break-word;
+  display: flex; align-items: flex-start; gap: 0.35em; margin: 0 0 3px 0;
+}
+.fdlab-race-table .fdlab-move-list .widget-radio-box label input {
+  order: -1; flex: 0 0 auto; margin: 0.15em 0 0 0;
+}
+.fdlab-race-table .fdlab-move-list .widget-radio-box { flex: 1 1 auto; min-width: 0; }
+.fdlab-race-table .fdlab-help .jp-RenderedMarkdown p { margin: 0 0 0.2em 0; }
+.fdlab-race-table .fdlab-help .jp-OutputArea-output { padding: 0; }
+.fdlab-race-table .fdlab-help { font-size: 0.92em; line-height: 1.35; }
+.fdlab-race-table .fdlab-message a { text-decoration: underline; }
+</style>"""
 
 
 class RaceTable:
@@ -73,13 +133,17 @@ class RaceTable:
         (0: the bots play at once). Outside a running event loop (tests,
         scripts) the bots always play at once.
     width : int
-        Width of the board in pixels.
+        The board's width in pixels when it is drawn (the board then fills
+        its column on the page, as tall as the screen allows); the cars'
+        labels are placed for it.
     path : str
         The game file *Save* and *Load* use by default.
 
     Attributes
     ----------
     controller : TableController
+    widget : ipywidgets.Box
+        The table: the board column and the panel beside it.
     last_error : str or None
 
     Examples
@@ -88,6 +152,8 @@ class RaceTable:
     >>> table = RaceTable(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
     >>> table.start_button.description  # Blue's first turn: the start roll (S-2)
     'Start roll (black die: 1 stalls, 17-20 flying start)'
+    >>> table.help_text.startswith("**Blue: make your start roll.**")
+    True
     >>> table.start_button.click()
     >>> table.click_space(table.target_source.data["id"][0])
     >>> table.log.value.count("Blue moves")
@@ -100,7 +166,7 @@ class RaceTable:
         seats: Sequence[Any] | None = None,
         *,
         bot_delay: float = 0.6,
-        width: int = 1000,
+        width: int = 700,
         path: str = "game.json",
     ) -> None:
         load_bokehjs()
@@ -108,6 +174,11 @@ class RaceTable:
         self.messages = MessageLine()
         self._task: asyncio.Task[None] | None = None
         self._width = width
+        self._moves: list[Any] = []
+        self._help_shown: str | None = None
+        self._was_over = race.over
+        #: The actions of the game file last saved or loaded (none: nothing saved yet).
+        self._saved_actions: list[Any] = []
         self._build_board()
         self._build_controls(bot_delay, path)
         self.refresh()
@@ -125,7 +196,10 @@ class RaceTable:
         from fdlab.table.game_file import load_game
 
         loaded = load_game(path)
-        return cls(loaded.race, loaded.seats, path=str(path), **options)
+        saved = list(loaded.race.actions)
+        table = cls(loaded.race, loaded.seats, path=str(path), **options)
+        table._saved_actions = saved
+        return table
 
     @property
     def race(self) -> Race:
@@ -150,12 +224,22 @@ class RaceTable:
             space_ids=True if self._big else None,  # a big board is seen close up
         )
         self.figure.name = "fdlab-race-board"
-        # the table, its buttons and the log should fit a laptop screen together
-        self.figure.height = min(self.figure.height, _HEIGHT)
+        # The board fills its column and is as tall as the screen allows (a small board
+        # no taller than it needs); the view keeps the board's proportions (_FIT_VIEW).
+        height = _HEIGHT if self._big else min(self.figure.height, _HEIGHT)
+        self.figure.height = height
+        self.figure.sizing_mode = "stretch_both"
         # Fixed ranges: BokehJS recomputes a data range whenever a source changes (the
         # cars after every action), which would undo the view framed on the car on turn.
         self.figure.x_range = Range1d(x0, x1)
         self.figure.y_range = Range1d(y0, y1)
+        self._view_source = ColumnDataSource({"x0": [x0], "y0": [y0], "x1": [x1], "y1": [y1]})
+        fit = CustomJS(args={"view": self._view_source, "fig": self.figure}, code=_FIT_VIEW)
+        self._view_source.js_on_change("data", fit)
+        self.figure.js_on_change("inner_width", fit)
+        self.figure.js_on_change("inner_height", fit)
+        self.figure.js_on_event("reset", fit)
+        self.figure.toolbar.active_scroll = None  # the wheel scrolls the page
         self._outlines = {
             space: (xs, ys)
             for space, xs, ys in zip(*(data[k] for k in ("id", "xs", "ys")), strict=True)
@@ -172,22 +256,27 @@ class RaceTable:
             else pixels_per_unit(track, self._width, self.figure.height)
         )
         self.target_source = ColumnDataSource(
-            {"xs": [], "ys": [], "id": [], "cost": [], "way": [], "fill": []}
+            {"xs": [], "ys": [], "id": [], "cost": [], "way": [], "fill": [], "hatch": []}
         )
         targets = self.figure.patches(
             "xs",
             "ys",
             source=self.target_source,
             fill_color="fill",
-            fill_alpha=0.45,
+            fill_alpha=colors.MOVE_ALPHA,
+            hatch_pattern="hatch",
+            hatch_color=colors.MOVE_OUT_HATCH,
+            hatch_weight=1.5,
+            hatch_scale=8,
             line_color=colors.HIGHLIGHT,
             line_width=3,
             name="targets",
         )
-        # the cars stay on top of the targets
+        # over the spaces, under their ids, the flags and the cars
         renderers = list(self.figure.renderers)
         renderers.remove(targets)
-        at = renderers.index(by_name["cars"])
+        above = [r for r in ("space_ids", "cars") if r in by_name]
+        at = renderers.index(by_name[above[0]])
         self.figure.renderers = [*renderers[:at], targets, *renderers[at:]]
         self.figure.add_tools(
             HoverTool(
@@ -200,7 +289,12 @@ class RaceTable:
         self.figure.toolbar.active_tap = tap
         # Handlers go on before the figure is wrapped (design notes, Jupyter pitfalls).
         self.target_source.selected.on_change("indices", self._on_target_indices)
-        self.plot = BokehModel(self.figure)
+        self.plot = BokehModel(
+            self.figure,
+            layout=w.Layout(
+                width="100%", height=_BOARD_HEIGHT.format(px=height), min_height="300px"
+            ),
+        )
         self.plot.add_class("fdlab-race-plot")
 
     def _build_controls(self, bot_delay: float, path: str) -> None:
@@ -210,25 +304,32 @@ class RaceTable:
         self.prompt = w.HTML()
         self.prompt.add_class("fdlab-prompt")
         self.message = self.messages.widget
-        self.die_face = w.HTML()
+        self.die_face = w.HTML(layout=w.Layout(flex="0 0 auto"))
         self.die_face.add_class("fdlab-die")
-        self.gear_buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.gear_buttons = w.VBox(layout=w.Layout(width="100%"))
         self.gear_buttons.add_class("fdlab-gears")
         self.grid_button = button(
             "Roll for the grid",
             "fdlab-roll-grid",
             self.roll_grid,
             "S-1: every car rolls the black die",
+            button_style="primary",
         )
         self.start_button = button(
             _start_text(self.race), "fdlab-start-roll", self.start_roll,
-            "S-2: before its first move a car rolls the black die",
+            "S-2: before its first move a car rolls the black die", button_style="primary",
         )  # fmt: skip
         self.nitro_button = button("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear")
         self.box_button = button("Into the box", "fdlab-box", self.into_box, "P-2: your pit box")
-        self.move_list = w.Select(rows=6, layout=w.Layout(width="29em"))
+        # Radio buttons, not a <select>: a long move (braking, overshoots...) wraps.
+        self.move_list = w.RadioButtons(
+            options=[], layout=w.Layout(width="100%", max_height="15em", overflow="auto")
+        )
         self.move_list.add_class("fdlab-move-list")
-        self.move_button = button("Move", "fdlab-move", self.move_from_list)
+        self.move_button = button(
+            "Move", "fdlab-move", self.move_from_list, "play the move chosen in the list",
+            button_style="primary",
+        )  # fmt: skip
         self.undo_button = button("Undo", "fdlab-undo", self.undo, "back to the last decision")
         self.redo_button = button("Redo", "fdlab-redo", self.redo)
         self.bot_delay = w.FloatSlider(
@@ -238,7 +339,7 @@ class RaceTable:
             step=0.1,
             description="Bot pace (s)",
             style={"description_width": "initial"},
-            layout=w.Layout(width="20em"),
+            layout=w.Layout(width="95%"),
         )
         self.bot_delay.add_class("fdlab-speed")
         self.seat_boxes = []
@@ -250,8 +351,8 @@ class RaceTable:
                 description=name,
                 options=options,
                 value=label,
-                layout=w.Layout(width="16em"),
-                style={"description_width": "4em"},
+                layout=w.Layout(width="95%"),
+                style={"description_width": "5em"},
             )
             box.add_class("fdlab-seat")
             box.observe(functools.partial(self._on_seat, k), names="value")
@@ -262,61 +363,99 @@ class RaceTable:
         )  # fmt: skip
         self.follow.add_class("fdlab-follow")
         self.follow.observe(lambda _: self._frame_view(), names="value")
-        self.dashboard = w.HTML()
+        self.dashboard = w.HTML(layout=w.Layout(width="100%", overflow="auto hidden"))
         self.dashboard.add_class("fdlab-dashboard")
-        self.log = w.HTML(layout=w.Layout(max_height="22em", overflow="auto", width="100%"))
+        self.log = w.HTML(layout=w.Layout(max_height="16em", overflow="auto", width="100%"))
         self.log.add_class("fdlab-log")
-        self.path = w.Text(value=path, description="Game file", layout=w.Layout(width="24em"))
+        self.path = w.Text(value=path, description="Game file", layout=w.Layout(width="95%"))
         self.path.add_class("fdlab-path")
+        self.discard = labelled(
+            w.Checkbox(description="discard unsaved", indent=False, layout=w.Layout(width="auto")),
+            "fdlab-discard",
+        )
+        self.discard.tooltip = "let Load and New race replace moves that were not saved"
         self.save_button = button("Save", "fdlab-save", self.save)
-        self.load_button = button("Load", "fdlab-load", self.load_file)
+        self.load_button = button(
+            "Load", "fdlab-load", self.load_file, "replace this race by the game in the file"
+        )
         self.export_button = button(
             "Replay page", "fdlab-export", self.export_replay, "an offline HTML page of the race"
         )
+        self.new_race_button = button(
+            "New race", "fdlab-new-race", self.new_race, "the same cars and seats, a new seed"
+        )
+        self.file_note = w.HTML()
+        self.file_note.add_class("fdlab-file-note")
         self.legend = w.HTML(_legend_html(self.race))
         self.legend.add_class("fdlab-legend")
         self.bots_help = w.HTML(_bots_html())
         self.bots_help.add_class("fdlab-bots-help")
         # An Output renders Markdown as the notebook does: JupyterLab opens a relative
         # link in the notebook's folder as a file of the Lab (an HTML widget would not).
-        self.help_line = w.Output()
+        self.help_line = w.Output(layout=w.Layout(width="100%"))
         self.help_line.add_class("fdlab-help")
-        self.help_line.outputs = (_help_output(rules_link()),)
+        self._rules = rules_link()
+        style = w.HTML(_STYLE, layout=w.Layout(display="none"))  # <style> applies unseen
+        style.add_class("fdlab-table-style")
+        actions = w.VBox(
+            [
+                self.grid_button,
+                self.start_button,
+                self.gear_buttons,
+                row(self.nitro_button, self.box_button),
+                self.move_list,
+                row(self.move_button),
+            ],
+            layout=w.Layout(flex="1 1 auto", min_width="0"),
+        )
         turn = w.VBox(
             [
                 self.prompt,
-                w.HBox([self.die_face, self.gear_buttons, self.grid_button, self.start_button]),
-                w.HBox([self.nitro_button, self.box_button]),
-                self.message,
-                w.HBox([self.move_list, w.VBox([self.move_button])]),
-            ],
-            layout=w.Layout(width="36em"),
-        )
-        side = w.VBox(
-            [
-                w.HTML("<b>Cars</b>"),
-                self.dashboard,
-                w.HTML("<b>Race log</b> (newest first)"),
-                self.log,
-            ],
-            layout=w.Layout(flex="1 1 auto"),
-        )
-        self.widget = w.VBox(
-            [
-                self.plot,
-                self.legend,
-                w.HBox([turn, side]),
-                w.HBox([self.undo_button, self.redo_button, self.bot_delay, self.follow]),
-                w.HBox(
-                    [w.HTML("<b>Seats</b>&nbsp;"), *self.seat_boxes],
-                    layout=w.Layout(flex_flow="row wrap"),
-                ),
-                self.bots_help,
-                w.HBox([self.path, self.save_button, self.load_button, self.export_button]),
                 self.help_line,
-            ]
+                self.message,
+                w.HBox([self.die_face, actions], layout=w.Layout(width="100%")),
+                row(self.undo_button, self.redo_button),
+            ],
+            layout=w.Layout(width="100%", flex="0 0 auto"),
         )
-        self.widget.add_class("fdlab-race-table")
+        turn.add_class("fdlab-turn")
+        self._file_section = fold(
+            "Game file: save, load, replay page, new race",
+            [
+                self.path,
+                row(
+                    self.save_button,
+                    self.load_button,
+                    self.discard,
+                    self.export_button,
+                    self.new_race_button,
+                ),
+                self.file_note,
+            ],
+            "fdlab-file-section",
+            open=False,
+        )
+        self.widget = board_beside_panel(
+            [self.plot, self.legend],
+            [
+                style,
+                turn,
+                fold("Cars", [self.dashboard], "fdlab-cars-section"),
+                fold("Race log (newest first)", [self.log], "fdlab-log-section"),
+                fold(
+                    "Seats, bot pace, view",
+                    [*self.seat_boxes, self.bot_delay, self.follow],
+                    "fdlab-seats-section",
+                    open=False,
+                ),
+                self._file_section,
+                fold("What the bots do", [self.bots_help], "fdlab-bots-section", open=False),
+            ],
+            "fdlab-race-table",
+        )
+        # the panel is no taller than the board column: the page does not scroll for it
+        board_column, panel = self.widget.children
+        panel.layout.max_height = "calc(100vh - 130px)"
 
     # -- drawing --------------------------------------------------------------------
     def refresh(self) -> None:
@@ -331,7 +470,7 @@ class RaceTable:
             if current is not None
             else ""
         )
-        self.prompt.value = f"<b style='font-size:1.15em'>{swatch}{html.escape(c.prompt())}</b>"
+        self.prompt.value = f"<b style='font-size:1.1em'>{swatch}{html.escape(c.prompt())}</b>"
         person = c.person_on_turn
         cars = [
             (race.board.ids[car.space], name, row.color)
@@ -339,14 +478,14 @@ class RaceTable:
             if car.space >= 0
         ]
         self.car_source.data = car_rows(car_data(race.track, cars), self._scale, self._space)
-        # gears
+        # gears: one button a line, its label wrapping in the panel
         buttons = []
         starting = person and c.start_roll_due
         for choice in c.gear_choices() if person and not starting else []:
             control = w.Button(
                 description=choice.label,
                 tooltip=_gear_tip(choice),
-                layout=w.Layout(width="auto"),
+                layout=w.Layout(width="100%"),
                 button_style=_gear_style(choice),
             )
             control.add_class("fdlab-gear")
@@ -357,12 +496,14 @@ class RaceTable:
         self.grid_button.layout.display = "" if person and race.phase == "grid" else "none"
         self.start_button.layout.display = "" if starting else "none"
         # the die (with the start roll just made) and the destinations
-        self.die_face.value = _die_html(c.die(), self._fresh_start())
+        die, fresh = c.die(), self._fresh_start()
+        self.die_face.value = _die_html(die, fresh)
+        self.die_face.layout.display = "none" if die is None and fresh is None else ""
         moves = c.move_choices() if person else []
+        self._moves = moves
         self._show_targets(moves)
         self.move_list.options = [(m.label, i) for i, m in enumerate(moves)]
         self.move_list.value = 0 if moves else None
-        self._moves = moves
         self.move_list.layout.display = "" if moves else "none"
         self.move_button.layout.display = "" if moves else "none"
         self.nitro_button.layout.display = "" if person and c.nitro_available() else "none"
@@ -374,10 +515,92 @@ class RaceTable:
         self.redo_button.disabled = not c.can_redo
         self.dashboard.value = _dashboard_html(c)
         self.log.value = _log_html(c.log())
+        self._show_help()
+        if race.over and not self._was_over:  # what comes next is in the file section
+            self._file_section.children[0].value = True
+        self._was_over = race.over
         self._frame_view()
 
+    @property
+    def help_text(self) -> str:
+        """What to do now, in the phase the race is in (Markdown; the help line adds the rules).
+
+        Examples
+        --------
+        >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+        >>> table = RaceTable(Race(track, seed=4, roll_grid=False), ["person", "heuristic"])
+        >>> print(table.help_text)
+        **Roll for the grid:** press *Roll for the grid*: every car rolls the black die and the highest roll takes pole position (S-1).
+        """
+        c = self.controller
+        race = self.race
+        if race.over:
+            finished = race.state.finished
+            result = f"{race.names[finished[0]]} wins" if finished else "no car finished"
+            return (
+                f"**The race is over: {result}.** Next, under *Game file*: *Save* the game, "
+                "write a *Replay page* to watch it again, or start a *New race* with the "
+                "same cars and seats."
+            )
+        current = race.state.current
+        if not c.person_on_turn:
+            if current is None:
+                return "**The bots roll for the grid** (S-1)."
+            who = f"{race.current} ({c.seat_label(current)})"
+            if c.bot_waiting() is not None:
+                return (
+                    f"**{who} waits for its board to be solved** (once per board, then "
+                    "cached): the race goes on as soon as it is done."
+                )
+            return (
+                f"**{who} is playing.** The bots play at the *Bot pace* set under *Seats*; "
+                "the buttons come back on your turn."
+            )
+        if race.phase == "grid":
+            pole = "lowest" if race.preset.model == "advanced" else "highest"
+            return (
+                "**Roll for the grid:** press *Roll for the grid*: every car rolls the black "
+                f"die and the {pole} roll takes pole position (S-1)."
+            )
+        name = race.current
+        if c.start_roll_due:
+            stall, fast, kind = _start_odds(race)
+            rule = "S-3" if race.preset.model == "advanced" else "S-2"
+            return (
+                f"**{name}: make your start roll.** Press *Start roll*: the black die decides. "
+                f"{stall} stalls (the turn ends), {fast} is a {kind} start of 4 spaces, "
+                f"anything else a normal start with the 1st-gear die ({rule})."
+            )
+        unit = "WP" if race.preset.model == "advanced" else "SP"
+        if race.phase == "gear":
+            return (
+                f"**{name}: choose a gear.** Each button tells the shift's cost, the chance "
+                f"to be eliminated (OUT), the {unit} you may lose and the corner ahead "
+                "(hover for more); press one to roll."
+            )
+        extra = ""
+        if c.nitro_available():
+            extra += " *Nitro* first adds to the roll (X-1)."
+        if c.box_move() is not None:
+            extra += " *Into the box* stops in your pit box (P-2)."
+        return (
+            f"**{name}: choose where to go.** Click a space outlined in pink (blue: free, "
+            f"orange: costs {unit}, black hatched: eliminates; hover for the cost) or pick "
+            f"a move in the list and press *Move*.{extra}"
+        )
+
+    def _show_help(self) -> None:
+        text = self.help_text
+        if text != self._help_shown:
+            self._help_shown = text
+            self.help_line.outputs = (_help_output(self._rules, text),)
+
     def _frame_view(self) -> None:
-        """Zoom on the car on turn and its destinations (the whole board when not following)."""
+        """Zoom on the car on turn and its destinations (the whole board when not following).
+
+        The view box goes to the browser, which fits it to the board's canvas
+        (whatever the screen gives it) keeping the board's proportions.
+        """
         x0, y0, x1, y1 = self._bounds
         race = self.race
         current = race.state.current
@@ -400,16 +623,11 @@ class RaceTable:
             y0, y1 = min(ys) - margin, max(ys) + margin
             if x1 - x0 < least:
                 x0, x1 = (x0 + x1 - least) / 2, (x0 + x1 + least) / 2
-        fig = self.figure
-        aspect = (fig.height - 60) / max(fig.width - 20, 1)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        half_w = max((x1 - x0) / 2, (y1 - y0) / 2 / aspect)
-        half_h = half_w * aspect
-        fig.x_range.start, fig.x_range.end = cx - half_w, cx + half_w
-        fig.y_range.start, fig.y_range.end = cy - half_h, cy + half_h
+        self._view_source.data = {"x0": [x0], "y0": [y0], "x1": [x1], "y1": [y1]}
 
     def _show_targets(self, moves: list[Any]) -> None:
-        data: dict[str, list[Any]] = {k: [] for k in ("xs", "ys", "id", "cost", "way", "fill")}
+        keys = ("xs", "ys", "id", "cost", "way", "fill", "hatch")
+        data: dict[str, list[Any]] = {k: [] for k in keys}
         for choice in moves:
             xs, ys = self._outlines[choice.destination]
             data["xs"].append(xs)
@@ -422,8 +640,9 @@ class RaceTable:
             if choice.move.boxed:
                 way += ", into the box"
             data["way"].append(way)
-            damage = choice.move.eliminates or choice.move.cost.total > 0
-            data["fill"].append("#ff9f1c" if damage else colors.HIGHLIGHT)
+            fill, hatch = _move_colors(choice.move)
+            data["fill"].append(fill)
+            data["hatch"].append(hatch)
         self.target_source.selected.indices = []
         self.target_source.data = data
 
@@ -534,7 +753,7 @@ class RaceTable:
         self._stop_bots()
         try:
             # in a notebook a bot that needs the board solved is made in the background
-            background = _running_loop() is not None
+            background = running_loop() is not None
             self.controller.set_seat(index, change["new"], background=background)
         except ValueError:
             self.seat_boxes[index].value = before  # the menu shows the seat the car has
@@ -553,7 +772,7 @@ class RaceTable:
         if not c.bots_to_play or (self._task is not None and not self._task.done()):
             return
         delay = float(self.bot_delay.value)
-        loop = _running_loop()
+        loop = running_loop()
         if loop is None or (delay <= 0 and not self.controller.solving):
             self._run_bots_now()
             return
@@ -611,43 +830,140 @@ class RaceTable:
             await asyncio.gather(self._task, return_exceptions=True)
 
     # -- files ----------------------------------------------------------------------
+    @property
+    def unsaved_decisions(self) -> int:
+        """How many decisions of people were taken since the game file was last saved or loaded.
+
+        The bots' actions do not count: they follow from the seed and the position.
+
+        Examples
+        --------
+        >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+        >>> table = RaceTable(Race(track, seed=4), ["person", "heuristic"])
+        >>> table.unsaved_decisions
+        0
+        >>> table.start_button.click(); table.unsaved_decisions
+        1
+        """
+        race, c = self.race, self.controller
+        same = 0
+        for played, saved in zip(race.actions, self._saved_actions, strict=False):
+            if played != saved:
+                break
+            same += 1
+        people = set(c.people)
+        grid_here = bool(getattr(c, "_grid_rolled_here", False))
+        return sum(
+            1
+            for index in range(same, len(race.actions))
+            if (actor := race.actor(index)) in people or (actor is None and grid_here)
+        )
+
+    def _check_discard(self, action: str, button: str) -> bool:
+        """Refuse ``action`` when it would drop unsaved decisions and *discard unsaved* is off."""
+        count = self.unsaved_decisions
+        if count and not self.discard.value:
+            self.messages.refuse(
+                f"{action}: this race has {count} decision{'s' if count != 1 else ''} not "
+                "saved, which it would replace; press Save first, or tick 'discard unsaved' "
+                f"(Game file) and press {button} again"
+            )
+            self._file_section.children[0].value = True  # show the box to tick
+            return False
+        return True
+
     @reported
     def save(self, path: str | None = None) -> None:
         """Save the game to ``path`` (default: the path box)."""
         from fdlab.table.game_file import save_game
 
         target = save_game(self.controller, path or self.path.value)
+        self._saved_actions = list(self.race.actions)
         self.messages.say(f"saved to {target}")
 
     @reported
     def load_file(self, path: str | None = None) -> None:
-        """Load the game in ``path`` (default: the path box) into this table."""
+        """Load the game in ``path`` (default: the path box) into this table.
+
+        Decisions not saved yet are not replaced unless *discard unsaved* is
+        ticked: the table refuses, and says so.
+        """
         from fdlab.table.game_file import load_game
 
+        where = path or self.path.value
+        if not self._check_discard(f"load {where}", "Load"):
+            return
         self._stop_bots()
-        loaded = load_game(path or self.path.value)
+        loaded = load_game(where)
         if loaded.race.track.name != self.race.track.name:
             self.messages.refuse(
                 f"the game is on {loaded.race.track.name}: open it with RaceTable.load(path)"
             )
             return
-        self.controller = loaded
-        for k, box in enumerate(self.seat_boxes[: len(loaded.race.names)]):
-            label = loaded.seat_label(k)
+        self._use(loaded)
+        self._saved_actions = list(loaded.race.actions)
+        self._played()
+        self.messages.say(f"loaded {where}")
+
+    @reported
+    def new_race(self, seed: int | None = None) -> None:
+        """Start a new race on this board: the same cars, rules and seats, a new seed.
+
+        Decisions not saved yet are not replaced unless *discard unsaved* is
+        ticked, as for :meth:`load_file`.
+
+        Parameters
+        ----------
+        seed : int, optional
+            The new race's seed (default: a random one).
+
+        Examples
+        --------
+        >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+        >>> table = RaceTable(Race(track, seed=4), ["person", "heuristic"])
+        >>> table.start_button.click()  # one decision, not saved
+        >>> table.new_race(seed=5); table.last_error[:40]
+        'new race: this race has 1 decision not s'
+        >>> table.discard.value = True
+        >>> table.new_race(seed=5); table.race.seed, table.race.phase
+        (5, 'grid')
+        """
+        if not self._check_discard("new race", "New race"):
+            return
+        self._stop_bots()
+        old = self.race
+        race = Race(old.track, cars=list(old.names), preset=old.preset, seed=seed,
+                    roll_grid=False)  # fmt: skip
+        self._use(TableController(race, list(self.controller.seats)))
+        self._saved_actions = []
+        self._played()
+        self.messages.say(f"a new race on {race.track.name} (seed {race.seed})")
+
+    def _use(self, controller: TableController) -> None:
+        """Play on with ``controller`` (a loaded game, a new race) on this board."""
+        self.discard.value = False  # a tick lets one replacement through, not the next
+        self.controller = controller
+        self._help_shown = None
+        self._was_over = controller.race.over
+        for k, box in enumerate(self.seat_boxes[: len(controller.race.names)]):
+            label = controller.seat_label(k)
             if label not in box.options:
                 box.options = [*box.options, label]
             box.value = label
-        self._played()
-        self.messages.say(f"loaded {path or self.path.value}")
 
     @reported
     def export_replay(self, path: str | None = None) -> None:
-        """Write the standalone replay page beside the game file (``.html``)."""
+        """Write the standalone replay page beside the game file (``.html``).
+
+        The message line links it: the link opens the page in a new browser tab.
+        """
         from fdlab.table.replay_html import save_replay
 
         target = Path(path) if path else Path(self.path.value).with_suffix(".html")
         save_replay(self.race, target)
-        self.messages.say(f"replay page written to {target}")
+        link = file_link(target)
+        self.file_note.value = f"Replay page: {link}"
+        self.messages.say(f"replay page written: {link}", markup=True)
 
     # -- display --------------------------------------------------------------------
     @property
@@ -668,14 +984,6 @@ class RaceTable:
         return f"<RaceTable: {self.race!r}>"
 
 
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    """The notebook's event loop, or ``None`` in plain Python (the bots then play at once)."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
 def _bounds(data: dict[str, list[Any]]) -> tuple[float, float, float, float]:
     """The board's extent with room for the corner flags around it."""
     xs = [x for row in data["xs"] for x in row] or [0.0]
@@ -689,29 +997,128 @@ def _legend_html(race: Race) -> str:
     track = race.track
     kinds = {d["kind"] for _, d in track.graph.nodes(data=True)}
     hazards = {d["hazard"] for _, d in track.graph.nodes(data=True)}
+    unit = "WP" if race.preset.model == "advanced" else "SP"
+    out = (
+        f"repeating-linear-gradient(45deg,{colors.MOVE_OUT_HATCH} 0 2px,{colors.MOVE_OUT} 2px 5px)"
+    )
     entries = [
-        (colors.HIGHLIGHT, "a move at no cost"),
-        ("#ff9f1c", "a move that costs damage (hover for the cost)"),
+        (colors.MOVE_FREE, "a move at no cost", colors.HIGHLIGHT),
+        (colors.MOVE_COSTLY, f"a move that costs {unit} (hover for the cost)", colors.HIGHLIGHT),
+        (out, "a move that eliminates the car", colors.HIGHLIGHT),
     ]
     if track.corners:
-        entries.append((colors.CORNER, "corner: yellow flag = stops, green/red = long/short way"))
+        entries.append((colors.CORNER, "corner: flag = stops, green/red = long/short way", ""))
     if "pit" in kinds:
-        entries.append((colors.PIT, "pit lane"))
+        entries.append((colors.PIT, "pit lane", ""))
     if "box" in kinds:
-        entries.append((colors.BOX, "pit box"))
+        entries.append((colors.BOX, "pit box", ""))
     if "shooting" in hazards:
-        entries.append((colors.SHOOTING, "shooting space"))
+        entries.append((colors.SHOOTING, "shooting space", ""))
     if "danger" in hazards:
-        entries.append((colors.DANGER, "danger space"))
+        entries.append((colors.DANGER, "danger space", ""))
     if track.tunnel_pairs():
-        entries.append((colors.TUNNEL_PURPLE, "tunnel"))
+        entries.append((colors.TUNNEL_PURPLE, "tunnel", ""))
     items = "".join(
-        f"<span style='margin-right:1.1em;white-space:nowrap'><span style='display:inline-block;"
-        f"width:1.1em;height:0.8em;background:{color};border:1px solid #666;"
-        f"vertical-align:middle;margin-right:0.3em'></span>{html.escape(text)}</span>"
-        for color, text in entries
+        f"<span style='margin-right:0.9em;white-space:nowrap'><span style='display:inline-block;"
+        f"width:1.1em;height:0.8em;background:{color};"
+        f"border:{'2px solid ' + line if line else '1px solid #666'};"
+        f"vertical-align:middle;margin-right:0.3em'></span>{html.escape(text)}</span> "
+        for color, text, line in entries
     )
-    return f"<div style='font-size:0.85em;margin:0.2em 0 0.4em'>{items}</div>"
+    return f"<div style='font-size:0.8em;line-height:1.5;margin:0.1em 0 0.2em'>{items}</div>"
+
+
+def _move_colors(move: Any) -> tuple[str, str]:
+    """Fill and hatch of a destination on the board: free, costly or eliminating.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Move
+    >>> free = Move(eliminates=False, cost=Move(total=0))
+    >>> _move_colors(free) == (colors.MOVE_FREE, " ")
+    True
+    >>> _move_colors(Move(eliminates=True, cost=Move(total=3)))[1]
+    'x'
+    """
+    if move.eliminates:
+        return colors.MOVE_OUT, "x"
+    return (colors.MOVE_COSTLY if move.cost.total > 0 else colors.MOVE_FREE), " "
+
+
+def file_link(path: str | os.PathLike[str], start: str | os.PathLike[str] | None = None) -> str:
+    """HTML for a link that opens the file ``path`` in a new browser tab, or why there is none.
+
+    In JupyterLab the link goes through the server's ``files/`` route (the
+    page opens as itself, its scripts running, not in the Lab's HTML viewer);
+    the server is the one that started this kernel, found by its runtime
+    file. Elsewhere (a plain HTML page beside the notebook) it is the path
+    relative to ``start``. A file outside ``start`` gets no link: its path
+    and the reason.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file, absolute or relative to ``start``.
+    start : str or path-like, optional
+        The notebook's folder (default: the working folder, which in a
+        notebook is the notebook's own).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> print(file_link("replays/game.html", root))  # no Jupyter server around
+    <a href="replays/game.html" target="_blank" rel="noopener">replays/game.html</a>
+    >>> "no link" in file_link("/elsewhere/game.html", root)
+    True
+    """
+    here = Path(start if start is not None else Path.cwd()).resolve()
+    target = Path(path)
+    target = (target if target.is_absolute() else here / target).resolve()
+    try:
+        relative = target.relative_to(here).as_posix()
+    except ValueError:
+        return (
+            f"<code>{html.escape(str(target))}</code> (no link: the file is outside the "
+            "notebook's folder, where the page cannot reach it; open it from your file "
+            "browser)"
+        )
+    href = quote(relative)
+    server = _jupyter_server(here)
+    if server is not None:
+        root, base_url = server
+        api_path = target.relative_to(root).as_posix()
+        href = f"{base_url.rstrip('/')}/files/{quote(api_path)}"
+    return (
+        f'<a href="{html.escape(href)}" target="_blank" rel="noopener">{html.escape(relative)}</a>'
+    )
+
+
+def _jupyter_server(folder: Path) -> tuple[Path, str] | None:
+    """The Jupyter server serving ``folder``: its root folder and base URL, or None.
+
+    Read from the servers' runtime files (``jpserver-<pid>.json``, only their
+    ``root_dir``, ``base_url`` and ``pid``); the one that started this kernel
+    (its parent process) first, else the one whose root is nearest ``folder``.
+    """
+    try:
+        from jupyter_core.paths import jupyter_runtime_dir
+    except ImportError:  # pragma: no cover - ipykernel brings jupyter_core
+        return None
+    found = []
+    for file in Path(jupyter_runtime_dir()).glob("jpserver-*.json"):
+        try:
+            info = json.loads(file.read_text(encoding="utf-8"))
+            root = Path(str(info["root_dir"])).expanduser().resolve()
+            base_url = str(info.get("base_url") or "/")
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if root == folder or root in folder.parents:
+            found.append((info.get("pid") == os.getppid(), len(root.parts), root, base_url))
+    if not found:
+        return None
+    _parent, _depth, root, base_url = max(found, key=lambda entry: entry[:2])
+    return root, base_url
 
 
 def rules_link(start: str | os.PathLike[str] | None = None) -> str | None:
@@ -736,13 +1143,14 @@ def rules_link(start: str | os.PathLike[str] | None = None) -> str | None:
     return None
 
 
-def _help_output(link: str | None) -> dict[str, Any]:
-    """The help line as a display output (Markdown, so the notebook resolves its link)."""
+def _help_output(link: str | None, text: str) -> dict[str, Any]:
+    """The help line as a display output (Markdown, so the notebook resolves its link).
+
+    ``text`` says what to do now (:attr:`RaceTable.help_text`); the rules
+    text follows, linked when the repository is around.
+    """
     rules = f"[{RULES_FILE}]({link})" if link else f"`{RULES_FILE}` in the fdlab repository"
-    text = (
-        "Choose a gear, then click a pink space (hover shows what the move costs). "
-        f"The rules, clause by clause: {rules}."
-    )
+    text = f"{text} The rules, clause by clause: {rules}."
     return {
         "output_type": "display_data",
         "data": {"text/markdown": text, "text/plain": text},
@@ -766,17 +1174,29 @@ def _bots_html() -> str:
     )
 
 
-def _start_text(race: Race) -> str:
-    """The start roll button: what the black die does (S-2 basic, S-3 advanced)."""
+def _start_odds(race: Race) -> tuple[str, str, str]:
+    """What the black die does at the start (S-2 basic, S-3 advanced): stall, fast start, kind.
+
+    Examples
+    --------
+    >>> _start_odds(Race(from_ascii(". . . .", grid=[0], finish=3), cars=1, seed=1))
+    ('1', '17-20', 'flying')
+    """
     preset = race.preset
     kind = "rocket" if preset.model == "advanced" else "flying"
     high = preset.black_die.high
-    flying = (
+    fast = (
         f"{preset.start_flying_min}" if preset.start_flying_min >= high
         else f"{preset.start_flying_min}-{high}"
     )  # fmt: skip
     stall = f"1-{preset.start_stall_max}" if preset.start_stall_max > 1 else "1"
-    return f"Start roll (black die: {stall} stalls, {flying} {kind} start)"
+    return stall, fast, kind
+
+
+def _start_text(race: Race) -> str:
+    """The start roll button: what the black die does (S-2 basic, S-3 advanced)."""
+    stall, fast, kind = _start_odds(race)
+    return f"Start roll (black die: {stall} stalls, {fast} {kind} start)"
 
 
 def _gear_tip(choice: Any) -> str:
@@ -822,33 +1242,36 @@ def _die_html(die: dict[str, Any] | None, start: tuple[int, str] | None = None) 
 
 
 def _dashboard_html(controller: TableController) -> str:
+    """The cars, one row each; narrow enough for the panel (cells wrap, never overlap)."""
     rows = controller.dashboard()
     pools = list(controller.race.preset.pool_names)
     head = "".join(
-        f"<th style='padding:2px 6px;text-align:left'>{h}</th>"
+        f"<th style='padding:1px 4px;text-align:left'>{h}</th>"
         for h in ["", "car", "seat", "lap", "gear", *pools, "stops", "space"]
     )
     body = []
-    for row in rows:
-        style = "background:#fff3c4;font-weight:bold" if row.on_turn else ""
+    for car in rows:
+        style = "background:#fff3c4;font-weight:bold" if car.on_turn else ""
         swatch = (
-            f"<span style='display:inline-block;width:0.9em;height:0.9em;background:{row.color};"
+            f"<span style='display:inline-block;width:0.9em;height:0.9em;background:{car.color};"
             "border:1px solid #333;vertical-align:middle'></span>"
         )
         cells = [
-            str(row.place),
-            f"{swatch} {html.escape(row.name)}",
-            html.escape(row.seat),
-            html.escape(row.lap),
-            row.gear,
-            *(str(row.pools[p]) for p in pools),
-            html.escape(row.stops),
-            html.escape("" if row.space is None else str(row.space)),
+            str(car.place),
+            f"<span style='white-space:nowrap'>{swatch} {html.escape(car.name)}</span>",
+            html.escape(car.seat),
+            html.escape(car.lap),
+            car.gear,
+            *(str(car.pools[p]) for p in pools),
+            html.escape(car.stops),
+            html.escape("" if car.space is None else str(car.space)),
         ]
-        tds = "".join(f"<td style='padding:2px 6px'>{cell}</td>" for cell in cells)
+        tds = "".join(
+            f"<td style='padding:1px 4px;vertical-align:top'>{cell}</td>" for cell in cells
+        )
         body.append(f"<tr style='{style}'>{tds}</tr>")
     return (
-        "<table style='border-collapse:collapse;font-size:0.92em'>"
+        "<table style='border-collapse:collapse;font-size:0.85em;line-height:1.3'>"
         f"<thead><tr style='border-bottom:1px solid #999'>{head}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table>"
     )
@@ -859,4 +1282,4 @@ def _log_html(lines: list[str]) -> str:
         return "<i>nothing yet</i>"
     first, rest = html.escape(lines[0]), [html.escape(line) for line in lines[1:]]
     body = "<br>\n".join([f"<b>{first}</b>", *rest])
-    return f"<div style='font-family:monospace;font-size:0.88em;line-height:1.35'>{body}\n</div>"
+    return f"<div style='font-size:0.85em;line-height:1.35'>{body}\n</div>"

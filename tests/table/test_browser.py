@@ -222,3 +222,112 @@ def test_the_replay_page_opens_offline_and_its_slider_moves_the_cars(tmp_path: P
         finally:
             browser.close()
     assert all(url.startswith("file:") for url in requests), requests  # nothing from a network
+
+
+# Bounding boxes in the viewport of the first table's board canvas, its first gear
+# button and the panel, and the board's view (to see that the wheel leaves it alone).
+_LAYOUT = """
+(table) => {
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+  const view = window.Bokeh.index.roots.find(
+    (v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
+  const gears = [...table.querySelectorAll("button.fdlab-gear")].map(box);
+  return {
+    plot: box(view.canvas_view.el), gears,
+    panel: box(table.querySelector(".fdlab-panel")),
+    x: [view.model.x_range.start, view.model.x_range.end],
+    y: [view.model.y_range.start, view.model.y_range.end],
+    frame: [view.frame.bbox.width, view.frame.bbox.height],
+  };
+}
+"""
+
+
+def _inside(box: dict[str, float], width: int, height: int) -> bool:
+    return (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= width
+        and box["y"] + box["height"] <= height
+    )
+
+
+@pytest.mark.notebook("play-a-race.ipynb")
+def test_the_table_fits_a_laptop_screen_and_links_its_replay_page(notebook_url: str) -> None:
+    """Issue 27, one screen: at 1366x768 the board and the gear buttons show together,
+    the wheel scrolls the page, the help line follows the phase; the replay page opens
+    from the link the table gives, in a tab of its own."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        try:
+            run_all_cells(page, notebook_url, TIMEOUT_MS)
+            table = page.locator(".fdlab-race-table").first
+            help_line = table.locator(".fdlab-help")
+            prompt = table.locator(".fdlab-prompt")
+            top = "(element) => element.scrollIntoView({block: 'start'})"
+            table.evaluate(top)
+            expect(help_line).to_contain_text("Roll for the grid: press Roll for the grid")
+            table.locator("button.fdlab-roll-grid").click()
+            for _ in range(6):  # to Blue's first gear: the start roll, a move, the bots
+                expect(prompt).to_contain_text(re.compile(r"Blue \(person\): (make|choose|rolled)"))
+                text = prompt.inner_text()
+                if "choose a gear" in text:
+                    break
+                if "make the start roll" in text:
+                    expect(help_line).to_contain_text("Blue: make your start roll.")
+                    table.locator("button.fdlab-start-roll").click()
+                    expect(prompt).not_to_contain_text("make the start roll")
+                    continue
+                expect(help_line).to_contain_text("Blue: choose where to go.")
+                table.locator("button.fdlab-move").click()
+                expect(prompt).not_to_contain_text("rolled")
+            expect(prompt).to_contain_text("Blue (person): choose a gear")
+            expect(help_line).to_contain_text("Blue: choose a gear.")
+            expect(table.locator("button.fdlab-gear").first).to_be_visible()
+            table.evaluate(top)
+            page.wait_for_timeout(800)  # the board's last redraw
+            page.screenshot(path=str(ARTIFACTS / "table-laptop.png"))
+            layout = page.evaluate(_LAYOUT, table.element_handle())
+            assert _inside(layout["plot"], 1366, 768), layout
+            assert layout["gears"] and all(_inside(g, 1366, 768) for g in layout["gears"]), layout
+            assert layout["gears"][0]["x"] >= layout["plot"]["x"] + layout["plot"]["width"] - 1
+            # the board keeps its proportions on the canvas the screen gives it
+            (x0, x1), (y0, y1), (fw, fh) = layout["x"], layout["y"], layout["frame"]
+            assert abs((x1 - x0) / fw - (y1 - y0) / fh) < 0.02 * (x1 - x0) / fw, layout
+            # the wheel over the board scrolls the page and leaves the board's view alone
+            plot = layout["plot"]
+            page.mouse.move(plot["x"] + plot["width"] / 2, plot["y"] + plot["height"] / 2)
+            page.mouse.wheel(0, 200)
+            page.wait_for_timeout(500)
+            after = page.evaluate(_LAYOUT, table.element_handle())
+            assert after["x"] == layout["x"] and after["plot"]["y"] < plot["y"] - 50, after
+            # a big screen gives the board the room
+            page.set_viewport_size({"width": 1920, "height": 1080})
+            page.wait_for_timeout(800)
+            table.evaluate(top)
+            page.wait_for_timeout(800)
+            page.screenshot(path=str(ARTIFACTS / "table-desktop.png"))
+            wide = page.evaluate(_LAYOUT, table.element_handle())
+            assert _inside(wide["plot"], 1920, 1080), wide
+            assert wide["plot"]["width"] > 1.5 * plot["width"], (wide, plot)
+            # the replay page: written from the Game file section, opened from its link
+            table.locator(".fdlab-file-section-fold").click()
+            table.locator("button.fdlab-export").click()
+            link = table.locator(".fdlab-message a", has_text="game.html")
+            expect(link).to_have_attribute("target", "_blank")
+            expect(link).to_have_attribute("href", re.compile(r"/files/notebooks/game\.html$"))
+            with page.context.expect_page() as opened:
+                link.click()
+            replay = opened.value
+            replay.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+            assert "/files/notebooks/game.html" in replay.url
+            replay.close()
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "table-laptop-end.png"), full_page=True)
+            browser.close()

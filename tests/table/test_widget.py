@@ -47,7 +47,8 @@ def test_the_table_displays_as_a_widget(ring):
     table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
     bundle = table._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert table.plot in table.widget.children
+    board_column, _panel = table.widget.children  # the one-screen layout (issue 27)
+    assert table.plot in board_column.children
     assert "fdlab-race-table" in table.widget._dom_classes
 
 
