@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Protocol, cast
+from typing import Protocol, cast, runtime_checkable
 
 from fdlab.fun.actions import (
     Action,
@@ -31,7 +31,7 @@ from fdlab.fun.errors import GameOverError
 from fdlab.fun.race import classify, entrants
 from fdlab.fun.state import Auction, GameState, PlayerState
 
-__all__ = ["Bot", "FunRandomBot", "SensibleBot", "SimpleBot", "team_strength"]
+__all__ = ["Bot", "FunRandomBot", "SensibleBot", "SimpleBot", "ValuingBot", "team_strength"]
 
 
 class Bot(Protocol):
@@ -41,6 +41,28 @@ class Bot(Protocol):
 
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``."""
+        ...
+
+
+@runtime_checkable
+class ValuingBot(Bot, Protocol):
+    """A bot that bids by what a card is worth to it (issue 27).
+
+    Its bid for a card is never above its :meth:`valuation` plus what keeping the
+    card from a rival is worth (the denial), and the denial is at most twice the
+    valuation: no bid above three times the valuation, none for a card of no use
+    to it. ``benchmarks/fun_bots.py`` and ``tests/fun/test_bid_bounds.py`` measure
+    the prices bots pay against it. The random bot has no valuation.
+
+    Examples
+    --------
+    >>> from fdlab.fun.manager import ManagerBot
+    >>> [isinstance(bot, ValuingBot) for bot in (SimpleBot(), ManagerBot(), FunRandomBot())]
+    [True, True, False]
+    """
+
+    def valuation(self, state: GameState, me: int, card: Card) -> float:
+        """M$ ``card`` is worth to player ``me`` for its own use (denial not included)."""
         ...
 
 
@@ -182,6 +204,19 @@ class SensibleBot:
             base = self.team_value(state, team)
         return self._best_with(state, team, card)[0] - base
 
+    def valuation(self, state: GameState, me: int, card: Card) -> float:
+        """M$ ``card`` is worth to player ``me``: :meth:`card_value`. It bids up to this
+        (and its money less the reserve), never more: it denies nobody.
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> s = new_game(2, seed=0)
+        >>> round(SensibleBot().valuation(s, 0, s.deck[25]), 2)  # a V12, empty team: 0.35 * 6 * 1.2
+        2.52
+        """
+        return self.card_value(state, me, card)
+
     def _best_with(
         self, state: GameState, team: PlayerState, card: Card
     ) -> tuple[float, int | None]:
@@ -248,7 +283,7 @@ class SensibleBot:
 
     def _bid(self, state: GameState, me: int, auction: Auction, legal: Sequence[Action]) -> Action:
         card = state.deck[auction.card]
-        limit = min(self.card_value(state, me, card), state.players[me].money - self.reserve)
+        limit = min(self.valuation(state, me, card), state.players[me].money - self.reserve)
         step = auction.high_bid + 1
         if step <= limit and Bid(step) in legal:
             return Bid(step)

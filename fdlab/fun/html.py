@@ -19,7 +19,9 @@ __all__ = [
     "decision_html",
     "deck_html",
     "describe_action",
+    "header_html",
     "log_html",
+    "races_html",
     "state_html",
 ]
 
@@ -85,8 +87,10 @@ def state_html(
     names: Sequence[str] | None = None,
     show_hand: int | None = None,
     you: int | None = None,
+    *,
+    header: bool = True,
 ) -> str:
-    """Return an HTML summary: status, standings with teams, the last race, market, one hand.
+    """Return an HTML summary: header, standings with teams, the last race, market, one hand.
 
     Parameters
     ----------
@@ -97,7 +101,10 @@ def state_html(
         Player whose hand is shown (others show only a count).
     you : int, optional
         The person looking at the table, addressed in the second person
-        ("Your turn", "You win").
+        ("Your decision", "You win"); ``show_hand`` if not given.
+    header : bool
+        Start with the :func:`header_html` (turn, races, whose decision it
+        is); false for a table that shows the header elsewhere.
 
     Returns
     -------
@@ -106,24 +113,15 @@ def state_html(
     Examples
     --------
     >>> from fdlab.fun.engine import new_game
-    >>> "Standings" in state_html(new_game(2, seed=0))
+    >>> s = new_game(2, seed=0)
+    >>> "Standings" in state_html(s)
     True
+    >>> state_html(s).count("Turn 1"), state_html(s, header=False).count("Turn 1")
+    (1, 0)
     """
     names = list(names) if names else [player_name(i) for i in range(state.n_players)]
-    if state.is_over:
-        best = max(state.points)
-        winners = state.winners()
-        won = " and ".join("you" if i == you else names[i] for i in winners)
-        won = won[0].upper() + won[1:]
-        verb = "share the title" if len(winners) > 1 else "win" if winners[0] == you else "wins"
-        status = f"Championship over: <b>{escape(won)}</b> {verb} with {best} points"
-    else:
-        whose = "Your" if state.turn == you else f"{escape(names[state.turn])}'s"
-        status = (
-            f"Turn {state.turn_number}: <b>{whose}</b> turn; "
-            f"{len(state.races)} of {state.length} races run"
-            f"<br>{decision_html(state, names, show_hand)}"
-        )
+    viewer = you if you is not None else show_hand
+    status = f"<p>{header_html(state, names, viewer)}</p>" if header else ""
     rows = []
     order = sorted(range(state.n_players), key=lambda i: -state.players[i].points)
     for i in order:
@@ -162,7 +160,7 @@ def state_html(
         whose_hand = "Your" if show_hand == you else f"{escape(names[show_hand])}'s"
         hand = f"<p><b>{whose_hand} hand:</b> {_cards(state, state.players[show_hand].hand)}</p>"
     return (
-        f"<div><p>{status}</p>"
+        f"<div>{status}"
         "<table><thead><tr><th>Standings</th><th>Points</th><th>Money</th><th>Team</th>"
         f"<th>Sponsors</th><th>Hand</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
         f"{last_race}<p><b>Market:</b> {market or '<i>empty</i>'}</p>{hand}</div>"
@@ -173,6 +171,70 @@ def _facing_tip(name: str, yours: bool = False) -> str:
     if yours:
         return "faces you: discarded at the start of your next turn if still unsold (FF-14)"
     return f"faces {name}: discarded at the start of {name}'s next turn if still unsold (FF-14)"
+
+
+def races_html(state: GameState) -> str:
+    """Return how many races are run, of how many, and why there are more than the rules say.
+
+    A special card can lengthen the championship (FF-15); the count says so for as long
+    as it lasts, not only when it happens.
+
+    Examples
+    --------
+    >>> from fdlab.fun.engine import new_game
+    >>> s = new_game(2, seed=1)
+    >>> races_html(s)
+    '0 of 6 races run'
+    >>> races_html(s.replace(length=8))
+    '0 of 8 races run (6, and 2 added by special cards, FF-15)'
+    """
+    text = f"{len(state.races)} of {state.length} races run"
+    added = state.length - state.rules.races
+    if added > 0:
+        cards = "a special card" if added == 1 else "special cards"
+        text += f" ({state.rules.races}, and {added} added by {cards}, FF-15)"
+    return text
+
+
+def header_html(
+    state: GameState, names: Sequence[str] | None = None, you: int | None = None
+) -> str:
+    """Return the table's header: the turn, the races, and whose decision the game waits for.
+
+    The one place the table says whose decision it is: "Your decision" when it is
+    the person's (``you``), "P3 is deciding" when it is someone else's, even during
+    an auction on another player's turn.
+
+    Parameters
+    ----------
+    state : GameState
+    names : sequence of str, optional
+        Display names per player.
+    you : int, optional
+        The person looking at the table.
+
+    Examples
+    --------
+    >>> from fdlab.fun.engine import new_game
+    >>> s = new_game(2, seed=1)
+    >>> header_html(s, ["Ada", "Bea"], you=s.turn)
+    '<b>Turn 1</b> · 0 of 6 races run<br><b>Your decision</b> (Ada): draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
+    """
+    names = list(names) if names else [player_name(i) for i in range(state.n_players)]
+    if state.is_over:
+        best = max(state.points)
+        winners = state.winners()
+        won = " and ".join("you" if i == you else names[i] for i in winners)
+        won = won[0].upper() + won[1:]
+        verb = "share the title" if len(winners) > 1 else "win" if winners[0] == you else "wins"
+        return (
+            f"Championship over: <b>{escape(won)}</b> {verb} with {best} points"
+            f" · {races_html(state)}"
+        )
+    return (
+        f"<b>Turn {state.turn_number}</b> · {races_html(state)}"
+        f"<br>{decision_html(state, names, you)}"
+    )
 
 
 def decision_html(
@@ -186,16 +248,17 @@ def decision_html(
     names : sequence of str, optional
         Display names per player.
     you : int, optional
-        The person looking at the table: their decision reads "Your decision".
+        The person looking at the table: their decision reads "Your decision",
+        their seat in brackets (their name, unless the table calls them "You").
 
     Examples
     --------
     >>> from fdlab.fun.engine import new_game
     >>> s = new_game(2, seed=1)
-    >>> decision_html(s, ["Ada", "Bea"], you=s.turn)
-    '<b>Your decision</b>: draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
+    >>> decision_html(s, ["You", "Bea"], you=s.turn)
+    '<b>Your decision</b> (P1): draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
     >>> decision_html(s, ["Ada", "Bea"], you=1 - s.turn)
-    'Waiting for <b>Ada</b> to draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
+    '<b>Ada</b> is deciding: draw 1 card (free), 2 cards (1 M$) or 3 cards (2 M$).'
     """
     who = state.to_act
     if who is None:
@@ -226,8 +289,9 @@ def decision_html(
     else:
         task = "play cards from the hand, auction market cards, race, or end the turn"
     if who == you:
-        return f"<b>Your decision</b>: {task}."
-    return f"Waiting for <b>{escape(names[who])}</b> to {task}."
+        seat = names[who] if names[who] != "You" else player_name(who)
+        return f"<b>Your decision</b> ({escape(seat)}): {task}."
+    return f"<b>{escape(names[who])}</b> is deciding: {task}."
 
 
 def log_html(

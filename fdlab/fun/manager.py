@@ -12,17 +12,20 @@ It values everything by one measure, the *worth* of a position to it, in M$:
 - a little for every card in hand (cards in hand settle ties, FF-11).
 
 A card on the market is worth to it what the worth gains if it buys the
-card; in a two-player game, more when the rival needs the card (what the
-rival would gain is what buying it denies them; with more players, money
-spent to outbid one rival is money the others keep, so the careful style
-does not). It bids up to that, never more than it can pay.
+card (its :meth:`~ManagerBot.valuation`); in a two-player game, more when the
+rival needs the card (what the rival would gain is what buying it denies
+them; with more players, money spent to outbid one rival is money the others
+keep, so the careful style does not). The denial counts at most twice the
+valuation (issue 27), so it never bids more than three times what the card
+is worth to it, nor for a card of no use to it, and never more than it can
+pay. It does not put up for auction a part a rival would outbid it for.
 It races when the circuit in hand gives it more points than any rival, signs
 sponsors, plays a special card when the card raises its worth, and over the
 hand limit gives up the cards it misses least.
 
-Two styles: ``careful`` keeps money back and races only when ahead;
-``bold`` spends more freely, denies the strongest rival at any table and
-races on a level result too.
+Two styles: ``careful`` races only when ahead and keeps its parts from
+rivals who would outbid it; ``bold`` spends more freely, denies the strongest
+rival at any table and races on a level result too.
 """
 
 from __future__ import annotations
@@ -97,6 +100,16 @@ class Style:
         not swing with every M$ spent.
     deny : {"heads-up", "leader", "all"}
         Whom it outbids to deny a card (:meth:`ManagerBot.rivals_to_deny`).
+    denial_cap : float
+        Denial counts at most this many times the card's use to the bot itself
+        (:meth:`ManagerBot.valuation`), so the most it bids is ``1 + denial_cap``
+        times that use, and a card of no use to it is never bought only to keep
+        it from a rival.
+    outbid : float
+        Share of what a part would add to a rival (:meth:`ManagerBot.gain`) the
+        rival is taken to bid for it. A part a rival would outbid the bot for is
+        not put up for auction: the auction would only hand it to the rival
+        (:meth:`ManagerBot.outbid`). 0 puts every part it wants up for auction.
     """
 
     spread: float
@@ -108,18 +121,22 @@ class Style:
     race_level: bool
     cushion: float = 8.0
     deny: str = "heads-up"
+    denial_cap: float = 2.0
+    outbid: float = 0.0
 
 
 #: The styles by name.
 STYLES: dict[str, Style] = {
     "careful": Style(
         spread=3.0,
-        reserve=1,
-        draw_reserve=2,
+        reserve=0,
+        draw_reserve=0,
         denial=0.7,
         rival_money=0.3,
         hand_card=0.4,
         race_level=False,
+        cushion=4.0,
+        outbid=0.5,
     ),
     "bold": Style(
         spread=2.0,
@@ -261,8 +278,8 @@ class ManagerBot:
         --------
         >>> from fdlab.fun.engine import new_game
         >>> s = new_game(2, seed=0)
-        >>> round(ManagerBot().point_price(s, 0), 2)  # (20 + 8) M$ / (6 races * 3 * 2 / 2)
-        1.56
+        >>> round(ManagerBot().point_price(s, 0), 2)  # (20 + 4) M$ / (6 races * 3 * 2 / 2)
+        1.33
         """
         left = self.races_left(state)
         if left == 0:
@@ -434,9 +451,37 @@ class ManagerBot:
         after = self.after_purchase(state, me, card)
         return self.worth(state, me, after, price) - self.worth_now(state, me, price)
 
+    def valuation(self, state: GameState, me: int, card: Card) -> float:
+        """M$ ``card`` is worth to ``me`` for its own use: what buying it adds to the worth,
+        the part it gives back included (:meth:`own_gain` at today's point price).
+
+        Denial is not in it: :meth:`bid_limit` adds that, bounded by this.
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> s = new_game(2, seed=0)
+        >>> ManagerBot().valuation(s, 0, s.deck[25]) > 0  # a V12 for an empty team
+        True
+        """
+        return self.own_gain(state, me, card, self.point_price(state, me))
+
     def bid_limit(self, state: GameState, me: int, card: Card) -> float:
-        """The most ``me`` pays for ``card``: what it gains, and what a rival who needs the
-        card would gain (denied to them), whichever is more."""
+        """The most ``me`` pays for ``card``: its :meth:`valuation`, plus what keeping it from
+        a rival who needs it is worth (the denial), the denial at most the style's
+        ``denial_cap`` times the valuation.
+
+        So the limit is never above ``1 + denial_cap`` times the card's use to ``me``
+        (three times with both styles), and a card of no use to ``me`` gets no bid.
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> s = new_game(2, seed=0)
+        >>> bot, v12 = ManagerBot(), s.deck[25]
+        >>> bot.valuation(s, 0, v12) <= bot.bid_limit(s, 0, v12) <= 3 * bot.valuation(s, 0, v12)
+        True
+        """
         return self._remember(
             ("limit", self._position(state), me, card.id),
             lambda: self._bid_limit(state, me, card),
@@ -478,7 +523,9 @@ class ManagerBot:
     def _bid_limit(self, state: GameState, me: int, card: Card) -> float:
         price = self.point_price(state, me)
         now = self.worth_now(state, me, price)
-        mine = self.worth(state, me, self.after_purchase(state, me, card), price) - now
+        mine = self.own_gain(state, me, card, price)
+        if mine <= 0:
+            return mine
         denied = 0.0
         for rival in self.rivals_to_deny(state, me):
             if state.players[rival].money <= 0:
@@ -487,7 +534,7 @@ class ManagerBot:
                 continue  # the rival would not bid much for it
             loss = now - self.worth(state, me, self.with_card(state, rival, card), price)
             denied = max(denied, loss * self.style.denial)
-        return mine + denied
+        return mine + min(denied, self.style.denial_cap * mine)
 
     # ------------------------------------------------------------------ decisions
     def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
@@ -620,12 +667,37 @@ class ManagerBot:
             gain = self.own_gain(state, me, deck[card_id], price)
             if gain >= 1.0 and StartAuction(card_id, 1) in legal:
                 candidates.append((gain, card_id, StartAuction(card_id, 1)))
+        candidates = [t for t in candidates if not self.outbid(state, me, deck[t[1]])]
         if not candidates:
             return None
         gain, card_id, action = max(candidates, key=lambda t: (t[0], -t[1]))
         if isinstance(action, StartAuction):
             bought.add(card_id)
         return action
+
+    def outbid(self, state: GameState, me: int, card: Card) -> bool:
+        """Whether a rival would outbid ``me`` for ``card``: the style's ``outbid`` share of
+        what the card adds to the rival (:meth:`gain`), up to the rival's money, is more
+        than ``me`` would bid. Such a part stays in the hand, or on the market, rather than
+        be auctioned to a rival (``benchmarks/fun_bots.py``: a third of the parts the
+        manager auctioned went to a rival before this check).
+
+        Examples
+        --------
+        >>> from fdlab.fun.engine import new_game
+        >>> s = new_game(2, seed=0)
+        >>> ManagerBot().outbid(s, 0, s.deck[25]), ManagerBot(style="bold").outbid(s, 0, s.deck[25])
+        (False, False)
+        """
+        share = self.style.outbid
+        if share <= 0:
+            return False
+        mine = min(self.bid_limit(state, me, card), state.players[me].money - self.style.reserve)
+        return any(
+            min(p.money, share * self.gain(state, rival, card)) > mine
+            for rival, p in enumerate(state.players)
+            if rival != me and p.money > 0
+        )
 
     def race_result(self, state: GameState, me: int, circuit: int) -> tuple[float, float]:
         """Points ``me`` expects if ``circuit`` is raced now, and what its rivals score (the

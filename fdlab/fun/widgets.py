@@ -13,11 +13,11 @@ from typing import Any
 import ipywidgets as w
 
 from fdlab._shell import Buttons, MessageLine, reported
-from fdlab.fun.actions import Action, Bid, StartAuction
+from fdlab.fun.actions import Action, Bid, PlaySpecial, StartAuction
 from fdlab.fun.bots import Bot
-from fdlab.fun.events import FunEvent
+from fdlab.fun.events import FunEvent, mention, tell
 from fdlab.fun.game import Game
-from fdlab.fun.html import decision_html, describe_action, log_html, state_html
+from fdlab.fun.html import decision_html, describe_action, header_html, log_html, state_html
 from fdlab.fun.opponents import DEFAULT_OPPONENT
 from fdlab.fun.rulebook import rules_html
 
@@ -115,19 +115,109 @@ class FunTableController:
         if self.game.state.to_act != self.human:
             self.game.run_bots()
 
-    def view_html(self) -> str:
-        """HTML of the table as the human sees it (only their own hand)."""
-        return state_html(self.game.state, self.game.names, self.human, you=self.human)
+    def view_html(self, header: bool = True) -> str:
+        """HTML of the table as the human sees it (only their own hand); without the
+        :meth:`header` if ``header`` is false (the widget shows it above the board).
+
+        Examples
+        --------
+        >>> c = FunTableController(players=2, seed=1, human=0)
+        >>> c.header() in c.view_html(), c.header() in c.view_html(header=False)
+        (True, False)
+        """
+        return state_html(
+            self.game.state, self.game.names, self.human, you=self.human, header=header
+        )
 
     def decision(self) -> str:
         """HTML sentence: whose decision the game waits for and what it is.
 
         Examples
         --------
-        >>> FunTableController(players=2, seed=1, human=0).decision()[:27]
-        '<b>Your decision</b>: draw '
+        >>> FunTableController(players=2, seed=1, human=0).decision()[:32]
+        '<b>Your decision</b> (P1): draw '
         """
         return decision_html(self.game.state, self.game.names, self.human)
+
+    def header(self) -> str:
+        """HTML of the table's one header: the turn, the races and whose decision it is
+        (:func:`fdlab.fun.html.header_html`).
+
+        Examples
+        --------
+        >>> FunTableController(players=2, seed=1, human=0).header()[:63]
+        '<b>Turn 1</b> · 0 of 6 races run<br><b>Your decision</b> (P1): '
+        """
+        return header_html(self.game.state, self.game.names, self.human)
+
+    def _since_decision(self) -> int | None:
+        """Index of the human's previous decision in :attr:`Game.actions` (None if none)."""
+        game = self.game
+        for index in range(len(game.actions) - 1, -1, -1):
+            if game.history[index].to_act == self.human:
+                return index
+        return None
+
+    def news(self) -> list[str]:
+        """What happened since the human's previous decision that they must not miss.
+
+        Sentences, the players named as the table names them: a card of the
+        human's that another player removed with a special card, and with which
+        card; money a special card took from them; a race added to the
+        championship (FF-15), by whom and how many races it now lasts; the end
+        of the championship.
+
+        Examples
+        --------
+        >>> FunTableController(players=2, seed=1, human=0).news()  # nothing happened yet
+        []
+        """
+        game = self.game
+        names, you = game.names, self.human
+        told: list[str] = []
+        for index in range(self._since_decision() or 0, len(game.actions)):
+            before, after = game.history[index], game.history[index + 1]
+            action = game.actions[index]
+            if not isinstance(action, PlaySpecial):
+                continue
+            by = before.turn
+            special = before.deck[action.card].name
+            if after.length > before.length:
+                added = after.length - before.length
+                races = "a race" if added == 1 else f"{added} races"
+                told.append(
+                    f"{mention(by)} played {special}: a card added {races}; the championship "
+                    f"now lasts {after.length} races (FF-15)"
+                )
+            if by == you:
+                continue
+            for event in game.event_batches[index]:
+                if event.player != you:
+                    continue
+                if event.kind == "discard_in_play" and event.card is not None:
+                    card = before.deck[event.card]
+                    verb = "destroyed" if card.kind in ("engine", "chassis") else "removed"
+                    told.append(
+                        f"{mention(by)} {verb} {mention(you)}'s {card.kind} ({card.name}) "
+                        f"with {special}"
+                    )
+                elif event.kind == "money" and event.amount < 0:
+                    told.append(
+                        f"{mention(by)}'s {special} took {-event.amount} M$ from {mention(you)}"
+                    )
+        if game.state.is_over:
+            told.append("The championship is over.")
+        return [tell(text, names, you) for text in told]
+
+    def headline(self) -> str:
+        """The :meth:`news` in one line, for the table's message line ("" if none).
+
+        Examples
+        --------
+        >>> FunTableController(players=2, seed=1, human=0).headline()
+        ''
+        """
+        return " · ".join(self.news())
 
     def rules_html(self) -> str:
         """HTML of the rules text shipped with fdlab (:mod:`fdlab.fun.rulebook`)."""
@@ -151,11 +241,11 @@ class FunTableController:
         """
         game = self.game
         log = game.log
-        for index in range(len(game.actions) - 1, -1, -1):
-            if game.history[index].to_act == self.human:
-                since = sum(len(batch) for batch in game.event_batches[:index])
-                return log[min(since, max(len(log) - last, 0)) :]
-        return log[-last:]
+        index = self._since_decision()
+        if index is None:
+            return log[-last:]
+        since = sum(len(batch) for batch in game.event_batches[:index])
+        return log[min(since, max(len(log) - last, 0)) :]
 
     def log_html(self, last: int = 15) -> str:
         """HTML of :meth:`recent_events`, in a box that scrolls when it is long."""
@@ -167,7 +257,12 @@ class FunTableController:
 
 
 class FunTable:
-    """An ipywidgets table: standings, teams, market, your hand, actions, log, rules.
+    """An ipywidgets table: header, headline, standings, teams, market, hand, actions, log.
+
+    From the top: the header (turn, races run, whose decision it is, said once),
+    the message line (the headline: what other players did to your cards, a race
+    added, a move refused), the board, the choices with the amount box, *Play*
+    and *Undo*, the log since your last move, and the rules.
 
     Parameters
     ----------
@@ -176,8 +271,9 @@ class FunTable:
 
     Examples
     --------
-    >>> table = FunTable(players=2, seed=1)  # doctest: +SKIP
-    >>> table  # doctest: +SKIP
+    >>> table = FunTable(players=2, seed=1)
+    >>> table.header.value == table.controller.header()
+    True
     """
 
     def __init__(
@@ -190,6 +286,8 @@ class FunTable:
         self.controller = FunTableController(players, seed, human, bots)
         self.messages = MessageLine()
         buttons = Buttons()
+        self.header = w.HTML()
+        self.header.add_class("fdlab-fun-header")
         self.board = w.HTML()
         self.choices = w.Select(rows=10, layout=w.Layout(width="100%"))
         self.amount = w.BoundedIntText(value=1, min=0, max=999, description="Amount M$")
@@ -197,7 +295,6 @@ class FunTable:
         self.undo_button = buttons.make("Undo", "fdlab-undo", self.undo)
         self.message = self.messages.widget
         self.log = w.HTML()
-        self.prompt = w.HTML()
         self.rules = w.Accordion(
             children=[
                 w.HTML(
@@ -210,23 +307,25 @@ class FunTable:
         self.rules.selected_index = None
         self.widget = w.VBox(
             [
+                self.header,
+                self.message,
                 self.board,
-                self.prompt,
                 self.choices,
                 w.HBox([self.amount, self.play_button, self.undo_button]),
-                self.message,
                 w.HTML("<b>Since your last move</b>"),
                 self.log,
                 self.rules,
             ]
         )
+        self.widget.add_class("fdlab-fun-table")
         self.refresh()
+        self.announce()
 
     def refresh(self) -> None:
-        """Redraw from the game state."""
+        """Redraw from the game state (the message line is left as it is)."""
         c = self.controller
-        self.board.value = c.view_html()
-        self.prompt.value = f"<b>Your move</b><br>{c.decision()}"
+        self.header.value = c.header()
+        self.board.value = c.view_html(header=False)
         entries = c.menu()
         self.choices.options = [(label, i) for i, (label, _) in enumerate(entries)]
         self._entries = entries
@@ -234,10 +333,15 @@ class FunTable:
             self.choices.value = 0
         self.amount.value = c.suggested_amount()
         self.log.value = c.log_html()
-        over = c.game.state.is_over
-        self.play_button.disabled = over or not entries
-        if over:
-            self.messages.say("<b>The championship is over.</b>", markup=True)
+        self.play_button.disabled = c.game.state.is_over or not entries
+
+    def announce(self) -> None:
+        """Put the :meth:`FunTableController.headline` on the message line (empty if none)."""
+        headline = self.controller.headline()
+        if headline:
+            self.messages.say(headline)
+        else:
+            self.messages.clear()
 
     @reported
     def play(self) -> None:
@@ -247,12 +351,14 @@ class FunTable:
         _, key = self._entries[self.choices.value]
         self.messages.clear()
         self.controller.act(key, self.amount.value)
+        self.announce()
 
     @reported
     def undo(self) -> None:
         """Take back the person's last decision (the *Undo* button)."""
         self.messages.clear()
         self.controller.undo()
+        self.announce()
 
     def after_callback(self) -> None:
         """Redraw after every click, refused or not."""

@@ -62,7 +62,7 @@ def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
             page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
             page.wait_for_function(ALL_CELLS_RUN, timeout=4 * TIMEOUT_MS)
 
-            table = page.locator(".widget-vbox").filter(has_text="Your move").first
+            table = page.locator(".fdlab-fun-table").first
             expect(table).to_contain_text("Standings")
             expect(table).to_contain_text("Your decision")
             expect(table).to_contain_text("Market:")
@@ -91,9 +91,10 @@ def test_play_moves_in_the_formula_fun_table(notebook_url: str) -> None:
             assert len(played) == 8
             assert re.search(r"You (pass|draw|bid)\b|turn \d+: P2 \(manager bot\)", text)
             assert not re.search(r"You (passes|draws|bids|pays)\b", text)
-            expect(table).to_contain_text("Your decision")  # whose decision it is
+            header = table.locator(".fdlab-fun-header")  # the one header, at the top
+            expect(header).to_contain_text("Your decision")  # whose decision it is
             ARTIFACTS.mkdir(exist_ok=True)
-            table.get_by_text("Standings").first.scroll_into_view_if_needed()
+            header.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "formula-fun-table.png"))
 
             # the rules are at hand: the panel opens on the rules text, clause by clause

@@ -259,7 +259,7 @@ def test_fun_table_a_whole_championship_by_clicking_play():
     state = table.controller.game.state
     assert state.ended == "races" and len(state.races) == state.length
     assert any(car.player == 0 for race in state.races for car in race.cars)
-    assert "Championship over" in table.board.value and "over" in table.message.value
+    assert "Championship over" in table.header.value and "over" in table.message.value
     assert table.play_button.disabled and table.choices.options == ()
 
 

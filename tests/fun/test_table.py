@@ -91,12 +91,12 @@ def test_the_table_says_whose_decision_it_is():
     state = c.game.state
     assert state.phase == "auction" and state.turn != 0 and state.to_act == 0
     view = c.view_html()
-    assert "<b>Your decision</b>: bid more than 3 M$ for" in view
+    assert "<b>Your decision</b> (P1): bid more than 3 M$ for" in view
     assert "(high bid by P4 (manager bot)) or pass; P2 (manager bot) opened it." in view
     assert "on turn, phase" not in view
     assert c.decision() in view
-    other = state_html(state, c.game.names, show_hand=None)
-    assert "Waiting for <b>You</b> to bid" in other
+    other = state_html(state, ["Ada", "Bea", "Cy", "Di"], show_hand=None)
+    assert "<b>Ada</b> is deciding: bid more than 3 M$" in other
 
 
 def test_the_market_explains_its_arrows(arrange, cid):
@@ -128,7 +128,7 @@ def test_the_table_has_the_rules_at_hand():
     assert table.rules in table.widget.children
     assert table.rules.get_title(0) == "Rules of Formula Fun (FF-1 to FF-17)"
     assert "<b>FF-17</b>" in table.rules.children[0].value
-    assert "<b>Your decision</b>" in table.prompt.value and "Your move" in table.prompt.value
+    assert "<b>Your decision</b>" in table.header.value
 
 
 def test_log_html_without_names_keeps_seat_names():
@@ -147,7 +147,7 @@ def test_the_table_speaks_to_the_person_in_the_second_person():
     """The person at the table is "You": "You pass", "You draw", "your turn", never
     "You (P1) passes"."""
     c = FunTableController(players=4, seed=3, human=0)
-    assert c.game.names[0] == "You" and "<b>Your</b> turn" in c.view_html()
+    assert c.game.names[0] == "You" and "<b>Your decision</b> (P1)" in c.view_html()
     assert "<b>Your hand:</b>" in c.view_html()
     _person_bids(c)
     c.act(Pass(), amount=None)
