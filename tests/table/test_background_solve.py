@@ -8,40 +8,13 @@ whether its bots were made in the background or not.
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Future
 
 import pytest
 
 from fdlab.rules import Race
-from fdlab.table import RaceTable, TableController, solving
+from fdlab.table import RaceTable, TableController
 from fdlab.table.errors import SeatError
 from fdlab.table.solving import PendingBot
-
-
-class _HeldSolver:
-    """A worker that runs a submitted solve only when the test says so."""
-
-    def __init__(self) -> None:
-        self.queued: list[tuple[Future, object, tuple, dict]] = []
-
-    def submit(self, function, *args, **kwargs) -> Future:
-        future: Future = Future()
-        self.queued.append((future, function, args, kwargs))
-        return future
-
-    def finish(self) -> None:
-        for future, function, args, kwargs in self.queued:
-            future.set_result(function(*args, **kwargs))
-        self.queued.clear()
-
-
-@pytest.fixture
-def held(monkeypatch):
-    """Solves wait for :meth:`_HeldSolver.finish`; every board counts as unsolved."""
-    solver = _HeldSolver()
-    monkeypatch.setattr(solving, "_SOLVER", solver)
-    monkeypatch.setattr("fdlab.bots.roster.known_table", lambda *args, **kwargs: None)
-    return solver
 
 
 def test_a_par_seat_returns_at_once_and_its_car_waits_for_the_solve(ring, held):

@@ -9,12 +9,11 @@ be solved, and the end of the race. The line keeps its link to the rules text.
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Future
 
 from table_helpers import finish
 
 from fdlab.rules import Race
-from fdlab.table import RaceTable, solving
+from fdlab.table import RaceTable
 
 GRID = (
     "**Roll for the grid:** press *Roll for the grid*: every car rolls the black die and "
@@ -84,27 +83,7 @@ def test_the_help_line_names_the_bot_that_is_playing(ring):
     asyncio.run(scenario())
 
 
-class _HeldSolver:
-    """A worker that runs a submitted solve only when the test says so."""
-
-    def __init__(self) -> None:
-        self.queued: list[tuple[Future, object, tuple, dict]] = []
-
-    def submit(self, function, *args, **kwargs) -> Future:
-        future: Future = Future()
-        self.queued.append((future, function, args, kwargs))
-        return future
-
-    def finish(self) -> None:
-        for future, function, args, kwargs in self.queued:
-            future.set_result(function(*args, **kwargs))
-        self.queued.clear()
-
-
-def test_the_help_line_says_a_bot_waits_for_its_board(ring, monkeypatch):
-    solver = _HeldSolver()
-    monkeypatch.setattr(solving, "_SOLVER", solver)
-    monkeypatch.setattr("fdlab.bots.roster.known_table", lambda *args, **kwargs: None)
+def test_the_help_line_says_a_bot_waits_for_its_board(ring, held):
 
     async def scenario() -> None:
         table = RaceTable(Race(ring, cars=2, seed=5), ["person", "heuristic"], bot_delay=0)
@@ -114,7 +93,7 @@ def test_the_help_line_says_a_bot_waits_for_its_board(ring, monkeypatch):
             "**Blue (par) waits for its board to be solved** (once per board, then cached): "
             "the race goes on as soon as it is done."
         )
-        solver.finish()
+        held.finish()
         await table.wait()
 
     asyncio.run(scenario())
