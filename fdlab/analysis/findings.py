@@ -20,18 +20,15 @@ Examples
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from fdlab.analysis.stats import wilson
+from fdlab.analysis.stats import mean_interval, wilson
 
 if TYPE_CHECKING:
     from fdlab.analysis.report import CircuitReport
 
-__all__ = ["Finding", "findings", "heat_svg", "mean_interval"]
+__all__ = ["Finding", "findings", "heat_svg"]
 
 #: A corner "never matters" when fewer passages than this overshoot it...
 QUIET_OVERSHOOT = 0.05
@@ -92,22 +89,6 @@ def findings(report: CircuitReport) -> list[Finding]:
     found = [_race_length(report), _lead_changes(report), _pole(report), _corners(report)]
     found += [_eliminations(report), _bots(report)]
     return [f for f in found if f is not None]
-
-
-def mean_interval(values: Any) -> tuple[float, float, float]:
-    """Mean and 95% interval of the mean (normal approximation).
-
-    Examples
-    --------
-    >>> [round(v, 2) for v in mean_interval([10, 12, 11, 13])]
-    [11.5, 10.23, 12.77]
-    """
-    data = np.asarray(values, dtype=float)
-    mean = float(data.mean()) if len(data) else float("nan")
-    if len(data) < 2:
-        return mean, mean, mean
-    half = 1.96 * float(data.std(ddof=1)) / math.sqrt(len(data))
-    return mean, mean - half, mean + half
 
 
 def _plural(n: int, word: str) -> str:
@@ -279,7 +260,7 @@ def heat_svg(report: CircuitReport, *, top: float | None = None, width: int = 52
     >>> heat_svg(circuit_report(small_playtest(), par=False)).startswith("<svg")
     True
     """
-    from fdlab.analysis.report import HEAT
+    from fdlab.analysis.report import heat_colour
     from fdlab.plot.svg import track_svg
 
     per_race = report.heat["damage_per_race"]
@@ -289,7 +270,7 @@ def heat_svg(report: CircuitReport, *, top: float | None = None, width: int = 52
     if top > 0:
         for space, value in per_race.items():
             if value > 0:
-                fills[space] = HEAT[max(0, min(len(HEAT) - 1, int(len(HEAT) * value / top)))]
+                fills[space] = heat_colour(value, top)
     return track_svg(report.result.track, width=width, fills=fills, legend=False)
 
 

@@ -50,6 +50,17 @@ NO_DAMAGE = "#e4e6e9"
 NO_DAMAGE_CORNER = "#cfd2d6"
 
 
+def heat_colour(value: float, top: float) -> str:
+    """The :data:`HEAT` colour of ``value`` damage per race on a scale up to ``top``.
+
+    Examples
+    --------
+    >>> heat_colour(0.1, 8.0) == HEAT[0], heat_colour(8.0, 8.0) == HEAT[-1]
+    (True, True)
+    """
+    return HEAT[max(0, min(len(HEAT) - 1, int(len(HEAT) * value / top)))]
+
+
 @dataclass
 class CircuitReport:
     """The numbers and pictures of a playtest, for a designer.
@@ -309,7 +320,7 @@ class CircuitReport:
             value = float(per_race.get(sid, 0.0))
             lost = int(self.heat["eliminations"].get(sid, 0))
             if value > 0 and top > 0:
-                fill = HEAT[max(0, min(len(HEAT) - 1, int(len(HEAT) * value / top)))]
+                fill = heat_colour(value, top)
             elif nodes[sid]["kind"] == "track" and nodes[sid]["hazard"] is None:
                 fill = NO_DAMAGE if nodes[sid]["corner"] is None else NO_DAMAGE_CORNER
             fills.append(fill)

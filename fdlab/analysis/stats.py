@@ -168,6 +168,22 @@ def finishing_rate(result: PlaytestResult) -> float:
     return float((result.cars["status"] == "finished").mean())
 
 
+def mean_interval(values: Any) -> tuple[float, float, float]:
+    """Mean and 95% interval of the mean (normal approximation).
+
+    Examples
+    --------
+    >>> [round(v, 2) for v in mean_interval([10, 12, 11, 13])]
+    [11.5, 10.23, 12.77]
+    """
+    data = np.asarray(values, dtype=float)
+    mean = float(data.mean()) if len(data) else float("nan")
+    if len(data) < 2:
+        return mean, mean, mean
+    half = 1.96 * float(data.std(ddof=1)) / math.sqrt(len(data))
+    return mean, mean - half, mean + half
+
+
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval of a proportion.
 

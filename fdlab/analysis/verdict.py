@@ -28,15 +28,13 @@ Examples
 from __future__ import annotations
 
 import html
-import math
-import statistics
 import time
 from dataclasses import dataclass, replace
 from typing import Any
 
 from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.playtest import playtest
-from fdlab.analysis.stats import corner_table
+from fdlab.analysis.stats import corner_table, mean_interval
 from fdlab.errors import FdlabError
 from fdlab.par import solo_table
 from fdlab.rules.board import compile_board
@@ -292,9 +290,7 @@ def board_verdict(
         result = playtest(track, cars, races=races, seed=seed, laps=1, workers=1, progress=False)
     except FdlabError as error:
         raise VerdictError(f"not playable yet: {error}") from error
-    rounds = [float(r) for r in result.races["rounds"]]
-    mean = statistics.fmean(rounds)
-    half = 1.96 * statistics.stdev(rounds) / math.sqrt(len(rounds)) if len(rounds) > 1 else 0.0
+    mean, low, high = mean_interval(result.races["rounds"])
     table = corner_table(result)
     started_cars = len(result.cars)
     corners = []
@@ -323,7 +319,7 @@ def board_verdict(
         cars=cars,
         races=races,
         rounds=mean,
-        rounds_interval=(mean - half, mean + half),
+        rounds_interval=(low, high),
         finished=finished,
         corners=tuple(replace(c, worst=c.corner in marked) for c in corners),
         seconds=time.perf_counter() - started,
