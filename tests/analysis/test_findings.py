@@ -14,9 +14,10 @@ import pandas as pd
 import pytest
 
 from fdlab.analysis.examples import small_playtest, tight_ring
-from fdlab.analysis.findings import findings, mean_interval
+from fdlab.analysis.findings import findings
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
+from fdlab.analysis.stats import mean_interval
 
 
 @pytest.fixture(scope="module")
