@@ -246,6 +246,9 @@ def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
     >>> verdict_marks(track, [(1, "58% overshot"), (7, "gone")])["text"]
     ['\u26a0 58% overshot']
     """
+    marks: Columns = {"x": [], "y": [], "ox": [], "oy": [], "text": []}
+    if not worst:
+        return marks  # nothing to mark: no need to place the flags again (every edit asks)
     flags = annotation_tables(track)["flags"]
     where = {
         corner: (x, y, ox, oy)
@@ -253,7 +256,6 @@ def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
             flags["corner"], flags["x"], flags["y"], flags["ox"], flags["oy"], strict=True
         )
     }
-    marks: Columns = {"x": [], "y": [], "ox": [], "oy": [], "text": []}
     for corner, text in worst:
         if corner not in where:
             continue
