@@ -290,7 +290,7 @@ def move_options(
     >>> [(board.ids[o.destination], o.moved, o.lane_changes) for o in options]
     [(4, 2, 2), (5, 2, 1), (3, 1, 1), (0, 0, 0)]
     """
-    return list(_searched(board, start, roll, rules).options(roll))
+    return list(_searched(board, start, roll, rules).options(board, roll))
 
 
 def move_options_for_rolls(
@@ -334,7 +334,7 @@ def move_options_for_rolls(
     if wanted[0] < 0:
         raise MovementError(f"roll {wanted[0]} is negative; a move is 0 or more spaces")
     search = _searched(board, start, wanted[-1], rules)
-    return {roll: list(search.options(roll)) for roll in wanted}
+    return {roll: list(search.options(board, roll)) for roll in wanted}
 
 
 def braking(roll: Any, moved: Any, boxed: Any, full: Any, farthest: Any) -> tuple[Any, Any]:
@@ -433,27 +433,31 @@ class _Search:
     The states are let go as soon as the options of the roll searched are
     made (every smaller roll's options come from those, :func:`_rebraked`):
     freed while still in the processor's cache, not later with the search.
+
+    It does not hold its board (the caller hands it in): :data:`_SEARCHES` is
+    keyed weakly by board, and a search holding its key would keep every
+    board ever searched alive.
     """
 
-    __slots__ = ("board", "start", "roll", "stops_made", "found", "by_roll")
+    __slots__ = ("start", "roll", "stops_made", "found", "by_roll")
 
     def __init__(self, board: Board, start: int, roll: int, rules: MoveRules) -> None:
-        self.board = board
         self.start = start
         self.roll = roll
         self.stops_made = rules.stops_made
         self.found: list[tuple[Any, ...]] = _explore(board, start, roll, rules)[0]
         self.by_roll: dict[int, list[MoveOption]] = {}
 
-    def options(self, roll: int) -> list[MoveOption]:
-        """The options of ``roll`` (at most the roll searched); shared: callers copy."""
+    def options(self, board: Board, roll: int) -> list[MoveOption]:
+        """The options of ``roll`` (at most the roll searched) on ``board``, the board
+        searched; shared: callers copy."""
         options = self.by_roll.get(roll)
         if options is None:
             if roll == self.roll:
-                options = _options(self.board, self.start, roll, self.stops_made, self.found)
+                options = _options(board, self.start, roll, self.stops_made, self.found)
                 self.found = []
             else:
-                options = _rebraked(self.options(self.roll), roll)
+                options = _rebraked(self.options(board, self.roll), roll)
             self.by_roll[roll] = options
         return options
 

@@ -7,7 +7,9 @@ lane.
 
 from __future__ import annotations
 
+import gc
 import re
+import weakref
 from pathlib import Path
 
 import pytest
@@ -1069,3 +1071,14 @@ def test_M1_a_plain_step_ahead_is_the_only_step_code_that_is_false():
     codes = {name: value for name, value in vars(steps).items() if name.startswith("STEP_")}
     assert STEP_AHEAD == 0
     assert [name for name, value in codes.items() if not value] == ["STEP_AHEAD"]
+
+
+def test_a_board_searched_is_freed_with_its_last_reference():
+    """The search cache is keyed weakly by board: a search must not keep its board alive
+    (an editor compiles a new board for every verdict; none may pile up)."""
+    board = compile_board(from_ascii(". . . . . .", grid=[0], finish=4))
+    move_options(board, 0, 3)
+    gone = weakref.ref(board)
+    del board
+    gc.collect()
+    assert gone() is None
