@@ -292,7 +292,7 @@ def _find_model(node, model_id):
         if node.get("id") == model_id and "attributes" in node:
             return node
         children = node.values()
-    elif isinstance(node, list):
+    elif isinstance(node, (list, tuple)):
         children = node
     else:
         return None
