@@ -38,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from fdlab.par.errors import SoloModelError
+from fdlab.par.reuse import Earlier, closest_model
 from fdlab.rules.board import STEP_PIT_IN, Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.engine import Engine
@@ -132,7 +133,9 @@ class SoloModel:
     ((0, 1, 0), 36)
     """
 
-    def __init__(self, board: Board, preset: Preset, box_slot: int = 1) -> None:
+    def __init__(
+        self, board: Board, preset: Preset, box_slot: int = 1, *, reuse: bool = False
+    ) -> None:
         if not 1 <= box_slot <= 10:
             raise SoloModelError(f"box_slot is a car number from 1 to 10, not {box_slot}")
         if len(preset.pools) != 1:
@@ -187,7 +190,55 @@ class SoloModel:
         self._search_of: list[_Searched] = []  # per position
         self._targets: list[NDArray[np.int64]] = []  # per position and option: the index reached
         self._shape_cache: tuple[None, None] | tuple[_Searched, _Shape] = (None, None)
+        #: A model of an earlier version of the board, and the spaces whose searches it gives.
+        self._earlier: Earlier | None = (
+            closest_model(board, preset, box_slot, self.max_roll) if reuse else None
+        )
+        if self._earlier is not None:
+            self._take_costs(self._earlier.model)
         self._explore()
+
+    def _take_costs(self, earlier: SoloModel) -> None:
+        """Start from the cost tables of ``earlier`` (a cost never depends on the board)."""
+        self._costs = dict(earlier._costs)
+        self._classes = dict(earlier._classes)
+        self._loss = earlier._loss.copy()
+        self._doom = earlier._doom.copy()
+        self._known = earlier._known.copy()
+
+    @property
+    def earlier(self) -> Earlier | None:
+        """The remembered model this one took searches from (``reuse=True``), if any."""
+        return self._earlier
+
+    def unchanged_positions(self) -> NDArray[np.bool_]:
+        """Per position: its option rows are those of the same position in :attr:`earlier`.
+
+        True where the position's search was taken from the earlier model and
+        that model has the position: the rows are then the same, up to the
+        numbering of the positions they lead to.
+        """
+        earlier = self._earlier
+        if earlier is None:
+            return np.zeros(len(self.positions), dtype=bool)
+        known = earlier.model.index
+        return np.fromiter(
+            (
+                found.reused and position in known
+                for found, position in zip(self._search_of, self.positions, strict=True)
+            ),
+            bool,
+            len(self.positions),
+        )
+
+    def targets(self, p: int) -> NDArray[np.int64]:
+        """Per option of position ``p``'s search, the position reached (or :data:`FINISHED`)."""
+        return self._targets[p]
+
+    @property
+    def searches_reused(self) -> int:
+        """How many of this model's move searches were taken from an earlier model."""
+        return sum(found.reused for found in self._searches.values())
 
     # -- positions ---------------------------------------------------------------
     def cap(self, space: int, stops: int) -> int:
@@ -220,7 +271,14 @@ class SoloModel:
         key = (space, rules)
         found = self._searches.get(key)
         if found is None:
-            found = self._searches[key] = _Searched(self, space, position[2], rules)
+            earlier = self._earlier
+            if earlier is not None and earlier.untouched[space]:
+                kept = earlier.model._searches.get(key)
+                if kept is not None:
+                    found = kept.on(self.board)
+            if found is None:
+                found = _Searched(self, space, position[2], rules)
+            self._searches[key] = found
         return found
 
     def release_options(self) -> None:
@@ -401,7 +459,6 @@ class SoloModel:
         if cache[0] is found:
             return cache[1]
         space = found.space
-        base = found.options
         moved = found.moved
         boxed = found.boxed
         classes = found.classes
@@ -429,7 +486,7 @@ class SoloModel:
             missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
         for m in missing.tolist():
             c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
-            cost = self._priced(space, base[int(idx[m])], b, bool(x))
+            cost = self._priced(space, found.options[int(idx[m])], b, bool(x))
             self._loss[c, b, x] = cost.total
             self._doom[c, b, x] = cost.eliminated or not cost.allowed
             self._known[c, b, x] = True
@@ -537,6 +594,18 @@ class _Searched:
         #: The cost class of each option (:meth:`SoloModel._cost_class`).
         self.classes = self._cost_classes(model)
         self._finish: dict[int, tuple[int, bool]] = {}
+        #: Taken from a model of an earlier version of the board (:mod:`fdlab.par.reuse`).
+        self.reused = False
+
+    def on(self, board: Board) -> _Searched:
+        """This search for another board on which it finds the same options (an edit's copy)."""
+        copy = object.__new__(_Searched)
+        copy.__dict__.update(self.__dict__)
+        copy._board = board
+        copy._options = None
+        copy._finish = dict(self._finish)
+        copy.reused = True
+        return copy
 
     @property
     def options(self) -> list[MoveOption]:
@@ -565,7 +634,7 @@ class _Searched:
         self, model: SoloModel, which: NDArray[np.intp]
     ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
         """Loss and doom of the options ``which`` as moves that end the race (per option)."""
-        n = len(self.options)
+        n = len(self.destination)
         loss = np.zeros(n, dtype=np.int64)
         doom = np.zeros(n, dtype=bool)
         known = self._finish

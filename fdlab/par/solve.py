@@ -48,6 +48,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
+from fdlab.par.reuse import remember_model
 from fdlab.par.table import ParTable, board_key
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.collector import paused_collections
@@ -64,7 +65,7 @@ _UNKNOWN = 1e15
 class _Tables:
     """Per-position arrays shared by the value and the policy-evaluation passes."""
 
-    rows: list[OptionRows]
+    rows: list[OptionRows | None]  # None for a position whose values an earlier solve gave
     legal: NDArray[np.bool_]  # (positions, previous gear, gear)
     shift_loss: NDArray[np.int64]  # same shape
     trigger: NDArray[np.bool_]  # per face group: engine check on this face (D-6)
@@ -250,6 +251,7 @@ def solve_par(
     elimination_penalty: float = 1000.0,
     tolerance: float = 1e-10,
     box_slot: int = 1,
+    reuse: bool = True,
 ) -> ParSolution:
     """Solve a lone car's race exactly: par, finish probability and optimal policy.
 
@@ -268,6 +270,11 @@ def solve_par(
         The car number whose pit box the car uses (races of two laps or
         more, P-2); a :class:`~fdlab.bots.solo.SoloOptimalBot` must drive
         that car.
+    reuse : bool
+        Take the move searches an edit did not touch from the boards solved
+        last in this process (:mod:`fdlab.par.reuse`), and remember this
+        one's. The solution is the same either way; ``False`` searches
+        everything afresh.
 
     Returns
     -------
@@ -292,16 +299,22 @@ def solve_par(
     # the model makes many objects and no cycles: collector passes over them are waste
     with paused_collections():
         board = track if isinstance(track, Board) else compile_board(track)
-        model = SoloModel(board, get_preset(preset, laps), box_slot)
-        tables = _tables(model)
-        n_pos = len(model.positions)
+        model = SoloModel(board, get_preset(preset, laps), box_slot, reuse=reuse)
         penalty = float(elimination_penalty)
+        settled, earlier_index, earlier_store = _settled(model, penalty, tolerance)
+        tables = _tables(model, settled)
+        n_pos = len(model.positions)
 
         store = _Store(model, penalty)
+        if earlier_store is not None:
+            store.take(np.flatnonzero(settled), earlier_index, earlier_store)
 
         iterations = 0
         label, loops, levels = _levels(tables.rows)
-        for positions in levels:
+        for every_position in levels:
+            positions = every_position[~settled[every_position]]
+            if not len(positions):
+                continue
             iterations += _solve_level(
                 model,
                 tables,
@@ -316,6 +329,8 @@ def solve_par(
         objective, fin, expected, tot = _start_values(model, tables, store, penalty)
         # freed here, before the collector is back on: it would pass over every option
         model.release_options()
+        if reuse:
+            remember_model(model, _Kept(store, penalty, tolerance))
     value = np.ascontiguousarray(store.value)
     finish = np.ascontiguousarray(store.finish)
     policy = store.policy
@@ -332,14 +347,97 @@ def solve_par(
         seconds=time.perf_counter() - began,
         stats={
             "positions": n_pos,
-            "rows": int(sum(len(r.group) for r in tables.rows)),
+            "rows": int(sum(len(r.group) for r in tables.rows if r is not None)),
             "iterations": iterations,
+            "searches": len(model._searches),
+            "searches_reused": model.searches_reused,
+            "positions_reused": int(settled.sum()),
         },
     )
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What a solve keeps for the next solve of an edited board (:mod:`fdlab.par.reuse`)."""
+
+    store: _Store
+    penalty: float
+    tolerance: float
+
+
+def _settled(
+    model: SoloModel, penalty: float, tolerance: float
+) -> tuple[NDArray[np.bool_], NDArray[np.intp], _Store | None]:
+    """The positions whose values an earlier solve already gives, and where they are in it.
+
+    A position keeps its values when its rows are the earlier model's
+    (:meth:`SoloModel.unchanged_positions`) and so are those of every
+    position it can reach: its value, finish probability and policy are
+    then computed from the same numbers. Returns the mask over positions,
+    the earlier index of each settled one, and the earlier solve's store.
+    """
+    n = len(model.positions)
+    earlier = model.earlier
+    kept = None if earlier is None else earlier.solved
+    if (
+        earlier is None
+        or not isinstance(kept, _Kept)
+        or (kept.penalty, kept.tolerance) != (penalty, tolerance)
+    ):
+        return np.zeros(n, dtype=bool), np.zeros(0, dtype=np.intp), None
+    changed = ~model.unchanged_positions()
+    before_edit = earlier.model
+    old_index = np.fromiter(
+        (before_edit.index.get(position, -2) for position in model.positions), np.intp, n
+    )
+    # a new search can still give the same rows (a corner past the finish line is cut, S-4)
+    for p in np.flatnonzero(changed & (old_index >= 0)).tolist():
+        if _same_rows(model.rows(p), before_edit.rows(int(old_index[p])), old_index):
+            changed[p] = False
+    # walk the moves backwards from every changed position: whatever reaches one changes
+    sources, targets = [], []
+    for p in range(n):
+        q = np.unique(model.targets(p))
+        q = q[q != FINISHED]
+        sources.append(np.full(len(q), p))
+        targets.append(q)
+    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
+    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    order = np.argsort(dst, kind="stable")
+    bounds = np.searchsorted(dst[order], np.arange(n + 1))
+    before = src[order]
+    frontier = np.flatnonzero(changed)
+    while len(frontier):
+        reached = np.concatenate([before[bounds[q] : bounds[q + 1]] for q in frontier.tolist()])
+        frontier = np.unique(reached[~changed[reached]])
+        changed[frontier] = True
+    settled = ~changed
+    return settled, old_index[settled], kept.store
+
+
+def _same_rows(rows: OptionRows, before: OptionRows, old_index: NDArray[np.intp]) -> bool:
+    """Whether ``rows`` are ``before`` (an earlier model's), the targets renumbered."""
+    if len(rows.group) != len(before.group):
+        return False
+    target = np.where(rows.target == FINISHED, FINISHED, old_index[rows.target])
+    return bool(
+        np.array_equal(rows.group, before.group)
+        and np.array_equal(target, before.target)
+        and np.array_equal(rows.loss, before.loss)
+        and np.array_equal(rows.doomed, before.doomed)
+        and np.array_equal(rows.restore, before.restore)
+        and np.array_equal(rows.exempt, before.exempt)
+    )
+
+
+def _rows_of(model: SoloModel, tables: _Tables, p: int) -> OptionRows:
+    """The rows of position ``p`` (made now if an earlier solve gave its values)."""
+    rows = tables.rows[p]
+    return rows if rows is not None else _distinct(model, model.rows(p))
+
+
 def _levels(
-    rows: list[OptionRows],
+    rows: list[OptionRows | None],
 ) -> tuple[NDArray[np.int32], NDArray[np.bool_], list[NDArray[np.intp]]]:
     """Strongly connected groups of positions, and the positions level by level, sinks first.
 
@@ -361,6 +459,8 @@ def _levels(
     n = len(rows)
     sources, targets = [], []
     for p, r in enumerate(rows):
+        if r is None:  # solved earlier: a sink here
+            continue
         q = np.unique(r.target)
         q = q[q != FINISHED]
         sources.append(np.full(len(q), p))
@@ -395,7 +495,10 @@ def _levels(
     return label, loops, [part for part in np.split(order, bounds) if len(part)]
 
 
-def _tables(model: SoloModel) -> _Tables:
+def _tables(model: SoloModel, settled: NDArray[np.bool_] | None = None) -> _Tables:
+    """Gear tables of every position, and option rows of those not ``settled`` (default: all)."""
+    if settled is None:
+        settled = np.zeros(len(model.positions), dtype=bool)
     groups = model.groups
     gear_of_group = np.asarray([g for g, _, _ in groups], dtype=np.int64)
     gear_starts = np.searchsorted(gear_of_group, np.arange(1, model.preset.gears + 1))
@@ -411,9 +514,10 @@ def _tables(model: SoloModel) -> _Tables:
         shift.append(categories[key][1])
     # positions that share a search one after the other: its rows are shaped once
     order = sorted(range(len(model.positions)), key=lambda p: id(model._search_of[p]))
-    rows: list[OptionRows] = [None] * len(order)  # type: ignore[list-item]  # all set below
+    rows: list[OptionRows | None] = [None] * len(order)
     for p in order:
-        rows[p] = _distinct(model, model.rows(p))
+        if not settled[p]:
+            rows[p] = _distinct(model, model.rows(p))
     return _Tables(
         rows=rows,
         legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
@@ -511,6 +615,13 @@ class _Store:
         self.finish = self.finish_store[:n, :, pools:]
         self.turns = self.turns_store[:n, :, pools:]
         self.policy = np.zeros(self.value.shape, dtype=np.int8)
+
+    def take(self, positions: NDArray[np.intp], earlier: NDArray[np.intp], other: _Store) -> None:
+        """Copy the states of ``positions`` from those of ``earlier`` in ``other``."""
+        self.value_store[positions] = other.value_store[earlier]
+        self.finish_store[positions] = other.finish_store[earlier]
+        self.turns_store[positions] = other.turns_store[earlier]
+        self.policy[positions] = other.policy[earlier]
 
 
 @dataclass
@@ -675,7 +786,7 @@ def _solve_level(
     n_slots = len(positions)
     n_groups = len(model.groups)
     pools = model.pool_max + 1
-    parts = [tables.rows[p] for p in positions]
+    parts = [_rows_of(model, tables, p) for p in positions]
     counts = np.fromiter((len(r.group) for r in parts), np.int64, n_slots)
     slot = np.repeat(np.arange(n_slots), counts)
 
@@ -902,7 +1013,7 @@ def _start_values(
     normal = 1.0 - stall - flying
 
     # normal start: the 1st-gear die from pole, healthy
-    start = _Rows(model, tables, tables.rows[p])
+    start = _Rows(model, tables, _rows_of(model, tables, p))
     w = _values(
         model, start.land(model, np.arange(len(start.rows.group))[:, None]), store.value_store
     )

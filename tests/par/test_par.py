@@ -320,7 +320,7 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
     with pit stops restoring the pool (P-2) and engine checks (D-6) in the rows."""
     import numpy as np
 
-    from fdlab.par.solve import _Rows, _Store, _tables, _values
+    from fdlab.par.solve import _Rows, _rows_of, _Store, _tables, _values
 
     top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
     pit = "x " * 27 + "p p p p p x"
@@ -334,7 +334,7 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
     store.value_store[:] = np.random.default_rng(7).random(store.value_store.shape)
     restored = checked = 0
     for p in range(len(model.positions)):
-        rows = _Rows(model, tables, tables.rows[p])
+        rows = _Rows(model, tables, _rows_of(model, tables, p))
         every = np.arange(len(rows.rows.group))
         general = _values(model, rows.land(model, every[:, None]), store.value_store)
         assert np.array_equal(rows.row_values(model, every, store.value_store), general)
