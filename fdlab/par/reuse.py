@@ -227,6 +227,8 @@ def closest_model(board: Board, preset: Preset, box_slot: int, reach: int) -> Ea
             continue
         if best is None or untouched.sum() > best.untouched.sum():
             best = Earlier(model, untouched, solved)
+    if best is not None:  # the last used is the last forgotten (the board before the edits)
+        remember_model(best.model, best.solved)
     return best
 
 

@@ -301,8 +301,8 @@ def solve_par(
         board = track if isinstance(track, Board) else compile_board(track)
         model = SoloModel(board, get_preset(preset, laps), box_slot, reuse=reuse)
         penalty = float(elimination_penalty)
-        settled, earlier_index, earlier_store = _settled(model, penalty, tolerance)
-        tables = _tables(model, settled)
+        settled, earlier_index, earlier_store, made = _settled(model, penalty, tolerance)
+        tables = _tables(model, settled, made)
         n_pos = len(model.positions)
 
         store = _Store(model, penalty)
@@ -367,14 +367,15 @@ class _Kept:
 
 def _settled(
     model: SoloModel, penalty: float, tolerance: float
-) -> tuple[NDArray[np.bool_], NDArray[np.intp], _Store | None]:
+) -> tuple[NDArray[np.bool_], NDArray[np.intp], _Store | None, dict[int, OptionRows]]:
     """The positions whose values an earlier solve already gives, and where they are in it.
 
     A position keeps its values when its rows are the earlier model's
     (:meth:`SoloModel.unchanged_positions`) and so are those of every
     position it can reach: its value, finish probability and policy are
     then computed from the same numbers. Returns the mask over positions,
-    the earlier index of each settled one, and the earlier solve's store.
+    the earlier index of each settled one, the earlier solve's store, and
+    the rows made on the way (position -> rows).
     """
     n = len(model.positions)
     earlier = model.earlier
@@ -384,15 +385,18 @@ def _settled(
         or not isinstance(kept, _Kept)
         or (kept.penalty, kept.tolerance) != (penalty, tolerance)
     ):
-        return np.zeros(n, dtype=bool), np.zeros(0, dtype=np.intp), None
+        return np.zeros(n, dtype=bool), np.zeros(0, dtype=np.intp), None, {}
     changed = ~model.unchanged_positions()
     before_edit = earlier.model
     old_index = np.fromiter(
         (before_edit.index.get(position, -2) for position in model.positions), np.intp, n
     )
-    # a new search can still give the same rows (a corner past the finish line is cut, S-4)
+    # a new search can still give the same rows (a corner past the finish line is cut, S-4;
+    # a grid spot moved)
+    made = {}
     for p in np.flatnonzero(changed & (old_index >= 0)).tolist():
-        if _same_rows(model.rows(p), before_edit.rows(int(old_index[p])), old_index):
+        rows = made[p] = model.rows(p)
+        if _same_rows(rows, before_edit.rows(int(old_index[p])), old_index):
             changed[p] = False
     # walk the moves backwards from every changed position: whatever reaches one changes
     sources, targets = [], []
@@ -412,7 +416,7 @@ def _settled(
         frontier = np.unique(reached[~changed[reached]])
         changed[frontier] = True
     settled = ~changed
-    return settled, old_index[settled], kept.store
+    return settled, old_index[settled], kept.store, made
 
 
 def _same_rows(rows: OptionRows, before: OptionRows, old_index: NDArray[np.intp]) -> bool:
@@ -495,10 +499,18 @@ def _levels(
     return label, loops, [part for part in np.split(order, bounds) if len(part)]
 
 
-def _tables(model: SoloModel, settled: NDArray[np.bool_] | None = None) -> _Tables:
-    """Gear tables of every position, and option rows of those not ``settled`` (default: all)."""
+def _tables(
+    model: SoloModel,
+    settled: NDArray[np.bool_] | None = None,
+    made: dict[int, OptionRows] | None = None,
+) -> _Tables:
+    """Gear tables of every position, and option rows of those not ``settled`` (default: all).
+
+    ``made`` holds rows already made (position -> :meth:`SoloModel.rows`).
+    """
     if settled is None:
         settled = np.zeros(len(model.positions), dtype=bool)
+    made = made or {}
     groups = model.groups
     gear_of_group = np.asarray([g for g, _, _ in groups], dtype=np.int64)
     gear_starts = np.searchsorted(gear_of_group, np.arange(1, model.preset.gears + 1))
@@ -517,7 +529,7 @@ def _tables(model: SoloModel, settled: NDArray[np.bool_] | None = None) -> _Tabl
     rows: list[OptionRows | None] = [None] * len(order)
     for p in order:
         if not settled[p]:
-            rows[p] = _distinct(model, model.rows(p))
+            rows[p] = _distinct(model, made[p] if p in made else model.rows(p))
     return _Tables(
         rows=rows,
         legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
