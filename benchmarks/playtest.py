@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/playtest.py                 # tracks/monaco.json if present
     python benchmarks/playtest.py --races 200 --bots lookahead
+    python benchmarks/playtest.py --scheduler tcp://host:8786   # a real Dask cluster
 
 Prints
 
@@ -13,8 +14,12 @@ Prints
 * what parallel play costs besides the races: the payload each worker
   receives once (track, preset, bots), a fresh worker's start-up (importing
   what a race needs) and the pickling of each race's results;
-* playtest throughput with one worker (races per second per core);
-* the same playtest with two workers and the speed-up.
+* one table of playtest throughput (races per second) with 1 local worker
+  (in this process), 2 local worker processes and a Dask ``LocalCluster`` of
+  2 worker processes, each playing the same races with the same seeds; the
+  benchmark checks that the three give the same races, cars and turns.
+  ``--scheduler tcp://host:8786`` measures that Dask cluster instead of the
+  ``LocalCluster`` (its workers need fdlab installed).
 """
 
 from __future__ import annotations
@@ -25,22 +30,26 @@ import statistics
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
-from fdlab.analysis.playtest import playtest, race_seeds, run_races
+import pandas as pd
+
+from fdlab.analysis.playtest import PlaytestResult, playtest, race_seeds, run_races
 from fdlab.analysis.racelog import play_logged_race
 from fdlab.bots import HeuristicBot
 from fdlab.bots.roster import make_bot
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import BASIC
 from fdlab.rules.simulate import simulate
-from fdlab.track import from_ascii, load_track, track_to_dict
+from fdlab.track import Track, from_ascii, load_track, track_to_dict
 
 REPO = Path(__file__).resolve().parents[1]
 MONACO = REPO / "tracks" / "monaco.json"
 
 
-def stand_in():
+def stand_in() -> Track:
     row = " ".join(
         ["."] * 10 + ["1"] * 3 + ["."] * 20 + ["2"] * 4 + ["."] * 30 + ["3"] * 2 + ["."] * 15
     )
@@ -54,6 +63,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--single", type=int, default=30, help="races timed one by one")
     parser.add_argument("--races", type=int, default=120, help="races per playtest")
     parser.add_argument("--bots", default="heuristic", help="bot spec for all six cars")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="measure the Dask cluster of this scheduler (tcp://host:8786) instead of a "
+        "LocalCluster of 2 workers",
+    )
     args = parser.parse_args(argv)
     path = args.track or (MONACO if MONACO.exists() else None)
     track = load_track(path) if path else stand_in()
@@ -84,20 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     _overheads(track, args)
-    one, cpu_one = _timed(track, args, workers=1)
-    two, cpu_two = _timed(track, args, workers=2)
-    print(
-        f"playtest, {args.races} races, 1 worker: {one:.1f} s = {args.races / one:.1f} races/s; "
-        f"{args.races / cpu_one:.1f} races per CPU second"
-    )
-    print(
-        f"playtest, {args.races} races, 2 workers: {two:.1f} s = {args.races / two:.1f} races/s, "
-        f"speed-up x{one / two:.2f}; {args.races / cpu_two:.1f} races per CPU second "
-        "(a busy machine shows in the wall-clock speed-up, not here)"
-    )
+    _scaling(track, args)
 
 
-def _overheads(track, args) -> None:
+def _overheads(track: Track, args: argparse.Namespace) -> None:
     """Payload size, worker start-up and result pickling, beside the time of a race."""
     payload = {"token": "bench", "track": track_to_dict(track), "preset": BASIC,
                "bots": [args.bots] * 6, "keep_events": False}  # fmt: skip
@@ -130,8 +135,66 @@ def _overheads(track, args) -> None:
     )
 
 
-def _timed(track, args, workers: int) -> tuple[float, float]:
-    """Wall-clock seconds and CPU seconds (this process and its finished workers)."""
+def _scaling(track: Track, args: argparse.Namespace) -> None:
+    """Races per second on 1 and 2 local workers and on Dask; the three play the same races."""
+    rows: list[tuple[str, float, float | None, PlaytestResult]] = []
+    for workers, label in (
+        (1, "1 local worker (this process)"),
+        (2, "2 local workers (+ their start)"),
+    ):
+        wall, cpu, result = _timed(track, args, workers=workers)
+        rows.append((label, wall, cpu, result))
+    note = ""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        note = "no Dask row: Dask is not installed (pip install 'fdlab[dask]')"
+    else:
+        with ExitStack() as stack:
+            began = time.perf_counter()
+            if args.scheduler:
+                client = stack.enter_context(Client(args.scheduler))  # type: ignore[no-untyped-call]
+                where = f"Dask cluster of {len(client.scheduler_info()['workers'])}, started"
+            else:
+                cluster = stack.enter_context(
+                    LocalCluster(  # type: ignore[no-untyped-call]
+                        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                    )
+                )
+                client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
+                where = "Dask LocalCluster of 2, started"
+            start = time.perf_counter() - began
+            wall, _, result = _timed(track, args, client=client)
+            rows.append((where, wall, None, result))
+        what = "connecting to the cluster" if args.scheduler else "starting the LocalCluster"
+        note = f"({what} took {start:.1f} s before the playtest, not counted)"
+
+    one = rows[0][1]
+    print(f"\nplaytest of {args.races} races, 6 {args.bots} bots, seed 0 (wall clock):")
+    print(f"{'':34} {'seconds':>8} {'races/s':>8} {'speed-up':>9} {'races/CPU s':>12}")
+    for label, seconds, cpu_seconds, _ in rows:
+        per_cpu = f"{args.races / cpu_seconds:.1f}" if cpu_seconds else "-"
+        print(
+            f"{label:34} {seconds:8.1f} {args.races / seconds:8.1f} {one / seconds:8.2f}x {per_cpu:>12}"
+        )
+    print(note)
+    reference = rows[0][3]
+    for label, _, _, result in rows[1:]:
+        for table in ("races", "cars", "turns"):
+            pd.testing.assert_frame_equal(
+                getattr(result, table), getattr(reference, table), obj=f"{label}: {table}"
+            )
+    print(
+        f"same races, cars and turns on all {len(rows)}: yes (checked table by table). "
+        "CPU seconds count this process and its finished worker processes; a busy machine "
+        "shows in the wall clock, not there"
+    )
+
+
+def _timed(
+    track: Track, args: argparse.Namespace, workers: int | None = None, client: Any = None
+) -> tuple[float, float, PlaytestResult]:
+    """Wall-clock seconds, CPU seconds (this process and its finished workers), the result."""
     import resource
 
     def cpu() -> float:
@@ -140,8 +203,10 @@ def _timed(track, args, workers: int) -> tuple[float, float]:
         return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
     began, cpu_began = time.perf_counter(), cpu()
-    playtest(track, [args.bots] * 6, races=args.races, workers=workers, progress=False)
-    return time.perf_counter() - began, cpu() - cpu_began
+    result = playtest(
+        track, [args.bots] * 6, races=args.races, workers=workers, client=client, progress=False
+    )
+    return time.perf_counter() - began, cpu() - cpu_began, result
 
 
 if __name__ == "__main__":

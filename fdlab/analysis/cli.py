@@ -6,6 +6,7 @@ not import :mod:`fdlab.cli`)::
 
     fdlab playtest tracks/monaco.json --races 1000 -o monaco-report.html
     fdlab playtest my.json --bots par,par:reckless,heuristic --workers 2
+    fdlab playtest my.json --scheduler tcp://scheduler:8786   # on a Dask cluster
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
 
@@ -74,7 +76,16 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=_seed, default=0, help="master seed, 0 or more (default 0)")
     parser.add_argument(
-        "--workers", type=_positive, default=None, help="processes (default: every core)"
+        "--workers",
+        type=_positive,
+        default=None,
+        help="processes (default: every core); with --scheduler local, the LocalCluster's workers",
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help=scheduler_help("the races"),
     )
     parser.add_argument(
         "-o",
@@ -106,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
     Prints the report's sentences; the page adds the damage heatmap on the
     board, race lengths, win rate by grid spot and the corner table. A board
     with problems (the validator's) is refused, exit status 1, unless
-    ``--force``; the report then says so.
+    ``--force``; the report then says so. ``--scheduler ADDRESS`` plays the
+    races on that Dask cluster (``local``: a ``LocalCluster`` on this machine,
+    shut down afterwards); the same seed gives the same races either way.
     """
     from fdlab.bots.roster import bot_label
     from fdlab.rules.presets import get_preset
@@ -116,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     track_path = Path(args.track)
     began = time.perf_counter()
     get_preset(args.preset)  # an unknown name is a PresetError (a ValueError): one line
+    if args.scheduler is not None:
+        dask_classes()  # no Dask: one line (exit 2) before the board is read
     bots = _bots(args.bots)
     for spec in bots if isinstance(bots, list) else []:
         bot_label(spec)  # an unknown bot is bad input (exit 2) before the board is checked
@@ -129,16 +144,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    result = playtest(
-        track,
-        bots,
-        races=args.races,
-        preset=args.preset,
-        seed=args.seed,
-        laps=args.laps,
-        workers=args.workers,
-        progress=not args.quiet,
-    )
+    with dask_client(args.scheduler, args.workers) as client:
+        result = playtest(
+            track,
+            bots,
+            races=args.races,
+            preset=args.preset,
+            seed=args.seed,
+            laps=args.laps,
+            workers=args.workers,
+            client=client,
+            progress=not args.quiet,
+        )
     problems = tuple(f"[{p.code}] {p.message}" for p in checked.problems)
     report = circuit_report(result, par=not args.no_par, problems=problems)
     output = (

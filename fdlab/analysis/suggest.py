@@ -38,7 +38,7 @@ from typing import Any
 import pandas as pd
 
 from fdlab.analysis.errors import PlaytestError
-from fdlab.analysis.verdict import Verdict, VerdictError, board_verdict
+from fdlab.analysis.verdict import Verdict, VerdictError, board_verdict, solve_for_edits
 from fdlab.track.corners import corner_path_counts, update_corner_counts
 from fdlab.track.io import track_from_dict, track_to_dict
 from fdlab.track.model import SpaceId, Track
@@ -422,6 +422,7 @@ def suggest(  # noqa: PLR0913 (keywords a designer reads in a notebook)
     races: int = 12,
     seed: int = 0,
     workers: int | None = None,
+    client: Any = None,
     progress: bool = True,
 ) -> Suggestions:
     """Try changes on ``track`` and list those that bring it toward ``targets``, best first.
@@ -438,6 +439,9 @@ def suggest(  # noqa: PLR0913 (keywords a designer reads in a notebook)
     seed : int
     workers : int, optional
         Processes (default: every core); 1 measures here.
+    client : dask.distributed.Client, optional
+        Measure the changes on this Dask cluster instead (``workers`` is
+        then unused).
     progress : bool
         A progress bar with the time left (``tqdm``).
 
@@ -454,21 +458,25 @@ def suggest(  # noqa: PLR0913 (keywords a designer reads in a notebook)
 
     began = time.perf_counter()
     targets = targets or Targets()
-    try:
-        verdict = board_verdict(track, races=races, seed=seed)
-    except VerdictError as error:
-        raise PlaytestError(f"suggest: {error}") from error
-    distance, missing = targets.distance(verdict, track)
     tried = list(changes) if changes is not None else candidate_changes(track)
-    boards = [change.apply(track) for change in tried]
-    verdicts: list[Verdict | None] = [None] * len(tried)
-    with tqdm(total=len(tried), desc=f"suggest {track.name}", unit="change",
+    boards = [track] + [change.apply(track) for change in tried]  # the board as it is first
+    verdicts: list[Verdict | None] = [None] * len(boards)
+    with tqdm(total=len(boards), desc=f"suggest {track.name}", unit="board",
               disable=not progress) as bar:  # fmt: skip
-        for index, result in _measured(boards, races, seed, workers):
+        for index, result in _measured(track, boards, races, seed, workers, client):
+            if index == 0 and result is None:
+                break  # the board as it is cannot be raced: its verdict below says why
             verdicts[index] = result
             bar.update(1)
+    verdict = verdicts[0]
+    if verdict is None:
+        try:
+            verdict = board_verdict(track, races=races, seed=seed)
+        except VerdictError as error:
+            raise PlaytestError(f"suggest: {error}") from error
+    distance, missing = targets.distance(verdict, track)
     found = []
-    for change, board, after in zip(tried, boards, verdicts, strict=True):
+    for change, board, after in zip(tried, boards[1:], verdicts[1:], strict=True):
         if after is None:
             continue  # the change made the board unplayable
         new_distance, new_missing = targets.distance(after, board)
@@ -504,20 +512,59 @@ def _measure(track_dict: dict[str, Any], races: int, seed: int) -> Verdict | Non
         return None
 
 
-def _measured(
-    boards: Sequence[Track], races: int, seed: int, workers: int | None
+def _start_worker(track_dict: dict[str, Any]) -> None:
+    """Solve the unchanged board first, so each change re-solves only what it touched."""
+    solve_for_edits(track_from_dict(track_dict))
+
+
+def _measured(  # noqa: PLR0913 (the suggest call's own keywords, passed on)
+    track: Track,
+    boards: Sequence[Track],
+    races: int,
+    seed: int,
+    workers: int | None,
+    client: Any = None,
 ) -> Iterable[tuple[int, Verdict | None]]:
-    """``(index, verdict)`` of each board as it is measured, here or on worker processes."""
+    """``(index, verdict)`` of each board as it is measured: here, on processes or on Dask.
+
+    Wherever the boards are measured, the unchanged ``track`` is solved there
+    first (:func:`fdlab.analysis.verdict.solve_for_edits`): a change's par is
+    then a re-solve of what the change can reach, not a solve from scratch.
+    """
+    base = track_to_dict(track)
+    if client is not None:
+        client.run(_start_worker, base)
+        futures = {
+            client.submit(_measure, track_to_dict(board), races, seed, pure=False): index
+            for index, board in enumerate(boards)
+        }
+        from dask.distributed import as_completed as dask_completed
+
+        try:
+            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+                yield futures[future], future.result()
+        finally:  # stopped early: the rest is not wanted
+            client.cancel(list(futures))
+        return
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(boards) < 2:
+        _start_worker(base)
         for index, board in enumerate(boards):
             yield index, _measure(track_to_dict(board), races, seed)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(boards)), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(boards)),
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(base,),
+    )
+    try:
         futures = {
             pool.submit(_measure, track_to_dict(board), races, seed): index
             for index, board in enumerate(boards)
         }
         for future in as_completed(futures):
             yield futures[future], future.result()
+    finally:  # stopped early (the board as it is cannot be raced): the rest is not wanted
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -4,6 +4,7 @@ Listed in :data:`fdlab.cli.COMMAND_MODULES`::
 
     fdlab suggest tracks/monaco.json -o monaco-suggestions.html
     fdlab suggest my.json --par 14-20 --max-corner-elimination 0.03 --workers 2
+    fdlab suggest my.json --scheduler tcp://scheduler:8786   # on a Dask cluster
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 from fdlab.analysis.cli import _positive, _seed
+from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.suggest import Targets, suggest
 
 #: The subcommand's name.
@@ -71,8 +73,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--seed", type=_seed, default=0, help="seed of the races (default 0)")
     parser.add_argument(
-        "--workers", type=_positive, default=None, help="processes (default: every core)"
-    )
+        "--workers", type=_positive, default=None,
+        help="processes (default: every core); with --scheduler local, the LocalCluster's workers",
+    )  # fmt: skip
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help=scheduler_help("the changed boards"))  # fmt: skip
     parser.add_argument(
         "-o", "--output", default=None, metavar="SUGGESTIONS.html",
         help="where to write the page (default: TRACK-suggestions.html beside the track)",
@@ -85,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     from fdlab.track.io import load_track
 
     began = time.perf_counter()
+    if args.scheduler is not None:
+        dask_classes()  # no Dask: one line (exit 2) before the board is read
     track_path = Path(args.track)
     track = load_track(track_path)
     targets = Targets(
@@ -94,10 +101,11 @@ def run(args: argparse.Namespace) -> int:
         stops_fit_length=not args.any_stops,
         more_overtaking=args.more_overtaking,
     )
-    found = suggest(
-        track, targets, races=args.races, seed=args.seed, workers=args.workers,
-        progress=not args.quiet,
-    )  # fmt: skip
+    with dask_client(args.scheduler, args.workers) as client:
+        found = suggest(
+            track, targets, races=args.races, seed=args.seed, workers=args.workers,
+            client=client, progress=not args.quiet,
+        )  # fmt: skip
     output = (
         Path(args.output)
         if args.output

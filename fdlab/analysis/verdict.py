@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import html
 import time
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,14 +38,18 @@ from fdlab.analysis.playtest import playtest
 from fdlab.analysis.stats import corner_table, mean_interval
 from fdlab.errors import FdlabError
 from fdlab.par import solo_table
+from fdlab.par.table import solve_to_reuse
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import get_preset
 from fdlab.track.model import Track
 
-__all__ = ["CornerVerdict", "Verdict", "VerdictError", "board_verdict"]
+__all__ = ["CornerVerdict", "Verdict", "VerdictError", "board_verdict", "solve_for_edits"]
 
 #: Races of the verdict: 24 six-car laps of Monaco take about a second.
 VERDICT_RACES = 24
+
+#: The verdict's rules: basic, one lap.
+VERDICT_RULES = ("basic", 1)
 
 #: Cars in the verdict's races (fewer when the grid has fewer spots).
 VERDICT_CARS = 6
@@ -237,6 +242,23 @@ class Verdict:
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
+def solve_for_edits(track: Track) -> None:
+    """Solve ``track``'s par here, so the verdicts of its edited versions re-solve less.
+
+    Even when a cache holds the board's table, its solve is remembered in
+    this process (:func:`fdlab.par.table.solve_to_reuse`): the verdict of a
+    changed board then re-solves only the positions its edit can reach.
+    A board that cannot be solved is left for its verdict to explain.
+
+    Examples
+    --------
+    >>> from fdlab.analysis.examples import tight_ring
+    >>> solve_for_edits(tight_ring())
+    """
+    with suppress(FdlabError):  # the verdict says what is wrong with the board
+        solve_to_reuse(compile_board(track), get_preset(*VERDICT_RULES))
+
+
 def board_verdict(
     track: Track,
     *,
@@ -285,7 +307,7 @@ def board_verdict(
         raise VerdictError("not playable yet: the board has no grid spot (Grid spot)")
     try:
         board = compile_board(track)
-        par = solo_table(board, get_preset("basic", 1)).par
+        par = solo_table(board, get_preset(*VERDICT_RULES)).par
         cars = max(1, min(cars, len(track.grid_spots())))
         result = playtest(track, cars, races=races, seed=seed, laps=1, workers=1, progress=False)
     except FdlabError as error:

@@ -43,6 +43,7 @@ __all__ = [
     "forget_tables",
     "known_table",
     "remember",
+    "solve_to_reuse",
     "solo_table",
     "table_key",
 ]
@@ -279,6 +280,28 @@ def solo_table(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
         table = solve_par(board, solo_preset(preset), box_slot=key[2]).table(key[0])
         store.save(key, table)
         _TABLES[key] = table
+    return table
+
+
+def solve_to_reuse(board: Board, preset: Preset, box_slot: int = 1) -> ParTable:
+    """Solve ``board`` in this process even when a cache holds its table.
+
+    A cached table has no model behind it; solved here, the board's move
+    searches and values are remembered (:mod:`fdlab.par.reuse`), so the
+    solves of its edited versions that follow (:func:`fdlab.analysis.suggest`,
+    the editor's verdict) reuse what their edit did not touch.
+
+    Examples
+    --------
+    >>> track = from_ascii(". . . . . . . .", grid=[0], finish=3)
+    >>> round(solve_to_reuse(compile_board(track), BASIC).par, 2)
+    1.85
+    """
+    from fdlab.par.solve import solve_par
+
+    key = table_key(board, preset, box_slot)
+    table = solve_par(board, solo_preset(preset), box_slot=key[2]).table(key[0])
+    _TABLES[key] = table
     return table
 
 

@@ -112,3 +112,46 @@ def test_fdlab_suggest_writes_the_page_and_prints_the_best(tmp_path, capsys):
     assert "What to change on" in page and "<svg" in page
     assert main([*argv, "--par", "9-3"]) == 2
     assert "LOW < HIGH" in capsys.readouterr().err
+
+
+def _figures(found):
+    return [(s.change.description, round(s.after.par, 9), s.after.rounds, s.gain) for s in found]
+
+
+def test_worker_processes_and_a_dask_cluster_find_the_same_as_one_process(found):
+    """The board as it is and every change are measured wherever: the same seeds, the same list."""
+    on_processes = suggest(short_hairpin(), Targets(par=None), races=3, workers=2, progress=False)
+    assert _figures(on_processes) == _figures(found)
+    assert on_processes.verdict.par == found.verdict.par
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:  # fmt: skip
+        on_dask = suggest(short_hairpin(), Targets(par=None), races=3, client=client,
+                          progress=False)  # fmt: skip
+    assert _figures(on_dask) == _figures(found)
+
+
+def test_a_board_that_cannot_be_raced_is_refused_from_worker_processes_too():
+    with pytest.raises(PlaytestError, match="suggest: not playable yet"):
+        suggest(from_ascii(". . . ."), races=2, workers=2, progress=False)
+
+
+def test_after_solve_for_edits_a_change_re_solves_only_what_it_touches(monkeypatch):
+    """A worker solves the board as it is first, even when a cache holds its table."""
+    from fdlab.analysis.verdict import solve_for_edits
+    from fdlab.par import reuse
+    from fdlab.par.approx import solo_preset
+    from fdlab.par.solve import solve_par
+
+    monkeypatch.setenv("FDLAB_CACHE", "off")
+    row = " ".join(["."] * 40 + ["1"] * 2 + ["."] * 40 + ["2"] * 9 + ["."] * 20)
+    track = from_ascii("\n".join([row, row]), corners={1: 1, 2: 2}, grid=[0, 111], finish=105)
+    solo_table(compile_board(track), get_preset("basic", 1))  # a table alone has no model
+    reuse.forget_models()
+    solve_for_edits(track)
+    changed = compile_board(Change("stops", 2, "Corner 2: 2 stops -> 3", stops=3).apply(track))
+    preset = solo_preset(get_preset("basic", 1))
+    again = solve_par(changed, preset)
+    assert again.stats["searches_reused"] > 0, again.stats
+    assert again.par == solve_par(changed, preset, reuse=False).par
