@@ -26,7 +26,7 @@ PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "exam
 FENCE = re.compile(r"^```(?P<language>\w*)\n(?P<code>.*?)^```$", re.MULTILINE | re.DOTALL)
 
 #: Commands shortened so that the test run stays quick: the option and the value it gets.
-SHORTER = {"playtest": ("--races", "4")}
+SHORTER = {"playtest": ("--races", "4"), "suggest": ("--races", "2")}
 
 
 def _blocks(page: Path, language: str) -> list[str]:
@@ -100,6 +100,8 @@ def _run_in(folder: Path, command: str) -> subprocess.CompletedProcess[str]:
     option, value = SHORTER.get(arguments[0], (None, None))
     if option in arguments:
         arguments[arguments.index(option) + 1] = value
+    elif option is not None:
+        arguments += [option, value]
     return subprocess.run(
         [sys.executable, "-m", "fdlab", *arguments],
         cwd=folder,

@@ -67,6 +67,10 @@ class Targets:
         is long, a 1-stop one short).
     more_overtaking : bool
         More lead changes are better.
+    max_pole_wins : float or None
+        The most races the car from pole may win (a share; six cars share
+        fairly at 0.17). A few races measure it roughly: give ``races`` 24
+        or more when you set it.
     """
 
     par: tuple[float, float] | None = (11.6, 22.8)
@@ -74,6 +78,7 @@ class Targets:
     max_corner_elimination: float | None = 0.05
     stops_fit_length: bool = True
     more_overtaking: bool = False
+    max_pole_wins: float | None = None
 
     def distance(self, verdict: Verdict, track: Track) -> tuple[float, dict[Any, str]]:
         """How far a board is from the targets (0: every target met), and what is off.
@@ -124,6 +129,9 @@ class Targets:
                     )
         if self.more_overtaking:
             total -= verdict.lead_changes / 10
+        if self.max_pole_wins is not None and verdict.pole_wins > self.max_pole_wins:
+            total += (verdict.pole_wins - self.max_pole_wins) * 10
+            off["pole"] = f"pole wins {verdict.pole_wins:.0%} of races"
         return total, off
 
 
@@ -158,14 +166,15 @@ class Change:
 
     Attributes
     ----------
-    kind : {"stops", "longer", "shorter"}
+    kind : {"stops", "longer", "shorter", "grid"}
     corner : Any
+        The corner changed (``None`` for the grid).
     description : str
     stops : int or None
         The new stop count (``kind == "stops"``).
     spaces : tuple
         The spaces the change puts into the corner (``longer``) or takes out
-        (``shorter``).
+        (``shorter``); the new grid spots, pole first (``grid``).
     """
 
     kind: str
@@ -187,6 +196,11 @@ class Change:
         nodes = changed.graph.nodes
         if self.kind == "stops":
             changed.corners[self.corner]["stops"] = self.stops
+        elif self.kind == "grid":
+            for old in changed.grid_spots():
+                nodes[old]["grid"] = None
+            for number, space in enumerate(self.spaces, start=1):
+                nodes[space]["grid"] = number
         else:
             for space in self.spaces:
                 nodes[space]["corner"] = self.corner if self.kind == "longer" else None
@@ -197,6 +211,8 @@ class Change:
         """Make the change in an editor (``TrackEditor.controller``): one edit, undone by Undo."""
         if self.kind == "stops":
             controller.set_corner_stops(self.corner, self.stops)
+        elif self.kind == "grid":
+            controller.set_grid(self.spaces)
         else:
             corner = self.corner if self.kind == "longer" else None
             controller.set_corner(list(self.spaces), corner)
@@ -248,7 +264,42 @@ def candidate_changes(track: Track) -> list[Change]:
             changes.append(
                 Change("shorter", corner, f"{name}: one space shorter in each lane", spaces=last)
             )
+    for ahead, words in ((False, "one space further back"), (True, "one space nearer the start")):
+        moved = _grid_moved(track, ahead=ahead)
+        if moved:
+            changes.append(Change("grid", None, f"Grid: {words}", spaces=moved))
     return changes
+
+
+def _grid_moved(track: Track, *, ahead: bool) -> tuple[SpaceId, ...]:
+    """The grid spots one space back (or ahead) in their lanes, pole first; ``()`` if one cannot move.
+
+    A spot moves along an ``ahead`` step of its lane onto a track space out of
+    any corner, never across the finish line.
+
+    Examples
+    --------
+    >>> track = from_ascii(". . . . . .", grid=[2, 1], finish=5)
+    >>> _grid_moved(track, ahead=False), _grid_moved(track, ahead=True)
+    ((1, 0), (3, 2))
+    >>> _grid_moved(from_ascii(". . . .", grid=[2, 1], finish=3), ahead=True)  # across the line
+    ()
+    """
+    graph, nodes = track.graph, track.graph.nodes
+    moved = []
+    for spot in track.grid_spots():
+        pairs = graph.out_edges(spot, data=True) if ahead else graph.in_edges(spot, data=True)
+        found = [
+            v if ahead else u
+            for u, v, step in pairs
+            if step["kind"] == "ahead" and "finish" not in step["lines"]
+        ]
+        found = [s for s in found if nodes[s]["kind"] == "track" and nodes[s]["corner"] is None
+                 and nodes[s]["lane"] == nodes[spot]["lane"]]  # fmt: skip
+        if len(found) != 1:
+            return ()
+        moved.append(found[0])
+    return tuple(moved) if len(set(moved)) == len(moved) else ()
 
 
 def _last_in_each_lane(track: Track, members: set[SpaceId]) -> tuple[SpaceId, ...]:
@@ -325,7 +376,10 @@ class Suggestion:
         from fdlab.plot.svg import track_svg
 
         changed = self.apply(track)
-        spaces = changed.corner_spaces(self.change.corner) or list(self.change.spaces)
+        corner = self.change.corner
+        spaces = (changed.corner_spaces(corner) if corner is not None else []) or list(
+            self.change.spaces
+        )
         return track_svg(changed, highlight=spaces, width=width, legend=False)
 
 

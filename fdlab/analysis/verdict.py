@@ -156,6 +156,8 @@ class Verdict:
         Par of the verdict before (the last edit's), to show the change.
     lead_changes : float
         Lead changes per race.
+    pole_wins : float
+        Share of the races the car from pole (grid spot 1) won.
     """
 
     track_name: str
@@ -169,6 +171,7 @@ class Verdict:
     seconds: float
     par_before: float | None = None
     lead_changes: float = 0.0
+    pole_wins: float = 0.0
 
     @property
     def par_change(self) -> float | None:
@@ -347,4 +350,5 @@ def board_verdict(
         seconds=time.perf_counter() - started,
         par_before=None if before is None else before.par,
         lead_changes=float(result.turns.groupby("race")["took_lead"].sum().mean()),
+        pole_wins=float((result.races["winner_grid"] == 1).mean()),
     )

@@ -421,6 +421,31 @@ class EditorController:
         self.apply(SetSpaceAttributes(changes, label=label))
 
     @recorded
+    def set_grid(self, spaces: Iterable[SpaceId]) -> None:
+        """Lay the whole grid again on ``spaces``, pole first: one edit, undone by one Undo.
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". . . .", grid=[2, 3]))
+        >>> editor.set_grid([0, 1])
+        >>> editor.track.grid_spots()
+        [0, 1]
+        >>> editor.undo()
+        'lay the grid on 2 spaces'
+        >>> editor.track.grid_spots()
+        [2, 3]
+        """
+        spaces = self._require_spaces(spaces, "set grid")
+        if len(set(spaces)) != len(spaces):
+            raise EditError(f"set grid: a space is given twice in {spaces}")
+        changes: dict[SpaceId, dict[str, Any]] = {
+            old: {"grid": None} for old in self.track.grid_spots()
+        }
+        for number, space in enumerate(spaces, start=1):
+            changes[space] = {"grid": number}
+        self.apply(SetSpaceAttributes(changes, label=f"lay the grid on {_count(spaces)}"))
+
+    @recorded
     def set_box(self, space: SpaceId, slot: int) -> None:
         """Give the pit box ``space`` to car ``slot`` (its owner, 1-based).
 

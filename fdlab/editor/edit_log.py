@@ -37,6 +37,7 @@ SIGNATURES: dict[str, dict[str, str]] = {
     "set_spaces": {"spaces": "spaces"},
     "set_hazard": {"spaces": "spaces"},
     "set_grid_spot": {"space": "space"},
+    "set_grid": {"spaces": "spaces"},
     "set_box": {"space": "space"},
     "pair_tunnel": {"entry": "space", "exit_": "space"},
     "clear_tunnel": {"label": "tunnel"},

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.playtest import playtest
 from fdlab.analysis.suggest import Change, Targets, candidate_changes, fitting_stops, suggest
+from fdlab.analysis.verdict import board_verdict
 from fdlab.cli import main
 from fdlab.editor import EditorController
 from fdlab.par import solo_table
@@ -155,3 +157,36 @@ def test_after_solve_for_edits_a_change_re_solves_only_what_it_touches(monkeypat
     again = solve_par(changed, preset)
     assert again.stats["searches_reused"] > 0, again.stats
     assert again.par == solve_par(changed, preset, reuse=False).par
+
+
+def test_the_grid_moves_one_space_along_its_lanes_as_one_undoable_edit():
+    track = short_hairpin()  # the grid at the start of an open strip: it can only move ahead
+    changes = {c.description: c for c in candidate_changes(track)}
+    assert "Grid: one space further back" not in changes
+    ahead = changes["Grid: one space nearer the start"]
+    nodes = track.graph.nodes
+    expected = [
+        next(v for _, v, step in track.graph.out_edges(spot, data=True) if step["kind"] == "ahead")
+        for spot in track.grid_spots()
+    ]
+    assert all(nodes[new]["lane"] == nodes[old]["lane"]
+               for new, old in zip(expected, track.grid_spots(), strict=True))  # fmt: skip
+    before = track.grid_spots()
+    assert ahead.apply(track).grid_spots() == expected and track.grid_spots() == before
+    editor = EditorController(short_hairpin())
+    ahead.apply_in(editor)
+    assert editor.track.grid_spots() == expected
+    editor.undo()
+    assert editor.track.grid_spots() == before
+
+
+def test_the_pole_target_counts_the_races_the_car_from_pole_won():
+    track = short_hairpin()
+    verdict = board_verdict(track, races=6)
+    result = playtest(track, verdict.cars, races=6, seed=0, laps=1, workers=1, progress=False)
+    assert verdict.pole_wins == (result.races["winner_grid"] == 1).mean()
+    strict = Targets(par=None, stops_fit_length=False, max_pole_wins=verdict.pole_wins - 0.01)
+    assert strict.distance(verdict, track)[1] == {
+        "pole": f"pole wins {verdict.pole_wins:.0%} of races"
+    }
+    assert "pole" not in Targets(par=None).distance(verdict, track)[1]
