@@ -55,9 +55,12 @@ def lazy_exports(
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(import_module(home), name)
-        namespace[name] = value
-        return value
+        module = import_module(home)
+        # every name from that module at once (one import, one lookup each after)
+        for other, other_home in homes.items():
+            if other_home == home:
+                namespace[other] = getattr(module, other)
+        return namespace[name]
 
     def __dir__() -> list[str]:
         return sorted({*namespace, *homes})

@@ -6,7 +6,9 @@
   as tidy tables;
 * :func:`circuit_report`: where the circuit bites, drawn on the board;
 * :func:`compare_playtests`: two versions of a circuit, the differences that
-  are more than luck.
+  are more than luck;
+* :func:`suggest`: concrete changes, measured, that bring a circuit toward
+  its :class:`Targets`.
 
 The solver, report and comparison are imported on first use, so a
 playtest's worker process loads only what a race needs (not scipy.stats).
@@ -24,6 +26,7 @@ from fdlab.analysis.playtest import PlaytestResult, playtest
 if TYPE_CHECKING:
     from fdlab.analysis.compare import Comparison, compare_playtests
     from fdlab.analysis.report import CircuitReport, circuit_report
+    from fdlab.analysis.suggestions import Suggestions, Targets, suggest
     from fdlab.par import ParSolution, SoloModel, SoloModelError, solve_par
 
 __all__ = [
@@ -34,10 +37,13 @@ __all__ = [
     "PlaytestResult",
     "SoloModel",
     "SoloModelError",
+    "Suggestions",
+    "Targets",
     "circuit_report",
     "compare_playtests",
     "playtest",
     "solve_par",
+    "suggest",
 ]
 
 __getattr__, __dir__ = lazy_exports(
@@ -48,6 +54,9 @@ __getattr__, __dir__ = lazy_exports(
         "Comparison": "fdlab.analysis.compare",
         "circuit_report": "fdlab.analysis.report",
         "compare_playtests": "fdlab.analysis.compare",
+        "Suggestions": "fdlab.analysis.suggestions",
+        "Targets": "fdlab.analysis.suggestions",
+        "suggest": "fdlab.analysis.suggestions",
         # the solver lives in fdlab.par (below the bots); named here too for playtests
         "ParSolution": "fdlab.par",
         "SoloModel": "fdlab.par",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fdlab.analysis.cli import _positive, _seed
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
-from fdlab.analysis.suggest import Targets, suggest
+from fdlab.analysis.suggestions import Targets, suggest
 
 #: The subcommand's name.
 NAME = "suggest"

@@ -6,7 +6,7 @@ import pytest
 
 from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.playtest import playtest
-from fdlab.analysis.suggest import Change, Targets, candidate_changes, fitting_stops, suggest
+from fdlab.analysis.suggestions import Change, Targets, candidate_changes, fitting_stops, suggest
 from fdlab.analysis.verdict import board_verdict
 from fdlab.cli import main
 from fdlab.editor import EditorController
