@@ -167,7 +167,7 @@ def in_background(
     if loop is None:
         try:
             result = work()
-        except Exception as error:  # noqa: BLE001 - handed to the caller's handler
+        except Exception as error:  # handed to the caller's handler
             failed(error)
             return
         done(result)
@@ -176,7 +176,7 @@ def in_background(
     async def wait() -> None:
         try:
             result = await asyncio.wrap_future(_WORKER.submit(work))
-        except Exception as error:  # noqa: BLE001 - handed to the caller's handler
+        except Exception as error:  # handed to the caller's handler
             failed(error)
             return
         done(result)
@@ -225,7 +225,7 @@ def reported(method: Handler) -> Handler:
             return method(self, *args, **kwargs)
         except FdlabError as error:
             self.messages.refuse(str(error))
-        except Exception as error:  # noqa: BLE001 - callbacks must never lose an error
+        except Exception as error:  # callbacks must never lose an error
             self.messages.refuse(f"{type(error).__name__}: {error}", traceback.format_exc())
         finally:
             self.after_callback()
@@ -363,17 +363,20 @@ def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -
 _bokeh_loaded = False
 
 
-def load_bokehjs() -> None:
+def load_bokehjs(*, again: bool = False) -> None:
     """Put BokehJS on the notebook page from the installed package (no CDN).
 
-    Does nothing outside an IPython kernel or when already done.
+    Does nothing outside an IPython kernel or when already done, unless
+    ``again``: a page opened anew on a running kernel (a tab closed and opened
+    again) has lost it, and the kernel cannot tell; a widget that expects that
+    page (a shared race table joined again) asks for it again.
 
     Examples
     --------
     >>> load_bokehjs()  # in a plain Python session there is no page to load it on
     """
     global _bokeh_loaded
-    if _bokeh_loaded:
+    if _bokeh_loaded and not again:
         return
     try:
         from IPython import get_ipython

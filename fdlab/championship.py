@@ -32,7 +32,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-__all__ = ["Standings", "points_for", "points_table"]
+from fdlab.errors import FdlabError
+
+__all__ = ["ChampionshipError", "Standings", "points_for", "points_table"]
+
+
+class ChampionshipError(FdlabError):
+    """A race the points table cannot score (no car, a position beyond the cars): FF-12."""
 
 
 def points_table(cars: int) -> tuple[int, ...]:
@@ -50,7 +56,7 @@ def points_table(cars: int) -> tuple[int, ...]:
 
     Raises
     ------
-    ValueError
+    ChampionshipError
         If ``cars`` is smaller than 1.
 
     Examples
@@ -61,7 +67,7 @@ def points_table(cars: int) -> tuple[int, ...]:
     (5, 3, 2, 1)
     """
     if cars < 1:
-        raise ValueError(f"FF-12: a race needs at least one car, got {cars}")
+        raise ChampionshipError(f"FF-12: a race needs at least one car, got {cars}")
     return tuple(points_for(position, cars) for position in range(1, cars + 1))
 
 
@@ -82,7 +88,7 @@ def points_for(position: int, cars: int) -> int:
 
     Raises
     ------
-    ValueError
+    ChampionshipError
         If the position is not between 1 and ``cars``.
 
     Examples
@@ -93,7 +99,9 @@ def points_for(position: int, cars: int) -> int:
     3
     """
     if cars < 1 or not 1 <= position <= cars:
-        raise ValueError(f"FF-12: position {position} is not between 1 and {cars} (number of cars)")
+        raise ChampionshipError(
+            f"FF-12: position {position} is not between 1 and {cars} (number of cars)"
+        )
     return cars - position + 1 + (1 if position == 1 else 0)
 
 
@@ -163,7 +171,7 @@ class Standings:
 
         Raises
         ------
-        ValueError
+        ChampionshipError
             If the race has no car.
 
         Examples
@@ -174,7 +182,7 @@ class Standings:
         """
         cars = list(order)
         if not cars:
-            raise ValueError("FF-12: a race needs at least one car")
+            raise ChampionshipError("FF-12: a race needs at least one car")
         points = dict(self.points)
         wins = dict(self.wins)
         for position, owner in enumerate(cars, start=1):

@@ -44,6 +44,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fdlab._text import positive_int
+from fdlab.errors import CommandError
+
 __all__ = [
     "COMMANDS",
     "COMMAND_MODULES",
@@ -132,7 +135,7 @@ def register_command(name: str, *, help: str, arguments: Arguments) -> Callable[
 
     def register(run: Runner) -> Runner:
         if name in COMMANDS:
-            raise ValueError(f"an fdlab subcommand named {name!r} is already registered")
+            raise CommandError(f"an fdlab subcommand named {name!r} is already registered")
         COMMANDS[name] = Command(name, help, arguments, run)
         return run
 
@@ -224,21 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CRASH
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def _car_count(text: str) -> int:
     """A number of cars in a race, 1 to :data:`fdlab.track.validate.MAX_CARS` (10)."""
     from fdlab.track.validate import MAX_CARS
 
-    value = _positive_int(text)
+    value = positive_int(text)
     if value > MAX_CARS:
         shown = text if len(text) <= 20 else f"{text[:17]}..."
         raise argparse.ArgumentTypeError(f"a race has at most {MAX_CARS} cars, not {shown}")
@@ -343,7 +336,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--description", default="", help="one or two sentences about the board")
     parser.add_argument(
-        "--lanes", type=_positive_int, default=3, metavar="N", help="lanes (2-4, default 3)"
+        "--lanes", type=positive_int, default=3, metavar="N", help="lanes (2-4, default 3)"
     )
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
@@ -354,7 +347,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     )
     size.add_argument(
         "--spaces-per-lap",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="number of spaces along the centre of the lap (default 144: lanes of about 154 spaces, the printed boards' size)",
     )
@@ -376,10 +369,10 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         "--pit", action="store_true", help="add a pit lane with 10 boxes beside the finish straight"
     )
     parser.add_argument(
-        "--grid", type=_positive_int, default=10, metavar="N", help="grid spots (default 10)"
+        "--grid", type=positive_int, default=10, metavar="N", help="grid spots (default 10)"
     )
     parser.add_argument(
-        "--laps", type=_positive_int, default=1, metavar="N", help="default race length"
+        "--laps", type=positive_int, default=1, metavar="N", help="default race length"
     )
     parser.add_argument(
         "--force", action="store_true", help="replace OUT.json if it exists (it may hold edits)"
@@ -399,7 +392,7 @@ def run_build(args: argparse.Namespace) -> int:
     """
     output = Path(args.output)
     if output.exists() and not args.force:
-        raise ValueError(f"{output} already exists; pass --force to replace it")
+        raise CommandError(f"{output} already exists; pass --force to replace it")
     from fdlab.track.build import build_track, centreline_from_geojson
     from fdlab.track.io import save_track
     from fdlab.track.validate import validate
@@ -465,7 +458,7 @@ def run_show(args: argparse.Namespace) -> int:
     """
     output = Path(args.output)
     if output.suffix.lower() not in _PICTURE_SUFFIXES:
-        raise ValueError(f"{output}: the picture must end in .html or .svg")
+        raise CommandError(f"{output}: the picture must end in .html or .svg")
     from fdlab.files import atomic_write
     from fdlab.plot import board_figure, save_html, track_svg
     from fdlab.track.io import load_track

@@ -6,7 +6,7 @@ and says in plain words what is wrong and where. Each package keeps its
 own errors in its ``errors.py``; this module imports nothing, so any layer
 may use it.
 
-Three fdlab errors are more than a value error, and say so by deriving
+Some fdlab errors are more than a value error, and say so by deriving
 from a second built-in class too:
 
 * :class:`fdlab.rules.errors.RaceStuckError` is also a ``RuntimeError``: a
@@ -17,7 +17,18 @@ from a second built-in class too:
   bookkeeping (checked by tests and playouts), again a bug;
 * :class:`fdlab.editor.placing.Unplaced` is also a ``LookupError``: an edit
   whose place (a lane at a share of the lap, a corner) is not on the board
-  any more; the editor lists such edits after a rebuild.
+  any more; the editor lists such edits after a rebuild;
+* :class:`fdlab.plot.errors.UnknownSpaceError` is also a ``KeyError``: a
+  car or highlight on a space the board does not have;
+* :class:`fdlab.rules.errors.RuleTypeError`,
+  :class:`fdlab.track.errors.TrackTypeError` and
+  :class:`fdlab.table.errors.TableTypeError` are each also a ``TypeError``:
+  a value of the wrong type (``Race(track, seed="x")``), which
+  ``except TypeError`` keeps catching.
+
+The ``fdlab`` command and the commands of the packages refuse what they
+cannot act on (an output file that exists, without ``--force``) with a
+:class:`CommandError`.
 
 Examples
 --------
@@ -28,8 +39,12 @@ Examples
 
 from __future__ import annotations
 
-__all__ = ["FdlabError"]
+__all__ = ["CommandError", "FdlabError"]
 
 
 class FdlabError(ValueError):
     """Anything fdlab refuses on purpose; the message says what is wrong and where."""
+
+
+class CommandError(FdlabError):
+    """Arguments an fdlab command cannot act on (an output that exists, a wrong suffix)."""

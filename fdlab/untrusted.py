@@ -206,13 +206,15 @@ def json_depth(value: Any) -> int:
 
 
 def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise UntrustedInputError(f"{name} is not a number JSON allows")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"the number {text[:40]} is too large (the largest is about 1.8e308)")
+        raise UntrustedInputError(
+            f"the number {text[:40]} is too large (the largest is about 1.8e308)"
+        )
     return value
 
 
@@ -220,5 +222,5 @@ def _json_int(text: str) -> int:
     limit = sys.get_int_max_str_digits()
     digits = len(text.lstrip("-"))
     if limit and digits > limit:
-        raise ValueError(f"an integer with {digits} digits is too long (at most {limit})")
+        raise UntrustedInputError(f"an integer with {digits} digits is too long (at most {limit})")
     return int(text)

@@ -3,10 +3,13 @@ name is defined twice (so ``except SomeError`` always means one thing)."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
 from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
 
 import fdlab
 from fdlab.errors import FdlabError
@@ -16,6 +19,11 @@ SECOND_KIND = {
     "fdlab.rules.errors.RaceStuckError": RuntimeError,  # a bug in the engine or a bot
     "fdlab.fun.invariants.InvariantError": AssertionError,  # a bug in Formula Fun's engine
     "fdlab.editor.placing.Unplaced": LookupError,  # an edit whose place is gone
+    "fdlab.plot.errors.UnknownSpaceError": KeyError,  # a car on a space the board lacks
+    # a value of the wrong type: ``except TypeError`` keeps catching it
+    "fdlab.rules.errors.RuleTypeError": TypeError,
+    "fdlab.track.errors.TrackTypeError": TypeError,
+    "fdlab.table.errors.TableTypeError": TypeError,
 }
 
 
@@ -67,3 +75,113 @@ def test_no_public_class_or_function_is_defined_twice_under_one_name():
                 homes[name].append(value.__module__)  # type: ignore[attr-defined]
     twice = {name: where for name, where in homes.items() if len(where) > 1}
     assert twice == {}
+
+
+# -- no bare built-in errors: what fdlab raises on purpose is an FdlabError --------------
+
+#: The built-in errors fdlab never raises bare: each refusal is an FdlabError (a
+#: ``ValueError``; a refusal of a value of the wrong type also a ``TypeError``).
+BARE = {"ValueError", "TypeError"}
+
+#: ``path:line`` of a bare one that stays, with the reason. None stays: a refusal says
+#: what is wrong in fdlab's words, and a bug is a RaceStuckError or an InvariantError.
+BARE_ALLOWED: dict[str, str] = {}
+
+PACKAGE = Path(fdlab.__file__).resolve().parent
+
+
+def bare_builtin_errors(source: str) -> list[tuple[int, str]]:
+    """(line, how) of each bare ``ValueError``/``TypeError`` fdlab code raises or builds.
+
+    Found: ``raise ValueError``, ``ValueError(...)`` anywhere (raised there, or
+    returned to be raised), and ``error=ValueError`` as a default or an argument.
+    Not found: ``except ValueError`` and ``isinstance(x, TypeError)``, which
+    only catch or test.
+    """
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Name):
+            if node.exc.id in BARE:
+                found.append((node.lineno, f"raise {node.exc.id}"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in BARE:
+                found.append((node.lineno, f"{node.func.id}(...)"))
+        elif isinstance(node, ast.keyword) and isinstance(node.value, ast.Name):
+            if node.value.id in BARE:
+                found.append((node.value.lineno, f"{node.arg}={node.value.id}"))
+        elif isinstance(node, ast.arguments):
+            for default in [*node.defaults, *node.kw_defaults]:
+                if isinstance(default, ast.Name) and default.id in BARE:
+                    found.append((default.lineno, f"default {default.id}"))
+    return found
+
+
+def test_the_scanner_finds_bare_errors_and_nothing_else():
+    source = (
+        "def f(x, error=ValueError):\n"
+        "    if x:\n        raise ValueError('no')\n"
+        "    if x is None:\n        raise TypeError\n"
+        "    try:\n        g(error=TypeError)\n"
+        "    except (ValueError, TypeError):\n        pass\n"
+        "    if isinstance(x, TypeError):\n        raise RuleError('fine')\n"
+        "    return ValueError('built, to be raised by the caller')\n"
+    )
+    assert sorted(bare_builtin_errors(source)) == [
+        (1, "default ValueError"),
+        (3, "ValueError(...)"),
+        (5, "raise TypeError"),
+        (7, "error=TypeError"),
+        (12, "ValueError(...)"),
+    ]
+
+
+def test_fdlab_raises_no_bare_value_or_type_error():
+    """The README's promise, read from the source: every error fdlab raises on purpose
+    derives from FdlabError, so ``except FdlabError`` catches whatever it refuses."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(PACKAGE.parent).as_posix()
+        for line, how in bare_builtin_errors(path.read_text(encoding="utf-8")):
+            if f"{where}:{line}" not in BARE_ALLOWED:
+                found.append(f"{where}:{line}: {how}")
+    assert found == [], "raise an fdlab error (FdlabError; with TypeError for a type) instead"
+
+
+def _refusals() -> list[tuple[str, Callable[[], object], type[Exception]]]:
+    """(what, a call fdlab refuses, the built-in kind it is besides ValueError, if any)."""
+    from fdlab.championship import points_for, points_table
+    from fdlab.fun.state import FunRules
+    from fdlab.rules import Race
+    from fdlab.rules.arguments import whole_number
+    from fdlab.table.game_file import game_to_dict
+    from fdlab.track import Track, validate
+    from fdlab.track.examples import two_corner_ring
+
+    track = two_corner_ring()
+    return [
+        ("Race(cars=11)", lambda: Race(track, cars=11), ValueError),
+        ("Race(seed='x')", lambda: Race(track, seed="x"), TypeError),
+        ("Race(laps=0)", lambda: Race(track, laps=0), ValueError),
+        ("Race('board.json')", lambda: Race("board.json"), TypeError),
+        ("validate(cars=11)", lambda: validate(track, cars=11), ValueError),
+        ("add_contact('zz')", lambda: track.add_contact(0, 1, "zz"), ValueError),
+        ("Track({})", lambda: Track({}), TypeError),
+        ("FunRules(start_money=-1)", lambda: FunRules(start_money=-1), ValueError),
+        ("points_table(0)", lambda: points_table(0), ValueError),
+        ("points_for(4, 3)", lambda: points_for(4, 3), ValueError),
+        ("game_to_dict('race')", lambda: game_to_dict("race"), TypeError),
+        ("whole_number(10**5000)", lambda: whole_number(10**5000, "n", low=0, high=9), ValueError),
+    ]
+
+
+def test_each_refusal_is_an_fdlab_error_of_its_old_kind():
+    """What raised a bare ValueError or TypeError still is one (``except TypeError`` keeps
+    working), and is an FdlabError too."""
+    for what, call, kind in _refusals():
+        try:
+            call()
+        except FdlabError as error:
+            assert isinstance(error, kind), what
+            assert str(error), what
+        else:
+            raise AssertionError(f"{what} was not refused")

@@ -21,8 +21,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "fdlab"
 
-#: Always allowed: the package root, the error root, atomic files, untrusted input and lazy exports.
-BASE = {"fdlab", "fdlab.errors", "fdlab.files", "fdlab.untrusted", "fdlab._lazy"}
+#: Always allowed: the package root, the error root, atomic files, untrusted input, lazy
+#: exports and the text of messages.
+BASE = {"fdlab", "fdlab.errors", "fdlab.files", "fdlab.untrusted", "fdlab._lazy", "fdlab._text"}
 
 #: Layer -> the layers it may import (besides itself and :data:`BASE`).
 ALLOWED: dict[str, set[str]] = {
@@ -31,6 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "fdlab.untrusted": set(),
     "fdlab.errors": set(),
     "fdlab._lazy": set(),
+    "fdlab._text": set(),
     "fdlab.track": set(),
     "fdlab._shell": set(),
     "fdlab.plot": {"fdlab.track"},

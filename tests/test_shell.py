@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from fdlab._shell import ERROR_COLOR, Buttons, MessageLine, reported  # noqa: E402
-from fdlab.errors import FdlabError  # noqa: E402
+from fdlab._shell import ERROR_COLOR, Buttons, MessageLine, reported
+from fdlab.errors import FdlabError
 
 
 class _Widget:

@@ -16,19 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+from fdlab._text import positive_int as _positive
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _seed(text: str) -> int:

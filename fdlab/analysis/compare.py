@@ -21,6 +21,7 @@ import pandas as pd
 from numpy.typing import NDArray
 from scipy import stats as scistats
 
+from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.playtest import PlaytestResult
 from fdlab.analysis.stats import blame
 
@@ -69,8 +70,8 @@ class Comparison:
             ]
         first, second = self.names
         return [
-            f"{metric}: {_shown(metric, row['before'])} {first}, "
-            f"{_shown(metric, row['after'])} {second} ({_change(row['before'], row['after'])})."
+            f"{metric}: {_figure(metric, row['before'])} {first}, "
+            f"{_figure(metric, row['after'])} {second} ({_change(row['before'], row['after'])})."
             for metric, row in rows.iterrows()
         ]
 
@@ -82,7 +83,7 @@ class Comparison:
         from fdlab.analysis.report import circuit_report
 
         if self.before is None or self.after is None:
-            raise ValueError(
+            raise PlaytestError(
                 "this Comparison was built without its playtests; use compare_playtests"
             )
         half = width // 2
@@ -113,7 +114,7 @@ class Comparison:
         from fdlab.analysis.report import circuit_report
 
         if self.before is None or self.after is None:
-            raise ValueError(
+            raise PlaytestError(
                 "this Comparison was built without its playtests; use compare_playtests"
             )
         reports = [circuit_report(result, par=False) for result in (self.before, self.after)]
@@ -157,7 +158,7 @@ class _Html:
         return self.text
 
 
-def _shown(metric: str, value: float) -> str:
+def _figure(metric: str, value: float) -> str:
     """A measure's value as it reads: rates in percent, the rest with 3 figures."""
     return f"{value:.0%}" if metric.endswith("rate") else f"{value:.3g}"
 

@@ -13,7 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from fdlab.analysis.cli import _positive, _seed
+from fdlab._text import positive_int as _positive
+from fdlab.analysis.cli import _seed
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.suggestions import Targets, suggest
 

@@ -468,7 +468,7 @@ class Suggestions(Sequence[Suggestion]):
         return target
 
 
-def suggest(  # noqa: PLR0913 (keywords a designer reads in a notebook)
+def suggest(  # keywords a designer reads in a notebook
     track: Track,
     targets: Targets | None = None,
     *,
@@ -571,7 +571,7 @@ def _start_worker(track_dict: dict[str, Any]) -> None:
     solve_for_edits(track_from_dict(track_dict))
 
 
-def _measured(  # noqa: PLR0913 (the suggest call's own keywords, passed on)
+def _measured(  # the suggest call's own keywords, passed on
     track: Track,
     boards: Sequence[Track],
     races: int,

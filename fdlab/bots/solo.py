@@ -14,6 +14,7 @@ only blocking gives) it falls back to a
 
 from __future__ import annotations
 
+from fdlab.bots.errors import WrongBoardError
 from fdlab.bots.heuristic import HeuristicBot
 from fdlab.par.model import FINISHED, engine_check, engine_hit
 from fdlab.par.solve import ParSolution
@@ -59,7 +60,7 @@ class SoloOptimalBot:
         table = self.table
         if view.board is not self._board:
             if board_key(view.board) != table.board_key:
-                raise ValueError(
+                raise WrongBoardError(
                     f"this SoloOptimalBot was solved for another board, not {view.board.track.name!r}"
                 )
             self._board = view.board
@@ -69,7 +70,7 @@ class SoloOptimalBot:
         slot = table.box_slot
         if not 1 <= slot <= len(own) or own[view.car_index] != own[slot - 1]:
             # its policy would wait for a box the car may not enter (P-2): refuse, do not stall
-            raise ValueError(
+            raise WrongBoardError(
                 f"this SoloOptimalBot was solved for the pit box of car {slot} but "
                 f"drives car {view.car_index + 1}; solve with "
                 f"solve_par(..., box_slot={view.car_index + 1}) for this car"

@@ -35,6 +35,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
+from fdlab.editor.errors import EditorError
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
 from fdlab.track.model import SpaceId, Track
@@ -276,7 +277,7 @@ def arrow_rows(track: Track, steps: Columns, mode: str) -> Columns:
     [3, 5, 0]
     """
     if mode not in ARROW_MODES:
-        raise ValueError(f"arrows: {mode!r} is not one of {ARROW_MODES}")
+        raise EditorError(f"arrows: {mode!r} is not one of {ARROW_MODES}")
     if mode == "all":
         return steps
     nodes = track.graph.nodes

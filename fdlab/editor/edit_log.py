@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fdlab.editor.errors import EditError
 from fdlab.editor.placing import (
     Place,
     Unplaced,
@@ -88,7 +89,7 @@ def _encode_value(track: Track, kind: str, value: Any) -> Any:
         return [[place_of(track, u), place_of(track, v)] for u, v in value]
     if kind == "tunnel":
         return [place_of(track, s) for s in track.tunnel_pairs().get(value, [])]
-    raise ValueError(f"unknown argument kind {kind!r}")
+    raise EditError(f"unknown argument kind {kind!r}")
 
 
 def decode(track: Track, record: Record) -> dict[str, Any]:
@@ -139,7 +140,7 @@ def _decode_value(track: Track, kind: str, value: Any, taken: list[SpaceId]) -> 
         if len(labels) != 1:
             raise Unplaced("no tunnel pair at the places of the old one")
         return labels.pop()
-    raise ValueError(f"unknown argument kind {kind!r}")
+    raise EditError(f"unknown argument kind {kind!r}")
 
 
 #: Edits that set values: a later one on the same places replaces an earlier one.

@@ -51,7 +51,7 @@ from fdlab.fun.actions import (
 from fdlab.fun.cards import Card
 from fdlab.fun.deck import Deck
 from fdlab.fun.engine import step
-from fdlab.fun.errors import GameOverError
+from fdlab.fun.errors import ArgumentError, GameOverError
 from fdlab.fun.outlook import (
     TeamValues,
     distinct_circuits,
@@ -203,7 +203,9 @@ class ManagerBot:
 
     def __init__(self, rng: random.Random | int = 0, style: str = "careful") -> None:
         if style not in STYLES:
-            raise ValueError(f"unknown style {style!r}: choose one of {', '.join(STYLES)}")
+            raise ArgumentError(
+                "style", f"unknown style {style!r}: choose one of {', '.join(STYLES)}"
+            )
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.style_name = style
         self.style = STYLES[style]

@@ -127,11 +127,11 @@ class FunRules:
     >>> FunRules(races=0)
     Traceback (most recent call last):
     ...
-    ValueError: FunRules.races: must be an integer of at least 1, got 0
+    fdlab.fun.errors.ArgumentError: FunRules.races: must be an integer of at least 1, got 0
 
     Raises
     ------
-    ValueError
+    ArgumentError
         Naming the field, e.g. ``FunRules.hand_limit: ...``.
     """
 
@@ -148,8 +148,8 @@ class FunRules:
     max_turns: int = 1000
 
     def __post_init__(self) -> None:
-        def fail(name: str, message: str) -> ValueError:
-            return ValueError(f"FunRules.{name}: {message}")
+        def fail(name: str, message: str) -> ArgumentError:
+            return ArgumentError(name, f"FunRules.{name}: {message}")
 
         minimum = {
             "start_money": 0,

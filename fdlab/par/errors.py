@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fdlab.errors import FdlabError
 
-__all__ = ["CacheSettingError", "SoloModelError"]
+__all__ = ["CacheSettingError", "SoloModelError", "StoredTableError"]
 
 
 class SoloModelError(FdlabError):
@@ -13,3 +13,8 @@ class SoloModelError(FdlabError):
 
 class CacheSettingError(FdlabError):
     """An environment setting of the solved-table cache that means nothing (``FDLAB_CACHE=offf``)."""
+
+
+class StoredTableError(FdlabError):
+    """A stored solved table that does not fit what is asked (another solver, damaged,
+    another board); the cache drops it and solves again."""

@@ -51,7 +51,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from fdlab.files import atomic_write
-from fdlab.par.errors import CacheSettingError
+from fdlab.par.errors import CacheSettingError, StoredTableError
 
 if TYPE_CHECKING:
     from fdlab.par.table import ParTable
@@ -201,20 +201,20 @@ def _read(
         policy = np.array(stored["gear_policy"], dtype=np.int8)
         positions = np.array(stored["positions"], dtype=np.int64)
     if meta.get("format") != FORMAT or meta.get("solver") != solver_version():
-        raise ValueError(f"format {meta.get('format')!r} of solver {meta.get('solver')!r}")
+        raise StoredTableError(f"format {meta.get('format')!r} of solver {meta.get('solver')!r}")
     if meta.get("digest") != _digest(meta, value, policy, positions):
-        raise ValueError("its digest does not match what it holds (edited or damaged)")
+        raise StoredTableError("its digest does not match what it holds (edited or damaged)")
     if [meta.get("board_key"), meta.get("preset_key"), meta.get("box_slot")] != list(key):
-        raise ValueError("stored for another board, preset or box")
+        raise StoredTableError("stored for another board, preset or box")
     shape = (len(positions), preset.gears + 1, preset.pool_max[0] + 1)
     if value.shape != shape or policy.shape != shape or positions.shape != (shape[0], 3):
-        raise ValueError(f"arrays of shape {value.shape}, expected {shape}")
+        raise StoredTableError(f"arrays of shape {value.shape}, expected {shape}")
     if (
         spaces is not None
         and len(positions)
         and not 0 <= positions[:, 0].min() <= positions[:, 0].max() < spaces
     ):
-        raise ValueError(f"positions on spaces beyond the board's {spaces}")
+        raise StoredTableError(f"positions on spaces beyond the board's {spaces}")
     return ParTable(
         board_key=key[0],
         preset=preset,

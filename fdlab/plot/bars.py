@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from fdlab.plot.errors import PlotError
+
 __all__ = ["bar_chart_svg"]
 
 #: Bar colour, and the colour of bars picked out (Okabe-Ito blue and vermillion).
@@ -68,7 +70,7 @@ def bar_chart_svg(  # noqa: PLR0913 (a chart's options are keywords)
     (1, True)
     """
     if len(labels) != len(values):
-        raise ValueError(f"{len(labels)} labels for {len(values)} values")
+        raise PlotError(f"{len(labels)} labels for {len(values)} values")
     bar_h, gap, top = 16, 5, 22 if title else 6
     label_w = min(150, 12 + 7 * max((len(str(label)) for label in labels), default=4))
     plot_w = width - label_w - 60

@@ -15,6 +15,7 @@ import argparse
 import time
 from pathlib import Path
 
+from fdlab.plot.errors import PrintError
 from fdlab.plot.pages import PAPER_MM, PUBLISHED_SPACE_MM
 
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     """
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
-        raise ValueError(f"{output}: the board is written as a PDF; name it .pdf")
+        raise PrintError(f"{output}: the board is written as a PDF; name it .pdf")
     from fdlab.plot.printing import print_board
     from fdlab.track.formats import import_track
 

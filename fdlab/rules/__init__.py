@@ -36,6 +36,7 @@ from fdlab.rules.errors import (
     RaceOverError,
     RaceStuckError,
     RuleError,
+    RuleTypeError,
     StateError,
     WrongPhaseError,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "RaceView",
     "RollGrid",
     "RuleError",
+    "RuleTypeError",
     "SeededDice",
     "StateError",
     "UseNitro",

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fdlab.rules.errors import RuleError
+
 
 @dataclass(frozen=True, slots=True)
 class RollGrid:
@@ -98,7 +100,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
 
     Raises
     ------
-    ValueError
+    RuleError
         For a dict that is no known action.
 
     Examples
@@ -119,4 +121,4 @@ def action_from_json(data: dict[str, Any]) -> Action:
         return ChooseMove(
             data["move"], tuple(path) if path is not None else None, data.get("moved")
         )
-    raise ValueError(f"not an action: {data!r} (expected a 'grid', 'gear', 'nitro' or 'move' key)")
+    raise RuleError(f"not an action: {data!r} (expected a 'grid', 'gear', 'nitro' or 'move' key)")

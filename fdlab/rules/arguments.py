@@ -11,6 +11,10 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
+from fdlab._text import shown
+from fdlab.errors import FdlabError
+from fdlab.rules.errors import RuleError
+
 __all__ = ["whole_number"]
 
 
@@ -20,7 +24,7 @@ def whole_number(
     *,
     low: int | None = None,
     high: int | None = None,
-    error: type[ValueError] = ValueError,
+    error: type[FdlabError] = RuleError,
 ) -> int:
     """``value`` as an ``int`` if it is a whole number from ``low`` to ``high``, else ``error``.
 
@@ -36,7 +40,8 @@ def whole_number(
     low, high : int, optional
         The smallest and largest value allowed (inclusive).
     error : type
-        The error to raise (a ``ValueError`` subclass of the caller's package).
+        The error to raise (an :class:`~fdlab.errors.FdlabError` of the caller's
+        package; :class:`~fdlab.rules.errors.RuleError` unless told).
 
     Returns
     -------
@@ -49,13 +54,17 @@ def whole_number(
     >>> whole_number(1.5, "rounds", low=0)
     Traceback (most recent call last):
     ...
-    ValueError: rounds must be a whole number of 0 or more, not 1.5
+    fdlab.rules.errors.RuleError: rounds must be a whole number of 0 or more, not 1.5
+    >>> whole_number(10**5000, "rounds", low=0, high=9)  # too long to write out: described
+    Traceback (most recent call last):
+    ...
+    fdlab.rules.errors.RuleError: rounds must be a whole number from 0 to 9, not an integer of about 5000 digits
     """
     if isinstance(value, Integral) and not isinstance(value, bool):
         number = int(value)
         if (low is None or number >= low) and (high is None or number <= high):
             return number
-    raise error(f"{name} must be a whole number{_range(low, high)}, not {_shown(value)}")
+    raise error(f"{name} must be a whole number{_range(low, high)}, not {shown(value, 40)}")
 
 
 def _range(low: int | None, high: int | None) -> str:
@@ -66,8 +75,3 @@ def _range(low: int | None, high: int | None) -> str:
     if high is not None:
         return f" of {high} or less"
     return ""
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:37]}..."

@@ -18,6 +18,8 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from fdlab.rules.errors import RuleError
+
 __all__ = ["RACE_THRESHOLD", "fewer_collections", "paused_collections"]
 
 #: Objects allocated (net) between two first-generation passes while races run
@@ -40,7 +42,7 @@ def fewer_collections(threshold: int = RACE_THRESHOLD) -> Iterator[None]:
     True
     """
     if threshold < 1:
-        raise ValueError(f"threshold {threshold} must be at least 1")
+        raise RuleError(f"threshold {threshold} must be at least 1")
     old = gc.get_threshold()
     gc.set_threshold(max(threshold, old[0]), *old[1:])
     try:

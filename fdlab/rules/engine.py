@@ -27,6 +27,7 @@ from dataclasses import replace
 from numbers import Integral
 from typing import Any
 
+from fdlab._text import shown
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.board import Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs
@@ -38,6 +39,7 @@ from fdlab.rules.errors import (
     RaceOverError,
     RaceStuckError,
     RuleError,
+    RuleTypeError,
     WrongPhaseError,
 )
 from fdlab.rules.events import Event
@@ -214,9 +216,9 @@ class Engine(IncidentRules):
         car = state.cars[c]
         top = preset.gears
         if isinstance(gear, bool) or not isinstance(gear, Integral):
-            return f"G-1: a gear is a whole number from 1 to {top}, not {gear!r}"
+            return f"G-1: a gear is a whole number from 1 to {top}, not {shown(gear)}"
         if not 1 <= gear <= top:
-            return f"G-1: gears are 1st to {ordinal(top)}, there is no gear {gear}"
+            return f"G-1: gears are 1st to {ordinal(top)}, there is no gear {shown(gear)}"
         if not car.started:
             return None if gear == 1 else f"S-2: every car starts in 1st gear, not {ordinal(gear)}"
         if car.spun:
@@ -411,7 +413,7 @@ class Engine(IncidentRules):
                 )
             option, cost = self.resolve_move(state, action)
             return self._move(state, option, cost, dice, events), events
-        raise TypeError(f"not an action: {action!r}")
+        raise RuleTypeError(f"not an action: {shown(action)}")
 
     def _nitro_refusal(self, state: RaceState) -> str:
         if not self.preset.street:
@@ -603,7 +605,9 @@ class Engine(IncidentRules):
         board = self.board
         name = self.names[state.on_turn]
         if action.destination not in board.index:
-            raise IllegalMoveError(f"M-1: there is no space {action.destination!r} on this board")
+            raise IllegalMoveError(
+                f"M-1: there is no space {shown(action.destination)} on this board"
+            )
         target = board.index[action.destination]
         car = state.cars[state.on_turn]
         candidates = [o for o in self.options(state) if o.destination == target]
@@ -614,7 +618,7 @@ class Engine(IncidentRules):
                 wanted = tuple(board.index[s] for s in action.path)
             except KeyError as err:
                 raise IllegalMoveError(
-                    f"M-1: the path names space {err.args[0]!r}, not on this board"
+                    f"M-1: the path names space {shown(err.args[0])}, not on this board"
                 ) from None
             same = [o for o in candidates if o.path == wanted]
             if not same and candidates:

@@ -17,7 +17,13 @@ from fdlab.errors import FdlabError
 
 
 class RuleError(FdlabError):
-    """An action that the rules do not allow; the message names the clause."""
+    """An action that the rules do not allow (the message names the clause), or a value
+    the race API cannot take (``Race(track, cars=11)``: the message names the parameter)."""
+
+
+class RuleTypeError(RuleError, TypeError):
+    """A value of the wrong type for the race API (``Race(track, seed="x")``, an action
+    that is no action); a ``TypeError`` too, so ``except TypeError`` still catches it."""
 
 
 class IllegalGearError(RuleError):

@@ -236,7 +236,7 @@ class Preset:
         {'tires': 6, 'brakes': 5, 'fuel': 3, 'body': 3, 'engine': 3}
         """
         if laps < 1:
-            raise ValueError(f"P-1: a race has at least one lap, not {laps}")
+            raise PresetError(f"P-1: a race has at least one lap, not {laps}")
         pools = self.pools
         if self.model == "advanced" and laps != self.laps:
             base = tuple((n, _one_lap_value(v, self.laps)) for n, v in pools)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fdlab._text import shown
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.arguments import whole_number
 from fdlab.rules.board import Board, compile_board
@@ -35,6 +36,7 @@ from fdlab.rules.errors import (
     IllegalMoveError,
     RaceOverError,
     RuleError,
+    RuleTypeError,
     WrongPhaseError,
 )
 from fdlab.rules.events import Event, EventList
@@ -128,49 +130,51 @@ def _board_of(track: Any) -> Board:
     hint = ""
     if isinstance(track, (str, os.PathLike)):
         hint = f"; to race on a track file, load it first: Race(load_track({str(track)!r}), ...)"
-    raise TypeError(
+    raise RuleTypeError(
         f"track must be a Track (or a compiled Board), not {type(track).__name__}{hint}"
     )
 
 
 def _preset_of(preset: Any, laps: Any) -> Preset:
     if not isinstance(preset, (str, Preset)):
-        raise TypeError(
+        raise RuleTypeError(
             f"preset must be a preset name ({', '.join(sorted(PRESETS))}) or a Preset, "
-            f"not {preset!r}"
+            f"not {shown(preset)}"
         )
     if laps is not None and (not isinstance(laps, numbers.Integral) or isinstance(laps, bool)):
-        raise TypeError(f"laps must be a whole number of laps (or None), not {laps!r}")
+        raise RuleTypeError(f"laps must be a whole number of laps (or None), not {shown(laps)}")
     return get_preset(preset, None if laps is None else int(laps))
 
 
 def _car_names(cars: Any) -> list[str]:
     """``cars`` as the list of names: a count 1-10 or 1-10 different names."""
     if isinstance(cars, bool) or not isinstance(cars, (numbers.Integral, Sequence)):
-        raise TypeError(f"cars must be a number of cars (1 to 10) or a list of names, not {cars!r}")
+        raise RuleTypeError(
+            f"cars must be a number of cars (1 to 10) or a list of names, not {shown(cars)}"
+        )
     if isinstance(cars, str):
-        raise TypeError(f"cars must be a list of names, not the single string {cars!r}")
+        raise RuleTypeError(f"cars must be a list of names, not the single string {cars!r}")
     if isinstance(cars, numbers.Integral):
         count = int(cars)
         if not 1 <= count <= len(CAR_NAMES):
-            raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {count}")
+            raise RuleError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {count}")
         return list(CAR_NAMES[:count])
     names = [str(name) for name in cars]
     if not 1 <= len(names) <= len(CAR_NAMES):
-        raise ValueError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {len(names)} names")
+        raise RuleError(f"cars: a race has 1 to {len(CAR_NAMES)} cars, not {len(names)} names")
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
-        raise ValueError(f"cars: every car needs its own name; {twice[0]!r} is there twice")
+        raise RuleError(f"cars: every car needs its own name; {twice[0]!r} is there twice")
     return names
 
 
 def _check_options(seed: Any, dice: Any, max_rounds: Any, start: Any) -> None:
     if seed is not None and (not isinstance(seed, numbers.Integral) or isinstance(seed, bool)):
-        raise TypeError(f"seed must be a whole number (or None), not {seed!r}")
+        raise RuleTypeError(f"seed must be a whole number (or None), not {shown(seed)}")
     if dice is not None and not all(
         callable(getattr(dice, name, None)) for name in ("roll", "snapshot", "restore")
     ):
-        raise TypeError(
+        raise RuleTypeError(
             f"dice must be a dice source with roll, snapshot and restore (SeededDice, "
             f"LoadedDice...), not {type(dice).__name__}"
         )
@@ -179,11 +183,11 @@ def _check_options(seed: Any, dice: Any, max_rounds: Any, start: Any) -> None:
         or isinstance(max_rounds, bool)
         or max_rounds < 1
     ):
-        raise ValueError(
-            f"max_rounds must be a whole number of at least 1 (or None), not {max_rounds!r}"
+        raise RuleError(
+            f"max_rounds must be a whole number of at least 1 (or None), not {shown(max_rounds)}"
         )
     if start is not None and not isinstance(start, (RaceState, dict)):
-        raise TypeError(
+        raise RuleTypeError(
             f"start must be a RaceState or its JSON form (a dict), not {type(start).__name__}"
         )
 
@@ -194,7 +198,7 @@ def _destination_id(value: Any, what: str) -> Any:
         hash(value)
     except TypeError:
         raise IllegalMoveError(
-            f"M-1: {what} is a space id (a number or a name), not {value!r}; "
+            f"M-1: {what} is a space id (a number or a name), not {shown(value)}; "
             "to name the path, play(to=SPACE, path=[...])"
         ) from None
     return value
@@ -204,7 +208,7 @@ def _path_ids(path: Any) -> tuple[Any, ...] | None:
     if path is None:
         return None
     if isinstance(path, (str, bytes)) or not isinstance(path, Iterable):
-        raise IllegalMoveError(f"M-1: path is a list of space ids, not {path!r}")
+        raise IllegalMoveError(f"M-1: path is a list of space ids, not {shown(path)}")
     return tuple(_destination_id(space, "each space of a path") for space in path)
 
 
@@ -463,9 +467,14 @@ class Race:
                     _destination_id(action, "a move's destination"), _path_ids(path)
                 )
             elif self.over:
-                raise RaceOverError(f"S-4: the race is over, nothing more to play ({action!r})")
+                raise RaceOverError(
+                    f"S-4: the race is over, nothing more to play ({shown(action)})"
+                )
             else:
-                raise WrongPhaseError(f"nothing to play with {action!r} in phase {self.phase!r}")
+                raise WrongPhaseError(
+                    f"S-1: roll for the grid first (play() or RollGrid()); nothing to play "
+                    f"with {shown(action)} before it"
+                )
         snapshot = self.dice.snapshot()
         before = self.state
         try:
@@ -659,7 +668,9 @@ class Race:
             index, "the action's number", low=0, high=max(last, 0), error=RuleError
         )
         if last < 0:
-            raise WrongPhaseError("no action has been played yet")
+            raise WrongPhaseError(
+                "S-1: no action has been played yet (a race opens with the grid roll)"
+            )
         return self._history[index][0].current
 
     def undo_to(self, count: int) -> list[Action]:
@@ -701,7 +712,9 @@ class Race:
             When there is nothing to undo.
         """
         if not self._history:
-            raise WrongPhaseError("nothing to undo: no action has been played")
+            raise WrongPhaseError(
+                "nothing to undo: no action has been played (S-1: a race opens with the grid roll)"
+            )
         before, snapshot, n_events = self._history.pop()
         self.state = before
         self.dice.restore(snapshot)

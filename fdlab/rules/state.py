@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from fdlab.rules.errors import StateError
+from fdlab.rules.errors import StateError, WrongPhaseError
 
 #: Phases of a race.
 PHASES = ("grid", "gear", "move", "over")
@@ -213,7 +213,7 @@ class RaceState:
 
         Raises
         ------
-        ValueError
+        WrongPhaseError
             In the grid phase or once the race is over (no car is on turn).
 
         Examples
@@ -223,7 +223,7 @@ class RaceState:
         """
         if self.phase in ("gear", "move"):
             return self.order[self.turn]
-        raise ValueError(f"no car is on turn in the {self.phase!r} phase")
+        raise WrongPhaseError(f"no car is on turn in the {self.phase!r} phase")
 
     @property
     def over(self) -> bool:

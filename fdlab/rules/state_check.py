@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fdlab.rules.errors import StateError
+from fdlab.rules.errors import RuleTypeError, StateError
 from fdlab.rules.state import OFF_BOARD, RaceState
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def check_state(engine: Engine, state: RaceState) -> None:
     fdlab.rules.errors.StateError: cars[1].space: Red is on space 0 with Blue (M-2: one car a space)
     """
     if not isinstance(state, RaceState):
-        raise TypeError(f"a race state is a RaceState, not {type(state).__name__}")
+        raise RuleTypeError(f"a race state is a RaceState, not {type(state).__name__}")
     names = engine.names
     if len(state.cars) != engine.n_cars:
         raise StateError(f"cars: the state has {len(state.cars)} cars, the race {engine.n_cars}")

@@ -1,9 +1,11 @@
 """Play Formula D at a table in the notebook: people and bots, game files, replays.
 
-:class:`TableController` (seats, turns, choices, undo/redo) and the game
-files (:func:`save_game`, :func:`load_game`) are plain Python; the widget
-:class:`RaceTable` and the offline replay page (:func:`save_replay`) import
-Bokeh and ipywidgets on first use.
+:class:`TableController` (seats, turns, choices, undo/redo), the game
+files (:func:`save_game`, :func:`load_game`) and the race shared across
+computers through a game log (:class:`SharedTable`) are plain Python; the
+widgets :class:`RaceTable` (``RaceTable.join`` for a shared race:
+:class:`SharedRaceTable`) and the offline replay page (:func:`save_replay`)
+import Bokeh and ipywidgets on first use.
 
 Examples
 --------
@@ -20,11 +22,20 @@ from typing import TYPE_CHECKING
 
 from fdlab._lazy import lazy_exports
 from fdlab.table.controller import PERSON, CarRow, GearChoice, MoveChoice, TableController
-from fdlab.table.errors import GameFileError, NotYourTurnError, SeatError, TableError
+from fdlab.table.errors import (
+    GameFileError,
+    NotYourTurnError,
+    SeatError,
+    SharedLogError,
+    StaleTableError,
+    TableError,
+)
 from fdlab.table.game_file import game_from_dict, game_to_dict, load_game, save_game
 
 if TYPE_CHECKING:
     from fdlab.table.replay_html import replay_html, save_replay
+    from fdlab.table.shared import SharedTable
+    from fdlab.table.shared_widget import SharedRaceTable
     from fdlab.table.widget import RaceTable
 
 __all__ = [
@@ -36,6 +47,10 @@ __all__ = [
     "NotYourTurnError",
     "RaceTable",
     "SeatError",
+    "SharedLogError",
+    "SharedRaceTable",
+    "SharedTable",
+    "StaleTableError",
     "TableController",
     "TableError",
     "game_from_dict",
@@ -53,5 +68,7 @@ __getattr__, __dir__ = lazy_exports(
         "RaceTable": "fdlab.table.widget",
         "replay_html": "fdlab.table.replay_html",
         "save_replay": "fdlab.table.replay_html",
+        "SharedTable": "fdlab.table.shared",
+        "SharedRaceTable": "fdlab.table.shared_widget",
     },
 )

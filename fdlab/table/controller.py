@@ -592,10 +592,11 @@ class TableController:
     def _decide(self, action: Action) -> None:
         race = self.race
         if race.over:
-            raise TableError("the race is over")
+            raise TableError("S-4: the race is over; every car has finished or is out")
         if not self.person_on_turn:
             who = race.current or "the grid"
-            raise NotYourTurnError(f"{who} is driven by a bot: let the bots play first")
+            clause = "S-1" if race.phase == "grid" else "T-1"  # who plays now: grid, race order
+            raise NotYourTurnError(f"{clause}: {who} is driven by a bot: let the bots play first")
         race.play(action)
         self.redo_stack.clear()
 

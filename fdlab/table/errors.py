@@ -6,7 +6,15 @@ from typing import Any
 
 from fdlab.errors import FdlabError
 
-__all__ = ["GameFileError", "NotYourTurnError", "SeatError", "TableError"]
+__all__ = [
+    "GameFileError",
+    "NotYourTurnError",
+    "SeatError",
+    "SharedLogError",
+    "StaleTableError",
+    "TableError",
+    "TableTypeError",
+]
 
 
 class TableError(FdlabError):
@@ -19,6 +27,11 @@ class NotYourTurnError(TableError):
 
 class SeatError(TableError):
     """A seat that is neither a person nor a known bot."""
+
+
+class TableTypeError(TableError, TypeError):
+    """A value of the wrong type for the table's functions (``save_game("race")``); a
+    ``TypeError`` too, so ``except TypeError`` still catches it."""
 
 
 class GameFileError(TableError):
@@ -54,3 +67,45 @@ class GameFileError(TableError):
 
 def _game_file_error(message: str, source: str, field: str) -> GameFileError:
     return GameFileError(message, source=source, field=field)
+
+
+class StaleTableError(TableError):
+    """A shared table's action refused because another player's action landed first.
+
+    The table has read the log again: it shows the race as it is now, and the
+    player decides again on what they see (:mod:`fdlab.table.shared`).
+    """
+
+
+class SharedLogError(TableError):
+    """A shared game log that cannot be read or written, or that does not replay.
+
+    The message names the file and, where there is one, the line
+    (``race.log: line 7: ...``; line 1 is the header).
+
+    Attributes
+    ----------
+    source : str
+        The file.
+    line : int
+        The line that is wrong (1: the header), 0 for the file as a whole.
+
+    Examples
+    --------
+    >>> error = SharedLogError("race.log: line 3: not JSON", source="race.log", line=3)
+    >>> error.source, error.line, str(error)
+    ('race.log', 3, 'race.log: line 3: not JSON')
+    """
+
+    def __init__(self, message: str, *, source: str = "", line: int = 0) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keyword-only parts do not survive the default pickling of an exception
+        return (_shared_log_error, (str(self), self.source, self.line))
+
+
+def _shared_log_error(message: str, source: str, line: int) -> SharedLogError:
+    return SharedLogError(message, source=source, line=line)

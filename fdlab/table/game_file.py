@@ -35,7 +35,7 @@ says version 1 but carries ``digests`` has them checked all the same.
 
 Every failure of :func:`load_game` is one :class:`GameFileError` naming the
 file and, where there is one, the field (a ``path`` that is no path is a
-TypeError). The file is read through :mod:`fdlab.untrusted`: a folder, a
+:class:`~fdlab.table.errors.TableTypeError`, a ``TypeError`` too). The file is read through :mod:`fdlab.untrusted`: a folder, a
 named pipe, a device, a file over :data:`MAX_FILE_BYTES`, bytes that are
 not UTF-8, JSON nested without end and numbers JSON does not allow are each
 refused at once.
@@ -50,6 +50,7 @@ import reprlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fdlab._text import shown
 from fdlab.files import atomic_write
 from fdlab.rules.actions import Action, action_from_json
 from fdlab.rules.board import Board, compile_board
@@ -59,7 +60,7 @@ from fdlab.rules.presets import PRESETS, get_preset
 from fdlab.rules.race import Race
 from fdlab.rules.state import RaceState
 from fdlab.table.controller import PERSON, TableController
-from fdlab.table.errors import GameFileError
+from fdlab.table.errors import GameFileError, TableTypeError
 from fdlab.untrusted import MAX_JSON_DEPTH, UntrustedInputError, parse_json, read_file
 
 if TYPE_CHECKING:
@@ -159,8 +160,8 @@ def game_to_dict(table: TableController | Race | RaceTable) -> dict[str, Any]:
 
     Raises
     ------
-    TypeError
-        When ``table`` is none of these.
+    TableTypeError
+        When ``table`` is none of these (a ``TypeError`` too).
     GameFileError
         For a race that cannot be replayed from a file: loaded dice instead
         of a seed, a preset that is not one of ``basic``, ``street`` or
@@ -178,7 +179,7 @@ def game_to_dict(table: TableController | Race | RaceTable) -> dict[str, Any]:
     >>> game_to_dict("race")
     Traceback (most recent call last):
     ...
-    TypeError: table: the game to save is a TableController, a RaceTable or a Race, not 'race' (of type str)
+    fdlab.table.errors.TableTypeError: table: the game to save is a TableController, a RaceTable or a Race, not 'race' (of type str)
     """
     from fdlab.track.errors import TrackFileError
     from fdlab.track.io import track_to_dict
@@ -241,8 +242,8 @@ def save_game(table: TableController | Race | RaceTable, path: str | os.PathLike
 
     Raises
     ------
-    TypeError
-        When ``table`` or ``path`` is of the wrong kind.
+    TableTypeError
+        When ``table`` or ``path`` is of the wrong kind (a ``TypeError`` too).
     GameFileError
         For a race that cannot be saved (see :func:`game_to_dict`), or when
         the disk refuses the file (the old file is then left as it was).
@@ -275,8 +276,8 @@ def load_game(path: str | os.PathLike[str]) -> TableController:
 
     Raises
     ------
-    TypeError
-        When ``path`` is not a path.
+    TableTypeError
+        When ``path`` is not a path (a ``TypeError`` too).
     GameFileError
         Naming the file and what is wrong: a file that is not a regular
         file or is too big, not UTF-8 JSON, a field changed after saving, a
@@ -591,7 +592,7 @@ def _table_of(table: Any) -> TableController:
     controller = getattr(table, "controller", None)
     if isinstance(controller, TableController):  # a RaceTable (the widget)
         return controller
-    raise TypeError(
+    raise TableTypeError(
         "table: the game to save is a TableController, a RaceTable or a Race, "
         f"not {reprlib.repr(table)} (of type {type(table).__name__})"
     )
@@ -603,7 +604,7 @@ def _path_of(path: Any) -> Path:
             return Path(path)
         except TypeError:  # a PathLike of bytes
             pass
-    raise TypeError(
+    raise TableTypeError(
         f"path: a game file's path is a str or a pathlib.Path, not {reprlib.repr(path)} "
         f"(of type {type(path).__name__})"
     )
@@ -639,12 +640,17 @@ def _kind(value: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    """``value`` in a message: its JSON (or repr), cut at 60 characters."""
+    """``value`` in a message as the file writes it (its JSON: ``null``, ``true``), cut at 60
+    characters; a value JSON cannot write is shown briefly as Python writes it
+    (:func:`fdlab._text.shown`, which never fails on a number too long to print)."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate would break printing the message
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):
-        text = reprlib.repr(value)
+        try:
+            text = reprlib.repr(value)
+        except ValueError:  # an int too long to print, perhaps in a list
+            return shown(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -22,6 +22,7 @@ from fdlab.plot.geometry import space_size
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
 from fdlab.rules.state import FINISHED, RaceState
+from fdlab.table.errors import TableTypeError
 
 __all__ = ["replay_frames", "replay_html", "save_replay"]
 
@@ -67,7 +68,7 @@ def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> st
     >>> replay_html("race")
     Traceback (most recent call last):
     ...
-    TypeError: race: a replay page shows a Race (or a table's), not 'race' (of type str)
+    fdlab.table.errors.TableTypeError: race: a replay page shows a Race (or a table's), not 'race' (of type str)
     """
     race = _race_of(race)
     from bokeh.embed import file_html
@@ -125,7 +126,7 @@ def save_replay(race: Race, path: str | os.PathLike[str], **options: Any) -> Pat
     """
     race = _race_of(race)
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(
+        raise TableTypeError(
             f"path: a replay page's path is a str or a pathlib.Path, not {reprlib.repr(path)} "
             f"(of type {type(path).__name__})"
         )
@@ -141,7 +142,7 @@ def _race_of(race: Any) -> Race:
     inner = getattr(race, "race", None)
     if isinstance(inner, Race):
         return inner
-    raise TypeError(
+    raise TableTypeError(
         f"race: a replay page shows a Race (or a table's), not {reprlib.repr(race)} "
         f"(of type {type(race).__name__})"
     )

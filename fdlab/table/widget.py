@@ -32,7 +32,7 @@ import os
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import ipywidgets as w
@@ -58,6 +58,9 @@ from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
 from fdlab.table.controller import TableController
 from fdlab.table.errors import TableError
+
+if TYPE_CHECKING:
+    from fdlab.table.shared_widget import SharedRaceTable
 
 __all__ = ["RULES_FILE", "RaceTable", "file_link", "rules_link"]
 
@@ -170,7 +173,7 @@ class RaceTable:
         path: str = "game.json",
     ) -> None:
         load_bokehjs()
-        self.controller = TableController(race, seats)
+        self.controller = self._make_controller(race, seats)
         self.messages = MessageLine()
         self._task: asyncio.Task[None] | None = None
         self._width = width
@@ -183,6 +186,36 @@ class RaceTable:
         self._build_controls(bot_delay, path)
         self.refresh()
         self.play_bots()
+
+    def _make_controller(self, race: Race, seats: Sequence[Any] | None) -> TableController:
+        """The table's controller (a shared table's comes from its game log)."""
+        return TableController(race, seats)
+
+    @classmethod
+    def join(
+        cls, path: str | os.PathLike[str], player: str, *, seat: int | str | None = None,
+        **options: Any,
+    ) -> SharedRaceTable:  # fmt: skip
+        """A table on the race shared in the game log ``path``, played as ``player``.
+
+        Every player joins the same file from their own notebook (one Jupyter
+        server, or a shared folder): each sees the others' moves within about
+        a second and acts only for the seats they hold. ``seat`` (a car's
+        name or index) is taken at once, or taken back when it is already
+        this player's. The race is started with
+        :meth:`SharedTable.create <fdlab.table.shared.SharedTable.create>`;
+        see :mod:`fdlab.table.shared` for what the log guarantees.
+
+        Raises
+        ------
+        SharedLogError
+            When the file cannot be read or does not replay. (A ``seat``
+            another player holds is refused on the table's message line.)
+        """
+        from fdlab.table.shared import SharedTable
+        from fdlab.table.shared_widget import SharedRaceTable
+
+        return SharedRaceTable(SharedTable.join(path, player), seat=seat, **options)
 
     @classmethod
     def load(cls, path: str | Path, **options: Any) -> RaceTable:
@@ -470,8 +503,9 @@ class RaceTable:
             if current is not None
             else ""
         )
-        self.prompt.value = f"<b style='font-size:1.1em'>{swatch}{html.escape(c.prompt())}</b>"
-        person = c.person_on_turn
+        prompt = html.escape(self._prompt_text())
+        self.prompt.value = f"<b style='font-size:1.1em'>{swatch}{prompt}</b>"
+        person = self._may_decide()
         cars = [
             (race.board.ids[car.space], name, row.color)
             for car, name, row in zip(race.state.cars, race.names, c.dashboard(), strict=True)
@@ -520,6 +554,17 @@ class RaceTable:
             self._file_section.children[0].value = True
         self._was_over = race.over
         self._frame_view()
+
+    def _may_decide(self) -> bool:
+        """The buttons are live: a person decides now (a shared table: this player)."""
+        return self.controller.person_on_turn
+
+    def _prompt_text(self) -> str:
+        return self.controller.prompt()
+
+    def _player(self) -> Any:
+        """What the buttons play through: the controller (a shared table: its game log)."""
+        return self.controller
 
     @property
     def help_text(self) -> str:
@@ -666,7 +711,7 @@ class RaceTable:
     @reported
     def roll_grid(self) -> None:
         """Roll for the grid (S-1), as the button does."""
-        self.controller.roll_grid()
+        self._player().roll_grid()
         self._played()
 
     @reported
@@ -674,7 +719,7 @@ class RaceTable:
         """Make the start roll (S-2, S-3), as the button does; a stall ends the turn."""
         c = self.controller
         car = c.race.state.on_turn
-        c.start_roll()
+        self._player().start_roll()
         self._played()
         roll, outcome = c.start_result(car) or (0, "")
         if c.race.state.current != car or c.phase != "move":  # a stall: the turn is over
@@ -683,7 +728,7 @@ class RaceTable:
     @reported
     def choose_gear(self, gear: int) -> None:
         """Announce a gear, as its button does."""
-        self.controller.choose_gear(gear)
+        self._player().choose_gear(gear)
         self._played()
 
     def _on_gear(self, gear: int, _button: Any) -> None:
@@ -696,13 +741,12 @@ class RaceTable:
         Plays only while a person's car is in its move phase, so the second
         delivery of one click (jupyter_bokeh) does nothing.
         """
-        c = self.controller
-        if not (c.person_on_turn and c.phase == "move"):
+        if not (self._may_decide() and self.controller.phase == "move"):
             return
         if space not in {m.destination for m in self._moves}:
             self.messages.refuse(f"space {space} is not a highlighted destination")
             return
-        c.choose_move(space)
+        self._player().choose_move(space)
         self._played()
 
     def _on_target_indices(self, attr: str, old: Any, new: Sequence[int]) -> None:
@@ -721,13 +765,13 @@ class RaceTable:
     @reported
     def use_nitro(self) -> None:
         """Use nitro (X-1), as the button does."""
-        self.controller.use_nitro()
+        self._player().use_nitro()
         self._played()
 
     @reported
     def into_box(self) -> None:
         """Drive into the own box (P-2), as the button does."""
-        self.controller.into_box()
+        self._player().into_box()
         self._played()
 
     @reported
@@ -1241,8 +1285,12 @@ def _die_html(die: dict[str, Any] | None, start: tuple[int, str] | None = None) 
     return f"<div style='display:flex;align-items:flex-start'>{black}{gear_die}</div>"
 
 
-def _dashboard_html(controller: TableController) -> str:
-    """The cars, one row each; narrow enough for the panel (cells wrap, never overlap)."""
+def _dashboard_html(controller: TableController, seats: Sequence[str] | None = None) -> str:
+    """The cars, one row each; narrow enough for the panel (cells wrap, never overlap).
+
+    ``seats``: who drives each car, when the seat column should say more than
+    the controller's label (a shared table names the players).
+    """
     rows = controller.dashboard()
     pools = list(controller.race.preset.pool_names)
     head = "".join(
@@ -1259,7 +1307,7 @@ def _dashboard_html(controller: TableController) -> str:
         cells = [
             str(car.place),
             f"<span style='white-space:nowrap'>{swatch} {html.escape(car.name)}</span>",
-            html.escape(car.seat),
+            html.escape(car.seat if seats is None else seats[car.index]),
             html.escape(car.lap),
             car.gear,
             *(str(car.pools[p]) for p in pools),

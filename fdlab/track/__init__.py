@@ -1,6 +1,7 @@
 """The track model: spaces, steps, corners and contacts of a Formula D board.
 
-Every error of this package is a ``ValueError`` from :mod:`fdlab.track.errors`.
+Every error of this package is a :class:`~fdlab.track.errors.TrackError` (a ``ValueError``)
+from :mod:`fdlab.track.errors`.
 """
 
 from typing import TYPE_CHECKING
@@ -13,7 +14,9 @@ from fdlab.track.errors import (
     BoardImportError,
     BuildError,
     CentrelineError,
+    TrackError,
     TrackFileError,
+    TrackTypeError,
 )
 from fdlab.track.io import load_track, save_track, track_from_dict, track_to_dict
 from fdlab.track.model import (
@@ -45,7 +48,9 @@ __all__ = [
     "centreline_from_geojson",
     "rebuild",
     "Problem",
+    "TrackError",
     "TrackFileError",
+    "TrackTypeError",
     "ValidationReport",
     "EDGE_KINDS",
     "SCHEMA_VERSION",

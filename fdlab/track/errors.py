@@ -1,7 +1,8 @@
 """Errors of the track model: files, text boards, the builder, imported boards.
 
-Every error is an :class:`~fdlab.errors.FdlabError` (a ``ValueError``) whose message says what is wrong and where
-(the file and field, the row and column, the option).
+Every error is a :class:`TrackError`, itself an :class:`~fdlab.errors.FdlabError` (a
+``ValueError``), whose message says what is wrong and where (the file and field, the
+row and column, the option).
 """
 
 from __future__ import annotations
@@ -15,11 +16,24 @@ __all__ = [
     "BoardImportError",
     "BuildError",
     "CentrelineError",
+    "TrackError",
     "TrackFileError",
+    "TrackTypeError",
 ]
 
 
-class TrackFileError(FdlabError):
+class TrackError(FdlabError):
+    """The root of the track package's errors, and a request of the track API that cannot
+    be met (an unknown contact or step kind, a count of cars out of range): the message
+    names the value."""
+
+
+class TrackTypeError(TrackError, TypeError):
+    """A value of the wrong type for the track API (``Track(a_dict)``); a ``TypeError``
+    too, so ``except TypeError`` still catches it."""
+
+
+class TrackFileError(TrackError):
     """A track file (or track data) that cannot be read or written.
 
     The message names the file and the field, for example
@@ -47,19 +61,19 @@ class TrackFileError(FdlabError):
         return (type(self), (self.source, self.field, self.detail))
 
 
-class AsciiBoardError(FdlabError):
+class AsciiBoardError(TrackError):
     """A text board that cannot be read: the message names the row and column."""
 
 
-class BuildError(FdlabError):
+class BuildError(TrackError):
     """Build options that cannot make a board: the message names the option."""
 
 
-class CentrelineError(FdlabError):
+class CentrelineError(TrackError):
     """A centreline that cannot make a lap: the message says what and where."""
 
 
-class BoardImportError(FdlabError):
+class BoardImportError(TrackError):
     """Another program's board that cannot be made into a track.
 
     The message names the file and the spaces by that file's own ids.

@@ -32,8 +32,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from fdlab._text import shown as _shown
 from fdlab.files import atomic_write
-from fdlab.track.errors import TrackFileError
+from fdlab.track.errors import TrackError, TrackFileError
 from fdlab.track.model import (
     CONTACT_KINDS,
     SCHEMA_VERSION,
@@ -52,7 +53,6 @@ from fdlab.track.schema import (
     Field,
     is_int,
 )
-from fdlab.track.schema import shown as _shown
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 __all__ = [
@@ -110,7 +110,7 @@ def register_migration(from_version: int) -> Callable[[Migration], Migration]:
 
     def register(migration: Migration) -> Migration:
         if from_version in MIGRATIONS:
-            raise ValueError(f"a migration from schema {from_version} is already registered")
+            raise TrackError(f"a migration from schema {from_version} is already registered")
         MIGRATIONS[from_version] = migration
         return migration
 
@@ -749,10 +749,6 @@ def _has_measures(text: str, geometry: Polygon) -> bool:
     # Older GEOS may read "POLYGON M" silently as 2D or as Z: look at the words before "(".
     words = text.upper().split("(", 1)[0].replace("POLYGON", " ").replace("EMPTY", " ").split()
     return "M" in words or "ZM" in words
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _field_name(where: tuple[Any, ...]) -> str:

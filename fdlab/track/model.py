@@ -20,6 +20,8 @@ from typing import Any, Literal, TypeAlias
 
 import networkx as nx
 
+from fdlab.track.errors import TrackError, TrackTypeError
+
 SCHEMA_VERSION = 1
 
 #: A space's id in a track file: a whole number, or a label (boards of other programs).
@@ -91,7 +93,7 @@ class Track:
 
     def __init__(self, graph: nx.DiGraph, contacts: nx.Graph | None = None) -> None:
         if not isinstance(graph, nx.DiGraph):
-            raise TypeError(f"a Track wraps a networkx.DiGraph, not {type(graph).__name__}")
+            raise TrackTypeError(f"a Track wraps a networkx.DiGraph, not {type(graph).__name__}")
         for key, value in TRACK_DEFAULTS.items():
             if key not in graph.graph:
                 graph.graph[key] = dict(value) if isinstance(value, dict) else value
@@ -232,9 +234,9 @@ class Track:
             For ``"behind"``: which of ``a`` and ``b`` is the rear space.
         """
         if kind not in CONTACT_KINDS:
-            raise ValueError(f"contact kind must be one of {CONTACT_KINDS}, not {kind!r}")
+            raise TrackError(f"contact kind must be one of {CONTACT_KINDS}, not {kind!r}")
         if kind == "behind" and rear not in (a, b):
-            raise ValueError(f"a 'behind' contact between {a!r} and {b!r} needs rear=one of them")
+            raise TrackError(f"a 'behind' contact between {a!r} and {b!r} needs rear=one of them")
         attrs = {"kind": kind}
         if kind == "behind":
             attrs["rear"] = rear
@@ -308,7 +310,7 @@ def add_space(graph: nx.DiGraph, space: Any, **attrs: Any) -> None:
     """Add one space with every schema attribute set (defaults filled in)."""
     unknown = set(attrs) - set(SPACE_DEFAULTS)
     if unknown:
-        raise ValueError(f"unknown space attribute(s) {sorted(unknown)} for space {space!r}")
+        raise TrackError(f"unknown space attribute(s) {sorted(unknown)} for space {space!r}")
     data = dict(SPACE_DEFAULTS)
     data.update(attrs)
     graph.add_node(space, **data)
@@ -319,7 +321,7 @@ def add_step(
 ) -> None:
     """Add one step ``u -> v`` of the given kind, crossing ``lines``."""
     if kind not in EDGE_KINDS:
-        raise ValueError(f"step {u!r}->{v!r}: kind must be one of {EDGE_KINDS}, not {kind!r}")
+        raise TrackError(f"step {u!r}->{v!r}: kind must be one of {EDGE_KINDS}, not {kind!r}")
     graph.add_edge(u, v, kind=kind, lines=frozenset(lines))
 
 

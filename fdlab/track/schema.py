@@ -61,6 +61,7 @@ from typing import Any, TypeGuard
 
 from shapely.geometry import Polygon
 
+from fdlab._text import shown
 from fdlab.track.model import EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_KINDS
 
 __all__ = [
@@ -77,7 +78,6 @@ __all__ = [
     "is_finite_number",
     "is_int",
     "is_small_int",
-    "shown",
 ]
 
 #: Whole numbers of a board (lanes, levels, corner ids, spots, slots) stay below this.
@@ -119,26 +119,6 @@ def is_finite_number(value: Any) -> bool:
     if isinstance(value, int):
         return abs(value) <= sys.float_info.max
     return math.isfinite(value)
-
-
-def shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut short for a message (a 400-digit number is not read out, and
-    a 5000-digit one, whose ``repr`` raises, is described).
-
-    Examples
-    --------
-    >>> shown("lava"), shown(list(range(30)))
-    ("'lava'", '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, ...9]')
-    >>> shown(10**5000), shown([1, 10**5000])
-    ('an integer of about 5000 digits', 'a list holding an integer too long to write out')
-    """
-    try:
-        text = repr(value)
-    except ValueError:  # an int beyond sys.get_int_max_str_digits(), perhaps in a list
-        if isinstance(value, int):
-            return f"an integer of about {int(value.bit_length() * 0.30103)} digits"
-        return f"a {type(value).__name__} holding an integer too long to write out"
-    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,14 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from fdlab._text import shown as _shown
 from fdlab.track.corner_count import (
     CORNER_COUNT_CHECKS,
     MIN_LAP_SPACES,
     corner_count_problems,
 )
 from fdlab.track.corners import path_counts
+from fdlab.track.errors import TrackError
 from fdlab.track.model import TRACK_DEFAULTS, Track, starts_lap_again
 from fdlab.track.schema import (
     CORNER_FIELDS,
@@ -48,7 +50,6 @@ from fdlab.track.schema import (
     is_finite_number,
     is_int,
 )
-from fdlab.track.schema import shown as _shown
 
 __all__ = [
     "ADVICE_CHECKS",
@@ -294,7 +295,7 @@ def validate(track: Track, *, cars: int = 10) -> ValidationReport:
 
     Raises
     ------
-    ValueError
+    TrackError
         If ``cars`` is not a whole number from 0 to :data:`MAX_CARS`. Whatever
         the board holds, its problems are reported, never raised.
 
@@ -311,8 +312,7 @@ def validate(track: Track, *, cars: int = 10) -> ValidationReport:
     - [grid_too_small] the grid has 2 spots but the race has 3 cars
     """
     if isinstance(cars, bool) or not isinstance(cars, int) or not 0 <= cars <= MAX_CARS:
-        shown = repr(cars) if len(repr(cars)) <= 40 else f"{repr(cars)[:35]}..."
-        raise ValueError(f"cars: a race has 0 to {MAX_CARS} cars, not {shown}")
+        raise TrackError(f"cars: a race has 0 to {MAX_CARS} cars, not {_shown(cars, 40)}")
     return _Validator(track, cars).run()
 
 

@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 from fdlab.rules import Race
 from fdlab.rules.actions import ChooseGear
-from fdlab.rules.errors import IllegalGearError, RaceOverError, RuleError, WrongPhaseError
+from fdlab.rules.arguments import whole_number
+from fdlab.rules.errors import (
+    IllegalGearError,
+    IllegalMoveError,
+    RaceOverError,
+    RuleError,
+    WrongPhaseError,
+)
 from fdlab.table import TableController
 from fdlab.table.errors import TableError
 from fdlab.track.examples import two_corner_ring
@@ -64,6 +71,56 @@ def test_S4_odds_and_actions_after_the_race_name_the_clause():
         race.play(9)
     with pytest.raises(RaceOverError, match="S-4"):
         race.odds()
+
+
+def test_S1_a_value_played_before_the_grid_roll_names_the_clause():
+    """S-1: with ``roll_grid=False``, ``race.play(9)`` says to roll for the grid first."""
+    race = Race(TRACK, cars=2, seed=1, roll_grid=False)
+    for value in (9, "x", 10**5000):
+        with pytest.raises(WrongPhaseError, match="S-1: roll for the grid first"):
+            race.play(value)
+    assert race.actions == [] and race.phase == "grid"
+
+
+def test_S1_actor_and_undo_before_any_action_name_the_clause():
+    """S-1: nothing has been played before the grid roll, so nothing can be taken back."""
+    race = Race(TRACK, cars=2, seed=1, roll_grid=False)
+    with pytest.raises(WrongPhaseError, match="S-1: no action has been played yet"):
+        race.actor(0)
+    with pytest.raises(WrongPhaseError, match=r"nothing to undo: .*\(S-1: "):
+        race.undo()
+
+
+def test_S4_a_number_too_long_to_print_after_the_race_is_refused_by_the_clause():
+    """S-4: ``race.play(10**5000)`` after the finish is the rule's error, not Python's."""
+    race = Race(TRACK, cars=2, seed=1)
+    race.play_bots(["random", "random"])
+    with pytest.raises(RaceOverError, match="S-4: .*an integer of about 5000 digits"):
+        race.play(10**5000)
+
+
+@pytest.mark.parametrize("call", ["play", "gear", "odds", "to"])
+def test_G1_M1_a_number_too_long_to_print_is_refused_by_the_rule(call):
+    """G-1 (a gear), M-1 (a space): a 5001-digit number is described, never printed
+    (Python refuses to print it: a plain ``ValueError`` would escape)."""
+    race = _race_at_gear_phase()
+    huge = 10**5000
+    if call == "to":
+        race.play(1)
+        with pytest.raises(IllegalMoveError, match="M-1: .*an integer of about 5000 digits"):
+            race.play(to=huge, path=[huge])
+        return
+    with pytest.raises(IllegalGearError, match="G-1: .*an integer of about 5000 digits"):
+        {"play": race.play, "gear": lambda g: race.play(gear=g), "odds": race.odds}[call](huge)
+
+
+def test_whole_number_describes_a_number_too_long_to_print():
+    """The argument check raises the error it was given, with the number described."""
+    words = "n must be a whole number from 0 to 9, not an integer of about 5000 digits"
+    with pytest.raises(RuleError, match=words):
+        whole_number(10**5000, "n", low=0, high=9, error=RuleError)
+    with pytest.raises(IllegalGearError, match="a list holding an integer too long"):
+        whole_number([10**5000], "gear", error=IllegalGearError)
 
 
 @pytest.mark.parametrize("damage", ["x", -1, 1.5, None])

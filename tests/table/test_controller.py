@@ -60,6 +60,28 @@ def test_a_person_cannot_play_for_a_bot(ring):
         table.choose_gear(1)
 
 
+def test_T1_S1_a_person_acting_for_a_bot_is_told_the_clause(ring):
+    """T-1 (the car on turn is a bot's), S-1 (the grid roll is a bot's)."""
+    race = Race(ring, cars=2, seed=1)
+    table = TableController(race, ["heuristic", "heuristic"])
+    with pytest.raises(NotYourTurnError, match="T-1: Blue is driven by a bot"):
+        table.choose_gear(1)
+    waiting = TableController(Race(ring, cars=2, seed=1, roll_grid=False), ["heuristic"] * 2)
+    with pytest.raises(NotYourTurnError, match="S-1: the grid is driven by a bot"):
+        waiting.roll_grid()
+
+
+def test_S4_a_decision_after_the_finish_names_the_clause(ring):
+    """S-4: ``choose_gear(3)`` once every car has finished says the race is over, by the rule."""
+    race = Race(ring, cars=2, seed=1)
+    race.play_bots(["heuristic", "heuristic"])
+    assert race.over
+    table = TableController(race, ["person", "person"])
+    for decide in (lambda: table.choose_gear(3), table.use_nitro, lambda: table.choose_move(0)):
+        with pytest.raises(TableError, match="S-4: the race is over"):
+            decide()
+
+
 def test_an_illegal_choice_names_the_rule_and_changes_nothing(ring):
     race = Race.from_position(ring, {"Blue": {"space": 0, "gear": 2, "started": True}})
     table = TableController(race, ["person"])

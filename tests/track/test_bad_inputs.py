@@ -45,7 +45,7 @@ from fdlab.track.validate import MAX_CARS, validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 
-from stadium import gponline_text, stadium, tts_document  # noqa: E402
+from stadium import gponline_text, stadium, tts_document
 
 #: The fdlab errors an importer or the builder may raise (all ValueError subclasses).
 IMPORT_ERRORS = (TrackFileError, BoardImportError)

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from json_values import json_values, set_at
 
+from fdlab._text import shown
 from fdlab.track import Track, TrackFileError, from_ascii, validate
 from fdlab.track.io import loads, track_to_dict
 from fdlab.track.model import EDGE_KINDS, LINE_NAMES, SPACE_DEFAULTS, TRACK_DEFAULTS
@@ -27,7 +28,6 @@ from fdlab.track.schema import (
     GRAPH_FIELDS,
     SPACE_FIELDS,
     STEP_FIELDS,
-    shown,
 )
 from fdlab.track.validate import CHECKS, ValidationReport
 

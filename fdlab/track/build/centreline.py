@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from fdlab._text import shown as _shown
 from fdlab.track.build.geo import project_lonlat
 from fdlab.track.errors import CentrelineError
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
@@ -313,12 +314,6 @@ def _number(value: int | float) -> str:
     if isinstance(value, int) and abs(value) > 10**15:
         return f"of about {int(value.bit_length() * 0.30103) + 1} digits"
     return f"{value:g}"
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut short for a message (a 400-digit number is not read out)."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
 def _linestring(

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 from pyproj import CRS, Transformer
 
+from fdlab.track.errors import CentrelineError
+
 
 def project_lonlat(coordinates: Sequence[Sequence[float]]) -> np.ndarray:
     """Project ``(lon, lat)`` pairs to ``(x, y)`` metres around their centre.
@@ -34,7 +36,7 @@ def project_lonlat(coordinates: Sequence[Sequence[float]]) -> np.ndarray:
     """
     lonlat = np.asarray(coordinates, dtype=float)
     if lonlat.ndim != 2 or lonlat.shape[1] < 2 or len(lonlat) == 0:
-        raise ValueError("expected a non-empty sequence of (lon, lat) pairs")
+        raise CentrelineError("expected a non-empty sequence of (lon, lat) pairs")
     lon0, lat0 = _mean_longitude(lonlat[:, 0]), float(lonlat[:, 1].mean())
     local = CRS.from_proj4(f"+proj=aeqd +lat_0={lat0} +lon_0={lon0} +datum=WGS84 +units=m")
     transformer = Transformer.from_crs(CRS.from_epsg(4326), local, always_xy=True)

@@ -36,9 +36,10 @@ from typing import Any
 
 import networkx as nx
 
+from fdlab._text import shown
 from fdlab.track.corners import corner_path_counts
 from fdlab.track.errors import BoardImportError, TrackFileError
-from fdlab.track.formats.reading import MAX_POSITION, is_number, shown
+from fdlab.track.formats.reading import MAX_POSITION, is_number
 from fdlab.track.formats.shapes import add_contacts, add_outlines
 from fdlab.track.model import Track, add_space, add_step, new_graph
 

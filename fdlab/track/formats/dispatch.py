@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from fdlab.track.errors import TrackFileError
+from fdlab.track.errors import TrackError, TrackFileError
 from fdlab.track.formats.reading import board_bytes, board_json
 from fdlab.track.io import loads, track_from_dict
 from fdlab.track.model import Track
@@ -106,7 +106,7 @@ def import_track(path: str | os.PathLike[str], *, format: str | None = None) -> 
     'Training ring'
     """
     if format is not None and format not in FORMATS:
-        raise ValueError(f"unknown board format {format!r}; known: {', '.join(FORMATS)}")
+        raise TrackError(f"unknown board format {format!r}; known: {', '.join(FORMATS)}")
     source = str(path)
     if format == "gponline" or (format is None and Path(path).suffix.lower() == ".dat"):
         from fdlab.track.formats.assemble import assemble

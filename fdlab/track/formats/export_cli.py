@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from fdlab.errors import CommandError
+
 #: The subcommand's name.
 NAME = "export"
 
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     """
     output = Path(args.output)
     if output.suffix.lower() not in (".geojson", ".json"):
-        raise ValueError(f"{output}: name the GeoJSON file .geojson")
+        raise CommandError(f"{output}: name the GeoJSON file .geojson")
     from fdlab.track.formats import import_track, save_geojson
 
     track = import_track(args.track)

@@ -27,9 +27,10 @@ import numpy as np
 import shapely
 from shapely.geometry import mapping, shape
 
+from fdlab._text import shown
 from fdlab.files import atomic_write
 from fdlab.track.errors import TrackFileError
-from fdlab.track.formats.reading import board_bytes, board_json, shown
+from fdlab.track.formats.reading import board_bytes, board_json
 from fdlab.track.io import polygon_to_wkt, track_from_dict, track_to_dict
 from fdlab.track.model import Track
 

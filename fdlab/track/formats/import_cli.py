@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from fdlab.errors import CommandError
 from fdlab.track.formats.dispatch import FORMATS
 
 #: The subcommand's name.
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     """
     output = Path(args.output)
     if output.exists() and not args.force:
-        raise ValueError(f"{output} already exists; pass --force to replace it")
+        raise CommandError(f"{output} already exists; pass --force to replace it")
     from fdlab.track.formats import detect_format, import_track
     from fdlab.track.io import save_track
     from fdlab.track.validate import validate

@@ -15,7 +15,6 @@ from typing import Any
 
 from fdlab.track.errors import TrackFileError
 from fdlab.track.io import MAX_FILE_BYTES
-from fdlab.track.schema import shown
 from fdlab.untrusted import UntrustedInputError, parse_json, read_file
 
 __all__ = [
@@ -24,7 +23,6 @@ __all__ = [
     "board_json",
     "file_name_text",
     "is_number",
-    "shown",
     "storable",
 ]
 

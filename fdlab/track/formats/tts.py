@@ -34,6 +34,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from fdlab._text import shown
 from fdlab.track.errors import TrackFileError
 from fdlab.track.formats.assemble import RawBoard, RawSpace, assemble
 from fdlab.track.formats.reading import (
@@ -42,7 +43,6 @@ from fdlab.track.formats.reading import (
     board_json,
     file_name_text,
     is_number,
-    shown,
     storable,
 )
 from fdlab.track.model import Track
