@@ -219,7 +219,7 @@ class Change:
 
 
 def candidate_changes(track: Track) -> list[Change]:
-    """Every change :func:`suggest` tries: stops to every other count, one space longer, shorter.
+    """Every change :func:`suggest` tries: stops, one space longer or shorter, the grid moved.
 
     Examples
     --------
