@@ -828,11 +828,13 @@ class RaceTable:
         self.refresh()
 
     async def _paced_bots(self, delay: float) -> None:
+        c = self.controller
         try:
-            steps = self.controller.bot_steps()
-            while True:
+            while c.bots_to_play:
                 await self._solved()
-                if next(steps, None) is None:
+                # one step at a time from the race as it is now: a person may act while
+                # the task sleeps (the last bot made their turn), and the bots play on after
+                if next(c.bot_steps(), None) is None:
                     break
                 self.refresh()
                 await asyncio.sleep(float(self.bot_delay.value) or 0)
