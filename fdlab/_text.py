@@ -1,4 +1,4 @@
-"""Text in messages: a value shown briefly, a count read from a command line.
+"""Text in messages: a value shown briefly, a whole number read from a command line.
 
 One home for the small text helpers every layer needs, so each message cuts
 a value the same way and never fails on it. This module imports nothing
@@ -8,15 +8,16 @@ Examples
 --------
 >>> shown("lava"), shown(10**5000)
 ("'lava'", 'an integer of about 5000 digits')
->>> positive_int("3")
+>>> whole_at_least(1)("3")
 3
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["positive_int", "shown"]
+__all__ = ["shown", "whole_at_least"]
 
 
 def shown(value: Any, limit: int = 60) -> str:
@@ -51,24 +52,58 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
-def positive_int(text: str) -> int:
-    """A command-line count of 1 or more (an ``argparse`` ``type=``).
+def whole_at_least(low: int) -> Callable[[str], int]:
+    """A command-line reader of a whole number of ``low`` or more (an ``argparse`` ``type=``).
+
+    One reader for every whole-number option: counts (``low=1``: races,
+    workers, laps, lanes) and seeds (``low=0``). Text that is not a whole
+    number, or one below ``low``, is an ``argparse.ArgumentTypeError``, which
+    ``argparse`` prints after the option's name
+    (``argument --seed: must be at least 0, not -1``) and exits with status 2.
+
+    Parameters
+    ----------
+    low : int
+        The least number accepted.
+
+    Returns
+    -------
+    callable
+        ``read(text) -> int``, to pass as ``type=`` to ``add_argument``.
 
     Examples
     --------
-    >>> positive_int("12")
-    12
-    >>> positive_int("0")
+    >>> seed = whole_at_least(0)
+    >>> seed("0"), seed(" 42 ")
+    (0, 42)
+    >>> seed("-1")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: must be at least 1, not 0
-    """
-    import argparse  # here, so that the layers that only show values never load it
+    argparse.ArgumentTypeError: must be at least 0, not -1
+    >>> whole_at_least(1)("2.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a whole number, not '2.5'
 
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+    On a parser:
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--races", type=whole_at_least(1), default=1000)
+    >>> parser.parse_args(["--races", "12"]).races
+    12
+    """
+
+    def read(text: str) -> int:
+        import argparse  # here, so that the layers that only show values never load it
+
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    read.__name__ = read.__qualname__ = f"whole_at_least({low})"
+    return read

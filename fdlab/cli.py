@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fdlab._text import positive_int
+from fdlab._text import whole_at_least
 from fdlab.errors import CommandError
 
 __all__ = [
@@ -102,6 +102,7 @@ COMMAND_MODULES: list[str] = [
     "fdlab.plot.print_cli",
     "fdlab.track.formats.import_cli",
     "fdlab.track.formats.export_cli",
+    "fdlab.table.class_cli",
 ]
 
 
@@ -231,7 +232,7 @@ def _car_count(text: str) -> int:
     """A number of cars in a race, 1 to :data:`fdlab.track.validate.MAX_CARS` (10)."""
     from fdlab.track.validate import MAX_CARS
 
-    value = positive_int(text)
+    value = whole_at_least(1)(text)
     if value > MAX_CARS:
         shown = text if len(text) <= 20 else f"{text[:17]}..."
         raise argparse.ArgumentTypeError(f"a race has at most {MAX_CARS} cars, not {shown}")
@@ -336,7 +337,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--description", default="", help="one or two sentences about the board")
     parser.add_argument(
-        "--lanes", type=positive_int, default=3, metavar="N", help="lanes (2-4, default 3)"
+        "--lanes", type=whole_at_least(1), default=3, metavar="N", help="lanes (2-4, default 3)"
     )
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
@@ -347,7 +348,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     )
     size.add_argument(
         "--spaces-per-lap",
-        type=positive_int,
+        type=whole_at_least(1),
         metavar="N",
         help="number of spaces along the centre of the lap (default 144: lanes of about 154 spaces, the printed boards' size)",
     )
@@ -369,10 +370,10 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
         "--pit", action="store_true", help="add a pit lane with 10 boxes beside the finish straight"
     )
     parser.add_argument(
-        "--grid", type=positive_int, default=10, metavar="N", help="grid spots (default 10)"
+        "--grid", type=whole_at_least(1), default=10, metavar="N", help="grid spots (default 10)"
     )
     parser.add_argument(
-        "--laps", type=positive_int, default=1, metavar="N", help="default race length"
+        "--laps", type=whole_at_least(1), default=1, metavar="N", help="default race length"
     )
     parser.add_argument(
         "--force", action="store_true", help="replace OUT.json if it exists (it may hold edits)"

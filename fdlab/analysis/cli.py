@@ -16,21 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from fdlab._text import positive_int as _positive
+from fdlab._text import whole_at_least
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
-    return value
-
 
 #: The subcommand's name.
 NAME = "playtest"
@@ -43,7 +32,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``fdlab playtest`` to its parser."""
     parser.add_argument("track", metavar="TRACK.json", help="the track file to playtest")
     parser.add_argument(
-        "--races", type=_positive, default=1000, metavar="N", help="races to play (default 1000)"
+        "--races",
+        type=whole_at_least(1),
+        default=1000,
+        metavar="N",
+        help="races to play (default 1000)",
     )
     parser.add_argument(
         "--bots",
@@ -60,15 +53,17 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--laps",
-        type=_positive,
+        type=whole_at_least(1),
         default=None,
         help="race length in laps (default: the preset's, 1 for basic; the board's own "
         "'laps' is not used); two or more open the pits",
     )
-    parser.add_argument("--seed", type=_seed, default=0, help="master seed, 0 or more (default 0)")
+    parser.add_argument(
+        "--seed", type=whole_at_least(0), default=0, help="master seed, 0 or more (default 0)"
+    )
     parser.add_argument(
         "--workers",
-        type=_positive,
+        type=whole_at_least(1),
         default=None,
         help="processes (default: every core); with --scheduler local, the LocalCluster's workers",
     )

@@ -13,8 +13,7 @@ import argparse
 import time
 from pathlib import Path
 
-from fdlab._text import positive_int as _positive
-from fdlab.analysis.cli import _seed
+from fdlab._text import whole_at_least
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.suggestions import Targets, suggest
 
@@ -74,12 +73,14 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "fairly at 0.17; measure with --races 24 or more)",
     )  # fmt: skip
     parser.add_argument(
-        "--races", type=_positive, default=12, metavar="N",
+        "--races", type=whole_at_least(1), default=12, metavar="N",
         help="six-car races per measured board (default 12; the par is exact)",
     )  # fmt: skip
-    parser.add_argument("--seed", type=_seed, default=0, help="seed of the races (default 0)")
     parser.add_argument(
-        "--workers", type=_positive, default=None,
+        "--seed", type=whole_at_least(0), default=0, help="seed of the races (default 0)"
+    )
+    parser.add_argument(
+        "--workers", type=whole_at_least(1), default=None,
         help="processes (default: every core); with --scheduler local, the LocalCluster's workers",
     )  # fmt: skip
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",

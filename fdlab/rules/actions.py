@@ -22,9 +22,15 @@ ChooseGear(gear=4)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fdlab.rules.errors import RuleError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from fdlab.rules.movement import MoveOption
+    from fdlab.track.model import SpaceId
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +76,7 @@ class ChooseMove:
     moved: int | None = None
 
     @classmethod
-    def of(cls, option: Any, ids: Any) -> ChooseMove:
+    def of(cls, option: MoveOption, ids: Sequence[SpaceId]) -> ChooseMove:
         """The action naming a move option by space ids (``ids``: a board's ``ids``).
 
         Examples

@@ -15,7 +15,15 @@ from functools import cached_property
 from typing import Any
 
 from fdlab.rules.errors import BoardError
-from fdlab.track.model import Track, starts_lap_again
+from fdlab.track.model import (
+    Hazard,
+    SpaceId,
+    SpaceKind,
+    StepKind,
+    Track,
+    space_attributes,
+    starts_lap_again,
+)
 
 __all__ = [
     "Board",
@@ -105,14 +113,14 @@ class Board:
     """
 
     track: Track
-    ids: tuple[Any, ...]
-    index: dict[Any, int]
-    steps: tuple[tuple[tuple[int, str, frozenset[str]], ...], ...]
+    ids: tuple[SpaceId, ...]
+    index: dict[SpaceId, int]
+    steps: tuple[tuple[tuple[int, StepKind, frozenset[str]], ...], ...]
     corner: tuple[Any, ...]
     lane: tuple[int, ...]
     progress: tuple[float, ...]
-    kind: tuple[str, ...]
-    hazard: tuple[str | None, ...]
+    kind: tuple[SpaceKind, ...]
+    hazard: tuple[Hazard | None, ...]
     tunnel: tuple[Any, ...]
     grid: tuple[int | None, ...]
     box: tuple[int | None, ...]
@@ -289,7 +297,7 @@ def compile_board(track: Track) -> Board:
 
 
 def _abreast(
-    track: Track, ids: tuple[Any, ...], index: dict[Any, int]
+    track: Track, ids: tuple[SpaceId, ...], index: dict[SpaceId, int]
 ) -> tuple[tuple[int, ...], ...]:
     """Per index, the straight track spaces side by side with it, lane by lane outwards.
 
@@ -298,10 +306,11 @@ def _abreast(
     the set small on boards whose lanes are staggered (a space beside two
     spaces of the next lane) instead of chaining along the whole straight.
     """
-    nodes = track.graph.nodes
+    graph = track.graph
 
-    def on_straight(sid: Any) -> bool:
-        return nodes[sid]["kind"] == "track" and nodes[sid]["corner"] is None
+    def on_straight(sid: SpaceId) -> bool:
+        space = space_attributes(graph, sid)
+        return space["kind"] == "track" and space["corner"] is None
 
     abreast: list[tuple[int, ...]] = [()] * len(ids)
     for sid, found in _lane_by_lane(track, on_straight).items():
@@ -310,13 +319,13 @@ def _abreast(
 
 
 def _side_by_side(
-    track: Track, ids: tuple[Any, ...], index: dict[Any, int]
+    track: Track, ids: tuple[SpaceId, ...], index: dict[SpaceId, int]
 ) -> tuple[frozenset[int], ...]:
     """Per index, track spaces reached lane by lane outwards over ``beside`` contacts."""
-    nodes = track.graph.nodes
+    graph = track.graph
 
-    def on_track(sid: Any) -> bool:
-        return nodes[sid]["kind"] == "track"
+    def on_track(sid: SpaceId) -> bool:
+        return space_attributes(graph, sid)["kind"] == "track"
 
     result: list[frozenset[int]] = [frozenset()] * len(ids)
     for sid, found in _lane_by_lane(track, on_track).items():
@@ -324,7 +333,7 @@ def _side_by_side(
     return tuple(result)
 
 
-def _lane_by_lane(track: Track, keep: Callable[[Any], bool]) -> dict[Any, set[Any]]:
+def _lane_by_lane(track: Track, keep: Callable[[SpaceId], bool]) -> dict[SpaceId, set[SpaceId]]:
     """Per space, the spaces reached over ``beside`` contacts one lane further out at a time.
 
     The one search behind :attr:`Board.abreast` (``keep``: straight track
@@ -334,14 +343,14 @@ def _lane_by_lane(track: Track, keep: Callable[[Any], bool]) -> dict[Any, set[An
     along its own lane. Spaces with no such contact are left out.
     """
     nodes = track.graph.nodes
-    beside: dict[Any, list[Any]] = {}
+    beside: dict[SpaceId, list[SpaceId]] = {}
     for a, b, data in track.contacts.edges(data=True):
         if data.get("kind") == "beside" and keep(a) and keep(b):
             beside.setdefault(a, []).append(b)
             beside.setdefault(b, []).append(a)
-    reached: dict[Any, set[Any]] = {}
+    reached: dict[SpaceId, set[SpaceId]] = {}
     for sid in beside:
-        found: set[Any] = set()
+        found: set[SpaceId] = set()
         for direction in (-1, 1):
             frontier = {sid}
             while frontier:

@@ -48,7 +48,8 @@ from fdlab.rules.incidents import IncidentRules
 from fdlab.rules.movement import MoveOption, MoveRules, after_move, follow_path, move_options
 from fdlab.rules.order import inside_ranks, turn_order
 from fdlab.rules.presets import Preset, ordinal
-from fdlab.rules.state import OFF_BOARD, CarState, RaceState
+from fdlab.rules.state import OFF_BOARD, CarState, Phase, RaceState
+from fdlab.track.model import SpaceId
 
 #: Default car names, in car-number order.
 CAR_NAMES = ("Blue", "Red", "Green", "Yellow", "Black", "White", "Orange", "Purple", "Grey", "Pink")
@@ -123,7 +124,7 @@ class Engine(IncidentRules):
         self.max_rounds = max_rounds or int(60 + 40 * (preset.laps + 1) * lap)
 
     # -- naming helpers ------------------------------------------------------------
-    def space_id(self, index: int) -> Any:
+    def space_id(self, index: int) -> SpaceId:
         """Space id of a board index."""
         return self.board.ids[index]
 
@@ -138,7 +139,7 @@ class Engine(IncidentRules):
         placements: Sequence[dict[str, Any]],
         *,
         order: Sequence[int] | None = None,
-        phase: str = "gear",
+        phase: Phase = "gear",
     ) -> RaceState:
         """A race state with cars placed by hand, for lessons and tests.
 
@@ -151,7 +152,7 @@ class Engine(IncidentRules):
             told otherwise; ``pools`` default to full.
         order : sequence of int, optional
             Turn order of this round (default: computed, T-1..T-3).
-        phase : str
+        phase : Phase
             ``gear`` (default): the first car in order is about to choose.
 
         Examples

@@ -14,9 +14,28 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
 
+#: What an event is about (:data:`KINDS`), for a program to filter on.
+EventKind: TypeAlias = Literal[
+    "grid",
+    "round",
+    "gear",
+    "start",
+    "roll",
+    "nitro",
+    "move",
+    "damage",
+    "bonus",
+    "spin",
+    "pit",
+    "lap",
+    "finish",
+    "eliminated",
+    "check",
+]
 #: Event kinds.
-KINDS = (
+KINDS: tuple[EventKind, ...] = (
     "grid",
     "round",
     "gear",
@@ -39,7 +58,7 @@ KINDS = (
 class Event:
     """One thing that happened: ``kind``, ``car`` index, ``text``, optional pool change."""
 
-    kind: str
+    kind: EventKind
     car: int | None
     text: str
     pool: str | None = None

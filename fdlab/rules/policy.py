@@ -8,13 +8,13 @@ does not never uses nitro.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
 
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.view import RaceView
 
-__all__ = ["NitroPolicy", "Policy"]
+__all__ = ["NitroPolicy", "Policy", "Seat"]
 
 
 @runtime_checkable
@@ -44,3 +44,8 @@ class NitroPolicy(Policy, Protocol):
     def use_nitro(self, view: RaceView) -> bool:
         """Whether to add the nitro bonus to this roll."""
         ...
+
+
+#: Who drives a car, as :meth:`fdlab.rules.race.Race.play_bots` and the race table take
+#: it: a policy, a bot's name (:func:`fdlab.make_bot`) or ``None`` for a person's car.
+Seat: TypeAlias = Policy | str | None

@@ -43,11 +43,12 @@ from fdlab.rules.events import Event, EventList
 from fdlab.rules.loop import RaceStep, iter_race
 from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import GearOdds, gear_risks, stop_odds, target_corner
+from fdlab.rules.policy import Policy, Seat
 from fdlab.rules.presets import PRESETS, Preset, get_preset
-from fdlab.rules.state import RaceState
+from fdlab.rules.state import Phase, RaceState
 from fdlab.rules.state_check import check_state
 from fdlab.rules.view import RaceView
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,8 @@ class LegalMove:
         The underlying movement option (board indices).
     """
 
-    destination: Any
-    path: tuple[Any, ...]
+    destination: SpaceId
+    path: tuple[SpaceId, ...]
     moved: int
     braked: int
     blocked: bool
@@ -295,7 +296,7 @@ class Race:
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self._history: list[tuple[RaceState, Any, int]] = []
-        self._named_bots: dict[tuple[int, str], Any] = {}
+        self._named_bots: dict[tuple[int, str], Policy] = {}
         if roll_grid and self.state.phase == "grid":
             self.play(RollGrid())
 
@@ -306,7 +307,7 @@ class Race:
         return self.engine.names
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``grid``, ``gear``, ``move`` or ``over``."""
         return self.state.phase
 
@@ -500,7 +501,7 @@ class Race:
             f"one of {reach}"
         )
 
-    def play_bots(self, bots: Sequence[Any], *, rounds: int | None = None) -> EventList:
+    def play_bots(self, bots: Sequence[Seat], *, rounds: int | None = None) -> EventList:
         """Let policies play (one per car, in car order) until the race ends or ``rounds`` pass.
 
         A ``None`` seat is a car a person drives: the bots play until that
@@ -508,7 +509,7 @@ class Race:
 
         Parameters
         ----------
-        bots : sequence
+        bots : sequence of Seat
             One seat per car, car 1 first: a policy, a bot's name as the race
             table takes it (``"par"``, ``"heuristic:bold"``, see
             :func:`fdlab.make_bot`), or ``None`` for a person's car. A named bot
@@ -552,7 +553,7 @@ class Race:
                 break
         return events
 
-    def bot_steps(self, bots: Sequence[Any]) -> Iterator[RaceStep]:
+    def bot_steps(self, bots: Sequence[Seat]) -> Iterator[RaceStep]:
         """Let policies play one action at a time; each step is recorded, then yielded.
 
         The steps come from :func:`~fdlab.rules.loop.iter_race` and end at
@@ -563,7 +564,7 @@ class Race:
 
         Parameters
         ----------
-        bots : sequence
+        bots : sequence of Seat
             One seat per car, car 1 first, as :meth:`play_bots` takes them: a
             policy, a bot's name or ``None`` for a person's car.
 
@@ -605,7 +606,7 @@ class Race:
         """
         return (self.seed or 0) * 31 + index
 
-    def _policies(self, bots: Sequence[Any]) -> list[Any]:
+    def _policies(self, bots: Sequence[Seat]) -> list[Policy | None]:
         """``bots`` with every bot's name made a policy (once per car and name, then kept).
 
         Names are resolved at the front door (:func:`fdlab.make_bot`, which
@@ -621,7 +622,7 @@ class Race:
             for index, seat in enumerate(bots)
         ]
 
-    def _named_bot(self, index: int, name: str) -> Any:
+    def _named_bot(self, index: int, name: str) -> Policy:
         key = (index, name)
         if key not in self._named_bots:
             import fdlab  # the front door: the bots sit above the rules

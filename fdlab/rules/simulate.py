@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from fdlab.rules.actions import Action
 from fdlab.rules.board import Board, compile_board
@@ -20,6 +19,7 @@ from fdlab.rules.engine import CAR_NAMES, Engine
 from fdlab.rules.errors import RuleError
 from fdlab.rules.events import Event
 from fdlab.rules.loop import iter_race
+from fdlab.rules.policy import Policy
 from fdlab.rules.presets import Preset, get_preset
 from fdlab.rules.state import RaceState
 from fdlab.track.model import Track
@@ -79,7 +79,7 @@ class RaceResult:
 
 def simulate(
     track: Track | Board,
-    bots: Sequence[Any],
+    bots: Sequence[Policy],
     preset: str | Preset = "basic",
     seed: int | None = 0,
     *,
@@ -94,7 +94,7 @@ def simulate(
     ----------
     track : Track or Board
         Pass a compiled Board to share it between many races.
-    bots : sequence of policies
+    bots : sequence of Policy
         One per car, car 1 first (see :mod:`fdlab.bots`).
     preset : str or Preset
     seed : int, optional

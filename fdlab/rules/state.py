@@ -12,12 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from fdlab.rules.errors import StateError, WrongPhaseError
 
-#: Phases of a race.
-PHASES = ("grid", "gear", "move", "over")
+#: A phase of a race (:data:`PHASES`).
+Phase: TypeAlias = Literal["grid", "gear", "move", "over"]
+#: Phases of a race. ``grid``: roll for the grid; ``gear``: the car on turn
+#: chooses a gear; ``move``: it has rolled and chooses a move; ``over``: finished.
+PHASES: tuple[Phase, ...] = ("grid", "gear", "move", "over")
 
 #: Car statuses.
 RACING, FINISHED, ELIMINATED = "racing", "finished", "eliminated"
@@ -155,7 +158,7 @@ class RaceState:
     ----------
     cars : tuple of CarState
         Indexed by car number - 1.
-    phase : str
+    phase : Phase
         ``grid`` (roll for the grid), ``gear`` (the car on turn chooses a
         gear), ``move`` (it has rolled and chooses a move) or ``over``.
     round : int
@@ -188,7 +191,7 @@ class RaceState:
     """
 
     cars: tuple[CarState, ...]
-    phase: str = "grid"
+    phase: Phase = "grid"
     round: int = 0
     order: tuple[int, ...] = ()
     turn: int = 0

@@ -21,10 +21,12 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.loop import RaceStep
 from fdlab.rules.odds import GearRisk, amount, percent
+from fdlab.rules.policy import Policy, Seat
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import LegalMove, Race
-from fdlab.rules.state import FINISHED
+from fdlab.rules.state import FINISHED, Phase
 from fdlab.table.errors import NotYourTurnError, SeatError, TableError
+from fdlab.track.model import SpaceId
 
 if TYPE_CHECKING:
     from fdlab.table import solving as background
@@ -167,7 +169,7 @@ class MoveChoice:
         How many legal moves end there.
     """
 
-    destination: Any
+    destination: SpaceId
     move: LegalMove
     ways: int
 
@@ -197,7 +199,7 @@ class CarRow:
     gear: str
     pools: dict[str, int]
     stops: str
-    space: Any
+    space: SpaceId | None
     on_turn: bool
 
 
@@ -233,7 +235,7 @@ class TableController:
     ('move', 1)
     """
 
-    def __init__(self, race: Race, seats: Sequence[Any] | None = None) -> None:
+    def __init__(self, race: Race, seats: Sequence[Seat] | None = None) -> None:
         self.race = race
         n = len(race.names)
         if seats is None:
@@ -243,12 +245,14 @@ class TableController:
                 f"seats: give one seat per car ({n}: {', '.join(race.names)}), each "
                 f"'person' or a bot such as 'heuristic' or 'lookahead:bold'; got {seats!r}"
             )
-        self.seats: list[Any] = [PERSON if s is None else s for s in seats]
+        #: One per car: ``"person"``, a bot's name or a policy.
+        self.seats: list[Policy | str] = [PERSON if s is None else s for s in seats]
+        #: One per car: the policy that drives it, ``None`` for a person's car.
         self.policies = [self._policy(k, seat) for k, seat in enumerate(self.seats)]
         self.redo_stack: list[list[Action]] = []
         self._grid_rolled_here = False
 
-    def _policy(self, index: int, seat: Any, background: bool = False) -> Any:
+    def _policy(self, index: int, seat: Policy | str, background: bool = False) -> Policy | None:
         if seat == PERSON:
             return None
         if isinstance(seat, str):
@@ -276,7 +280,7 @@ class TableController:
             )
         return seat
 
-    def set_seat(self, index: int, seat: Any, *, background: bool = False) -> None:
+    def set_seat(self, index: int, seat: Seat, *, background: bool = False) -> None:
         """Give car ``index`` another seat (a person, or a bot by name or object).
 
         With ``background``, a bot that needs its board solved first (``par``,
@@ -343,7 +347,7 @@ class TableController:
         return PERSON if seat == PERSON else bot_label(seat)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``grid``, ``gear``, ``move`` or ``over``."""
         return self.race.phase
 
@@ -468,8 +472,8 @@ class TableController:
         """Every legal destination with the cheapest way there, nearest first."""
         if self.race.phase != "move":
             return []
-        best: dict[Any, LegalMove] = {}
-        ways: dict[Any, int] = {}
+        best: dict[SpaceId, LegalMove] = {}
+        ways: dict[SpaceId, int] = {}
         for move in self.race.legal_moves():
             key = move.destination
             ways[key] = ways.get(key, 0) + 1
@@ -565,7 +569,7 @@ class TableController:
         """Announce ``gear`` for the car on turn; the engine rolls (G-2)."""
         self._decide(ChooseGear(gear))  # the engine checks it is a gear (G-1)
 
-    def choose_move(self, destination: Any) -> None:
+    def choose_move(self, destination: SpaceId) -> None:
         """Move the car on turn to ``destination`` the way :meth:`move_choices` shows (M-7).
 
         A space that is no legal destination is refused by the engine, which
@@ -733,7 +737,7 @@ def _cheaper(move: LegalMove, other: LegalMove) -> bool:
     )
 
 
-def _pending(policy: Any) -> TypeGuard[background.PendingBot]:
+def _pending(policy: Policy | None) -> TypeGuard[background.PendingBot]:
     """A bot still being made in the background."""
     from fdlab.table import solving  # the module as loaded now (doctests may load it again)
 

@@ -7,6 +7,7 @@ from typing import Any
 from fdlab.errors import FdlabError
 
 __all__ = [
+    "ClassAppError",
     "GameFileError",
     "NotYourTurnError",
     "SeatError",
@@ -109,3 +110,7 @@ class SharedLogError(TableError):
 
 def _shared_log_error(message: str, source: str, line: int) -> SharedLogError:
     return SharedLogError(message, source=source, line=line)
+
+
+class ClassAppError(TableError):
+    """The class app cannot start or join: no race named, a name missing or not allowed."""

@@ -12,7 +12,7 @@ import html
 import os
 import reprlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from fdlab.files import atomic_write
 from fdlab.plot.colors import car_color
@@ -24,10 +24,42 @@ from fdlab.rules.race import Race
 from fdlab.rules.state import FINISHED, RaceState
 from fdlab.table.errors import TableTypeError
 
-__all__ = ["replay_frames", "replay_html", "save_replay"]
+__all__ = ["RaceHolder", "ReplayFrame", "replay_frames", "replay_html", "save_replay"]
 
 
-def replay_frames(race: Race) -> list[dict[str, Any]]:
+class RaceHolder(Protocol):
+    """Something that holds a race: a replay takes it instead of the race itself.
+
+    A :class:`~fdlab.table.controller.TableController` and the race tables
+    (:class:`~fdlab.table.widget.RaceTable`, a shared one) do.
+    """
+
+    @property
+    def race(self) -> Race:
+        """The race played at the table."""
+        ...
+
+
+class ReplayFrame(TypedDict):
+    """One frame of a replay: a round (or the start), as the slider shows it.
+
+    Attributes
+    ----------
+    title : str
+        ``"Start"``, ``"Round 3"``...; the last frame of a finished race
+        says ``(finish)``.
+    state : RaceState
+        The position at the end of the round.
+    events : list of str
+        What happened in the round, in the order played.
+    """
+
+    title: str
+    state: RaceState
+    events: list[str]
+
+
+def replay_frames(race: Race | RaceHolder) -> list[ReplayFrame]:
     """One frame per round (and the start): the state at its end, its title and its events.
 
     Examples
@@ -40,7 +72,7 @@ def replay_frames(race: Race) -> list[dict[str, Any]]:
     ('Start', True)
     """
     race = _race_of(race)
-    frames: list[dict[str, Any]] = [{"title": "Start", "state": race.start, "events": []}]
+    frames: list[ReplayFrame] = [{"title": "Start", "state": race.start, "events": []}]
     for before, _action, events in race.history():
         if before.round != frames[-1]["state"].round and before.round > 0:
             frames.append({"title": f"Round {before.round}", "state": before, "events": []})
@@ -54,7 +86,7 @@ def replay_frames(race: Race) -> list[dict[str, Any]]:
     return frames
 
 
-def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> str:
+def replay_html(race: Race | RaceHolder, *, width: int = 900, title: str | None = None) -> str:
     """The replay page of ``race`` (or of a table's race) as HTML text (BokehJS inlined).
 
     Examples
@@ -114,7 +146,7 @@ def replay_html(race: Race, *, width: int = 900, title: str | None = None) -> st
     return page
 
 
-def save_replay(race: Race, path: str | os.PathLike[str], **options: Any) -> Path:
+def save_replay(race: Race | RaceHolder, path: str | os.PathLike[str], **options: Any) -> Path:
     """Write :func:`replay_html` to ``path`` (atomically) and return the path.
 
     Examples
@@ -135,8 +167,9 @@ def save_replay(race: Race, path: str | os.PathLike[str], **options: Any) -> Pat
     return target
 
 
-def _race_of(race: Any) -> Race:
-    """``race``, or the race of a table (a TableController or a RaceTable)."""
+def _race_of(race: object) -> Race:
+    """``race``, or the race of a table (a TableController or a RaceTable): a notebook may
+    pass anything, so it is checked."""
     if isinstance(race, Race):
         return race
     inner = getattr(race, "race", None)
@@ -157,8 +190,8 @@ def _cars(race: Race, state: RaceState) -> dict[str, list[Any]]:
     return car_data(race.track, cars)
 
 
-def _frame_html(race: Race, frame: dict[str, Any]) -> str:
-    state: RaceState = frame["state"]
+def _frame_html(race: Race, frame: ReplayFrame) -> str:
+    state = frame["state"]
     rows = []
     for k in _order(state):
         car = state.cars[k]

@@ -31,7 +31,8 @@ geometry is sound too: no long closing step, no overlapping spaces.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -45,7 +46,7 @@ from fdlab.track.model import Track, add_space, add_step, new_graph
 _HAZARD_TOKENS = {"S": "shooting", "D": "danger"}
 
 
-def from_ascii(  # noqa: C901, PLR0913 (a board's features are its keywords; the text parser is one pass)
+def from_ascii(  # noqa: PLR0913 (a board's features are its keywords, the public API)
     text: str,
     *,
     corners: Mapping[int, int | Mapping[str, Any]] | None = None,
@@ -102,124 +103,200 @@ def from_ascii(  # noqa: C901, PLR0913 (a board's features are its keywords; the
     >>> sorted(track.graph.successors(0))
     [2, 3]
     """
+    board = _read_board(text, closed=closed, finish=finish, police=police)
+    if ring and not closed:
+        raise AsciiBoardError("ring=True bends a closed board into a ring; pass closed=True too")
+    graph = new_graph(name, laps=laps, space_length=1.0, lap_length=float(board.ncols))
+    _add_corners(graph, corners or {})
+    _add_spaces(graph, board, ring)
+    _add_steps(graph, board, corner_lane_changes)
+    _join_pit(graph, board)
+    _add_tunnels(graph, tunnels or {})
+    _add_grid(graph, grid)
+    update_corner_counts(graph)
+    track = Track(graph)
+    _add_contacts(track, board)
+    return track
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The board as drawn: the token in each cell and the kind of each row.
+
+    Rows are numbered from the top, columns from the left; ``cells`` holds
+    every cell that is a space (not ``x``), in reading order.
+    """
+
+    cells: dict[tuple[int, int], str]
+    kinds: dict[int, str]
+    nrows: int
+    ncols: int
+    closed: bool
+    finish: int | None
+    police: int | None
+
+    def rows(self, kind: str) -> list[int]:
+        """The rows of one kind (``"track"``, ``"pit"`` or ``"box"``), top first."""
+        return [r for r in range(self.nrows) if self.kinds[r] == kind]
+
+    def sid(self, r: int, c: int) -> int:
+        """The space id of row ``r``, column ``c``."""
+        return c * self.nrows + r
+
+    def next_col(self, c: int) -> int | None:
+        """The column after ``c``: the first one after the last on a closed board."""
+        if c + 1 < self.ncols:
+            return c + 1
+        return 0 if self.closed else None
+
+    def progress(self, c: int) -> float:
+        """How far column ``c`` lies along the lap, counted from the finish column."""
+        if self.finish is None:
+            return float(c)
+        if self.closed:
+            return float((c - self.finish) % self.ncols)
+        return float(c - self.finish)
+
+    def lines_into(self, c_from: int, c_to: int) -> list[str]:
+        """The lines (finish, police) a step from column ``c_from`` to ``c_to`` crosses."""
+        crossed = []
+        if self.finish is not None and c_to == self.finish and c_from != c_to:
+            crossed.append("finish")
+        if self.police is not None and c_to == self.police and c_from != c_to:
+            crossed.append("police")
+        return crossed
+
+
+def _read_board(text: str, *, closed: bool, finish: int | None, police: int | None) -> _Board:
+    """The tokens of ``text`` laid out in rows and columns, each row's kind checked."""
     rows = [line.split() for line in text.strip("\n").splitlines() if line.strip()]
     if not rows:
         raise AsciiBoardError("the board is empty: draw at least one row of spaces")
-    nrows = len(rows)
-    ncols = max(len(r) for r in rows)
     cells: dict[tuple[int, int], str] = {}
     kinds: dict[int, str] = {}
     for r, row in enumerate(rows):
-        row_kinds = {_token_kind(tok, r, c) for c, tok in enumerate(row)} - {"gap"}
-        if len(row_kinds) > 1:
-            raise AsciiBoardError(f"row {r} mixes {sorted(row_kinds)} spaces; keep one kind a row")
-        kinds[r] = row_kinds.pop() if row_kinds else "track"
-        for c, tok in enumerate(row):
-            if tok != "x":
-                cells[(r, c)] = tok
-    track_rows = [r for r in range(nrows) if kinds[r] == "track"]
-    pit_rows = [r for r in range(nrows) if kinds[r] == "pit"]
-    box_rows = [r for r in range(nrows) if kinds[r] == "box"]
+        kinds[r] = _row_kind(row, r)
+        cells.update({(r, c): tok for c, tok in enumerate(row) if tok != "x"})
+    track_rows = [r for r in range(len(rows)) if kinds[r] == "track"]
     if track_rows != list(range(len(track_rows))):
         raise AsciiBoardError("track rows must come first, then the pit row, then box rows")
-    if ring and not closed:
-        raise AsciiBoardError("ring=True bends a closed board into a ring; pass closed=True too")
+    return _Board(
+        cells=cells,
+        kinds=kinds,
+        nrows=len(rows),
+        ncols=max(len(row) for row in rows),
+        closed=closed,
+        finish=0 if finish is None and closed else finish,
+        police=police,
+    )
 
-    def sid(r: int, c: int) -> int:
-        return c * nrows + r
 
-    if finish is None and closed:
-        finish = 0
-    lap_length = float(ncols)
+def _row_kind(row: Sequence[str], r: int) -> str:
+    """The one kind of space (track, pit or box) in row ``r``; a row of gaps is track."""
+    row_kinds = {_token_kind(tok, r, c) for c, tok in enumerate(row)} - {"gap"}
+    if len(row_kinds) > 1:
+        raise AsciiBoardError(f"row {r} mixes {sorted(row_kinds)} spaces; keep one kind a row")
+    return row_kinds.pop() if row_kinds else "track"
+
+
+def _token_kind(tok: str, r: int, c: int) -> str:
+    if tok == "x":
+        return "gap"
+    if tok == "p":
+        return "pit"
+    if tok == "B":
+        return "box"
+    if tok == "." or tok in _HAZARD_TOKENS or tok.isdigit():
+        return "track"
+    raise AsciiBoardError(
+        f"row {r}, column {c}: unknown token {tok!r}; use . 1-9 S D x p B (see fdlab.track.ascii)"
+    )
+
+
+def _add_corners(graph: nx.DiGraph, corners: Mapping[int, int | Mapping[str, Any]]) -> None:
+    """Record each corner's stops and name (``Corner <id>`` unless named)."""
     corner_info: dict[Any, dict[str, Any]] = {
         cid: dict(spec) if isinstance(spec, Mapping) else {"stops": spec}
-        for cid, spec in (corners or {}).items()
+        for cid, spec in corners.items()
     }
-    graph = new_graph(name, laps=laps, space_length=1.0, lap_length=lap_length)
     for cid, info in corner_info.items():
         info.setdefault("name", f"Corner {cid}")
         graph.graph["corners"][cid] = {"stops": int(info["stops"]), "name": info["name"]}
 
+
+def _add_spaces(graph: nx.DiGraph, board: _Board, ring: bool) -> None:
+    """Add a space for each cell, column by column; box spaces are numbered in that order."""
     box_slot = 0
-    for (r, c), tok in sorted(cells.items(), key=lambda item: (item[0][1], item[0][0])):
+    for (r, c), tok in sorted(board.cells.items(), key=lambda item: (item[0][1], item[0][0])):
         corner = int(tok) if tok.isdigit() else None
         if corner is not None and corner not in graph.graph["corners"]:
             raise AsciiBoardError(
                 f"row {r}, column {c}: corner {corner} has no stop count; pass corners={{{corner}: n}}"
             )
-        progress = float((c - finish) % ncols) if finish is not None and closed else float(c)
-        if finish is not None and not closed:
-            progress = float(c - finish)
-        x, y, polygon = _ring_cell(r, c, ncols) if ring else _square_cell(r, c)
+        kind = board.kinds[r]
+        x, y, polygon = _ring_cell(r, c, board.ncols) if ring else _square_cell(r, c)
         attrs: dict[str, Any] = {
             "x": x,
             "y": y,
             "polygon": polygon,
-            "lane": r if kinds[r] == "track" else 0,
-            "progress": progress,
-            "kind": kinds[r],
+            "lane": r if kind == "track" else 0,
+            "progress": board.progress(c),
+            "kind": kind,
             "corner": corner,
             "hazard": _HAZARD_TOKENS.get(tok),
         }
-        if kinds[r] == "box":
+        if kind == "box":
             box_slot += 1
             attrs["box"] = box_slot
-        add_space(graph, sid(r, c), **attrs)
+        add_space(graph, board.sid(r, c), **attrs)
 
-    def lines_into(c_from: int, c_to: int) -> list[str]:
-        crossed = []
-        if finish is not None and c_to == finish and c_from != c_to:
-            crossed.append("finish")
-        if police is not None and c_to == police and c_from != c_to:
-            crossed.append("police")
-        return crossed
 
-    def next_col(c: int) -> int | None:
-        if c + 1 < ncols:
-            return c + 1
-        return 0 if closed else None
-
-    for r, c in cells:
-        c2 = next_col(c)
+def _add_steps(graph: nx.DiGraph, board: _Board, corner_lane_changes: bool) -> None:
+    """Add the steps to the next column: ahead and diagonal on the track, ahead in the pit lane."""
+    for r, c in board.cells:
+        c2 = board.next_col(c)
         if c2 is None:
             continue
-        here = sid(r, c)
-        if kinds[r] == "track":
-            for dr in (0, -1, 1):
-                r2 = r + dr
-                if r2 not in track_rows or (r2, c2) not in cells:
-                    continue
-                there = sid(r2, c2)
-                in_corner = graph.nodes[here]["corner"] is not None and (
-                    graph.nodes[there]["corner"] == graph.nodes[here]["corner"]
-                )
-                if dr and in_corner and not corner_lane_changes:
-                    continue
-                add_step(
-                    graph, here, there, "ahead" if dr == 0 else "lane_change", lines_into(c, c2)
-                )
-        elif kinds[r] == "pit" and (r, c2) in cells:
-            add_step(graph, here, sid(r, c2), "ahead", lines_into(c, c2))
+        if board.kinds[r] == "track":
+            _add_track_steps(graph, board, r, c, c2, corner_lane_changes)
+        elif board.kinds[r] == "pit" and (r, c2) in board.cells:
+            add_step(graph, board.sid(r, c), board.sid(r, c2), "ahead", board.lines_into(c, c2))
 
-    if pit_rows:
-        _join_pit(graph, cells, pit_rows[0], box_rows, track_rows[-1], sid, lines_into, next_col)
 
-    for label, (entry, exit_) in (tunnels or {}).items():
+def _add_track_steps(
+    graph: nx.DiGraph, board: _Board, r: int, c: int, c2: int, corner_lane_changes: bool
+) -> None:
+    """Add the steps from track cell ``(r, c)`` to the same and neighbouring lanes of ``c2``."""
+    here = board.sid(r, c)
+    for dr in (0, -1, 1):
+        r2 = r + dr
+        if board.kinds.get(r2) != "track" or (r2, c2) not in board.cells:
+            continue
+        there = board.sid(r2, c2)
+        in_corner = graph.nodes[here]["corner"] is not None and (
+            graph.nodes[there]["corner"] == graph.nodes[here]["corner"]
+        )
+        if dr and in_corner and not corner_lane_changes:
+            continue
+        add_step(graph, here, there, "ahead" if dr == 0 else "lane_change", board.lines_into(c, c2))
+
+
+def _add_tunnels(graph: nx.DiGraph, tunnels: Mapping[str, tuple[int, int]]) -> None:
+    """Join each tunnel's entry to its exit and label both spaces."""
+    for label, (entry, exit_) in tunnels.items():
         for s in (entry, exit_):
             if s not in graph:
                 raise AsciiBoardError(f"tunnel {label!r}: space {s} is not on the board")
             graph.nodes[s]["tunnel"] = str(label)
         add_step(graph, entry, exit_, "tunnel")
 
+
+def _add_grid(graph: nx.DiGraph, grid: Sequence[int]) -> None:
+    """Number the grid spots, pole first."""
     for pos, s in enumerate(grid, start=1):
         if s not in graph:
             raise AsciiBoardError(f"grid spot {pos}: space {s} is not on the board")
         graph.nodes[s]["grid"] = pos
-
-    update_corner_counts(graph)
-    track = Track(graph)
-    _add_contacts(track, cells, kinds, sid, next_col)
-    return track
 
 
 def _square_cell(r: int, c: int) -> tuple[float, float, Polygon]:
@@ -244,64 +321,45 @@ def _ring_cell(r: int, c: int, ncols: int) -> tuple[float, float, Polygon]:
     return x, y, outline
 
 
-def _token_kind(tok: str, r: int, c: int) -> str:
-    if tok == "x":
-        return "gap"
-    if tok == "p":
-        return "pit"
-    if tok == "B":
-        return "box"
-    if tok == "." or tok in _HAZARD_TOKENS or tok.isdigit():
-        return "track"
-    raise AsciiBoardError(
-        f"row {r}, column {c}: unknown token {tok!r}; use . 1-9 S D x p B (see fdlab.track.ascii)"
-    )
-
-
-def _join_pit(
-    graph: nx.DiGraph,
-    cells: dict[tuple[int, int], Any],
-    pit_row: int,
-    box_rows: Sequence[int],
-    outer_lane: int,
-    sid: Callable[[int, int], Any],
-    lines_into: Callable[[int, int], list[str]],
-    next_col: Callable[[int], int | None],
-) -> None:
+def _join_pit(graph: nx.DiGraph, board: _Board) -> None:
+    """Join the pit row (if any) to the outer track lane, and each box to the pit lane."""
+    pit_rows = board.rows("pit")
+    if not pit_rows:
+        return
+    pit_row, outer_lane = pit_rows[0], board.rows("track")[-1]
+    cells, sid = board.cells, board.sid
     pit_cols = sorted(c for (r, c) in cells if r == pit_row)
     first, last = pit_cols[0], pit_cols[-1]
     if first > 0 and (outer_lane, first - 1) in cells:
         add_step(graph, sid(outer_lane, first - 1), sid(pit_row, first), "pit_in", ["pit_entry"])
-    exit_col = next_col(last)
+    exit_col = board.next_col(last)
     if exit_col is not None and (outer_lane, exit_col) in cells:
         add_step(
             graph,
             sid(pit_row, last),
             sid(outer_lane, exit_col),
             "pit_out",
-            ["pit_exit", *lines_into(last, exit_col)],
+            ["pit_exit", *board.lines_into(last, exit_col)],
         )
-    for r in box_rows:
+    for r in board.rows("box"):
         for c in sorted(c for (rr, c) in cells if rr == r):
             if (pit_row, c - 1) in cells:
                 add_step(graph, sid(pit_row, c - 1), sid(r, c), "box_in")
             if (pit_row, c + 1) in cells:
-                add_step(graph, sid(r, c), sid(pit_row, c + 1), "box_out", lines_into(c, c + 1))
+                add_step(
+                    graph, sid(r, c), sid(pit_row, c + 1), "box_out", board.lines_into(c, c + 1)
+                )
 
 
-def _add_contacts(
-    track: Track,
-    cells: Iterable[Any],
-    kinds: Mapping[int, str],
-    sid: Callable[[int, int], Any],
-    next_col: Callable[[int], int | None],
-) -> None:
+def _add_contacts(track: Track, board: _Board) -> None:
+    """Add the contacts: beside (neighbouring track lanes) and behind (the next column)."""
+    cells, kinds, sid = board.cells, board.kinds, board.sid
     for r, c in cells:
         if kinds[r] == "box":
             continue
         here = sid(r, c)
         if kinds[r] == "track" and (r + 1, c) in cells and kinds[r + 1] == "track":
             track.add_contact(here, sid(r + 1, c), "beside")
-        c2 = next_col(c)
+        c2 = board.next_col(c)
         if c2 is not None and (r, c2) in cells:
             track.add_contact(here, sid(r, c2), "behind", rear=here)

@@ -15,8 +15,8 @@ The schema is documented in ``docs/schema.md``. In short:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Literal, TypeAlias
+from collections.abc import Hashable, Iterable, Iterator
+from typing import Any, Literal, TypeAlias, TypedDict, cast
 
 import networkx as nx
 
@@ -32,11 +32,23 @@ SpaceKind: TypeAlias = Literal["track", "pit", "box"]
 StepKind: TypeAlias = Literal[
     "ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out", "tunnel"
 ]
+#: What a contact is (``CONTACT_KINDS``): side by side, or one space behind the other.
+ContactKind: TypeAlias = Literal["beside", "behind"]
+#: A street-rules hazard of a space (``HAZARDS``, where ``None`` is no hazard).
+Hazard: TypeAlias = Literal["shooting", "danger"]
 
-SPACE_KINDS = ("track", "pit", "box")
-EDGE_KINDS = ("ahead", "lane_change", "pit_in", "pit_out", "box_in", "box_out", "tunnel")
-HAZARDS = (None, "shooting", "danger")
-CONTACT_KINDS = ("beside", "behind")
+SPACE_KINDS: tuple[SpaceKind, ...] = ("track", "pit", "box")
+EDGE_KINDS: tuple[StepKind, ...] = (
+    "ahead",
+    "lane_change",
+    "pit_in",
+    "pit_out",
+    "box_in",
+    "box_out",
+    "tunnel",
+)
+HAZARDS: tuple[Hazard | None, ...] = (None, "shooting", "danger")
+CONTACT_KINDS: tuple[ContactKind, ...] = ("beside", "behind")
 LINE_NAMES = ("finish", "police", "pit_entry", "pit_exit")
 
 #: Default attribute values of a space; every node of a track carries all of them.
@@ -66,6 +78,124 @@ TRACK_DEFAULTS: dict[str, Any] = {
     "space_length": 1.0,
     "lap_length": 0.0,
 }
+
+
+class TrackAttributes(TypedDict):
+    """The graph attributes every track carries (``graph.graph``), as the schema types them.
+
+    ``docs/schema.md`` describes them. A track may carry more (``build``,
+    ``picture``, ``imported_from``, ``edits``), which this type leaves out.
+
+    Attributes
+    ----------
+    name : str
+        The circuit's name.
+    description : str
+        One or two sentences for someone choosing a board.
+    schema : int
+        The file schema version (``SCHEMA_VERSION``).
+    laps : int
+        The default race length.
+    corners : dict
+        Corner id -> ``{"stops", "name", "long", "short"}``.
+    units : str
+        Unit of ``x`` and ``y``: ``"m"`` or ``"px"``.
+    space_length : float
+        Nominal length of a space along the centreline, in ``units``.
+    lap_length : float
+        Progress at which the lap closes.
+    """
+
+    name: str
+    description: str
+    schema: int
+    laps: int
+    corners: dict[Any, dict[str, Any]]
+    units: str
+    space_length: float
+    lap_length: float
+
+
+class SpaceAttributes(TypedDict):
+    """The attributes every space carries (a node's dict), as the schema types them.
+
+    ``docs/schema.md`` describes them; ``SPACE_DEFAULTS`` holds their
+    defaults. A space may carry more (kept from a file), which this type
+    leaves out.
+
+    Attributes
+    ----------
+    x, y : float
+        Centre of the space.
+    polygon : shapely Polygon or None
+        Outline of the space.
+    lane : int
+        0 is the leftmost lane in the direction of travel.
+    progress : float
+        Distance along the lap from the finish line, in spaces.
+    kind : {"track", "pit", "box"}
+    corner : int or None
+        Corner id.
+    hazard : {None, "shooting", "danger"}
+        Street-rules hazard.
+    tunnel : str or None
+        Tunnel pair label.
+    grid : int or None
+        Grid spot, 1 for pole.
+    box : int or None
+        For ``box`` spaces: the owner slot (car number, 1-based).
+    level : int
+        0 on the ground, 1 on a bridge, -1 under the track.
+    """
+
+    x: float
+    y: float
+    polygon: Any  # a shapely Polygon or None (shapely has no types)
+    lane: int
+    progress: float
+    kind: SpaceKind
+    corner: int | None
+    hazard: Hazard | None
+    tunnel: str | None
+    grid: int | None
+    box: int | None
+    level: int
+
+
+def track_attributes(graph: nx.DiGraph) -> TrackAttributes:
+    """The graph attributes of ``graph`` (``graph.graph`` itself), typed as the schema says.
+
+    networkx has no types: this is where a track's graph attributes get
+    theirs. Nothing is checked or copied (:func:`fdlab.track.validate.validate`
+    checks a track).
+
+    Examples
+    --------
+    >>> track_attributes(new_graph("Test ring", laps=2))["laps"]
+    2
+    """
+    return cast(TrackAttributes, graph.graph)
+
+
+def space_attributes(graph: nx.DiGraph, space: SpaceId) -> SpaceAttributes:
+    """The attribute dict of ``space`` in ``graph`` (the node's own dict), typed as the schema says.
+
+    networkx has no types: this is where a space's attributes get theirs.
+    Nothing is checked or copied.
+
+    Raises
+    ------
+    KeyError
+        When ``space`` is not a node of ``graph`` (networkx's own error).
+
+    Examples
+    --------
+    >>> graph = new_graph()
+    >>> add_space(graph, 7, lane=1)
+    >>> space_attributes(graph, 7)["lane"]
+    1
+    """
+    return cast(SpaceAttributes, graph.nodes[space])
 
 
 class Track:
@@ -111,40 +241,40 @@ class Track:
     @property
     def name(self) -> str:
         """The circuit's name."""
-        return self.graph.graph["name"]
+        return track_attributes(self.graph)["name"]
 
     @property
     def description(self) -> str:
         """A short description for people choosing a board."""
-        return self.graph.graph["description"]
+        return track_attributes(self.graph)["description"]
 
     @property
     def laps(self) -> int:
         """The default race length in laps."""
-        return self.graph.graph["laps"]
+        return track_attributes(self.graph)["laps"]
 
     @property
     def corners(self) -> dict[Any, dict[str, Any]]:
         """Corner id -> ``{"stops", "name", "long", "short"}``."""
-        return self.graph.graph["corners"]
+        return track_attributes(self.graph)["corners"]
 
     @property
     def lap_length(self) -> float:
         """Progress value at which a lap closes (the finish line is at 0)."""
-        return self.graph.graph["lap_length"]
+        return track_attributes(self.graph)["lap_length"]
 
     # -- spaces -----------------------------------------------------------------
     def __len__(self) -> int:
-        return self.graph.number_of_nodes()
+        return len(self.graph)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[SpaceId]:
         return iter(self.graph.nodes)
 
     def __contains__(self, space: object) -> bool:
         return space in self.graph
 
-    def space(self, space: Any) -> dict[str, Any]:
-        """The attribute dict of one space.
+    def space(self, space: SpaceId) -> SpaceAttributes:
+        """The attribute dict of one space (the graph's own, not a copy).
 
         Raises
         ------
@@ -152,11 +282,11 @@ class Track:
             With a message naming the missing space.
         """
         try:
-            return self.graph.nodes[space]
+            return space_attributes(self.graph, space)
         except KeyError:
             raise KeyError(f"space {space!r} is not on track {self.name!r}") from None
 
-    def spaces(self, **attrs: Any) -> list[Any]:
+    def spaces(self, **attrs: Any) -> list[SpaceId]:
         """Ids of the spaces whose attributes equal all of ``attrs``.
 
         Examples
@@ -171,38 +301,38 @@ class Track:
             if all(data.get(k) == v for k, v in attrs.items())
         ]
 
-    def corner_spaces(self, corner: Any) -> list[Any]:
+    def corner_spaces(self, corner: Any) -> list[SpaceId]:
         """The spaces of one corner."""
         return self.spaces(corner=corner)
 
-    def grid_spots(self) -> list[Any]:
+    def grid_spots(self) -> list[SpaceId]:
         """Grid spaces ordered from pole (grid 1) backwards."""
         spots = [(d["grid"], n) for n, d in self.graph.nodes(data=True) if d["grid"] is not None]
         return [n for _, n in sorted(spots)]
 
-    def boxes(self) -> list[Any]:
+    def boxes(self) -> list[SpaceId]:
         """Pit boxes ordered by their owner slot."""
         boxes = [(d["box"], n) for n, d in self.graph.nodes(data=True) if d["kind"] == "box"]
         return [n for _, n in sorted(boxes, key=lambda item: (item[0] is None, item[0] or 0))]
 
-    def tunnel_pairs(self) -> dict[Any, list[Any]]:
+    def tunnel_pairs(self) -> dict[str, list[SpaceId]]:
         """Tunnel label -> the spaces that carry it."""
-        pairs: dict[Any, list[Any]] = {}
+        pairs: dict[str, list[SpaceId]] = {}
         for n, d in self.graph.nodes(data=True):
             if d["tunnel"] is not None:
                 pairs.setdefault(d["tunnel"], []).append(n)
         return pairs
 
     # -- steps and contacts -----------------------------------------------------
-    def steps(self, space: Any) -> list[tuple[Any, dict[str, Any]]]:
+    def steps(self, space: SpaceId) -> list[tuple[SpaceId, dict[str, Any]]]:
         """The steps out of ``space`` as ``(next_space, edge_attributes)`` pairs."""
         return list(self.graph.adj[space].items())
 
-    def edges_crossing(self, line: str) -> list[tuple[Any, Any]]:
+    def edges_crossing(self, line: str) -> list[tuple[SpaceId, SpaceId]]:
         """Steps that cross the named line (``"finish"``, ``"police"``...)."""
         return [(u, v) for u, v, d in self.graph.edges(data=True) if line in d["lines"]]
 
-    def touching(self, space: Any) -> list[Any]:
+    def touching(self, space: SpaceId) -> list[SpaceId]:
         """Spaces a car on ``space`` touches: it is behind or beside them (D-5).
 
         A car directly *ahead* of another does not touch it; the car behind
@@ -217,27 +347,35 @@ class Track:
         >>> sorted(track.touching(2))  # lane 0, second column: beside 3, behind 4
         [3, 4]
         """
-        touched = []
+        touched: list[SpaceId] = []
         for other, data in self.contacts.adj[space].items():
             if data.get("kind") == "beside" or data.get("rear") == space:
                 touched.append(other)
         return touched
 
-    def add_contact(self, a: Any, b: Any, kind: str, rear: Any = None) -> None:
+    def add_contact(
+        self, a: Hashable, b: Hashable, kind: str, rear: Hashable | None = None
+    ) -> None:
         """Record that spaces ``a`` and ``b`` touch.
 
         Parameters
         ----------
-        a, b : space ids
-        kind : {"beside", "behind"}
-        rear : space id, optional
+        a, b : SpaceId
+        kind : ContactKind
+            ``"beside"`` or ``"behind"``; any other text is refused.
+        rear : SpaceId, optional
             For ``"behind"``: which of ``a`` and ``b`` is the rear space.
+
+        Raises
+        ------
+        TrackError
+            For an unknown kind, or a ``"behind"`` contact without its rear space.
         """
         if kind not in CONTACT_KINDS:
             raise TrackError(f"contact kind must be one of {CONTACT_KINDS}, not {kind!r}")
         if kind == "behind" and rear not in (a, b):
             raise TrackError(f"a 'behind' contact between {a!r} and {b!r} needs rear=one of them")
-        attrs = {"kind": kind}
+        attrs: dict[str, Hashable | None] = {"kind": kind}
         if kind == "behind":
             attrs["rear"] = rear
         self.contacts.add_edge(a, b, **attrs)
@@ -280,11 +418,11 @@ class Track:
         return track_svg(self)
 
 
-def _edge_dict(graph: nx.DiGraph) -> dict[tuple[Any, Any], dict[str, Any]]:
+def _edge_dict(graph: nx.DiGraph) -> dict[tuple[SpaceId, SpaceId], dict[str, Any]]:
     return {(u, v): d for u, v, d in graph.edges(data=True)}
 
 
-def _contact_dict(contacts: nx.Graph) -> dict[frozenset[Any], dict[str, Any]]:
+def _contact_dict(contacts: nx.Graph) -> dict[frozenset[SpaceId], dict[str, Any]]:
     return {frozenset((u, v)): d for u, v, d in contacts.edges(data=True)}
 
 
@@ -306,7 +444,7 @@ def new_graph(name: str = "untitled", **attrs: Any) -> nx.DiGraph:
     return graph
 
 
-def add_space(graph: nx.DiGraph, space: Any, **attrs: Any) -> None:
+def add_space(graph: nx.DiGraph, space: SpaceId, **attrs: Any) -> None:
     """Add one space with every schema attribute set (defaults filled in)."""
     unknown = set(attrs) - set(SPACE_DEFAULTS)
     if unknown:
@@ -317,9 +455,24 @@ def add_space(graph: nx.DiGraph, space: Any, **attrs: Any) -> None:
 
 
 def add_step(
-    graph: nx.DiGraph, u: Any, v: Any, kind: str = "ahead", lines: Iterable[str] = ()
+    graph: nx.DiGraph, u: SpaceId, v: SpaceId, kind: str = "ahead", lines: Iterable[str] = ()
 ) -> None:
-    """Add one step ``u -> v`` of the given kind, crossing ``lines``."""
+    """Add one step ``u -> v`` of the given kind, crossing ``lines``.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+    u, v : SpaceId
+    kind : StepKind
+        One of ``EDGE_KINDS``; any other text is refused.
+    lines : iterable of str
+        The lines the step crosses (``LINE_NAMES``).
+
+    Raises
+    ------
+    TrackError
+        For an unknown kind.
+    """
     if kind not in EDGE_KINDS:
         raise TrackError(f"step {u!r}->{v!r}: kind must be one of {EDGE_KINDS}, not {kind!r}")
     graph.add_edge(u, v, kind=kind, lines=frozenset(lines))

@@ -25,7 +25,6 @@ end), ``shared-ben-back.png`` (Ben's page reopened). Needs
 from __future__ import annotations
 
 import re
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,10 +39,20 @@ from lab_server import (
     jupyter_lab,
     require_chromium,
 )
+from shared_players import (
+    BOARD_DRAWN,
+    CARS,
+    PLAYERS,
+    SEATS,
+    SEED,
+    Seat,
+    hot_seat,
+    play_until,
+    sprint,
+    wait_for_any,
+)
 
-from fdlab.rules import Race
-from fdlab.table import SharedTable, TableController
-from fdlab.track import from_ascii
+from fdlab.table import SharedTable
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -51,35 +60,12 @@ TIMEOUT_MS = 30_000
 
 pytestmark = pytest.mark.browser
 
-CARS = ["Blue", "Red", "Green"]
-SEATS = ["person", "person", "heuristic"]
-# Seed 6 on the sprint: Red, Green and Blue in turn; the race ends in 19 actions.
-SEED = 6
-PLAYERS = {"Ana": "Blue", "Ben": "Red"}
-
 _CELL = """\
 from fdlab.table import RaceTable
 
 table = RaceTable.join("race.log", player={player!r}, seat={car!r}, bot_delay=0.2)
 table
 """
-
-
-def sprint():
-    """Two lanes of 11 spaces, three grid spots: a race of a few turns a car."""
-    lane = " ".join(["."] * 11)
-    return from_ascii(f"{lane}\n{lane}", grid=[12, 1, 0], finish=10, name="Sprint")
-
-
-def hot_seat() -> list:
-    """The same race at one table, people choosing the middle gear and the first move."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from table_helpers import finish
-
-    table = TableController(Race(sprint(), cars=CARS, seed=SEED, roll_grid=False), SEATS)
-    table.roll_grid()
-    finish(table)
-    return list(table.race.actions)
 
 
 @pytest.fixture
@@ -106,12 +92,6 @@ def lab(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
         yield urls, log
 
 
-# The table's board is drawn on the page (BokehJS loaded, the figure's view made).
-_BOARD_DRAWN = """
-() => !!window.Bokeh && window.Bokeh.index.roots.some((v) => v.model.name === "fdlab-race-board")
-"""
-
-
 def _run(page, runs: int = 1) -> None:
     """Run the open notebook's cell (its ``runs``-th run in that kernel) and wait for it."""
     page.wait_for_function(KERNEL_READY)
@@ -124,63 +104,6 @@ def _run(page, runs: int = 1) -> None:
             arg=runs,
         )
     page.wait_for_function(KERNEL_READY)
-
-
-class Seat:
-    """One player's page: their table and what they do on their turn."""
-
-    def __init__(self, page, player: str) -> None:
-        self.page = page
-        self.player = player
-        self.car = PLAYERS[player]
-        self.table = page.locator(".fdlab-race-table").first
-        self.prompt = self.table.locator(".fdlab-prompt")
-        self.log = self.table.locator(".fdlab-log")
-        self.message = self.table.locator(".fdlab-message")
-
-    def on_turn(self) -> bool:
-        return f"{self.car} ({self.player}):" in self.prompt.inner_text()
-
-    def play(self) -> None:
-        """One decision as shown: start roll, the middle gear, or the first move; then wait for
-        the log to show it."""
-        from playwright.sync_api import expect
-
-        text = self.prompt.inner_text()
-        before = self.log.inner_text()
-        if "make the start roll" in text:
-            self.table.locator("button.fdlab-start-roll").click()
-        elif "choose a gear" in text:
-            gears = self.table.locator("button.fdlab-gear")
-            gears.nth(gears.count() // 2).click()
-        elif "click a highlighted space" in text:
-            self.table.locator("button.fdlab-move").click()
-        else:
-            raise AssertionError(f"{self.player}: nothing to do at {text!r}")
-        expect(self.log).not_to_have_text(before)
-        assert "Error" not in self.message.inner_text(), self.message.inner_text()
-
-
-def _play_until(seats: list[Seat], done, deadline: float) -> None:
-    while not done():
-        assert time.monotonic() < deadline, [s.prompt.inner_text() for s in seats]
-        acted = False
-        for seat in seats:
-            if seat.on_turn():
-                seat.play()
-                acted = True
-        if not acted:
-            seats[0].page.wait_for_timeout(100)
-
-
-def _wait_for_any(seats: list[Seat], said: re.Pattern[str]) -> list[str]:
-    """The message lines once one of them says ``said`` (within 20 s)."""
-    deadline = time.monotonic() + 20
-    while True:
-        texts = [seat.message.inner_text() for seat in seats]
-        if any(said.search(text) for text in texts) or time.monotonic() > deadline:
-            return texts
-        seats[0].page.wait_for_timeout(100)
 
 
 def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Path]) -> None:
@@ -204,7 +127,7 @@ def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Pat
                 _run(page)
             ana, ben = Seat(pages["Ana"], "Ana"), Seat(pages["Ben"], "Ben")
             for page in pages.values():
-                page.wait_for_function(_BOARD_DRAWN)
+                page.wait_for_function(BOARD_DRAWN)
             expect(ana.table.locator(".fdlab-owners")).to_contain_text(
                 "Blue: Ana (you) · Red: Ben · Green: heuristic"
             )
@@ -220,16 +143,16 @@ def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Pat
             for seat in (ana, ben):
                 expect(seat.log).to_contain_text("Grid roll")
             refused = re.compile(r"(Ana|Ben) rolled for the grid before you: your action was not")
-            said = _wait_for_any([ana, ben], refused)
+            said = wait_for_any([ana, ben], refused)
             assert sum(bool(refused.search(text)) for text in said) == 1, said
             for seat in (ana, ben):
                 assert seat.log.inner_text().count("Grid roll") == 1
 
             # turns from each page until Ben's car has moved and it is Ana's turn
-            _play_until([ana, ben], lambda: "Red moves" in ana.log.inner_text() and ana.on_turn(),
+            play_until([ana, ben], lambda: "Red moves" in ana.log.inner_text() and ana.on_turn(),
                         time.monotonic() + 40)  # fmt: skip
             ben.page.close()  # Ben closes his tab mid-race
-            _play_until([ana], lambda: "Red (Ben) is deciding" in ana.prompt.inner_text(),
+            play_until([ana], lambda: "Red (Ben) is deciding" in ana.prompt.inner_text(),
                         time.monotonic() + 30)  # fmt: skip
 
             # Ben comes back: his notebook again, run again, the race where it is
@@ -238,14 +161,14 @@ def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Pat
             page.goto(urls["Ben"])
             _run(page, runs=2)
             ben = Seat(page, "Ben")
-            page.wait_for_function(_BOARD_DRAWN)  # BokehJS is on the page opened anew
+            page.wait_for_function(BOARD_DRAWN)  # BokehJS is on the page opened anew
             expect(ben.prompt).to_contain_text(re.compile(r"Red \(Ben\): (choose a gear|make)"))
             expect(ben.table.locator(".fdlab-owners")).to_contain_text("Red: Ben (you)")
             assert ben.log.inner_text() == ana.log.inner_text()
             page.screenshot(path=str(ARTIFACTS / "shared-ben-back.png"))
 
             # to the end
-            _play_until([ana, ben], lambda: "The race is over" in ana.prompt.inner_text(),
+            play_until([ana, ben], lambda: "The race is over" in ana.prompt.inner_text(),
                         time.monotonic() + 60)  # fmt: skip
             expect(ben.prompt).to_contain_text("The race is over")
             expect(ben.log).to_have_text(ana.log.inner_text())

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,9 +40,15 @@ from fdlab.track.corners import corner_path_counts
 from fdlab.track.errors import BoardImportError, TrackFileError
 from fdlab.track.formats.reading import MAX_POSITION, is_number
 from fdlab.track.formats.shapes import add_contacts, add_outlines
-from fdlab.track.model import Track, add_space, add_step, new_graph
-
-SpaceId = Hashable
+from fdlab.track.model import (
+    SpaceId,
+    SpaceKind,
+    StepKind,
+    Track,
+    add_space,
+    add_step,
+    new_graph,
+)
 
 #: A lane change to a space less than this many space lengths ahead gains half a space.
 _HALF_STEP_AHEAD = 0.75
@@ -297,7 +302,7 @@ class _Assembly:
         with a lane change on either side: the middle one of three, the
         leftmost of two in the left lane, the rightmost of two in the right.
         """
-        onward = list(main.successors(u))
+        onward: list[SpaceId] = list(main.successors(u))
         if len(onward) == 1:
             return True
         a = self.spaces[u]
@@ -571,15 +576,16 @@ class _Assembly:
                 info["long"], info["short"] = corner_path_counts(track, c)
         return track
 
-    def step_kind(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> str:
+    def step_kind(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> StepKind:
         a, b = graph.nodes[u]["kind"], graph.nodes[v]["kind"]
-        kind = {
+        kinds: dict[tuple[SpaceKind, SpaceKind], StepKind] = {
             ("track", "pit"): "pit_in",
             ("pit", "track"): "pit_out",
             ("pit", "box"): "box_in",
             ("box", "pit"): "box_out",
             ("pit", "pit"): "ahead",
-        }.get((a, b))
+        }
+        kind = kinds.get((a, b))
         if kind is not None:
             return kind
         if a == b == "track" and graph.nodes[u]["lane"] != graph.nodes[v]["lane"]:
