@@ -6,10 +6,14 @@ One home for what every fdlab widget needs around its own content:
   action was refused (with the traceback folded under "details" when the
   error was a bug, not a refusal);
 - :func:`reported`, the decorator that runs a widget callback and shows any
-  error on that line instead of losing it in the browser console;
-- :class:`Buttons`, which makes buttons with a CSS class (the browser tests
-  and the enabling logic find them by it) and keeps them by that class;
-- :func:`row` and :func:`labelled`, layout rows that wrap on a narrow screen;
+  error on that line instead of losing it in the browser console
+  (:func:`bug_report` words an unexpected one, for a task that catches its own);
+- :func:`button`, a button with a CSS class (the browser tests and the
+  enabling logic find it by it), and :class:`Buttons`, which makes them and
+  keeps them by that class;
+- :func:`row` and :func:`labelled`, layout rows that wrap on a narrow screen,
+  and :func:`table_row`, a row made from a table of label, CSS class,
+  control and tooltip;
 - :func:`load_bokehjs`, which puts BokehJS on the page once, from the
   installed package (no CDN);
 - :func:`fold` and :func:`board_beside_panel`, the one-screen layout: the
@@ -38,7 +42,7 @@ import asyncio
 import functools
 import html
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -53,6 +57,8 @@ __all__ = [
     "MessageLine",
     "ReportingWidget",
     "board_beside_panel",
+    "bug_report",
+    "button",
     "fold",
     "in_background",
     "labelled",
@@ -60,6 +66,7 @@ __all__ = [
     "reported",
     "row",
     "running_loop",
+    "table_row",
 ]
 
 #: The one colour of a refusal, in every fdlab widget (dark red, readable on white).
@@ -198,6 +205,21 @@ class ReportingWidget(Protocol):
         """Bring the controls up to date after any callback, refused or not."""
 
 
+def bug_report(error: BaseException) -> tuple[str, str]:
+    """What a message line says of an error that is a bug: its type and words, and its traceback.
+
+    Examples
+    --------
+    >>> try:
+    ...     {}["lap"]
+    ... except KeyError as error:
+    ...     message, details = bug_report(error)
+    >>> message, details.startswith("Traceback")
+    ("KeyError: 'lap'", True)
+    """
+    return f"{type(error).__name__}: {error}", "".join(traceback.format_exception(error))
+
+
 def reported(method: Handler) -> Handler:
     """Run a widget callback, showing any error on the widget's message line.
 
@@ -226,7 +248,7 @@ def reported(method: Handler) -> Handler:
         except FdlabError as error:
             self.messages.refuse(str(error))
         except Exception as error:  # callbacks must never lose an error
-            self.messages.refuse(f"{type(error).__name__}: {error}", traceback.format_exc())
+            self.messages.refuse(*bug_report(error))
         finally:
             self.after_callback()
         return None
@@ -234,8 +256,39 @@ def reported(method: Handler) -> Handler:
     return wrapper  # type: ignore[return-value]
 
 
+def button(
+    text: str,
+    css: str,
+    handler: Callable[[], None],
+    tip: str = "",
+    *,
+    layout: w.Layout | None = None,
+    **options: Any,
+) -> w.Button:
+    """A button labelled ``text`` with the CSS class ``css`` that calls ``handler()`` when clicked.
+
+    It is as wide as its text unless a ``layout`` is given; ``tip`` is its
+    tooltip (its text when empty); ``options`` go to :class:`ipywidgets.Button`
+    (``button_style``...).
+
+    Examples
+    --------
+    >>> clicks = []
+    >>> gear = button("3rd", "fdlab-gear", lambda: clicks.append(3), "free shift",
+    ...               layout=w.Layout(width="100%"), button_style="warning")
+    >>> gear.click(); clicks, gear.tooltip, gear.layout.width, gear.button_style
+    ([3], 'free shift', '100%', 'warning')
+    """
+    if layout is None:
+        layout = w.Layout(width="auto", flex="0 0 auto")
+    control = w.Button(description=text, tooltip=tip or text, layout=layout, **options)
+    control.add_class(css)
+    control.on_click(lambda _button: handler())
+    return control
+
+
 class Buttons:
-    """Make buttons that carry a CSS class and keep them by it.
+    """Make buttons that carry a CSS class (:func:`button`) and keep them by it.
 
     Examples
     --------
@@ -251,11 +304,8 @@ class Buttons:
     def make(
         self, text: str, css: str, handler: Callable[[], None], tip: str = "", **options: Any
     ) -> w.Button:
-        """A button labelled ``text`` that calls ``handler()`` when clicked."""
-        layout = w.Layout(width="auto", flex="0 0 auto")
-        control = w.Button(description=text, tooltip=tip or text, layout=layout, **options)
-        control.add_class(css)
-        control.on_click(lambda _button: handler())
+        """A :func:`button`, kept by its CSS class."""
+        control = button(text, css, handler, tip, **options)
         self.by_class[css] = control
         return control
 
@@ -289,6 +339,45 @@ def row(*children: w.Widget) -> w.HBox:
     2
     """
     return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap"))
+
+
+#: One control of a :func:`table_row`: (label, CSS class, control) or (label, CSS class,
+#: control, tooltip). The control is a widget, or the handler of a button.
+RowEntry = tuple[str, str, Any] | tuple[str, str, Any, str]
+
+
+def table_row(buttons: Buttons, table: Sequence[RowEntry]) -> w.HBox:
+    """A :func:`row` of controls from a table, one entry a control, in the row's order.
+
+    An entry's control is a widget (a text box, a dropdown...): the label
+    becomes its description (none when the label is empty), the tooltip its
+    tooltip, and it is :func:`labelled` with the CSS class. Otherwise it is a
+    handler: the entry makes a button of ``buttons`` (:meth:`Buttons.make`)
+    labelled so, with that CSS class and tooltip, that calls it.
+
+    Examples
+    --------
+    >>> buttons, stops = Buttons(), w.Dropdown(options=[1, 2, 3])
+    >>> corner = table_row(buttons, [
+    ...     ("Stops", "fdlab-stops", stops, "stops in the corner"),
+    ...     ("Make corner", "fdlab-make-corner", lambda: None),
+    ... ])
+    >>> [child.description for child in corner.children], stops.tooltip
+    (['Stops', 'Make corner'], 'stops in the corner')
+    >>> buttons["fdlab-make-corner"] is corner.children[1]
+    True
+    """
+    controls = []
+    for label, css, control, *tip in table:
+        if isinstance(control, w.Widget):
+            if label:
+                control.description = label
+            if tip:
+                control.tooltip = tip[0]
+            controls.append(labelled(control, css))
+        else:
+            controls.append(buttons.make(label, css, control, *tip))
+    return row(*controls)
 
 
 #: How wide the control panel beside the board is.
@@ -384,8 +473,7 @@ def load_bokehjs(*, again: bool = False) -> None:
         return
     if get_ipython() is None:
         return
-    from bokeh.io import output_notebook
-    from bokeh.resources import INLINE
+    from fdlab.plot.notebook import inline_bokehjs
 
-    output_notebook(INLINE, hide_banner=True)
+    inline_bokehjs()
     _bokeh_loaded = True

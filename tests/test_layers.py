@@ -34,7 +34,7 @@ ALLOWED: dict[str, set[str]] = {
     "fdlab._lazy": set(),
     "fdlab._text": set(),
     "fdlab.track": set(),
-    "fdlab._shell": set(),
+    "fdlab._shell": {"fdlab.plot"},  # BokehJS on the page: fdlab.plot.notebook
     "fdlab.plot": {"fdlab.track"},
     # the editor shows the default bot's verdict beside the board (analysis, lazily)
     "fdlab.editor": {

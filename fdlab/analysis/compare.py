@@ -131,11 +131,9 @@ class Comparison:
 
     def show(self) -> None:
         """Draw :meth:`layout` in a notebook (BokehJS inlined)."""
-        from bokeh.io import output_notebook, show
-        from bokeh.resources import INLINE
+        from fdlab.plot.notebook import show_in_notebook
 
-        output_notebook(INLINE, hide_banner=True)
-        show(self.layout())
+        show_in_notebook(self.layout())
 
     def _repr_html_(self) -> str:
         items = "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences())

@@ -390,11 +390,9 @@ class CircuitReport:
 
     def show(self) -> None:
         """Draw the report in a notebook (BokehJS inlined, works offline)."""
-        from bokeh.io import output_notebook, show
-        from bokeh.resources import INLINE
+        from fdlab.plot.notebook import show_in_notebook
 
-        output_notebook(INLINE, hide_banner=True)
-        show(self.layout())
+        show_in_notebook(self.layout())
 
     def save_html(self, path: str | os.PathLike[str]) -> Path:
         """Write the report as a standalone HTML page (no network needed to open it)."""

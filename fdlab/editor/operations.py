@@ -28,6 +28,7 @@ from fdlab.track.model import (
     LINE_NAMES,
     SPACE_DEFAULTS,
     SPACE_KINDS,
+    ContactKind,
     SpaceId,
     StepKind,
     Track,
@@ -292,7 +293,7 @@ class AddSpaces(Operation):
 
     spaces: Mapping[SpaceId, Mapping[str, Any]]
     steps: Sequence[tuple[SpaceId, SpaceId, StepKind, frozenset[str]]] = ()
-    contacts: Sequence[tuple[SpaceId, SpaceId, str, SpaceId | None]] = ()
+    contacts: Sequence[tuple[SpaceId, SpaceId, ContactKind, SpaceId | None]] = ()
     label: str = "add spaces"
 
     def apply(self, track: Track) -> None:

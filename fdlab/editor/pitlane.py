@@ -14,7 +14,7 @@ from typing import Any
 from shapely.affinity import translate
 
 from fdlab.editor.errors import EditError
-from fdlab.track.model import SpaceId, SpaceKind, StepKind, Track
+from fdlab.track.model import ContactKind, SpaceId, SpaceKind, StepKind, Track
 
 
 @dataclass
@@ -25,7 +25,9 @@ class PitLanePlan:
     box_spaces: list[SpaceId] = field(default_factory=list)
     spaces: dict[SpaceId, dict[str, Any]] = field(default_factory=dict)
     steps: list[tuple[SpaceId, SpaceId, StepKind, frozenset[str]]] = field(default_factory=list)
-    contacts: list[tuple[SpaceId, SpaceId, str, SpaceId | None]] = field(default_factory=list)
+    contacts: list[tuple[SpaceId, SpaceId, ContactKind, SpaceId | None]] = field(
+        default_factory=list
+    )
 
 
 def plan_pit_lane(

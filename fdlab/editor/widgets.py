@@ -34,7 +34,7 @@ from fdlab._shell import (
     labelled,
     load_bokehjs,
     reported,
-    row,
+    table_row,
 )
 from fdlab.editor.backdrop import Backdrop
 from fdlab.editor.board_plot import (
@@ -258,250 +258,187 @@ class TrackEditor:
 
     def _tool_row(self) -> w.HBox:
         """The tool buttons and the arrow mode, above the plot."""
-        self.tool = labelled(
-            w.ToggleButtons(
-                description="Tool",
-                options=list(TOOLS),
-                value="Select",
-                tooltips=[TOOL_HINTS[name] for name in TOOLS],
-                style={"button_width": "auto"},
-            ),
-            "fdlab-tool",
-        )
-        self.tool.style = {"description_width": "initial", "button_width": "auto"}
+        hints = [TOOL_HINTS[name] for name in TOOLS]
+        self.tool = w.ToggleButtons(options=list(TOOLS), value="Select", tooltips=hints)
         self.tool.observe(self._on_tool, names="value")
-        self.arrows = labelled(
-            w.Dropdown(
-                description="Arrows",
-                options=list(ARROW_MODES),
-                value="in corners",
-                layout=w.Layout(width="12em"),
-            ),
-            "fdlab-arrows",
+        self.arrows = w.Dropdown(
+            options=list(ARROW_MODES), value="in corners", layout=w.Layout(width="12em")
         )
         self.arrows.observe(self._on_arrows, names="value")
-        return row(self.tool, self.arrows)
+        tools = table_row(
+            self._buttons,
+            [("Tool", "fdlab-tool", self.tool), ("Arrows", "fdlab-arrows", self.arrows)],
+        )
+        # the tool buttons as wide as their names
+        self.tool.style = {"description_width": "initial", "button_width": "auto"}
+        return tools
 
     def _corner_row(self) -> w.HBox:
         """Stops, corner name and the corner buttons."""
-        button = self._buttons.make
-        self.stops = labelled(
-            w.Dropdown(
-                description="Stops", options=[1, 2, 3], value=1, layout=w.Layout(width="9em")
-            ),
-            "fdlab-stops",
-        )
+        self.stops = w.Dropdown(options=[1, 2, 3], value=1, layout=w.Layout(width="9em"))
         self.stops.observe(self._on_stops, names="value")
-        self.corner_name = labelled(
-            w.Text(
-                description="Corner name", continuous_update=False, layout=w.Layout(width="18em")
-            ),
-            "fdlab-corner-name",
-        )
+        self.corner_name = w.Text(continuous_update=False, layout=w.Layout(width="18em"))
         self.corner_name.observe(self._on_corner_name, names="value")
-        return row(
-            self.stops,
-            self.corner_name,
-            button("Make corner", "fdlab-make-corner", self.make_corner),
-            button("Not a corner", "fdlab-clear-corner", self.clear_corner),
-            button(
-                "Merge corners",
-                "fdlab-merge-corners",
-                self.merge_corners,
-                "one corner from the selected corners and the spaces between them "
-                "(the larger stop count)",
-            ),
-            button("Split corner", "fdlab-split-corner", self.split_corner),
+        return table_row(
+            self._buttons,
+            [
+                ("Stops", "fdlab-stops", self.stops),
+                ("Corner name", "fdlab-corner-name", self.corner_name),
+                ("Make corner", "fdlab-make-corner", self.make_corner),
+                ("Not a corner", "fdlab-clear-corner", self.clear_corner),
+                (
+                    "Merge corners",
+                    "fdlab-merge-corners",
+                    self.merge_corners,
+                    "one corner from the selected corners and the spaces between them "
+                    "(the larger stop count)",
+                ),
+                ("Split corner", "fdlab-split-corner", self.split_corner),
+            ],
         )
 
     def _space_row(self) -> w.HBox:
         """Hazards, tunnels, grid spots and boxes of the selected spaces."""
-        button = self._buttons.make
-        self.grid_number = labelled(
-            w.BoundedIntText(
-                description="Spot", value=1, min=1, max=99, layout=w.Layout(width="8em")
-            ),
-            "fdlab-grid-number",
-        )
-        self.box_number = labelled(
-            w.BoundedIntText(
-                description="Car", value=1, min=1, max=99, layout=w.Layout(width="8em")
-            ),
-            "fdlab-box-number",
-        )
-        return row(
-            button("Shooting", "fdlab-shooting", lambda: self.set_hazard("shooting")),
-            button("Danger", "fdlab-danger", lambda: self.set_hazard("danger")),
-            button("No hazard", "fdlab-no-hazard", lambda: self.set_hazard(None)),
-            button("Tunnel pair", "fdlab-tunnel", self.pair_tunnel, "select two spaces"),
-            self.grid_number,
-            button("Grid spot", "fdlab-grid", self.set_grid_spot, "select one space"),
-            self.box_number,
-            button("Box", "fdlab-box", self.set_box, "select one pit box"),
+        self.grid_number = w.BoundedIntText(value=1, min=1, max=99, layout=w.Layout(width="8em"))
+        self.box_number = w.BoundedIntText(value=1, min=1, max=99, layout=w.Layout(width="8em"))
+        return table_row(
+            self._buttons,
+            [
+                ("Shooting", "fdlab-shooting", lambda: self.set_hazard("shooting")),
+                ("Danger", "fdlab-danger", lambda: self.set_hazard("danger")),
+                ("No hazard", "fdlab-no-hazard", lambda: self.set_hazard(None)),
+                ("Tunnel pair", "fdlab-tunnel", self.pair_tunnel, "select two spaces"),
+                ("Spot", "fdlab-grid-number", self.grid_number),
+                ("Grid spot", "fdlab-grid", self.set_grid_spot, "select one space"),
+                ("Car", "fdlab-box-number", self.box_number),
+                ("Box", "fdlab-box", self.set_box, "select one pit box"),
+            ],
         )
 
     def _step_row(self) -> w.HBox:
         """Add or remove a step; finish and police lines."""
-        button = self._buttons.make
-        self.step_from = labelled(
-            w.Text(description="Step from", layout=w.Layout(width="11em")), "fdlab-step-from"
-        )
-        self.step_to = labelled(
-            w.Text(description="to", layout=w.Layout(width="8em")), "fdlab-step-to"
-        )
-        self.step_kind = labelled(
-            w.Dropdown(description="kind", options=list(EDGE_KINDS), layout=w.Layout(width="11em")),
-            "fdlab-step-kind",
-        )
-        return row(
-            self.step_from,
-            self.step_to,
-            self.step_kind,
-            button("Add step", "fdlab-add-step", self.add_step),
-            button("Remove step", "fdlab-remove-step", self.remove_step),
-            button(
-                "Finish line here",
-                "fdlab-finish",
-                lambda: self.set_line("finish"),
-                "the line goes just before the selected spaces; the grid and pit lane follow",
-            ),
-            button("Police line here", "fdlab-police", lambda: self.set_line("police")),
+        self.step_from = w.Text(layout=w.Layout(width="11em"))
+        self.step_to = w.Text(layout=w.Layout(width="8em"))
+        self.step_kind = w.Dropdown(options=list(EDGE_KINDS), layout=w.Layout(width="11em"))
+        return table_row(
+            self._buttons,
+            [
+                ("Step from", "fdlab-step-from", self.step_from),
+                ("to", "fdlab-step-to", self.step_to),
+                ("kind", "fdlab-step-kind", self.step_kind),
+                ("Add step", "fdlab-add-step", self.add_step),
+                ("Remove step", "fdlab-remove-step", self.remove_step),
+                (
+                    "Finish line here",
+                    "fdlab-finish",
+                    lambda: self.set_line("finish"),
+                    "the line goes just before the selected spaces; the grid and pit lane follow",
+                ),
+                ("Police line here", "fdlab-police", lambda: self.set_line("police")),
+            ],
         )
 
     def _pit_row(self) -> w.HBox:
         """Delete spaces; add or remove the pit lane."""
-        button = self._buttons.make
-        self.pit_boxes = labelled(
-            w.BoundedIntText(
-                description="Boxes", value=0, min=0, max=20, layout=w.Layout(width="8em")
-            ),
-            "fdlab-pit-boxes",
-        )
-        return row(
-            button("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
-            button("Remove pit lane", "fdlab-remove-pit", self.remove_pit_lane),
-            self.pit_boxes,
-            button(
-                "Add pit lane",
-                "fdlab-pit",
-                self.add_pit_lane,
-                "pit lane beside the selected spaces",
-            ),
+        self.pit_boxes = w.BoundedIntText(value=0, min=0, max=20, layout=w.Layout(width="8em"))
+        return table_row(
+            self._buttons,
+            [
+                ("Delete spaces", "fdlab-delete-spaces", self.delete_spaces),
+                ("Remove pit lane", "fdlab-remove-pit", self.remove_pit_lane),
+                ("Boxes", "fdlab-pit-boxes", self.pit_boxes),
+                (
+                    "Add pit lane",
+                    "fdlab-pit",
+                    self.add_pit_lane,
+                    "pit lane beside the selected spaces",
+                ),
+            ],
         )
 
     def _build_row(self) -> w.HBox:
         """Lanes, space length, lanes per stretch, pit lane: how Rebuild builds."""
-        button = self._buttons.make
-        self.lanes = labelled(
-            w.BoundedIntText(
-                description="Lanes", value=2, min=2, max=4, layout=w.Layout(width="8em")
-            ),
-            "fdlab-lanes",
+        self.lanes = w.BoundedIntText(value=2, min=2, max=4, layout=w.Layout(width="8em"))
+        self.space_length = w.BoundedFloatText(
+            value=0.0, min=0.0, max=1e4, layout=w.Layout(width="19em")
         )
-        self.space_length = labelled(
-            w.BoundedFloatText(
-                description="Space length (m, 0 = auto)",
-                value=0.0,
-                min=0.0,
-                max=1e4,
-                tooltip="metres along the centreline; 0 lets the builder choose (its default spaces a lap)",
-                layout=w.Layout(width="19em"),
-            ),
-            "fdlab-space-length",
-        )
-        self.lane_counts = labelled(
-            w.Text(
-                description="Lanes per stretch",
-                placeholder="0.2-0.4:3, 0.7-0.8:2",
-                layout=w.Layout(width="20em"),
-            ),
-            "fdlab-lane-counts",
-        )
-        self.with_pit = labelled(
-            w.Checkbox(description="with pit lane", indent=False), "fdlab-with-pit"
-        )
-        self.keep_build = labelled(
-            w.Checkbox(
-                description="keep my edits",
-                tooltip="rebuild with the corners, stops, street features, grid and pit lane "
-                "of the last build, and make every edit since then again on the new board",
-                indent=False,
-                layout=w.Layout(width="auto"),
-            ),
-            "fdlab-keep-build",
-        )
-        return row(
-            self.lanes,
-            self.space_length,
-            self.lane_counts,
-            self.with_pit,
-            self.keep_build,
-            button("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
+        self.lane_counts = w.Text(placeholder="0.2-0.4:3, 0.7-0.8:2", layout=w.Layout(width="20em"))
+        self.with_pit = w.Checkbox(indent=False)
+        self.keep_build = w.Checkbox(indent=False, layout=w.Layout(width="auto"))
+        return table_row(
+            self._buttons,
+            [
+                ("Lanes", "fdlab-lanes", self.lanes),
+                (
+                    "Space length (m, 0 = auto)",
+                    "fdlab-space-length",
+                    self.space_length,
+                    "metres along the centreline; 0 lets the builder choose (its default spaces a lap)",
+                ),
+                ("Lanes per stretch", "fdlab-lane-counts", self.lane_counts),
+                ("with pit lane", "fdlab-with-pit", self.with_pit),
+                (
+                    "keep my edits",
+                    "fdlab-keep-build",
+                    self.keep_build,
+                    "rebuild with the corners, stops, street features, grid and pit lane "
+                    "of the last build, and make every edit since then again on the new board",
+                ),
+                ("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
+            ],
         )
 
     def _unplaced_row(self) -> w.HBox:
         """Edits a rebuild could not place, and what to do with them."""
-        button = self._buttons.make
-        self.unplaced = labelled(w.HTML(), "fdlab-unplaced")
-        return row(
-            self.unplaced,
-            button(
-                "Drop unplaced edits",
-                "fdlab-drop-unplaced",
-                self.drop_unplaced_edits,
-                "keep the rebuilt board without the edits it could not place",
-            ),
-            button("Undo rebuild", "fdlab-undo-rebuild", self.undo),
+        self.unplaced = w.HTML()
+        return table_row(
+            self._buttons,
+            [
+                ("", "fdlab-unplaced", self.unplaced),
+                (
+                    "Drop unplaced edits",
+                    "fdlab-drop-unplaced",
+                    self.drop_unplaced_edits,
+                    "keep the rebuilt board without the edits it could not place",
+                ),
+                ("Undo rebuild", "fdlab-undo-rebuild", self.undo),
+            ],
         )
 
     def _file_row(self) -> w.HBox:
         """Undo, redo, name, laps, and the file: save and load."""
-        button = self._buttons.make
-        self.path = labelled(
-            w.Text(
-                description="File",
-                placeholder=tracks_suggestion(),
-                layout=w.Layout(width="22em"),
-            ),
-            "fdlab-path",
-        )
-        self.overwrite = labelled(
-            w.Checkbox(description="overwrite", indent=False), "fdlab-overwrite"
-        )
-        self.discard = labelled(
-            w.Checkbox(description="discard unsaved", indent=False), "fdlab-discard"
-        )
-        self.undo_button = button("Undo", "fdlab-undo", self.undo)
-        self.redo_button = button("Redo", "fdlab-redo", self.redo)
-        self.name_box = labelled(
-            w.Text(description="Name", continuous_update=False, layout=w.Layout(width="16em")),
-            "fdlab-name",
-        )
+        self.name_box = w.Text(continuous_update=False, layout=w.Layout(width="16em"))
         self.name_box.observe(self._on_name, names="value")
-        self.laps = labelled(
-            w.BoundedIntText(
-                description="Laps", value=1, min=1, max=99, layout=w.Layout(width="8em")
-            ),
-            "fdlab-laps",
-        )
+        self.laps = w.BoundedIntText(value=1, min=1, max=99, layout=w.Layout(width="8em"))
         self.laps.observe(self._on_laps, names="value")
-        return row(
-            self.undo_button,
-            self.redo_button,
-            self.name_box,
-            self.laps,
-            self.path,
-            button("Save", "fdlab-save", self.save),
-            self.overwrite,
-            button("Load", "fdlab-load", self.load),
-            self.discard,
-            button(
-                "Print",
-                "fdlab-print",
-                self.print_board,
-                "write the board at real size as a PDF beside its file, to print and play on",
-            ),
+        self.path = w.Text(placeholder=tracks_suggestion(), layout=w.Layout(width="22em"))
+        self.overwrite = w.Checkbox(indent=False)
+        self.discard = w.Checkbox(indent=False)
+        files = table_row(
+            self._buttons,
+            [
+                ("Undo", "fdlab-undo", self.undo),
+                ("Redo", "fdlab-redo", self.redo),
+                ("Name", "fdlab-name", self.name_box),
+                ("Laps", "fdlab-laps", self.laps),
+                ("File", "fdlab-path", self.path),
+                ("Save", "fdlab-save", self.save),
+                ("overwrite", "fdlab-overwrite", self.overwrite),
+                ("Load", "fdlab-load", self.load),
+                ("discard unsaved", "fdlab-discard", self.discard),
+                (
+                    "Print",
+                    "fdlab-print",
+                    self.print_board,
+                    "write the board at real size as a PDF beside its file, to print and play on",
+                ),
+            ],
         )
+        self.undo_button, self.redo_button = (
+            self._buttons["fdlab-undo"],
+            self._buttons["fdlab-redo"],
+        )
+        return files
 
     def _fill_build_boxes(self) -> None:
         """Set the rebuild controls to what made the board (its build spec, or its look)."""

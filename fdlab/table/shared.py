@@ -206,7 +206,7 @@ class SharedTable:
 
     # -- making and joining ----------------------------------------------------------
     @classmethod
-    def create(  # noqa: PLR0913 (a race's options are keywords, as Race takes them)
+    def create(
         cls,
         path: str | os.PathLike[str],
         track: Any,

@@ -20,14 +20,13 @@ from __future__ import annotations
 import asyncio
 import html
 import os
-import traceback
 import weakref
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from fdlab._shell import load_bokehjs, reported, row, running_loop
+from fdlab._shell import bug_report, load_bokehjs, reported, row, running_loop
 from fdlab.rules.race import Race
 from fdlab.table.controller import TableController
 from fdlab.table.errors import TableError
@@ -75,7 +74,7 @@ class SharedRaceTable(RaceTable):
     ('none', 0)
     """
 
-    def __init__(  # noqa: PLR0913 (the table's options, as RaceTable takes them)
+    def __init__(
         self,
         shared: SharedTable,
         *,
@@ -254,8 +253,8 @@ class SharedRaceTable(RaceTable):
             self._poll_error = None
         except TableError as error:
             self._poll_trouble(str(error), "")
-        except Exception as error:  # noqa: BLE001 - the polling task must not die of a bug
-            self._poll_trouble(f"{type(error).__name__}: {error}", traceback.format_exc())
+        except Exception as error:  # the polling task must not die of a bug
+            self._poll_trouble(*bug_report(error))
         if shared.seq != before or self._drawn != shared.seq:
             self._changed()
             return True

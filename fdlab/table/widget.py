@@ -29,7 +29,6 @@ import functools
 import html
 import json
 import os
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +42,8 @@ from fdlab._shell import (
     Buttons,
     MessageLine,
     board_beside_panel,
+    bug_report,
+    button,
     fold,
     labelled,
     load_bokehjs,
@@ -332,7 +333,7 @@ class RaceTable:
 
     def _build_controls(self, bot_delay: float, path: str) -> None:
         self.buttons = Buttons()
-        button = self.buttons.make
+        make = self.buttons.make
 
         self.prompt = w.HTML()
         self.prompt.add_class("fdlab-prompt")
@@ -340,31 +341,32 @@ class RaceTable:
         self.die_face = w.HTML(layout=w.Layout(flex="0 0 auto"))
         self.die_face.add_class("fdlab-die")
         self.gear_buttons = w.VBox(layout=w.Layout(width="100%"))
+        self._gears_shown: list[tuple[int, str, str, str]] = []
         self.gear_buttons.add_class("fdlab-gears")
-        self.grid_button = button(
+        self.grid_button = make(
             "Roll for the grid",
             "fdlab-roll-grid",
             self.roll_grid,
             "S-1: every car rolls the black die",
             button_style="primary",
         )
-        self.start_button = button(
+        self.start_button = make(
             _start_text(self.race), "fdlab-start-roll", self.start_roll,
             "S-2: before its first move a car rolls the black die", button_style="primary",
         )  # fmt: skip
-        self.nitro_button = button("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear")
-        self.box_button = button("Into the box", "fdlab-box", self.into_box, "P-2: your pit box")
+        self.nitro_button = make("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear")
+        self.box_button = make("Into the box", "fdlab-box", self.into_box, "P-2: your pit box")
         # Radio buttons, not a <select>: a long move (braking, overshoots...) wraps.
         self.move_list = w.RadioButtons(
             options=[], layout=w.Layout(width="100%", max_height="15em", overflow="auto")
         )
         self.move_list.add_class("fdlab-move-list")
-        self.move_button = button(
+        self.move_button = make(
             "Move", "fdlab-move", self.move_from_list, "play the move chosen in the list",
             button_style="primary",
         )  # fmt: skip
-        self.undo_button = button("Undo", "fdlab-undo", self.undo, "back to the last decision")
-        self.redo_button = button("Redo", "fdlab-redo", self.redo)
+        self.undo_button = make("Undo", "fdlab-undo", self.undo, "back to the last decision")
+        self.redo_button = make("Redo", "fdlab-redo", self.redo)
         self.bot_delay = w.FloatSlider(
             value=bot_delay,
             min=0.0,
@@ -407,14 +409,14 @@ class RaceTable:
             "fdlab-discard",
         )
         self.discard.tooltip = "let Load and New race replace moves that were not saved"
-        self.save_button = button("Save", "fdlab-save", self.save)
-        self.load_button = button(
+        self.save_button = make("Save", "fdlab-save", self.save)
+        self.load_button = make(
             "Load", "fdlab-load", self.load_file, "replace this race by the game in the file"
         )
-        self.export_button = button(
+        self.export_button = make(
             "Replay page", "fdlab-export", self.export_replay, "an offline HTML page of the race"
         )
-        self.new_race_button = button(
+        self.new_race_button = make(
             "New race", "fdlab-new-race", self.new_race, "the same cars and seats, a new seed"
         )
         self.file_note = w.HTML()
@@ -512,21 +514,14 @@ class RaceTable:
             if car.space >= 0
         ]
         self.car_source.data = car_rows(car_data(race.track, cars), self._scale, self._space)
-        # gears: one button a line, its label wrapping in the panel
-        buttons = []
+        # gears: one button a line, its label wrapping in the panel; the buttons on the page
+        # stay while they offer the same (a redraw must not swap a button under the pointer)
         starting = person and c.start_roll_due
-        for choice in c.gear_choices() if person and not starting else []:
-            control = w.Button(
-                description=choice.label,
-                tooltip=_gear_tip(choice),
-                layout=w.Layout(width="100%"),
-                button_style=_gear_style(choice),
-            )
-            control.add_class("fdlab-gear")
-            control.add_class(f"fdlab-gear-{choice.gear}")
-            control.on_click(functools.partial(self._on_gear, choice.gear))
-            buttons.append(control)
-        self.gear_buttons.children = buttons
+        choices = c.gear_choices() if person and not starting else []
+        shown = [(ch.gear, ch.label, _gear_tip(ch), _gear_style(ch)) for ch in choices]
+        if shown != self._gears_shown:
+            self._gears_shown = shown
+            self.gear_buttons.children = [self._gear_button(*gear) for gear in shown]
         self.grid_button.layout.display = "" if person and race.phase == "grid" else "none"
         self.start_button.layout.display = "" if starting else "none"
         # the die (with the start roll just made) and the destinations
@@ -554,6 +549,14 @@ class RaceTable:
             self._file_section.children[0].value = True
         self._was_over = race.over
         self._frame_view()
+
+    def _gear_button(self, gear: int, label: str, tip: str, style: str) -> w.Button:
+        control = button(
+            label, "fdlab-gear", functools.partial(self.choose_gear, gear), tip,
+            layout=w.Layout(width="100%"), button_style=style,
+        )  # fmt: skip
+        control.add_class(f"fdlab-gear-{gear}")
+        return control
 
     def _may_decide(self) -> bool:
         """The buttons are live: a person decides now (a shared table: this player)."""
@@ -731,9 +734,6 @@ class RaceTable:
         self._player().choose_gear(gear)
         self._played()
 
-    def _on_gear(self, gear: int, _button: Any) -> None:
-        self.choose_gear(gear)
-
     @reported
     def click_space(self, space: Any) -> None:
         """A click on a space of the board: the move there, if it is a highlighted one.
@@ -840,8 +840,8 @@ class RaceTable:
                 await asyncio.sleep(float(self.bot_delay.value) or 0)
         except asyncio.CancelledError:
             raise
-        except Exception as error:  # noqa: BLE001 - a task must not lose its error
-            self.messages.refuse(f"{type(error).__name__}: {error}", traceback.format_exc())
+        except Exception as error:  # a task must not lose its error
+            self.messages.refuse(*bug_report(error))
         self.refresh()
 
     async def _solved(self) -> None:

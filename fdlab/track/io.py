@@ -334,7 +334,8 @@ def _sorted_lines(lines: Any, source: str, where: str) -> list[str]:
 
 def _space_id(space: Any, source: str, where: str) -> int | str:
     if is_int(space) or isinstance(space, str):
-        return _native(space, source, where)
+        native: int | str = _native(space, source, where)  # an int stays an int, a str a str
+        return native
     raise TrackFileError(source, where, f"space ids must be int or str, not {type(space).__name__}")
 
 
@@ -555,9 +556,10 @@ class _Reader:
                 raise self.fail(_field_name(where), problem)
 
     # -- schema versions ---------------------------------------------------------------
-    def migrate(self, doc: Any) -> dict[str, Any]:
-        if not isinstance(doc, dict):
-            raise self.fail("", f"must hold a JSON object, not {_json_type(doc)}")
+    def migrate(self, parsed: Any) -> dict[str, Any]:
+        if not isinstance(parsed, dict):
+            raise self.fail("", f"must hold a JSON object, not {_json_type(parsed)}")
+        doc: dict[str, Any] = parsed  # its keys are strings (plain_values checked them)
         if "schema" not in doc:
             raise self.fail("schema", "missing (a track file starts with its schema number)")
         version = doc["schema"]

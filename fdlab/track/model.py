@@ -15,7 +15,7 @@ The schema is documented in ``docs/schema.md``. In short:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal, TypeAlias, TypedDict, cast
 
 import networkx as nx
@@ -354,7 +354,7 @@ class Track:
         return touched
 
     def add_contact(
-        self, a: Hashable, b: Hashable, kind: str, rear: Hashable | None = None
+        self, a: SpaceId, b: SpaceId, kind: ContactKind, rear: SpaceId | None = None
     ) -> None:
         """Record that spaces ``a`` and ``b`` touch.
 
@@ -375,7 +375,7 @@ class Track:
             raise TrackError(f"contact kind must be one of {CONTACT_KINDS}, not {kind!r}")
         if kind == "behind" and rear not in (a, b):
             raise TrackError(f"a 'behind' contact between {a!r} and {b!r} needs rear=one of them")
-        attrs: dict[str, Hashable | None] = {"kind": kind}
+        attrs: dict[str, SpaceId | None] = {"kind": kind}
         if kind == "behind":
             attrs["rear"] = rear
         self.contacts.add_edge(a, b, **attrs)
@@ -455,7 +455,7 @@ def add_space(graph: nx.DiGraph, space: SpaceId, **attrs: Any) -> None:
 
 
 def add_step(
-    graph: nx.DiGraph, u: SpaceId, v: SpaceId, kind: str = "ahead", lines: Iterable[str] = ()
+    graph: nx.DiGraph, u: SpaceId, v: SpaceId, kind: StepKind = "ahead", lines: Iterable[str] = ()
 ) -> None:
     """Add one step ``u -> v`` of the given kind, crossing ``lines``.
 

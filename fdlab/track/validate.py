@@ -476,7 +476,11 @@ class _Validator:
         """The track's lap length, for the checks that measure round the lap: None when
         it is unknown (0) or not a length (reported by :meth:`check_track_attributes`)."""
         lap_length = self.graph.graph.get("lap_length")
-        if GRAPH_FIELDS["lap_length"].accepts(lap_length) and lap_length > 0:
+        if (
+            GRAPH_FIELDS["lap_length"].accepts(lap_length)
+            and isinstance(lap_length, (int, float))  # what accepts() lets through, for mypy
+            and lap_length > 0
+        ):
             return lap_length
         return None
 

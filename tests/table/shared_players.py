@@ -73,6 +73,7 @@ class Seat:
             self.table.locator("button.fdlab-start-roll").click()
         elif "choose a gear" in text:
             gears = self.table.locator("button.fdlab-gear")
+            expect(gears.first).to_be_visible()  # the prompt may come a moment before them
             gears.nth(gears.count() // 2).click()
         elif "click a highlighted space" in text:
             self.table.locator("button.fdlab-move").click()

@@ -26,6 +26,7 @@ from fdlab.track.build.lap_path import LapPath
 from fdlab.track.build.spec import BuildSpec
 from fdlab.track.corners import path_counts
 from fdlab.track.errors import BuildError
+from fdlab.track.model import StepKind
 
 
 def _corner_stretches(
@@ -133,7 +134,7 @@ def _room_after_line(spec: BuildSpec) -> int:
 
 def _short_corners(
     cells: list[_Cell],
-    steps: list[tuple[_Cell, _Cell, str]],
+    steps: list[tuple[_Cell, _Cell, StepKind]],
     corners: list[tuple[float, float, int, str | None]],
 ) -> list[int]:
     """Corner numbers whose shortest path holds fewer spaces than their stop count."""

@@ -55,7 +55,8 @@ def turning_curvature(xy: np.ndarray) -> np.ndarray:
     headings = np.arctan2(segments[:, 1], segments[:, 0])
     turns = np.angle(np.exp(1j * (headings - np.roll(headings, 1))))
     lengths = np.hypot(segments[:, 0], segments[:, 1])
-    return turns / (0.5 * (lengths + np.roll(lengths, 1)))
+    curvature: np.ndarray = turns / (0.5 * (lengths + np.roll(lengths, 1)))
+    return curvature
 
 
 class LapPath:
@@ -134,7 +135,8 @@ class LapPath:
 
     def _interp(self, s: np.ndarray, values: np.ndarray) -> np.ndarray:
         closed = np.concatenate([values, values[:1]])
-        return np.interp(np.mod(s, self.length), self._s_closed, closed)
+        interpolated: np.ndarray = np.interp(np.mod(s, self.length), self._s_closed, closed)
+        return interpolated
 
     def position(self, s: np.ndarray) -> np.ndarray:
         """Points ``(n, 2)`` of the centreline at arc lengths ``s`` (wrapping)."""
@@ -147,7 +149,8 @@ class LapPath:
         raw = np.column_stack(
             [self._interp(s, self.normals[:, 0]), self._interp(s, self.normals[:, 1])]
         )
-        return raw / np.hypot(raw[:, 0], raw[:, 1])[:, None]
+        unit: np.ndarray = raw / np.hypot(raw[:, 0], raw[:, 1])[:, None]
+        return unit
 
     def offset(self, s: np.ndarray, distance: float | np.ndarray) -> np.ndarray:
         """Points at arc lengths ``s`` moved ``distance`` metres to the left.
@@ -160,7 +163,9 @@ class LapPath:
         [200, 10]
         """
         s = np.asarray(s, dtype=float)
-        return self.position(s) + np.asarray(distance, dtype=float).reshape(-1, 1) * self.normal(s)
+        distances = np.asarray(distance, dtype=float).reshape(-1, 1)
+        moved: np.ndarray = self.position(s) + distances * self.normal(s)
+        return moved
 
     def offset_arc(self, distance: float) -> np.ndarray:
         """Cumulative length of the curve ``distance`` to the left, at ``self.s`` and the lap end."""

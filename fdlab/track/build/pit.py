@@ -18,6 +18,7 @@ from fdlab.track.build.lap_path import LapPath
 from fdlab.track.build.spec import PitSpec
 from fdlab.track.build.stretches import _EPS, _progress_at, _progress_span, _Stretch
 from fdlab.track.errors import BuildError
+from fdlab.track.model import StepKind
 from fdlab.track.validate import OVERLAP_TOLERANCE
 
 #: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
@@ -40,7 +41,7 @@ def _pit_lane(
     offsets: list[float],
     width: float,
     lap: float,
-) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, StepKind]]]:
     """The pit lane and its boxes (:func:`_pit_lane_for`); beside the finish straight, as
     many boxes as its pit spaces hold when that is fewer than asked, with a
     :class:`FewerBoxesWarning` saying so (a given stretch builds as asked or not at all)."""
@@ -74,7 +75,7 @@ def _pit_lane_for(
     offsets: list[float],
     width: float,
     lap: float,
-) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, StepKind]]]:
     """The pit lane and its boxes, beside straights only, on a side where it lies over no track.
 
     The pit lane never runs beside a corner (a car in the pits would skip it):
@@ -253,7 +254,7 @@ def _lay_pit(  # noqa: PLR0913 (the pieces of one build it lays the pit lane amo
     end: float,
     side: str,
     boxes_before: int | None = None,
-) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, str]]]:
+) -> tuple[list[_Cell], list[tuple[_Cell, _Cell, StepKind]]]:
     """Pit spaces and boxes on one side of the stretch from ``start`` to ``end``; the
     boxes and their ways in and out beside pit spaces before index ``boxes_before`` of
     the pit lane, if given."""
@@ -293,7 +294,7 @@ def _lay_pit(  # noqa: PLR0913 (the pieces of one build it lays the pit lane amo
             cell = _Cell(0, float(a), float(b), pit_offset, progress, kind="pit")
             _shape(path, cell, width)
             pit_cells.append(cell)
-    steps: list[tuple[_Cell, _Cell, str]] = []
+    steps: list[tuple[_Cell, _Cell, StepKind]] = []
     before = _at(lanes[edge_lane], pit_cells[0].start - 0.01, lap)
     after = _at(lanes[edge_lane], pit_cells[-1].end + 0.01, lap)
     if before is None or after is None:

@@ -10,7 +10,7 @@ import numpy as np
 
 from fdlab.track.build.cells import _at, _Cell, _lanes
 from fdlab.track.build.stretches import _EPS
-from fdlab.track.model import Track, starts_lap_again
+from fdlab.track.model import StepKind, Track, starts_lap_again
 
 #: A lane change gains at least this much progress (spaces): never a sideways step.
 MIN_DIAGONAL_GAIN = 0.5
@@ -24,7 +24,7 @@ PROGRESS_DECIMALS = 6
 
 def _track_steps(
     cells: list[_Cell], lap: float, lap_length: float, tunnels: list[tuple[_Cell, _Cell]]
-) -> list[tuple[_Cell, _Cell, str]]:
+) -> list[tuple[_Cell, _Cell, StepKind]]:
     """``ahead`` steps along each lane and diagonal ``lane_change`` steps forward to a
     neighbouring lane; tunnel portals only lead into / come out of their tunnel.
 
@@ -34,7 +34,7 @@ def _track_steps(
     a space side by side with it. One that enters or leaves a corner crosses its entry
     or exit line: it leaves from the last space of a lane's run and lands on the first.
     """
-    steps: list[tuple[_Cell, _Cell, str]] = []
+    steps: list[tuple[_Cell, _Cell, StepKind]] = []
     lanes = _lanes(cells)
     firsts, lasts = set(), set()
     for row in lanes.values():
@@ -132,7 +132,9 @@ def _lines_crossed(a: _Cell, b: _Cell, kind: str, police: float | None, lap: flo
     return lines
 
 
-def _add_contacts(track: Track, cells: list[_Cell], steps: list[tuple[_Cell, _Cell, str]]) -> None:
+def _add_contacts(
+    track: Track, cells: list[_Cell], steps: list[tuple[_Cell, _Cell, StepKind]]
+) -> None:
     for a, b, kind in steps:
         if kind == "ahead":
             track.add_contact(a.ident, b.ident, "behind", rear=a.ident)

@@ -156,7 +156,7 @@ def _sections(lines: list[str]) -> list[list[tuple[int, list[str]]]]:
     return sections
 
 
-def _number(word: str, kind: type, source: str, where: str) -> int | float:
+def _number(word: str, kind: type[int] | type[float], source: str, where: str) -> int | float:
     try:
         value = kind(word)
     except ValueError:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 
 from shapely.geometry import Polygon
 
-from fdlab.track.model import Track
+from fdlab.track.model import SpaceId, Track
 
 __all__ = ["add_contacts", "add_outlines"]
 
@@ -47,7 +47,7 @@ def add_contacts(track: Track) -> None:
     [1, 3, 5]
     """
     graph, lap = track.graph, track.lap_length
-    stretch: dict[Hashable, tuple[float, float]] = {}
+    stretch: dict[SpaceId, tuple[float, float]] = {}
     for n, d in graph.nodes(data=True):
         if d["kind"] == "box":
             continue
@@ -62,7 +62,7 @@ def add_contacts(track: Track) -> None:
     for u, v, e in graph.edges(data=True):
         if e["kind"] == "ahead" and graph.nodes[u]["kind"] == graph.nodes[v]["kind"]:
             track.add_contact(u, v, "behind", rear=u)
-    by_lane: dict[int, list[Hashable]] = {}
+    by_lane: dict[int, list[SpaceId]] = {}
     for n in stretch:
         if graph.nodes[n]["kind"] == "track":
             by_lane.setdefault(graph.nodes[n]["lane"], []).append(n)
@@ -74,7 +74,7 @@ def add_contacts(track: Track) -> None:
 
 
 def add_outlines(
-    track: Track, headings: Mapping[Hashable, tuple[float, float]], space_length: float
+    track: Track, headings: Mapping[SpaceId, tuple[float, float]], space_length: float
 ) -> None:
     """Give every space a rectangle around its centre, along its direction of travel.
 
@@ -97,7 +97,7 @@ def add_outlines(
     graph = track.graph
     nodes = graph.nodes
 
-    def distance(a: Hashable, b: Hashable) -> float:
+    def distance(a: SpaceId, b: SpaceId) -> float:
         return math.dist((nodes[a]["x"], nodes[a]["y"]), (nodes[b]["x"], nodes[b]["y"]))
 
     beside = [
