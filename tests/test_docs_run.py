@@ -28,6 +28,9 @@ FENCE = re.compile(r"^```(?P<language>\w*)\n(?P<code>.*?)^```$", re.MULTILINE | 
 #: Commands shortened so that the test run stays quick: the option and the value it gets.
 SHORTER = {"playtest": ("--races", "4"), "suggest": ("--races", "2")}
 
+#: Commands that would serve until stopped: the test asks for what they would run instead.
+SERVING = {"class": "--print-command"}
+
 
 def _blocks(page: Path, language: str) -> list[str]:
     """The fenced code blocks of ``page`` in ``language``, in the order they appear."""
@@ -102,6 +105,8 @@ def _run_in(folder: Path, command: str) -> subprocess.CompletedProcess[str]:
         arguments[arguments.index(option) + 1] = value
     elif option is not None:
         arguments += [option, value]
+    if arguments[0] in SERVING:
+        arguments.append(SERVING[arguments[0]])
     return subprocess.run(
         [sys.executable, "-m", "fdlab", *arguments],
         cwd=folder,

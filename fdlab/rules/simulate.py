@@ -8,6 +8,7 @@ which says what a policy is.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -98,7 +99,9 @@ def simulate(
         One per car, car 1 first (see :mod:`fdlab.bots`).
     preset : str or Preset
     seed : int, optional
-        Dice seed; bots carry their own seeds.
+        Dice seed (default 0); bots carry their own seeds. ``None`` draws a
+        fresh seed, kept in ``result.seed`` as :class:`~fdlab.rules.race.Race`
+        keeps it, so the race still replays.
     dice : DiceSource, optional
         Injected dice instead of the seed.
     laps : int, optional
@@ -123,6 +126,8 @@ def simulate(
     engine = Engine(board, preset, names, max_rounds=max_rounds)
     if any(bot is None for bot in bots):
         raise RuleError("simulate plays bots only: every car needs a policy, not None")
+    if seed is None and dice is None:
+        seed = secrets.randbelow(2**32)
     state = engine.initial_state()
     events: list[Event] = []
     actions: list[Action] = []

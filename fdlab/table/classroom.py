@@ -217,9 +217,10 @@ class ClassLobby:
         race = reader.race
         self.heading.value = _heading_html(reader)
         free = [(race.names[k], k) for k in reader.free_seats()]
-        chosen = self.seat_menu.value
+        # the first car free is offered first; later, what the student chose stays chosen
+        chosen = self.seat_menu.value if self.seat_menu.options else -1
         self.seat_menu.options = [*free, (WATCH, None)]
-        kept = chosen in {seat for _label, seat in free}
+        kept = chosen is None or chosen in {seat for _label, seat in free}
         self.seat_menu.value = chosen if kept else (free[0][1] if free else None)
 
     def after_callback(self) -> None:
@@ -242,8 +243,8 @@ class ClassLobby:
         self.refresh()
         seat = self.seat_menu.value
         shared = SharedTable.join(self.path, name)
-        if seat is None and shared.mine:  # joined again: the student's car is theirs still
-            seat = shared.mine[0]
+        if shared.mine:  # joined again: the student's cars are theirs still, and no more
+            seat = None
         table = SharedRaceTable(shared, seat=seat, **self.table_options)
         self.table = table
         self.messages.clear()
