@@ -235,7 +235,9 @@ class TableController:
     ('move', 1)
     """
 
-    def __init__(self, race: Race, seats: Sequence[Seat] | None = None) -> None:
+    def __init__(
+        self, race: Race, seats: Sequence[Seat] | None = None, *, background: bool = False
+    ) -> None:
         self.race = race
         n = len(race.names)
         if seats is None:
@@ -248,7 +250,9 @@ class TableController:
         #: One per car: ``"person"``, a bot's name or a policy.
         self.seats: list[Policy | str] = [PERSON if s is None else s for s in seats]
         #: One per car: the policy that drives it, ``None`` for a person's car.
-        self.policies = [self._policy(k, seat) for k, seat in enumerate(self.seats)]
+        #: (With ``background``, a bot whose board must be solved first is made in a
+        #: worker thread: :meth:`bot_waiting`, as :meth:`set_seat` does.)
+        self.policies = [self._policy(k, seat, background) for k, seat in enumerate(self.seats)]
         self.redo_stack: list[list[Action]] = []
         self._grid_rolled_here = False
 

@@ -301,7 +301,9 @@ def load_game(path: str | os.PathLike[str]) -> TableController:
     return game_from_dict(doc, source=source)
 
 
-def game_from_dict(doc: Any, *, source: str = "<game>") -> TableController:
+def game_from_dict(
+    doc: Any, *, source: str = "<game>", background: bool = False
+) -> TableController:
     """Check a game document and replay it (the inverse of :func:`game_to_dict`).
 
     Raises
@@ -320,14 +322,15 @@ def game_from_dict(doc: Any, *, source: str = "<game>") -> TableController:
     ...
     fdlab.table.errors.GameFileError: <game>: laps: the file was changed after it was saved (this field no longer matches digests.laps); a game file edited by hand is refused: load it, change the race at the table (undo, play on) and save it again
     """
-    return _Loader(source).table(doc)
+    return _Loader(source, background).table(doc)
 
 
 class _Loader:
     """Checks a game document field by field; every error names the file and the field."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, background: bool = False) -> None:
         self.source = source
+        self.background = background  # bots that need a solve are made in a worker thread
 
     def fail(self, field: str, message: str) -> GameFileError:
         where = f"{self.source}: {field}" if field else self.source
@@ -346,7 +349,7 @@ class _Loader:
         self.replay(race, doc.get("actions"))
         self.compare(race, doc["check"])
         try:
-            return TableController(race, doc["seats"])
+            return TableController(race, doc["seats"], background=self.background)
         except _ERRORS as error:
             raise self.fail("seats", str(error)) from None
 

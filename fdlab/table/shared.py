@@ -162,6 +162,12 @@ class SharedTable:
     lock_timeout : float
         How long a write waits for the file lock, in seconds (a table in a
         notebook waits a quarter of a second, never blocking the page).
+    background : bool
+        Make the bots whose board must be solved first (``par``) in a worker
+        thread, so joining returns at once (a race table in a notebook does);
+        such a bot's first move waits for its solve
+        (:meth:`TableController.bot_waiting
+        <fdlab.table.controller.TableController.bot_waiting>`).
 
     Attributes
     ----------
@@ -179,7 +185,12 @@ class SharedTable:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], player: str, *, lock_timeout: float = LOCK_TIMEOUT
+        self,
+        path: str | os.PathLike[str],
+        player: str,
+        *,
+        lock_timeout: float = LOCK_TIMEOUT,
+        background: bool = False,
     ) -> None:
         self.path = _path_of(path)
         self.source = str(path)
@@ -199,7 +210,7 @@ class SharedTable:
         if end < 0:
             raise self._fail(1, "the header is not complete (a shared game log starts with a "
                              "whole line: the race)" if data else "the file is empty")  # fmt: skip
-        self.controller = self._header(data[:end])
+        self.controller = self._header(data[:end], background)
         self.owners: list[str | None] = [None] * len(self.race.names)
         self._offset = end + 1
         self._take(data[end + 1 :], locked=False)
@@ -267,14 +278,19 @@ class SharedTable:
 
     @classmethod
     def join(
-        cls, path: str | os.PathLike[str], player: str, *, lock_timeout: float = LOCK_TIMEOUT
+        cls,
+        path: str | os.PathLike[str],
+        player: str,
+        *,
+        lock_timeout: float = LOCK_TIMEOUT,
+        background: bool = False,
     ) -> SharedTable:
         """Take part in the shared race in ``path`` as ``player`` (read and replayed at once).
 
         Joining again under the same name (after closing the tab, in another
         notebook) finds the race where it is, with the player's seats.
         """
-        return cls(path, player, lock_timeout=lock_timeout)
+        return cls(path, player, lock_timeout=lock_timeout, background=background)
 
     # -- what there is to see --------------------------------------------------------
     @property
@@ -405,7 +421,7 @@ class SharedTable:
         except OSError as error:
             raise self._fail(0, f"cannot cut off a record left half written ({error})") from None
 
-    def _header(self, raw: bytes) -> TableController:
+    def _header(self, raw: bytes, background: bool = False) -> TableController:
         try:
             doc = parse_json(raw, max_depth=None)  # game_from_dict names the field too deep
         except UntrustedInputError as error:
@@ -429,7 +445,9 @@ class SharedTable:
         if extra:
             raise self._fail(1, f"{extra[0]}: not a field of the header (format, version, game)")
         try:
-            return game_from_dict(doc.get("game"), source=f"{self.source}: line 1: game")
+            return game_from_dict(
+                doc.get("game"), source=f"{self.source}: line 1: game", background=background
+            )
         except GameFileError as error:
             raise SharedLogError(str(error), source=self.source, line=1) from None
 
@@ -675,8 +693,9 @@ class SharedTable:
         """
         self.sync()
         c = self.controller
-        if not c.bots_to_play:
-            return False
+        waiting = c.bot_waiting()
+        if not c.bots_to_play or (waiting is not None and not waiting.ready):
+            return False  # a bot still being made plays once its board is solved
         count = len(self.race.actions)
         step = next(c.bot_steps(), None)  # one step; the generator is dropped at once
         if step is None:
@@ -695,6 +714,9 @@ class SharedTable:
         """
         written = 0
         while self.bots_to_play:
+            waiting = self.controller.bot_waiting()
+            if waiting is not None:
+                waiting.wait()  # a bot made in the background: its board solved first
             written += self.play_bot()
         return written
 

@@ -248,7 +248,13 @@ class SharedRaceTable(RaceTable):
             shared.sync()
             loop = running_loop()
             now = loop.time() if loop is not None else float("inf")
-            if shared.bots_to_play and now - self._last_change >= float(self.bot_delay.value):
+            waiting = shared.controller.bot_waiting()
+            if waiting is not None and not waiting.ready:
+                self.messages.say(self._solving_text())
+            elif shared.bots_to_play and now - self._last_change >= float(self.bot_delay.value):
+                if waiting is not None:
+                    waiting.wait()  # solved: a failed solve raises here, and is shown
+                    self.messages.clear()
                 shared.play_bot()
             self._poll_error = None
         except TableError as error:

@@ -216,7 +216,9 @@ class RaceTable:
         from fdlab.table.shared import SharedTable
         from fdlab.table.shared_widget import SharedRaceTable
 
-        return SharedRaceTable(SharedTable.join(path, player), seat=seat, **options)
+        # in a notebook a par bot's board is solved in the background: joining returns at once
+        shared = SharedTable.join(path, player, background=running_loop() is not None)
+        return SharedRaceTable(shared, seat=seat, **options)
 
     @classmethod
     def load(cls, path: str | Path, **options: Any) -> RaceTable:
@@ -708,6 +710,8 @@ class RaceTable:
     # -- actions --------------------------------------------------------------------
     def _played(self) -> None:
         self.messages.clear()
+        if self.controller.solving:  # still said while a bot's board is solved
+            self.messages.say(self._solving_text())
         self.refresh()
         self.play_bots()
 
