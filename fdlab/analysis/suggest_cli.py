@@ -68,6 +68,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "--more-overtaking", action="store_true", help="count more lead changes as better"
     )
     parser.add_argument(
+        "--rules", choices=("basic", "street"), default=None,
+        help="the rules to race under (default: street when the board has hazard spaces, "
+        "and then each hazard zone is moved and removed too; else basic)",
+    )  # fmt: skip
+    parser.add_argument(
         "--max-pole-wins", type=_share, default=None, metavar="SHARE",
         help="the most races the car from pole may win (default: no target; six cars share "
         "fairly at 0.17; measure with --races 24 or more)",
@@ -112,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     with dask_client(args.scheduler, args.workers) as client:
         found = suggest(
             track, targets, races=args.races, seed=args.seed, workers=args.workers,
-            client=client, progress=not args.quiet,
+            client=client, progress=not args.quiet, rules=args.rules,
         )  # fmt: skip
     output = (
         Path(args.output)

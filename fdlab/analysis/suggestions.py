@@ -166,15 +166,20 @@ class Change:
 
     Attributes
     ----------
-    kind : {"stops", "longer", "shorter", "grid"}
+    kind : {"stops", "longer", "shorter", "grid", "hazard"}
     corner : Any
-        The corner changed (``None`` for the grid).
+        The corner changed (``None`` for the grid and hazards).
     description : str
     stops : int or None
         The new stop count (``kind == "stops"``).
     spaces : tuple
         The spaces the change puts into the corner (``longer``) or takes out
-        (``shorter``); the new grid spots, pole first (``grid``).
+        (``shorter``); the new grid spots, pole first (``grid``); the spaces
+        a hazard zone moves to (``hazard``; empty when it is removed).
+    cleared : tuple
+        The spaces of the hazard zone as it was (``hazard``).
+    hazard : str or None
+        The zone's hazard, ``"danger"`` or ``"shooting"`` (``hazard``).
     """
 
     kind: str
@@ -182,6 +187,8 @@ class Change:
     description: str
     stops: int | None = None
     spaces: tuple[SpaceId, ...] = ()
+    cleared: tuple[SpaceId, ...] = ()
+    hazard: str | None = None
 
     def apply(self, track: Track) -> Track:
         """The board with this change made (a copy; ``track`` is not changed).
@@ -201,6 +208,11 @@ class Change:
                 nodes[old]["grid"] = None
             for number, space in enumerate(self.spaces, start=1):
                 nodes[space]["grid"] = number
+        elif self.kind == "hazard":
+            for space in self.cleared:
+                nodes[space]["hazard"] = None
+            for space in self.spaces:
+                nodes[space]["hazard"] = self.hazard
         else:
             for space in self.spaces:
                 nodes[space]["corner"] = self.corner if self.kind == "longer" else None
@@ -213,13 +225,21 @@ class Change:
             controller.set_corner_stops(self.corner, self.stops)
         elif self.kind == "grid":
             controller.set_grid(self.spaces)
+        elif self.kind == "hazard" and self.spaces:
+            controller.move_hazard(self.cleared, self.spaces, self.hazard)
+        elif self.kind == "hazard":
+            controller.set_hazard(self.cleared, None)
         else:
             corner = self.corner if self.kind == "longer" else None
             controller.set_corner(list(self.spaces), corner)
 
 
-def candidate_changes(track: Track) -> list[Change]:
+def candidate_changes(track: Track, rules: str = "basic") -> list[Change]:
     """Every change :func:`suggest` tries: stops, one space longer or shorter, the grid moved.
+
+    Under street rules (``rules="street"``) each hazard zone (the connected
+    spaces of one hazard) is also moved one space further on, one space back,
+    and removed.
 
     Examples
     --------
@@ -268,7 +288,97 @@ def candidate_changes(track: Track) -> list[Change]:
         moved = _grid_moved(track, ahead=ahead)
         if moved:
             changes.append(Change("grid", None, f"Grid: {words}", spaces=moved))
+    if rules == "street":
+        changes += _hazard_changes(track)
     return changes
+
+
+def _hazard_changes(track: Track) -> list[Change]:
+    """Each hazard zone one space further on, one space back, and removed.
+
+    Examples
+    --------
+    >>> track = from_ascii(". . . . . . . . 1 1 . .", corners={1: 1})
+    >>> for space in (3, 4):
+    ...     track.graph.nodes[space]["hazard"] = "danger"
+    >>> [c.description for c in _hazard_changes(track)]
+    ['Danger zone before Corner 1 (2 spaces): one space further on', 'Danger zone before Corner 1 (2 spaces): one space back', 'Danger zone before Corner 1 (2 spaces): removed']
+    """
+    changes = []
+    hazards = {s: h for s, h in track.graph.nodes(data="hazard") if h}
+    for zone, hazard in _hazard_zones(track, hazards):
+        name = f"{str(hazard).capitalize()} zone {_where(track, zone)} ({len(zone)} spaces)"
+        for ahead, words in ((True, "one space further on"), (False, "one space back")):
+            moved = _zone_moved(track, zone, hazards, ahead=ahead)
+            if moved:
+                changes.append(Change("hazard", None, f"{name}: {words}", spaces=moved,
+                                      cleared=zone, hazard=hazard))  # fmt: skip
+        changes.append(Change("hazard", None, f"{name}: removed", cleared=zone, hazard=hazard))
+    return changes
+
+
+def _hazard_zones(
+    track: Track, hazards: dict[SpaceId, str]
+) -> list[tuple[tuple[SpaceId, ...], str]]:
+    """The zones: spaces of one hazard joined by steps, in lap order."""
+    graph = track.graph
+    seen: set[SpaceId] = set()
+    zones = []
+    for start in sorted(hazards, key=lambda s: (graph.nodes[s].get("progress") or 0, str(s))):
+        if start in seen:
+            continue
+        zone, todo = [], [start]
+        seen.add(start)
+        while todo:
+            space = todo.pop()
+            zone.append(space)
+            for other in (*graph.successors(space), *graph.predecessors(space)):
+                if other not in seen and hazards.get(other) == hazards[start]:
+                    seen.add(other)
+                    todo.append(other)
+        zones.append((tuple(sorted(zone, key=str)), hazards[start]))
+    return zones
+
+
+def _zone_moved(
+    track: Track, zone: tuple[SpaceId, ...], hazards: dict[SpaceId, str], *, ahead: bool
+) -> tuple[SpaceId, ...]:
+    """The zone one space on (or back) along its lanes; ``()`` if a space cannot move."""
+    graph, nodes = track.graph, track.graph.nodes
+    moved = []
+    for space in zone:
+        pairs = graph.out_edges(space, data=True) if ahead else graph.in_edges(space, data=True)
+        found = [v if ahead else u for u, v, step in pairs if step["kind"] == "ahead"]
+        found = [s for s in found if nodes[s]["kind"] == "track"
+                 and nodes[s]["lane"] == nodes[space]["lane"]
+                 and (s in zone or s not in hazards)]  # fmt: skip
+        if len(found) != 1:
+            return ()
+        moved.append(found[0])
+    return tuple(sorted(set(moved), key=str)) if len(set(moved)) == len(moved) else ()
+
+
+def _where(track: Track, spaces: Iterable[SpaceId]) -> str:
+    """``in Corner 2``, ``after Corner 2`` or ``before Corner 1``, by lap progress."""
+    nodes = track.graph.nodes
+    members = set(spaces)
+    for corner, info in track.corners.items():
+        if members & set(track.corner_spaces(corner)):
+            return f"in {info.get('name') or f'Corner {corner}'}"
+    start = min(float(nodes[s].get("progress") or 0.0) for s in members)
+    passed = [
+        (max(float(nodes[s].get("progress") or 0.0) for s in track.corner_spaces(c)), c)
+        for c in track.corners
+        if track.corner_spaces(c)
+    ]
+    before = [(end, c) for end, c in passed if end <= start]
+    if before:
+        corner = max(before)[1]
+        return f"after {track.corners[corner].get('name') or f'Corner {corner}'}"
+    if passed:
+        corner = min(passed)[1]
+        return f"before {track.corners[corner].get('name') or f'Corner {corner}'}"
+    return "on the lap"
 
 
 def _grid_moved(track: Track, *, ahead: bool) -> tuple[SpaceId, ...]:
@@ -468,7 +578,7 @@ class Suggestions(Sequence[Suggestion]):
         return target
 
 
-def suggest(  # keywords a designer reads in a notebook
+def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in notebooks)
     track: Track,
     targets: Targets | None = None,
     *,
@@ -478,6 +588,7 @@ def suggest(  # keywords a designer reads in a notebook
     workers: int | None = None,
     client: Any = None,
     progress: bool = True,
+    rules: str | None = None,
 ) -> Suggestions:
     """Try changes on ``track`` and list those that bring it toward ``targets``, best first.
 
@@ -498,6 +609,10 @@ def suggest(  # keywords a designer reads in a notebook
         then unused).
     progress : bool
         A progress bar with the time left (``tqdm``).
+    rules : {"basic", "street"}, optional
+        The rules the boards are raced under. Default: ``"street"`` when the
+        board has hazard spaces (then each hazard zone is also moved and
+        removed), else ``"basic"``.
 
     Returns
     -------
@@ -512,12 +627,16 @@ def suggest(  # keywords a designer reads in a notebook
 
     began = time.perf_counter()
     targets = targets or Targets()
-    tried = list(changes) if changes is not None else candidate_changes(track)
+    if rules is None:
+        rules = "street" if any(h for _s, h in track.graph.nodes(data="hazard")) else "basic"
+    if rules not in ("basic", "street"):
+        raise PlaytestError(f"suggest: rules is 'basic' or 'street', not {rules!r}")
+    tried = list(changes) if changes is not None else candidate_changes(track, rules)
     boards = [track] + [change.apply(track) for change in tried]  # the board as it is first
     verdicts: list[Verdict | None] = [None] * len(boards)
     with tqdm(total=len(boards), desc=f"suggest {track.name}", unit="board",
               disable=not progress) as bar:  # fmt: skip
-        for index, result in _measured(track, boards, races, seed, workers, client):
+        for index, result in _measured(track, boards, races, seed, workers, client, rules):
             if index == 0 and result is None:
                 break  # the board as it is cannot be raced: its verdict below says why
             verdicts[index] = result
@@ -525,7 +644,7 @@ def suggest(  # keywords a designer reads in a notebook
     verdict = verdicts[0]
     if verdict is None:
         try:
-            verdict = board_verdict(track, races=races, seed=seed)
+            verdict = board_verdict(track, races=races, seed=seed, rules=rules)
         except VerdictError as error:
             raise PlaytestError(f"suggest: {error}") from error
     distance, missing = targets.distance(verdict, track)
@@ -558,17 +677,19 @@ def suggest(  # keywords a designer reads in a notebook
     )
 
 
-def _measure(track_dict: dict[str, Any], races: int, seed: int) -> Verdict | None:
+def _measure(
+    track_dict: dict[str, Any], races: int, seed: int, rules: str = "basic"
+) -> Verdict | None:
     """The verdict of one changed board (in a worker process), ``None`` if it cannot be raced."""
     try:
-        return board_verdict(track_from_dict(track_dict), races=races, seed=seed)
+        return board_verdict(track_from_dict(track_dict), races=races, seed=seed, rules=rules)
     except VerdictError:
         return None
 
 
-def _start_worker(track_dict: dict[str, Any]) -> None:
+def _start_worker(track_dict: dict[str, Any], rules: str = "basic") -> None:
     """Solve the unchanged board first, so each change re-solves only what it touched."""
-    solve_for_edits(track_from_dict(track_dict))
+    solve_for_edits(track_from_dict(track_dict), rules)
 
 
 def _measured(  # the suggest call's own keywords, passed on
@@ -578,6 +699,7 @@ def _measured(  # the suggest call's own keywords, passed on
     seed: int,
     workers: int | None,
     client: Any = None,
+    rules: str = "basic",
 ) -> Iterable[tuple[int, Verdict | None]]:
     """``(index, verdict)`` of each board as it is measured: here, on processes or on Dask.
 
@@ -587,9 +709,9 @@ def _measured(  # the suggest call's own keywords, passed on
     """
     base = track_to_dict(track)
     if client is not None:
-        client.run(_start_worker, base)
+        client.run(_start_worker, base, rules)
         futures = {
-            client.submit(_measure, track_to_dict(board), races, seed, pure=False): index
+            client.submit(_measure, track_to_dict(board), races, seed, rules, pure=False): index
             for index, board in enumerate(boards)
         }
         from dask.distributed import as_completed as dask_completed
@@ -602,20 +724,20 @@ def _measured(  # the suggest call's own keywords, passed on
         return
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(boards) < 2:
-        _start_worker(base)
+        _start_worker(base, rules)
         for index, board in enumerate(boards):
-            yield index, _measure(track_to_dict(board), races, seed)
+            yield index, _measure(track_to_dict(board), races, seed, rules)
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
         max_workers=min(workers, len(boards)),
         mp_context=context,
         initializer=_start_worker,
-        initargs=(base,),
+        initargs=(base, rules),
     )
     try:
         futures = {
-            pool.submit(_measure, track_to_dict(board), races, seed): index
+            pool.submit(_measure, track_to_dict(board), races, seed, rules): index
             for index, board in enumerate(boards)
         }
         for future in as_completed(futures):

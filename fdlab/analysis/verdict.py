@@ -158,6 +158,9 @@ class Verdict:
         Lead changes per race.
     pole_wins : float
         Share of the races the car from pole (grid spot 1) won.
+    rules : str
+        The rules the board was raced under: ``"basic"`` or ``"street"``
+        (with the street hazards).
     """
 
     track_name: str
@@ -172,6 +175,7 @@ class Verdict:
     par_before: float | None = None
     lead_changes: float = 0.0
     pole_wins: float = 0.0
+    rules: str = "basic"
 
     @property
     def par_change(self) -> float | None:
@@ -208,7 +212,8 @@ class Verdict:
         Corner 1 (1 stop): overshot in 40% of passages by 2.0 spaces, 0.8 SP a car
         """
         change = self.par_change
-        par = f"Par {self.par:.1f} turns a lap"
+        rules = "" if self.rules == "basic" else f" ({self.rules} rules)"
+        par = f"Par {self.par:.1f} turns a lap{rules}"
         if change is not None and abs(change) >= 0.05:
             par += f" ({abs(change):.1f} {'more' if change > 0 else 'fewer'} than before the edit)"
         elif change is not None:
@@ -245,7 +250,7 @@ class Verdict:
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-def solve_for_edits(track: Track) -> None:
+def solve_for_edits(track: Track, rules: str = "basic") -> None:
     """Solve ``track``'s par here, so the verdicts of its edited versions re-solve less.
 
     Even when a cache holds the board's table, its solve is remembered in
@@ -259,7 +264,7 @@ def solve_for_edits(track: Track) -> None:
     >>> solve_for_edits(tight_ring())
     """
     with suppress(FdlabError):  # the verdict says what is wrong with the board
-        solve_to_reuse(compile_board(track), get_preset(*VERDICT_RULES))
+        solve_to_reuse(compile_board(track), get_preset(rules, VERDICT_RULES[1]))
 
 
 def board_verdict(
@@ -269,6 +274,7 @@ def board_verdict(
     cars: int = VERDICT_CARS,
     seed: int = 0,
     before: Verdict | None = None,
+    rules: str = "basic",
 ) -> Verdict:
     """What ``track`` plays like for the default bot, over one lap (basic rules).
 
@@ -283,6 +289,9 @@ def board_verdict(
         Seed of the races: the same board gives the same verdict.
     before : Verdict, optional
         The verdict before the last edit, for the change of par.
+    rules : {"basic", "street"}
+        The rules of the races and the par: ``"street"`` adds the street
+        hazards (X) a street circuit's spaces carry.
 
     Returns
     -------
@@ -310,9 +319,12 @@ def board_verdict(
         raise VerdictError("not playable yet: the board has no grid spot (Grid spot)")
     try:
         board = compile_board(track)
-        par = solo_table(board, get_preset(*VERDICT_RULES)).par
+        preset = get_preset(rules, VERDICT_RULES[1])
+        par = solo_table(board, preset).par
         cars = max(1, min(cars, len(track.grid_spots())))
-        result = playtest(track, cars, races=races, seed=seed, laps=1, workers=1, progress=False)
+        result = playtest(
+            track, cars, races=races, preset=preset, seed=seed, laps=1, workers=1, progress=False
+        )
     except FdlabError as error:
         raise VerdictError(f"not playable yet: {error}") from error
     mean, low, high = mean_interval(result.races["rounds"])
@@ -351,4 +363,5 @@ def board_verdict(
         par_before=None if before is None else before.par,
         lead_changes=float(result.turns.groupby("race")["took_lead"].sum().mean()),
         pole_wins=float((result.races["winner_grid"] == 1).mean()),
+        rules=rules,
     )

@@ -401,6 +401,29 @@ class EditorController:
         self.set_spaces(spaces, hazard=hazard)
 
     @recorded
+    def move_hazard(
+        self, old: Iterable[SpaceId], new: Iterable[SpaceId], hazard: str | None
+    ) -> None:
+        """Move a hazard zone: clear ``old``, mark ``new`` with ``hazard``; one edit, one Undo.
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". . . ."))
+        >>> editor.set_hazard([0, 1], "danger")
+        >>> editor.move_hazard([0, 1], [1, 2], "danger")
+        >>> editor.track.spaces(hazard="danger")
+        [1, 2]
+        >>> editor.undo()
+        'move the danger zone to 2 spaces'
+        """
+        cleared = self._require_spaces(old, "move hazard")
+        marked = self._require_spaces(new, "move hazard")
+        changes: dict[SpaceId, dict[str, Any]] = {space: {"hazard": None} for space in cleared}
+        changes.update({space: {"hazard": hazard} for space in marked})
+        label = f"move the {hazard} zone to {_count(marked)}"
+        self.apply(SetSpaceAttributes(changes, label=label))
+
+    @recorded
     def set_grid_spot(self, space: SpaceId, number: int | None) -> None:
         """Make ``space`` grid spot ``number`` (1 = pole); a space already on it loses it.
 

@@ -39,6 +39,7 @@ SIGNATURES: dict[str, dict[str, str]] = {
     "set_hazard": {"spaces": "spaces"},
     "set_grid_spot": {"space": "space"},
     "set_grid": {"spaces": "spaces"},
+    "move_hazard": {"old": "spaces", "new": "spaces"},
     "set_box": {"space": "space"},
     "pair_tunnel": {"entry": "space", "exit_": "space"},
     "clear_tunnel": {"label": "tunnel"},

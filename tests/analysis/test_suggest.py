@@ -190,3 +190,45 @@ def test_the_pole_target_counts_the_races_the_car_from_pole_won():
         "pole": f"pole wins {verdict.pole_wins:.0%} of races"
     }
     assert "pole" not in Targets(par=None).distance(verdict, track)[1]
+
+
+def test_on_a_street_circuit_hazard_zones_are_moved_and_removed():
+    """Issue 28: a hazard moved or removed, under street rules (X-2, X-3)."""
+    from fdlab.analysis.suggestions import candidate_changes
+    from fdlab.editor import EditorController
+    from fdlab.track import from_ascii
+
+    track = from_ascii(". . . . . . . . 1 1 . .\n. . . . . . . . 1 1 . .", corners={1: 1})
+    zone = [s for s, d in track.graph.nodes(data=True) if d["lane"] == 0][2:4]
+    for space in zone:
+        track.graph.nodes[space]["hazard"] = "danger"
+    assert not [c for c in candidate_changes(track) if c.kind == "hazard"]  # basic: no effect
+    hazard = [c for c in candidate_changes(track, "street") if c.kind == "hazard"]
+    on, back, removed = hazard
+    assert "one space further on" in on.description and "removed" in removed.description
+    assert set(on.cleared) == set(zone) and len(on.spaces) == len(zone)
+    moved = on.apply(track)
+    assert sorted(moved.spaces(hazard="danger"), key=str) == sorted(on.spaces, key=str)
+    assert removed.apply(track).spaces(hazard="danger") == []
+    assert sorted(track.spaces(hazard="danger"), key=str) == sorted(zone, key=str)  # a copy
+    editor = EditorController(track)
+    back.apply_in(editor)
+    assert sorted(editor.track.spaces(hazard="danger"), key=str) == sorted(back.spaces, key=str)
+    editor.undo()  # one edit
+    assert sorted(editor.track.spaces(hazard="danger"), key=str) == sorted(zone, key=str)
+
+
+def test_suggest_races_a_board_with_hazards_under_street_rules():
+    from fdlab.analysis import suggest
+    from fdlab.analysis.suggestions import candidate_changes
+    from fdlab.track import from_ascii
+
+    track = from_ascii(
+        " ".join(["."] * 8 + ["1", "1"] + ["."] * 10), corners={1: 2}, grid=[0], finish=18
+    )
+    track.graph.nodes[4]["hazard"] = "shooting"
+    found = suggest(track, races=2, workers=1, progress=False)
+    assert found.verdict.rules == "street"
+    assert found.verdict.lines()[0].endswith("(street rules).")
+    # the hazard zone was moved and removed too
+    assert found.tried == len(candidate_changes(track, "street")) > len(candidate_changes(track))
