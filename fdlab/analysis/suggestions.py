@@ -38,7 +38,13 @@ from typing import Any
 import pandas as pd
 
 from fdlab.analysis.errors import PlaytestError
-from fdlab.analysis.verdict import Verdict, VerdictError, board_verdict, solve_for_edits
+from fdlab.analysis.verdict import (
+    Verdict,
+    VerdictError,
+    board_verdict,
+    rules_for,
+    solve_for_edits,
+)
 from fdlab.track.corners import corner_path_counts, update_corner_counts
 from fdlab.track.io import track_from_dict, track_to_dict
 from fdlab.track.model import SpaceId, Track
@@ -628,7 +634,7 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
     began = time.perf_counter()
     targets = targets or Targets()
     if rules is None:
-        rules = "street" if any(h for _s, h in track.graph.nodes(data="hazard")) else "basic"
+        rules = rules_for(track)
     if rules not in ("basic", "street"):
         raise PlaytestError(f"suggest: rules is 'basic' or 'street', not {rules!r}")
     tried = list(changes) if changes is not None else candidate_changes(track, rules)

@@ -250,6 +250,21 @@ class Verdict:
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
+def rules_for(track: Track) -> str:
+    """The rules a board is judged under: ``"street"`` when it has hazard spaces, else ``"basic"``.
+
+    Examples
+    --------
+    >>> track = from_ascii(". . . .")
+    >>> rules_for(track)
+    'basic'
+    >>> track.graph.nodes[1]["hazard"] = "danger"
+    >>> rules_for(track)
+    'street'
+    """
+    return "street" if any(h for _space, h in track.graph.nodes(data="hazard")) else "basic"
+
+
 def solve_for_edits(track: Track, rules: str = "basic") -> None:
     """Solve ``track``'s par here, so the verdicts of its edited versions re-solve less.
 

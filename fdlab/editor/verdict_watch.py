@@ -64,10 +64,10 @@ class VerdictAnswer:
 
 def _verdict_of(track: Track, races: int, before: Verdict | None, generation: int) -> VerdictAnswer:
     """Compute one verdict (in the worker thread); an unplayable board is an answer too."""
-    from fdlab.analysis.verdict import board_verdict
+    from fdlab.analysis.verdict import board_verdict, rules_for
 
     try:
-        verdict = board_verdict(track, races=races, before=before)
+        verdict = board_verdict(track, races=races, before=before, rules=rules_for(track))
     except FdlabError as error:
         return VerdictAnswer(generation, problem=str(error))
     return VerdictAnswer(generation, verdict=verdict)
