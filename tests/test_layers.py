@@ -33,6 +33,8 @@ ALLOWED: dict[str, set[str]] = {
     "fdlab.errors": set(),
     "fdlab._lazy": set(),
     "fdlab._text": set(),
+    # the shared game log (a bottom layer: the games' logs build on it)
+    "fdlab.shared_log": set(),
     "fdlab.track": set(),
     "fdlab._shell": {"fdlab.plot"},  # BokehJS on the page: fdlab.plot.notebook
     "fdlab.plot": {"fdlab.track"},
@@ -56,10 +58,11 @@ ALLOWED: dict[str, set[str]] = {
         "fdlab.par",
         "fdlab.plot",
         "fdlab.rules",
+        "fdlab.shared_log",
         "fdlab.track",
     },
     "fdlab.championship": set(),
-    "fdlab.fun": {"fdlab._shell", "fdlab.championship"},
+    "fdlab.fun": {"fdlab._shell", "fdlab.championship", "fdlab.shared_log"},
     "fdlab.cli": {
         "fdlab.analysis",
         "fdlab.bots",

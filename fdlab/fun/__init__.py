@@ -5,7 +5,9 @@ lists the decisions, :func:`step` applies one and returns the new state with
 the events it caused. :class:`Game` wraps it for notebooks (history, undo,
 replay, bots); :mod:`fdlab.fun.opponents` names the bots, the manager
 (:class:`ManagerBot`) being the default opponent; :mod:`fdlab.fun.widgets` is
-the ipywidgets table, imported on demand.
+the ipywidgets table, imported on demand; :class:`SharedFunGame` is one
+championship played from several notebooks through a shared game log
+(:mod:`fdlab.fun.shared`, its table :mod:`fdlab.fun.shared_widget`).
 """
 
 from fdlab.fun.actions import (
@@ -32,6 +34,7 @@ from fdlab.fun.events import FunEvent
 from fdlab.fun.game import Game, play_championship
 from fdlab.fun.manager import ManagerBot
 from fdlab.fun.opponents import BOTS, DEFAULT_OPPONENT, make_opponent
+from fdlab.fun.shared import FunSeatError, NotYourDecisionError, SharedFunGame, StaleGameError
 from fdlab.fun.state import FunRules, GameState, PlayerState
 
 __all__ = [
@@ -51,12 +54,14 @@ __all__ = [
     "EndTurn",
     "FunEvent",
     "FunRules",
+    "FunSeatError",
     "Game",
     "SavedGameError",
     "GameState",
     "IllegalActionError",
     "ManagerBot",
     "Modifier",
+    "NotYourDecisionError",
     "Pass",
     "PlayCircuit",
     "PlaySpecial",
@@ -66,8 +71,10 @@ __all__ = [
     "FunRandomBot",
     "ReturnDriver",
     "SensibleBot",
+    "SharedFunGame",
     "SimpleBot",
     "StartAuction",
+    "StaleGameError",
     "deck_from_dict",
     "default_deck",
     "legal_actions",

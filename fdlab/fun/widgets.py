@@ -7,8 +7,9 @@ shell the editor and the race table share (:mod:`fdlab._shell`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
@@ -20,6 +21,9 @@ from fdlab.fun.game import Game
 from fdlab.fun.html import decision_html, describe_action, header_html, log_html, state_html
 from fdlab.fun.opponents import DEFAULT_OPPONENT
 from fdlab.fun.rulebook import rules_html
+
+if TYPE_CHECKING:
+    from fdlab.fun.shared_widget import SharedFunTable
 
 __all__ = ["FunTable", "FunTableController", "play_widget"]
 
@@ -59,7 +63,8 @@ class FunTableController:
         human: int = 0,
         bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
-        self.human = human
+        #: the seat whose hand the table shows (None: a shared game watched from no seat)
+        self.human: int | None = human
         self.game = Game(players, seed=seed, bots=bots, human=human, you=human)
         self.game.names[human] = "You"
         self.game.run_bots()
@@ -100,14 +105,22 @@ class FunTableController:
         IllegalActionError
             If the choice breaks a rule (the game is unchanged).
         """
+        self.game.play(self.action_for(key, amount))
+        self.game.run_bots()
+
+    def action_for(self, key: MenuKey, amount: int | None) -> Action:
+        """The action a menu entry's key stands for, with the amount box's value.
+
+        Examples
+        --------
+        >>> FunTableController(players=2, seed=1).action_for(("bid", 0), 4)
+        Bid(amount=4)
+        """
         if isinstance(key, tuple):
             kind, card = key
             value = amount if amount is not None else self.suggested_amount()
-            action: Action = StartAuction(card, value) if kind == "auction" else Bid(value)
-        else:
-            action = key
-        self.game.play(action)
-        self.game.run_bots()
+            return StartAuction(card, value) if kind == "auction" else Bid(value)
+        return key
 
     def undo(self) -> None:
         """Take back the human's last decision (and the bot moves after it)."""
@@ -174,6 +187,8 @@ class FunTableController:
         """
         game = self.game
         names, you = game.names, self.human
+        if you is None:  # a shared game watched from no seat: no cards of one's own
+            return ["The championship is over."] if game.state.is_over else []
         told: list[str] = []
         for index in range(self._since_decision() or 0, len(game.actions)):
             before, after = game.history[index], game.history[index + 1]
@@ -283,7 +298,7 @@ class FunTable:
         human: int = 0,
         bots: str | Mapping[int, Bot] = DEFAULT_OPPONENT,
     ) -> None:
-        self.controller = FunTableController(players, seed, human, bots)
+        self.controller = self._make_controller(players, seed, human, bots)
         self.messages = MessageLine()
         buttons = Buttons()
         self.header = w.HTML()
@@ -320,6 +335,47 @@ class FunTable:
         self.widget.add_class("fdlab-fun-table")
         self.refresh()
         self.announce()
+
+    def _make_controller(
+        self, players: int, seed: int, human: int, bots: str | Mapping[int, Bot]
+    ) -> FunTableController:
+        """The game behind the table (a shared game's table plays the log's instead)."""
+        return FunTableController(players, seed, human, bots)
+
+    @classmethod
+    def join(
+        cls, path: str | os.PathLike[str], player: str, *, seat: int | str | None = None,
+        **options: Any,
+    ) -> SharedFunTable:  # fmt: skip
+        """A table on the championship shared in the game log ``path``, played as ``player``.
+
+        Every player joins the same file from their own notebook (one Jupyter
+        server, or a shared folder): each sees the others' moves within
+        about a second, only their own hand, and acts only for the seat they
+        hold. ``seat`` (an index or ``"P2"``) is taken at once, or taken back
+        when it is this player's already. The game is started with
+        :meth:`SharedFunGame.create <fdlab.fun.shared.SharedFunGame.create>`;
+        see :mod:`fdlab.fun.shared` for what the log guarantees, and
+        :class:`~fdlab.fun.shared_widget.SharedFunTable` for the options.
+
+        Raises
+        ------
+        GameLogError
+            When the file cannot be read or does not replay. (A ``seat``
+            another player holds is refused on the table's message line.)
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> from fdlab.fun.shared import SharedFunGame
+        >>> log = pathlib.Path(tempfile.mkdtemp()) / "fun.log"
+        >>> _ = SharedFunGame.create(log, players=2, seed=1)
+        >>> FunTable.join(log, player="Ana", seat=0).shared.owners
+        ['Ana', None]
+        """
+        from fdlab.fun.shared_widget import join_fun_table
+
+        return join_fun_table(path, player, seat=seat, **options)
 
     def refresh(self) -> None:
         """Redraw from the game state (the message line is left as it is)."""
