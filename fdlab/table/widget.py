@@ -45,11 +45,11 @@ from fdlab._shell import (
     bug_report,
     button,
     fold,
-    labelled,
     load_bokehjs,
     reported,
     row,
     running_loop,
+    table_row,
 )
 from fdlab.plot import colors
 from fdlab.plot.data import board_data, car_data
@@ -356,8 +356,11 @@ class RaceTable:
             _start_text(self.race), "fdlab-start-roll", self.start_roll,
             "S-2: before its first move a car rolls the black die", button_style="primary",
         )  # fmt: skip
-        self.nitro_button = make("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear")
-        self.box_button = make("Into the box", "fdlab-box", self.into_box, "P-2: your pit box")
+        extras = table_row(self.buttons, [
+            ("Nitro", "fdlab-nitro", self.use_nitro, "X-1: add your gear"),
+            ("Into the box", "fdlab-box", self.into_box, "P-2: your pit box"),
+        ])  # fmt: skip
+        self.nitro_button, self.box_button = extras.children
         # Radio buttons, not a <select>: a long move (braking, overshoots...) wraps.
         self.move_list = w.RadioButtons(
             options=[], layout=w.Layout(width="100%", max_height="15em", overflow="auto")
@@ -367,8 +370,11 @@ class RaceTable:
             "Move", "fdlab-move", self.move_from_list, "play the move chosen in the list",
             button_style="primary",
         )  # fmt: skip
-        self.undo_button = make("Undo", "fdlab-undo", self.undo, "back to the last decision")
-        self.redo_button = make("Redo", "fdlab-redo", self.redo)
+        history = table_row(self.buttons, [
+            ("Undo", "fdlab-undo", self.undo, "back to the last decision"),
+            ("Redo", "fdlab-redo", self.redo),
+        ])  # fmt: skip
+        self.undo_button, self.redo_button = history.children
         self.bot_delay = w.FloatSlider(
             value=bot_delay,
             min=0.0,
@@ -406,20 +412,17 @@ class RaceTable:
         self.log.add_class("fdlab-log")
         self.path = w.Text(value=path, description="Game file", layout=w.Layout(width="95%"))
         self.path.add_class("fdlab-path")
-        self.discard = labelled(
-            w.Checkbox(description="discard unsaved", indent=False, layout=w.Layout(width="auto")),
-            "fdlab-discard",
-        )
-        self.discard.tooltip = "let Load and New race replace moves that were not saved"
-        self.save_button = make("Save", "fdlab-save", self.save)
-        self.load_button = make(
-            "Load", "fdlab-load", self.load_file, "replace this race by the game in the file"
-        )
-        self.export_button = make(
-            "Replay page", "fdlab-export", self.export_replay, "an offline HTML page of the race"
-        )
-        self.new_race_button = make(
-            "New race", "fdlab-new-race", self.new_race, "the same cars and seats, a new seed"
+        self.discard = w.Checkbox(indent=False, layout=w.Layout(width="auto"))
+        files = table_row(self.buttons, [
+            ("Save", "fdlab-save", self.save),
+            ("Load", "fdlab-load", self.load_file, "replace this race by the game in the file"),
+            ("discard unsaved", "fdlab-discard", self.discard,
+             "let Load and New race replace moves that were not saved"),
+            ("Replay page", "fdlab-export", self.export_replay, "an offline HTML page of the race"),
+            ("New race", "fdlab-new-race", self.new_race, "the same cars and seats, a new seed"),
+        ])  # fmt: skip
+        self.save_button, self.load_button, _, self.export_button, self.new_race_button = (
+            files.children
         )
         self.file_note = w.HTML()
         self.file_note.add_class("fdlab-file-note")
@@ -439,7 +442,7 @@ class RaceTable:
                 self.grid_button,
                 self.start_button,
                 self.gear_buttons,
-                row(self.nitro_button, self.box_button),
+                extras,
                 self.move_list,
                 row(self.move_button),
             ],
@@ -451,7 +454,7 @@ class RaceTable:
                 self.help_line,
                 self.message,
                 w.HBox([self.die_face, actions], layout=w.Layout(width="100%")),
-                row(self.undo_button, self.redo_button),
+                history,
             ],
             layout=w.Layout(width="100%", flex="0 0 auto"),
         )
@@ -460,13 +463,7 @@ class RaceTable:
             "Game file: save, load, replay page, new race",
             [
                 self.path,
-                row(
-                    self.save_button,
-                    self.load_button,
-                    self.discard,
-                    self.export_button,
-                    self.new_race_button,
-                ),
+                files,
                 self.file_note,
             ],
             "fdlab-file-section",
