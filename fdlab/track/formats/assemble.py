@@ -11,15 +11,17 @@ rest the way the board implies:
   of the nearest space stepping into it that is still the last of its lane;
 * **progress**: 0 just past the finish line; a step along a lane on a
   straight adds 1, a lane change half a space or one space depending on how
-  far ahead the space lies; inside a corner the file's own distances (or, if
-  it has none, each lane's spaces spread evenly over the corner) are added
-  to where the straight before it ended; the pit lane follows its entry and
+  far ahead the space lies (a space a step along the finish line leads into,
+  half a space); inside a corner the file's own distances (or, if it has
+  none, each lane's spaces spread evenly over the corner) are added to where
+  the straight before it ended, over all its lanes; the pit lane follows its entry and
   crosses the finish line where its progress passes the lap;
 * step **kinds** (ahead, lane change, pit in and out, box in and out) and
   the **finish** line on the steps into the spaces just past it;
 * **contacts**: the next space in the same lane (``behind``) and the spaces
   of neighbouring lanes whose stretch of progress overlaps (``beside``);
-* **outlines**: a rectangle around each centre, along the lane;
+* **outlines**: a rectangle around each centre, along the lane, cut back
+  halfway to any space it would overlap;
 * corner **long/short** counts from the graph, when the file has none.
 
 Space ids stay the file's own, so every problem the validator reports names
@@ -414,6 +416,15 @@ class _Assembly:
             raise BoardImportError(
                 f"{self.board.source}: a corner is entered again from a straight after it"
             )
+        stretches = self.straight_stretches(main, members, entries)
+        for corner, before in stretches.items():
+            waits.add_edges_from((u, n) for u in before for n in members[corner])
+        if not nx.is_directed_acyclic_graph(waits):  # a stretch runs on past its corner
+            stretches = entries
+            waits = nx.DiGraph(main)
+            waits.add_edges_from(
+                (u, n) for c, into in entries.items() for u in into for n in members[c]
+            )
         offsets = self.corner_offsets(main, members)
         base: dict[Any, float] = {}
         start = self.finish_offsets(main)
@@ -423,7 +434,10 @@ class _Assembly:
             elif v in self.corner_ids:
                 corner = self.corner_ids[v]
                 if corner not in base:
-                    base[corner] = max((self.progress[u] for u in entries[corner]), default=0.0)
+                    base[corner] = max(
+                        (self.progress[u] for u in stretches[corner] if not spaces[u].virtual),
+                        default=0.0,
+                    )
                 self.progress[v] = base[corner] + offsets[v]
             else:
                 preds = list(main.predecessors(v))
@@ -438,6 +452,38 @@ class _Assembly:
             ),
             default=max(self.progress.values(), default=0.0) + 1.0,
         )
+
+    def straight_stretches(
+        self,
+        main: nx.DiGraph,
+        members: dict[Any, list[SpaceId]],
+        entries: dict[Any, list[SpaceId]],
+    ) -> dict[Any, list[SpaceId]]:
+        """Corner -> the straight spaces of the stretch before it, where its distances start.
+
+        The designer's distances of a curve count from where the straight
+        before it ended, over all its lanes: a lane that runs on straight
+        beside the first curve spaces of another (a run of curve spaces of
+        its own, so a corner of its own) still belongs to that straight. The
+        stretch is every straight space joined to the corner's entries by
+        straight steps, less those a car reaches from inside the corner.
+        """
+        straight = main.subgraph(n for n in main if n not in self.corner_ids)
+        piece_of: dict[SpaceId, int] = {}
+        pieces = list(nx.weakly_connected_components(straight))
+        for k, piece in enumerate(pieces):
+            piece_of.update(dict.fromkeys(piece, k))
+        stretches: dict[Any, list[SpaceId]] = {}
+        for corner, into in entries.items():
+            after: set[SpaceId] = set()
+            for n in members[corner]:
+                if n not in after:
+                    after |= nx.descendants(main, n)
+            chosen = {k for k in (piece_of[u] for u in into)}
+            stretches[corner] = sorted(
+                (u for k in chosen for u in pieces[k] if u not in after), key=_sort_key
+            )
+        return stretches
 
     def gain(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> float:
         """Progress from one straight space to the next: 1 along a lane, 0.5 or 1 across."""
@@ -461,7 +507,13 @@ class _Assembly:
         hx, hy = self.mean_heading(main, finish)
         along = {n: self.spaces[n].x * hx + self.spaces[n].y * hy for n in finish}
         rear = min(along.values())
-        return {n: round(2 * (along[n] - rear) / self.space_length) / 2 % 1.0 for n in finish}
+        offsets = {n: round(2 * (along[n] - rear) / self.space_length) / 2 % 1.0 for n in finish}
+        # a space a step along the line leads into lies half a row on (a lane change)
+        on_line = main.subgraph(finish)
+        for v in self.order(on_line):
+            behind = [offsets[u] + 0.5 for u in on_line.predecessors(v)]
+            offsets[v] = max([offsets[v], *behind])
+        return offsets
 
     def corner_offsets(
         self, main: nx.DiGraph, members: dict[Any, list[SpaceId]]

@@ -11,6 +11,7 @@ import math
 import statistics
 from collections.abc import Mapping
 
+from shapely import STRtree
 from shapely.geometry import Polygon
 
 from fdlab.track.model import SpaceId, Track
@@ -22,6 +23,9 @@ __all__ = ["add_contacts", "add_outlines"]
 BESIDE_OVERLAP = 0.3
 #: Outlines are this share of the room between neighbouring centres.
 OUTLINE_SHARE = 0.9
+#: Outlines whose centres are closer than this share of a space length are one space
+#: drawn on top of another, not neighbours: they are left whole (and overlap).
+CLIP_DISTANCE = 0.25
 
 
 def add_contacts(track: Track) -> None:
@@ -78,6 +82,13 @@ def add_outlines(
 ) -> None:
     """Give every space a rectangle around its centre, along its direction of travel.
 
+    The rectangle is :data:`OUTLINE_SHARE` of the board's spacing: as wide
+    as the typical room between lanes, as long as the room to the next space
+    in the lane. Where the board's spaces lie closer than that (the inside
+    of a tight bend, a pit lane beside the track, boxes side by side), two
+    overlapping rectangles are both cut back along the line halfway between
+    their centres, so that no two spaces of the board share any room.
+
     Parameters
     ----------
     track : Track
@@ -93,6 +104,14 @@ def add_outlines(
     >>> add_outlines(track, {n: (1.0, 0.0) for n in track}, 1.0)
     >>> track.graph.nodes[1]["polygon"].bounds
     (1.05, -0.95, 1.95, -0.05)
+
+    Three spaces side by side, 1 apart on a board whose lanes would be 1.8
+    wide, are cut back halfway to each other (at x = 1 and x = 2):
+
+    >>> track = from_ascii(". . .")
+    >>> add_outlines(track, {n: (0.0, 1.0) for n in track}, 2.0)
+    >>> track.graph.nodes[1]["polygon"].bounds
+    (1.0, -0.95, 2.0, -0.05)
     """
     graph = track.graph
     nodes = graph.nodes
@@ -117,6 +136,68 @@ def add_outlines(
         room = min(lane_steps) if lane_steps else space_length
         length = OUTLINE_SHARE * min(max(room, 0.5 * space_length), space_length)
         d["polygon"] = _rectangle(d["x"], d["y"], hx, hy, length, width)
+    _clip_to_neighbours(track, CLIP_DISTANCE * space_length)
+
+
+def _clip_to_neighbours(track: Track, nearest: float) -> None:
+    """Cut each outline back to the side of the line halfway to every space it overlaps.
+
+    The board's own spaces never overlap, but one size cannot fit them all:
+    the inside of a tight bend or a pit lane squeezed beside the track has
+    its centres closer than the board's typical spacing. Each pair of
+    overlapping outlines is cut along the perpendicular bisector of their
+    centres, so that every space keeps the room nearer to it than to its
+    neighbour (a Voronoi cell) and no two spaces share any. Centres closer
+    than ``nearest`` are not two spaces side by side but one drawn on top of
+    another (a crossing, or a slip in the file): they are left whole, for
+    the validator to report.
+    """
+    nodes = track.graph.nodes
+    ids = list(track.graph)
+    polygons = [nodes[n]["polygon"] for n in ids]
+    if len(ids) < 2:
+        return
+    tree = STRtree(polygons)
+    left, right = tree.query(polygons, predicate="intersects")
+    cuts: dict[int, list[tuple[float, float, float, float]]] = {}
+    for i, j in zip(left.tolist(), right.tolist(), strict=True):
+        a, b = nodes[ids[i]], nodes[ids[j]]
+        if i >= j or a.get("level", 0) != b.get("level", 0):
+            continue
+        if math.dist((a["x"], a["y"]), (b["x"], b["y"])) < nearest:
+            continue
+        mx, my = (a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2
+        cuts.setdefault(i, []).append((mx, my, b["x"] - a["x"], b["y"] - a["y"]))
+        cuts.setdefault(j, []).append((mx, my, a["x"] - b["x"], a["y"] - b["y"]))
+    for i, lines in cuts.items():
+        corners = list(polygons[i].exterior.coords)[:-1]
+        for line in lines:
+            corners = _half_plane(corners, *line)
+        nodes[ids[i]]["polygon"] = Polygon([(round(x, 4), round(y, 4)) for x, y in corners])
+
+
+def _half_plane(
+    corners: list[tuple[float, float]], mx: float, my: float, nx: float, ny: float
+) -> list[tuple[float, float]]:
+    """The part of a convex polygon on the near side of the line through ``(mx, my)``
+    across ``(nx, ny)``: the points ``p`` with ``(p - m) . n <= 0``.
+
+    Examples
+    --------
+    >>> _half_plane([(0, 0), (2, 0), (2, 1), (0, 1)], 1.0, 0.0, 1.0, 0.0)
+    [(0, 0), (1.0, 0.0), (1.0, 1.0), (0, 1)]
+    """
+    kept: list[tuple[float, float]] = []
+    for k, p in enumerate(corners):
+        q = corners[(k + 1) % len(corners)]
+        sp = (p[0] - mx) * nx + (p[1] - my) * ny
+        sq = (q[0] - mx) * nx + (q[1] - my) * ny
+        if sp <= 0:
+            kept.append(p)
+        if (sp < 0 < sq) or (sq < 0 < sp):
+            t = sp / (sp - sq)
+            kept.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return kept
 
 
 def _overlapping(a: tuple[float, float], b: tuple[float, float], lap: float) -> bool:
