@@ -21,7 +21,11 @@ One home for what every fdlab widget needs around its own content:
   1366x768 laptop shows both without scrolling;
 - :func:`in_background`, for work longer than a callback may block (about
   0.3 s): it runs in a worker thread and its answer comes back to the
-  notebook's thread.
+  notebook's thread;
+- :class:`Poller`, the polling task of the shared tables (the race's and
+  Formula Fun's): their ``poll_once`` every few seconds in the notebook's
+  loop, a trouble said once, one poller per table in a kernel; and
+  :func:`owners_html`, their line saying who holds which seat.
 
 The rules engine never imports this module (the layer test keeps it so).
 
@@ -42,8 +46,10 @@ import asyncio
 import functools
 import html
 import traceback
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
 import ipywidgets as w
@@ -55,6 +61,8 @@ __all__ = [
     "PANEL_WIDTH",
     "Buttons",
     "MessageLine",
+    "PolledWidget",
+    "Poller",
     "ReportingWidget",
     "board_beside_panel",
     "bug_report",
@@ -63,6 +71,7 @@ __all__ = [
     "in_background",
     "labelled",
     "load_bokehjs",
+    "owners_html",
     "reported",
     "row",
     "running_loop",
@@ -477,3 +486,180 @@ def load_bokehjs(*, again: bool = False) -> None:
 
     inline_bokehjs()
     _bokeh_loaded = True
+
+
+class PolledWidget(Protocol):
+    """What a :class:`Poller` needs of the widget it polls for."""
+
+    messages: MessageLine
+    #: Seconds between two polls in a notebook (read before every pause: settable).
+    poll_seconds: float
+
+    def poll_once(self) -> bool:
+        """One poll: read what changed (a shared game log), redraw; True if anything did."""
+
+
+class Poller:
+    """A widget's polling task: its ``poll_once`` every few seconds in the notebook's loop.
+
+    The shared tables of the race and of Formula Fun read their game log this
+    way (an ``asyncio`` task in the kernel's event loop: no thread). The task
+    calls the widget's ``poll_once``, then waits its ``poll_seconds``, less
+    when a paced step (a bot's next move) falls due sooner, four times as long
+    while the polls are in trouble. A poll's work runs under :meth:`reporting`:
+    an error is said on the message line once, not twice a second. One
+    poller runs per ``key`` in a kernel: :meth:`start` stops the one before
+    (a table joined again, from a page opened anew, replaces the older).
+    Outside a notebook (a script, a test) nothing runs by itself: call the
+    widget's ``poll_once``.
+
+    Parameters
+    ----------
+    widget : PolledWidget
+        Its ``poll_once``, ``poll_seconds`` and ``messages``.
+    key : hashable
+        What it polls, e.g. (the log's real path, the player): one poller a key.
+    pace : callable, optional
+        How many seconds after the last :meth:`changed` a paced step is due
+        (a bot's delay), or None when none waits.
+    expected : exception class or tuple of them
+        The errors :meth:`reporting` says in their own words; any other is a
+        bug, said with its traceback.
+
+    Examples
+    --------
+    >>> class Demo:
+    ...     def __init__(self):
+    ...         self.messages, self.poll_seconds, self.polls = MessageLine(), 0.01, 0
+    ...         self.poller = Poller(self, key="demo")
+    ...     def poll_once(self):
+    ...         self.polls += 1
+    ...         with self.poller.reporting():
+    ...             raise FdlabError("the log is gone")
+    ...         return False
+    >>> demo = Demo()
+    >>> demo.poll_once(); demo.poll_once(); demo.messages.last_error  # said once
+    False
+    False
+    'the log is gone'
+    >>> async def notebook():
+    ...     demo.poller.start()
+    ...     await asyncio.sleep(0.1)
+    ...     Demo().poller.start()  # the same key again: the first one stops
+    ...     return demo.poller.stopped
+    >>> asyncio.run(notebook()), demo.polls > 2
+    (True, True)
+    """
+
+    #: The pollers of this kernel by key (weakly: a widget dropped is forgotten).
+    _live: weakref.WeakValueDictionary[Hashable, Poller] = weakref.WeakValueDictionary()
+
+    def __init__(
+        self,
+        widget: PolledWidget,
+        *,
+        key: Hashable,
+        pace: Callable[[], float | None] | None = None,
+        expected: type[Exception] | tuple[type[Exception], ...] = FdlabError,
+    ) -> None:
+        self.widget = widget
+        self.key = key
+        self.pace = pace
+        self.expected = expected
+        #: What the polls' trouble is (said once), None while they go well.
+        self.trouble: str | None = None
+        #: Stopped for good: :meth:`start` does nothing any more.
+        self.stopped = False
+        self._task: asyncio.Task[None] | None = None
+        self._last_change = 0.0
+
+    @classmethod
+    def of(cls, key: Hashable) -> Poller | None:
+        """The poller of ``key`` started in this kernel (still alive, perhaps stopped), or None."""
+        return cls._live.get(key)
+
+    def start(self) -> None:
+        """Poll from now on in the notebook's event loop (stopping the poller of the same
+        key); does nothing once stopped, or while already polling."""
+        if self.stopped:
+            return
+        older = Poller._live.get(self.key)
+        if older is not None and older is not self:
+            older.stop()
+        Poller._live[self.key] = self
+        loop = running_loop()
+        if loop is None or (self._task is not None and not self._task.done()):
+            return
+        self._task = loop.create_task(self._run())
+
+    def stop(self) -> None:
+        """Stop polling, for good."""
+        self.stopped = True
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+    @contextmanager
+    def reporting(self) -> Iterator[None]:
+        """Run one poll's work: an error stops it and is said on the message line, once
+        (the same words are not said again at the next poll); work that goes through
+        ends the trouble. The polling task never dies of an error."""
+        try:
+            yield
+        except self.expected as error:
+            self._say(str(error), "")
+        except Exception as error:  # the polling task must not die of a bug
+            self._say(*bug_report(error))
+        else:
+            self.trouble = None
+
+    def changed(self) -> None:
+        """Something changed now: a paced step waits its delay from here."""
+        loop = running_loop()
+        self._last_change = loop.time() if loop is not None else 0.0
+
+    def due(self) -> bool:
+        """A paced step is due now: ``pace`` says one waits and that long has passed since
+        the last change (at once outside a notebook)."""
+        delay = self.pace() if self.pace is not None else None
+        if delay is None:
+            return False
+        loop = running_loop()
+        return loop is None or loop.time() - self._last_change >= delay
+
+    def _say(self, message: str, details: str) -> None:
+        if message != self.trouble:  # said once, not twice a second
+            self.trouble = message
+            self.widget.messages.refuse(message, details)
+
+    async def _run(self) -> None:
+        while not self.stopped:
+            self.widget.poll_once()
+            pause = self.widget.poll_seconds
+            delay = self.pace() if self.pace is not None else None
+            if delay is not None:  # the next paced step on time, not a poll later
+                due = self._last_change + delay - asyncio.get_running_loop().time()
+                pause = min(pause, max(due, 0.05))
+            await asyncio.sleep(pause * (4 if self.trouble else 1))
+
+
+def owners_html(
+    player: str, seats: Sequence[tuple[str, str]], on_turn: int | None, log: str, more: str = ""
+) -> str:
+    """The line above a shared table: who plays, who holds which seat (the one on turn in
+    bold), the log's name; ``more`` (HTML) after it.
+
+    Examples
+    --------
+    >>> line = owners_html("Ana", [("Blue", "Ana (you)"), ("Red", "Ben")], 1, "shared race: x.log")
+    >>> "You: <b>Ana</b> · Blue: Ana (you) · <b>Red: Ben</b>" in line, "(shared race: x.log)" in line
+    (True, True)
+    """
+    parts = [f"You: <b>{html.escape(player)}</b>"]
+    for k, (name, label) in enumerate(seats):
+        text = f"{html.escape(name)}: {html.escape(label)}"
+        parts.append(f"<b>{text}</b>" if k == on_turn else text)
+    return (
+        f"<div style='font-size:0.85em;line-height:1.4'>{' · '.join(parts)} "
+        f"<span style='color:#666'>({html.escape(log)})</span>{more}</div>"
+    )

@@ -9,7 +9,9 @@ lock, after reading every record before it (*compare-and-append*), so two
 writers never give two records one number and the second sees the first
 before it decides whether to write. :class:`SharedLog` does the reading and
 writing; what a record means (a seat claimed, an action played) is the
-game's business (:mod:`fdlab.fun.shared` for Formula Fun).
+game's business (:mod:`fdlab.fun.shared` for Formula Fun, :mod:`fdlab.table.shared`
+for the race table). A game may raise its own error class (a subclass of
+:class:`GameLogError`) and quote values its own way (``error=``, ``quote=``).
 
 The rules of the file
 ---------------------
@@ -51,6 +53,7 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 import stat
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -117,6 +120,7 @@ class GameLogError(FdlabError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # keyword-only parts do not survive the default pickling of an exception
+        # (a game's subclass, fdlab.table.SharedLogError, pickles the same way)
         return (_rebuilt, (type(self), str(self), self.source, self.line))
 
 
@@ -134,9 +138,10 @@ def _rebuilt(kind: type[GameLogError], message: str, source: str, line: int) -> 
     return kind(message, source=source, line=line)
 
 
-def name_problem(name: Any) -> str | None:
+def name_problem(name: Any, quote: Callable[[Any], str] | None = None) -> str | None:
     """What is wrong with a player's name (1 to 40 printable characters, no spaces
-    around), or None.
+    around), or None. ``quote`` shows a value that is not a string (default: as
+    Python writes it, cut short).
 
     Examples
     --------
@@ -146,7 +151,7 @@ def name_problem(name: Any) -> str | None:
     "a player's name is a string, not 7"
     """
     if not isinstance(name, str):
-        return f"a player's name is a string, not {_shown(name)}"
+        return f"a player's name is a string, not {(quote or _shown)(name)}"
     if not 1 <= len(name) <= MAX_NAME:
         return f"a player's name has 1 to {MAX_NAME} characters, not {len(name)}"
     if name != name.strip():
@@ -179,6 +184,15 @@ class SharedLog:
         How long :meth:`locked` waits for the lock, in seconds.
     hints : Mapping of str to str, optional
         What to say when the header names another format (e.g. a saved game).
+    error : type, optional
+        The class of the errors raised (a subclass of :class:`GameLogError`;
+        default GameLogError): a game's own, such as
+        :class:`fdlab.table.SharedLogError`.
+    busy_error : type, optional
+        The class of the error when the lock stays taken (default :class:`LogBusyError`).
+    quote : callable, optional
+        How a message shows a value found in the file (default: as Python
+        writes it, cut at 60 characters; the race table shows JSON).
 
     Attributes
     ----------
@@ -200,10 +214,10 @@ class SharedLog:
     >>> SharedLog(path, format="demo", version=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    fdlab.shared_log.GameLogError: ...game.log: line 1: a demo log starts with {"format": "demo", ...}, found 'other'
+    fdlab.shared_log.GameLogError: ...game.log: line 1: a shared game log starts with {"format": "demo", ...}, found 'other'
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (a log's options are keywords: each game sets its own)
         self,
         path: str | os.PathLike[str],
         *,
@@ -213,8 +227,14 @@ class SharedLog:
         max_record_bytes: int = MAX_RECORD_BYTES,
         lock_timeout: float = LOCK_TIMEOUT,
         hints: Mapping[str, str] | None = None,
+        error: type[GameLogError] = GameLogError,
+        busy_error: type[GameLogError] = LogBusyError,
+        quote: Callable[[Any], str] | None = None,
     ) -> None:
-        self.path = _path_of(path)
+        self.error = error
+        self.busy_error = busy_error
+        self.quote = quote or _shown
+        self.path = _path_of(path, error=error)
         self.source = str(path)
         self.format = format
         self.version = version
@@ -242,6 +262,8 @@ class SharedLog:
         *,
         format: str,
         version: int,
+        exists: str = "join its game, or start the new game in another file",
+        error: type[GameLogError] = GameLogError,
         **options: Any,
     ) -> SharedLog:
         """Write a new log holding only its header, all at once; returns it opened.
@@ -252,7 +274,9 @@ class SharedLog:
             The new log: refused if the file exists (checked under the lock).
         header : Mapping
             The game's fields of the header (JSON values; not ``format``, ``version``).
-        format, version, **options
+        exists : str
+            What to do, said when the file exists already.
+        format, version, error, **options
             As for :class:`SharedLog`.
 
         Raises
@@ -272,27 +296,25 @@ class SharedLog:
         ...
         fdlab.shared_log.GameLogError: ...game.log: the file exists already: join its game, or start the new game in another file
         """
-        target = _path_of(path)
+        target = _path_of(path, error=error)
         clash = sorted({"format", "version"} & set(header))
         if clash:
-            raise GameLogError(f"header: {clash[0]} is the log's own field, not the game's",
-                               source=str(path))  # fmt: skip
+            raise error(f"header: {clash[0]} is the log's own field, not the game's",
+                        source=str(path))  # fmt: skip
         doc = {"format": format, "version": version, **header}
         text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         try:
             with FileLock(f"{target}.lock", timeout=LOCK_TIMEOUT):
                 if os.path.lexists(target):
-                    raise GameLogError(
-                        f"{path}: the file exists already: join its game, or start the new "
-                        "game in another file",
-                        source=str(path),
-                    )
+                    raise error(f"{path}: the file exists already: {exists}", source=str(path))
                 atomic_write(target, (text + "\n").encode("utf-8"))
-        except (OSError, Timeout) as error:
-            why = "the lock is busy" if isinstance(error, Timeout) else error.strerror or error
-            raise GameLogError(f"{path}: could not create the game log ({why})",
-                               source=str(path)) from None  # fmt: skip
-        return cls(path, format=format, version=version, **options)
+        except (OSError, Timeout) as problem:
+            why = (
+                "the lock is busy" if isinstance(problem, Timeout) else problem.strerror or problem
+            )
+            raise error(f"{path}: could not create the game log ({why})",
+                        source=str(path)) from None  # fmt: skip
+        return cls(path, format=format, version=version, error=error, **options)
 
     # -- reading -----------------------------------------------------------------------
     def read_new(self, apply: Callable[[int, dict[str, Any]], None] | None = None) -> list[Record]:
@@ -335,7 +357,7 @@ class SharedLog:
         try:
             self._lock.acquire(timeout=self.lock_timeout)
         except Timeout:
-            raise LogBusyError(
+            raise self.busy_error(
                 f"{self.source}: the game log is busy (another player is writing): try again",
                 source=self.source,
             ) from None
@@ -395,7 +417,7 @@ class SharedLog:
         True
         """
         where = f"{self.source}: line {line}" if line else self.source
-        return GameLogError(f"{where}: {message}", source=self.source, line=line)
+        return self.error(f"{where}: {message}", source=self.source, line=line)
 
     # -- inside ------------------------------------------------------------------------
     def _tail(self) -> bytes:
@@ -405,10 +427,11 @@ class SharedLog:
         except (OSError, ValueError) as error:
             why = getattr(error, "strerror", None) or error
             raise self.fail(0, f"cannot read the file ({why})") from None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # checked before fdopen, which refuses a folder
+            os.close(fd)
+            raise self.fail(0, "not a file (a shared game log is a regular file)")
         with os.fdopen(fd, "rb") as stream:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise self.fail(0, "not a file (a shared game log is a regular file)")
             identity = (info.st_dev, info.st_ino)
             if self._identity is not None and identity != self._identity:
                 raise self.fail(0, _REPLACED)
@@ -430,12 +453,12 @@ class SharedLog:
         found = doc.get("format") if isinstance(doc, dict) else doc
         if not isinstance(doc, dict) or found != self.format:
             hint = hints.get(found, "") if isinstance(found, str) else ""
-            raise self.fail(1, f'a {self.format} log starts with {{"format": "{self.format}", '
-                            f"...}}, found {_shown(found)}{hint}")  # fmt: skip
+            raise self.fail(1, f'a shared game log starts with {{"format": "{self.format}", '
+                            f"...}}, found {self.quote(found)}{hint}")  # fmt: skip
         version = doc.get("version")
         if version != self.version or isinstance(version, bool):
             raise self.fail(1, f"version: this fdlab reads version {self.version}, found "
-                            f"{_shown(version)}")  # fmt: skip
+                            f"{self.quote(version)}")  # fmt: skip
         return {k: v for k, v in doc.items() if k not in ("format", "version")}
 
     def _take(
@@ -471,12 +494,13 @@ class SharedLog:
         except UntrustedInputError as error:
             raise self.fail(line, str(error)) from None
         if not isinstance(record, dict):
-            raise self.fail(line, f"a record is a JSON object, not {_shown(record)}")
+            raise self.fail(line, f"a record is a JSON object, not {self.quote(record)}")
         seq = record.get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool) or seq != self.seq + 1:
+            found = f"seq {self.quote(seq)}" if "seq" in record else "seq: missing"
             raise self.fail(
                 line,
-                f"seq {_shown(seq)}, expected {self.seq + 1} (records are numbered 1, 2, 3... "
+                f"{found}, expected {self.seq + 1} (records are numbered 1, 2, 3... "
                 "in order: a record was lost, repeated or changed)",
             )
         return record
@@ -485,14 +509,28 @@ class SharedLog:
         return f"<SharedLog {self.source!r} ({self.format}): {self.seq} records>"
 
 
-def _path_of(path: Any) -> Path:
+def _path_of(
+    path: Any, what: str = "a game log", error: Callable[[str], FdlabError] = GameLogError
+) -> Path:
+    """``path`` as a Path, or ``error`` saying ``what``'s path is a str or a Path (one
+    check for the shared logs and the race table's game files).
+
+    Examples
+    --------
+    >>> _path_of("race.log").name
+    'race.log'
+    >>> _path_of(b"race.log", "a game file")
+    Traceback (most recent call last):
+    ...
+    fdlab.shared_log.GameLogError: path: a game file's path is a str or a pathlib.Path, not b'race.log' (of type bytes)
+    """
     if isinstance(path, str | os.PathLike):
         try:
             return Path(path)
         except TypeError:  # a PathLike of bytes
             pass
-    raise GameLogError(
-        f"path: a game log's path is a str or a pathlib.Path, not {path!r} "
+    raise error(
+        f"path: {what}'s path is a str or a pathlib.Path, not {reprlib.repr(path)} "
         f"(of type {type(path).__name__})"
     )
 

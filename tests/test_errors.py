@@ -20,6 +20,8 @@ SECOND_KIND = {
     "fdlab.fun.invariants.InvariantError": AssertionError,  # a bug in Formula Fun's engine
     "fdlab.editor.placing.Unplaced": LookupError,  # an edit whose place is gone
     "fdlab.plot.errors.UnknownSpaceError": KeyError,  # a car on a space the board lacks
+    "fdlab.track.model.SpaceNotOnTrackError": KeyError,  # Track.space of a space it lacks
+    "fdlab.fun.errors.BotLimitError": RuntimeError,  # Formula Fun bots past run_bots's limit
     # a value of the wrong type: ``except TypeError`` keeps catching it
     "fdlab.rules.errors.RuleTypeError": TypeError,
     "fdlab.track.errors.TrackTypeError": TypeError,
@@ -80,8 +82,11 @@ def test_no_public_class_or_function_is_defined_twice_under_one_name():
 # -- no bare built-in errors: what fdlab raises on purpose is an FdlabError --------------
 
 #: The built-in errors fdlab never raises bare: each refusal is an FdlabError (a
-#: ``ValueError``; a refusal of a value of the wrong type also a ``TypeError``).
-BARE = {"ValueError", "TypeError"}
+#: ``ValueError``; a refusal of a value of the wrong type also a ``TypeError``, a missing
+#: key also a ``KeyError``, a limit reached also a ``RuntimeError``: :data:`SECOND_KIND`).
+#: Not here: ``NotImplementedError`` (an abstract method), ``AttributeError`` (a module's
+#: ``__getattr__``), and a re-raise (``raise`` or ``raise error``), which builds nothing.
+BARE = {"ValueError", "TypeError", "RuntimeError", "KeyError", "IndexError", "LookupError"}
 
 #: ``path:line`` of a bare one that stays, with the reason. None stays: a refusal says
 #: what is wrong in fdlab's words, and a bug is a RaceStuckError or an InvariantError.
@@ -91,12 +96,13 @@ PACKAGE = Path(fdlab.__file__).resolve().parent
 
 
 def bare_builtin_errors(source: str) -> list[tuple[int, str]]:
-    """(line, how) of each bare ``ValueError``/``TypeError`` fdlab code raises or builds.
+    """(line, how) of each bare built-in error of :data:`BARE` fdlab code raises or builds.
 
     Found: ``raise ValueError``, ``ValueError(...)`` anywhere (raised there, or
     returned to be raised), and ``error=ValueError`` as a default or an argument.
     Not found: ``except ValueError`` and ``isinstance(x, TypeError)``, which
-    only catch or test.
+    only catch or test, a re-raise (``raise``, ``raise error``) and the errors
+    not in :data:`BARE` (``raise NotImplementedError``).
     """
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(source)):
@@ -125,6 +131,15 @@ def test_the_scanner_finds_bare_errors_and_nothing_else():
         "    except (ValueError, TypeError):\n        pass\n"
         "    if isinstance(x, TypeError):\n        raise RuleError('fine')\n"
         "    return ValueError('built, to be raised by the caller')\n"
+        "def g(table, key):\n"
+        "    try:\n        return table[key]\n"
+        "    except (KeyError, IndexError) as error:\n        raise error\n"
+        "    except LookupError:\n        raise\n"
+        "    if key is None:\n        raise KeyError(key)\n"
+        "    if not table:\n        raise RuntimeError('empty')\n"
+        "    raise NotImplementedError\n"
+        "def h(items=IndexError):\n"
+        "    raise LookupError\n"
     )
     assert sorted(bare_builtin_errors(source)) == [
         (1, "default ValueError"),
@@ -132,10 +147,14 @@ def test_the_scanner_finds_bare_errors_and_nothing_else():
         (5, "raise TypeError"),
         (7, "error=TypeError"),
         (12, "ValueError(...)"),
+        (21, "KeyError(...)"),
+        (23, "RuntimeError(...)"),
+        (25, "default IndexError"),
+        (26, "raise LookupError"),
     ]
 
 
-def test_fdlab_raises_no_bare_value_or_type_error():
+def test_fdlab_raises_no_bare_builtin_error():
     """The README's promise, read from the source: every error fdlab raises on purpose
     derives from FdlabError, so ``except FdlabError`` catches whatever it refuses."""
     found = []
@@ -150,6 +169,7 @@ def test_fdlab_raises_no_bare_value_or_type_error():
 def _refusals() -> list[tuple[str, Callable[[], object], type[Exception]]]:
     """(what, a call fdlab refuses, the built-in kind it is besides ValueError, if any)."""
     from fdlab.championship import points_for, points_table
+    from fdlab.fun.game import Game
     from fdlab.fun.state import FunRules
     from fdlab.rules import Race
     from fdlab.rules.arguments import whole_number
@@ -166,6 +186,12 @@ def _refusals() -> list[tuple[str, Callable[[], object], type[Exception]]]:
         ("validate(cars=11)", lambda: validate(track, cars=11), ValueError),
         ("add_contact('zz')", lambda: track.add_contact(0, 1, "zz"), ValueError),
         ("Track({})", lambda: Track({}), TypeError),
+        ("track.space(999)", lambda: track.space(999), KeyError),
+        (
+            "Game.run_bots(max_actions=1)",
+            lambda: Game(2, seed=0, bots="random").run_bots(max_actions=1),
+            RuntimeError,
+        ),
         ("FunRules(start_money=-1)", lambda: FunRules(start_money=-1), ValueError),
         ("points_table(0)", lambda: points_table(0), ValueError),
         ("points_for(4, 3)", lambda: points_for(4, 3), ValueError),
@@ -175,8 +201,8 @@ def _refusals() -> list[tuple[str, Callable[[], object], type[Exception]]]:
 
 
 def test_each_refusal_is_an_fdlab_error_of_its_old_kind():
-    """What raised a bare ValueError or TypeError still is one (``except TypeError`` keeps
-    working), and is an FdlabError too."""
+    """What raised a bare ValueError, TypeError, KeyError or RuntimeError still is one
+    (``except TypeError`` keeps working), and is an FdlabError too."""
     for what, call, kind in _refusals():
         try:
             call()

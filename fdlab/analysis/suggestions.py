@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import pandas as pd
 
@@ -47,9 +47,17 @@ from fdlab.analysis.verdict import (
 )
 from fdlab.track.corners import corner_path_counts, update_corner_counts
 from fdlab.track.io import track_from_dict, track_to_dict
-from fdlab.track.model import SpaceId, Track
+from fdlab.track.model import CornerId, SpaceId, Track
 
-__all__ = ["Change", "Suggestion", "Suggestions", "Targets", "candidate_changes", "suggest"]
+__all__ = [
+    "BoardEditor",
+    "Change",
+    "Suggestion",
+    "Suggestions",
+    "Targets",
+    "candidate_changes",
+    "suggest",
+]
 
 #: Shortest path through a corner (spaces) on printed boards, by stop count (calibration:
 #: the ranges of 47 boards). A corner outside its stops' range is a mismatch.
@@ -115,12 +123,12 @@ class Targets:
                 total += abs(verdict.rounds - edge) / edge * 10
                 off["rounds"] = f"a race lasts {verdict.rounds:.1f} rounds, not {low:g}-{high:g}"
         if self.max_corner_elimination is not None:
-            for corner in verdict.corners:
-                over = corner.eliminated - self.max_corner_elimination
+            for measured in verdict.corners:
+                over = measured.eliminated - self.max_corner_elimination
                 if over > 0:
                     total += over * 20
-                    off["out", corner.corner] = (
-                        f"{corner.name} eliminates {corner.eliminated:.0%} of cars"
+                    off["out", measured.corner] = (
+                        f"{measured.name} eliminates {measured.eliminated:.0%} of cars"
                     )
         if self.stops_fit_length:
             for corner, info in track.corners.items():
@@ -141,7 +149,7 @@ class Targets:
         return total, off
 
 
-def fitting_stops(track: Track, corner: Any) -> int:
+def fitting_stops(track: Track, corner: CornerId) -> int:
     """The stops printed boards give a corner of this length: its own if they fit.
 
     A corner fits when its shortest path lies in the range printed boards
@@ -166,6 +174,37 @@ def fitting_stops(track: Track, corner: Any) -> int:
     return min(fitting, key=lambda n: abs(n - stops))
 
 
+class BoardEditor(Protocol):
+    """The edits :meth:`Change.apply_in` makes: what an editor's controller offers.
+
+    :class:`fdlab.editor.controller.EditorController` (``TrackEditor.controller``)
+    is one; this package does not import the editor (it stands on a lower layer), so
+    it names the methods it calls. Each is one edit, undone by one Undo.
+    """
+
+    def set_corner_stops(self, corner: CornerId, stops: int) -> None:
+        """Change the number of stops a corner requires."""
+        ...
+
+    def set_grid(self, spaces: Iterable[SpaceId]) -> None:
+        """Lay the whole grid again on ``spaces``, pole first."""
+        ...
+
+    def move_hazard(
+        self, old: Iterable[SpaceId], new: Iterable[SpaceId], hazard: str | None
+    ) -> None:
+        """Clear the hazard of ``old`` and mark ``new`` with ``hazard``."""
+        ...
+
+    def set_hazard(self, spaces: Iterable[SpaceId], hazard: str | None) -> None:
+        """Mark ``spaces`` with ``hazard``, or clear them (``None``)."""
+        ...
+
+    def set_corner(self, spaces: Iterable[SpaceId], corner: CornerId | None) -> None:
+        """Put ``spaces`` into ``corner``, or take them out of any (``None``)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Change:
     """One concrete edit of a circuit.
@@ -173,7 +212,7 @@ class Change:
     Attributes
     ----------
     kind : {"stops", "longer", "shorter", "grid", "hazard"}
-    corner : Any
+    corner : CornerId or None
         The corner changed (``None`` for the grid and hazards).
     description : str
     stops : int or None
@@ -189,7 +228,7 @@ class Change:
     """
 
     kind: str
-    corner: Any
+    corner: CornerId | None
     description: str
     stops: int | None = None
     spaces: tuple[SpaceId, ...] = ()
@@ -208,7 +247,8 @@ class Change:
         changed = track.copy()
         nodes = changed.graph.nodes
         if self.kind == "stops":
-            changed.corners[self.corner]["stops"] = self.stops
+            corner, stops = self._new_stops()
+            changed.corners[corner]["stops"] = stops
         elif self.kind == "grid":
             for old in changed.grid_spots():
                 nodes[old]["grid"] = None
@@ -225,10 +265,10 @@ class Change:
             update_corner_counts(changed.graph)
         return changed
 
-    def apply_in(self, controller: Any) -> None:
+    def apply_in(self, controller: BoardEditor) -> None:
         """Make the change in an editor (``TrackEditor.controller``): one edit, undone by Undo."""
         if self.kind == "stops":
-            controller.set_corner_stops(self.corner, self.stops)
+            controller.set_corner_stops(*self._new_stops())
         elif self.kind == "grid":
             controller.set_grid(self.spaces)
         elif self.kind == "hazard" and self.spaces:
@@ -238,6 +278,14 @@ class Change:
         else:
             corner = self.corner if self.kind == "longer" else None
             controller.set_corner(list(self.spaces), corner)
+
+    def _new_stops(self) -> tuple[CornerId, int]:
+        """The corner and its new stop count, of a ``stops`` change.
+
+        :func:`candidate_changes` gives a ``stops`` change both; nothing is checked
+        here, so a change made by hand without them fails where it is applied, as before.
+        """
+        return cast(CornerId, self.corner), cast(int, self.stops)
 
 
 def candidate_changes(track: Track, rules: str = "basic") -> list[Change]:
@@ -468,7 +516,7 @@ class Suggestion:
         """The board with the change made (a copy)."""
         return self.change.apply(track)
 
-    def apply_in(self, controller: Any) -> None:
+    def apply_in(self, controller: BoardEditor) -> None:
         """Make the change in an editor, as one edit (Undo takes it back)."""
         self.change.apply_in(controller)
 

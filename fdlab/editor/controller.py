@@ -44,7 +44,7 @@ from fdlab.editor.operations import (
     set_same,
 )
 from fdlab.track.corners import update_corner_counts
-from fdlab.track.model import LINE_NAMES, SpaceId, StepKind, Track, new_graph
+from fdlab.track.model import LINE_NAMES, CornerId, SpaceId, StepKind, Track, new_graph
 
 Listener = Callable[["EditorController", str], None]
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -554,7 +554,7 @@ class EditorController:
     @recorded
     def make_corner(
         self, spaces: Iterable[SpaceId], stops: int = 1, name: str | None = None
-    ) -> int:
+    ) -> CornerId:
         """Make ``spaces`` a new corner with ``stops`` stops; returns its id.
 
         Examples
@@ -573,7 +573,7 @@ class EditorController:
         return corner
 
     @recorded
-    def set_corner(self, spaces: Iterable[SpaceId], corner: Any) -> None:
+    def set_corner(self, spaces: Iterable[SpaceId], corner: CornerId | None) -> None:
         """Put spaces into an existing corner, or take them out of any (``None``).
 
         Examples
@@ -588,7 +588,7 @@ class EditorController:
         self.apply(set_same(spaces, label=f"put {_count(spaces)} in {what}", corner=corner))
 
     @recorded
-    def set_corner_stops(self, corner: Any, stops: int) -> None:
+    def set_corner_stops(self, corner: CornerId, stops: int) -> None:
         """Change the number of stops (1-3) a corner requires (C-1).
 
         Examples
@@ -604,7 +604,7 @@ class EditorController:
         )
 
     @recorded
-    def rename_corner(self, corner: Any, name: str) -> None:
+    def rename_corner(self, corner: CornerId, name: str) -> None:
         """Change the printed name of a corner.
 
         Examples
@@ -618,7 +618,7 @@ class EditorController:
         self.apply(SetCorner(corner, {"name": name}, label=f"rename corner {corner} to {name!r}"))
 
     @recorded
-    def merge_corners(self, keep: Any, other: Any, stops: int | None = None) -> None:
+    def merge_corners(self, keep: CornerId, other: CornerId, stops: int | None = None) -> None:
         """Make corners ``keep`` and ``other`` one corner ``keep``, with the spaces between them.
 
         The merged corner keeps the larger stop count of the two, or
@@ -659,7 +659,7 @@ class EditorController:
         self.apply(Composite(parts, label=label))
 
     @recorded
-    def split_corner(self, corner: Any, spaces: Iterable[SpaceId]) -> int:
+    def split_corner(self, corner: CornerId, spaces: Iterable[SpaceId]) -> CornerId:
         """Move some spaces of ``corner`` into a new corner with the same stops; returns its id.
 
         Examples
@@ -684,7 +684,7 @@ class EditorController:
         return new
 
     @recorded
-    def delete_corner(self, corner: Any) -> None:
+    def delete_corner(self, corner: CornerId) -> None:
         """Delete a corner; its spaces become plain track.
 
         Examples
@@ -705,7 +705,7 @@ class EditorController:
             raise EditError(f"{what}: spaces {missing} are not on track {self.track.name!r}")
         return listed
 
-    def _require_corner(self, corner: Any) -> None:
+    def _require_corner(self, corner: CornerId) -> None:
         if corner not in self.track.corners:
             raise EditError(
                 f"corner {corner!r} does not exist on track {self.track.name!r} "

@@ -9,25 +9,24 @@ another corner or the finish line lies between them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from fdlab.editor.errors import EditError
-from fdlab.track.model import SpaceId, Track
+from fdlab.track.model import CornerId, SpaceId, Track
 
 
 @dataclass
 class MergePlan:
     """The spaces that join ``keep`` and the stop count the merged corner gets."""
 
-    keep: Any
-    other: Any
+    keep: CornerId
+    other: CornerId
     moved: list[SpaceId]
     between: list[SpaceId]
     stops: int
     why_stops: str
 
 
-def _arc(track: Track, corner: Any) -> tuple[float, float]:
+def _arc(track: Track, corner: CornerId) -> tuple[float, float]:
     """First and last progress of a corner's track spaces, the short way round the lap."""
     lap = float(track.lap_length) or float(len(track))
     values = sorted(
@@ -42,7 +41,9 @@ def _arc(track: Track, corner: Any) -> tuple[float, float]:
     return values[start], values[start - 1]
 
 
-def plan_merge(track: Track, keep: Any, other: Any, stops: int | None = None) -> MergePlan:
+def plan_merge(
+    track: Track, keep: CornerId, other: CornerId, stops: int | None = None
+) -> MergePlan:
     """What merging corner ``other`` into ``keep`` does, or why it cannot be done.
 
     The spaces between the two corners (on the way that does not cross the
@@ -71,7 +72,7 @@ def plan_merge(track: Track, keep: Any, other: Any, stops: int | None = None) ->
     low, high = (a_end, b_start) if a_start <= b_start else (b_end, a_start)
     wraps = high < low  # a corner itself runs across the line
     between: list[SpaceId] = []
-    strangers: set[Any] = set()
+    strangers: set[CornerId] = set()
     for space, data in track.graph.nodes(data=True):
         if data["kind"] != "track" or data["corner"] in (keep, other):
             continue

@@ -6,7 +6,9 @@ section FF of the rules reference, e.g. ``"FF-8: at most two sponsors ..."``.
 A deck file or a saved game that cannot be loaded raises :class:`DeckError` or
 :class:`SavedGameError` naming the file; a function given a value its parameter
 cannot take (``new_game("3")``, ``Game.undo(-1)``) raises
-:class:`ArgumentError` naming the parameter and what it must be.
+:class:`ArgumentError` naming the parameter and what it must be. Bots that still
+must act when :meth:`fdlab.fun.game.Game.run_bots` reaches its limit raise
+:class:`BotLimitError`, also a ``RuntimeError``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fdlab.fun.quoting import quoted
 __all__ = [
     "ArgumentError",
     "AuctionError",
+    "BotLimitError",
     "CardNotAvailableError",
     "CircuitCardError",
     "DeckError",
@@ -147,6 +150,18 @@ class ArgumentError(FdlabError):
     def __init__(self, parameter: str, message: str) -> None:
         self.parameter = parameter
         super().__init__(message)
+
+
+class BotLimitError(FdlabError, RuntimeError):
+    """Bots that still must act after the most actions :meth:`fdlab.fun.game.Game.run_bots`
+    may play (its ``max_actions`` safeguard); a ``RuntimeError`` too, so ``except
+    RuntimeError`` still catches it.
+
+    Examples
+    --------
+    >>> str(BotLimitError("bots did not finish within 5 actions"))
+    'bots did not finish within 5 actions'
+    """
 
 
 def check_int(

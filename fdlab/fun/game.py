@@ -23,6 +23,7 @@ from fdlab.fun.deck import MAX_DECK_BYTES, Deck, deck_from_dict
 from fdlab.fun.engine import legal_actions, new_game, step
 from fdlab.fun.errors import (
     ArgumentError,
+    BotLimitError,
     DeckError,
     IllegalActionError,
     SavedGameError,
@@ -229,8 +230,8 @@ class Game:
         ------
         ArgumentError
             If ``max_actions`` is not an integer of at least 1.
-        RuntimeError
-            If a bot must still act after ``max_actions`` actions.
+        BotLimitError
+            If a bot must still act after ``max_actions`` actions (a ``RuntimeError`` too).
 
         Examples
         --------
@@ -247,7 +248,7 @@ class Game:
                 return
             self.play(self.bots[who].choose(self.state, self.legal_actions()))
         if self.state.to_act in self.bots:
-            raise RuntimeError(f"bots did not finish within {max_actions} actions")
+            raise BotLimitError(f"bots did not finish within {max_actions} actions")
 
     def undo(self, count: int = 1) -> None:
         """Take back the last ``count`` actions.

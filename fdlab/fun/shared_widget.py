@@ -13,8 +13,9 @@ an auction (FF-4, FF-5) is bid in turn, each bid an action of the bidder
 to act, seen by the others within about a second.
 
 In a notebook the table reads the log every half second in the kernel's
-event loop (an ``asyncio`` task: no thread; no callback waits more than a
-quarter of a second for the file's lock), redraws when something changed,
+event loop (an ``asyncio`` task, :class:`fdlab._shell.Poller`, as the race
+table's: no thread; no callback waits more than a quarter of a second for
+the file's lock), redraws when something changed,
 and plays the bots' seats at the set pace: every player's table tries, the
 first to append wins, the others replay its move. *Undo* is not offered (a
 shared game is not taken back). A click on a table the log has moved past
@@ -23,18 +24,15 @@ is refused with what landed first, and the table shows the game as it is.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import os
-import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from fdlab._shell import Buttons, bug_report, reported, row, running_loop
-from fdlab.errors import FdlabError
+from fdlab._shell import Buttons, Poller, owners_html, reported, row
 from fdlab.fun.bots import Bot
 from fdlab.fun.events import player_name
 from fdlab.fun.shared import FunSeatError, SharedFunGame
@@ -46,9 +44,6 @@ __all__ = ["LOCK_WAIT", "POLL_SECONDS", "SharedFunController", "SharedFunTable",
 POLL_SECONDS = 0.5
 #: The longest a button waits for the log's lock (a callback never blocks the page longer).
 LOCK_WAIT = 0.25
-
-#: The tables of this kernel, by (log, player): a table joined again stops the one before.
-_LIVE: weakref.WeakValueDictionary[tuple[str, str], SharedFunTable] = weakref.WeakValueDictionary()
 
 
 class SharedFunController(FunTableController):
@@ -147,12 +142,11 @@ class SharedFunTable(FunTable):
         shared.log.lock_timeout = min(shared.log.lock_timeout, LOCK_WAIT)
         self.poll_seconds = float(poll)
         self.bot_delay = float(bot_delay)
-        self._poller: asyncio.Task[None] | None = None
-        self._stopped = False
-        self._last_change = 0.0
         self._drawn = -1  # the record the table was last drawn at
         self._drawn_actions = -1  # and the actions it showed
-        self._poll_error: str | None = None
+        # one poller a table: this one stops the one of this log and player joined before
+        key = ("fun", os.path.realpath(shared.path), shared.player)
+        self.poller = Poller(self, key=key, pace=self._bot_pace)
         buttons = Buttons()
         self.owners_line = w.HTML(layout=w.Layout(width="100%"))
         self.owners_line.add_class("fdlab-owners")
@@ -175,12 +169,7 @@ class SharedFunTable(FunTable):
         self.widget.add_class("fdlab-fun-shared")
         if seat is not None:
             self.take_seat(seat)
-        key = (os.path.realpath(shared.path), shared.player)
-        older = _LIVE.get(key)
-        if older is not None and older is not self:
-            older.stop()
-        _LIVE[key] = self
-        self._start_polling()
+        self.poller.start()
 
     def _make_controller(
         self, players: int, seed: int, human: int, bots: str | Mapping[int, Bot]
@@ -204,7 +193,11 @@ class SharedFunTable(FunTable):
             self.choices.value = picked
             self.amount.value = amount
         self.shared_controller.seen = len(shared.actions)
-        self.owners_line.value = _owners_html(shared)
+        seats = [(player_name(k), shared.seat_label(k)) for k in range(len(shared.seats))]
+        prompt = f"<br><span class='fdlab-fun-prompt'>{html.escape(shared.prompt())}</span>"
+        self.owners_line.value = owners_html(
+            shared.player, seats, shared.to_act, f"shared game: {Path(shared.path).name}", prompt
+        )
         free = shared.free_seats()
         self.seat_menu.options = [(shared.base_names[k], k) for k in free]
         can_take = bool(free) and shared.seat is None
@@ -235,8 +228,7 @@ class SharedFunTable(FunTable):
 
     # -- the log ----------------------------------------------------------------------
     def _changed(self) -> None:
-        loop = running_loop()
-        self._last_change = loop.time() if loop is not None else 0.0
+        self.poller.changed()
         played = self._drawn_actions != len(self.shared.actions)
         self.refresh()
         if played and self.messages.last_error is None:
@@ -247,49 +239,22 @@ class SharedFunTable(FunTable):
         anything changed. In a notebook this runs by itself every :attr:`poll_seconds`."""
         shared = self.shared
         before = shared.seq
-        try:
+        with self.poller.reporting():  # a trouble said once; the polling goes on
             shared.sync()
-            loop = running_loop()
-            now = loop.time() if loop is not None else float("inf")
-            if shared.bots_to_play and now - self._last_change >= self.bot_delay:
+            if self.poller.due():  # a bot's seat to act, at the pace
                 shared.play_bot()
-            self._poll_error = None
-        except FdlabError as error:
-            self._poll_trouble(str(error), "")
-        except Exception as error:  # the polling task must not die of a bug
-            self._poll_trouble(*bug_report(error))
         if shared.seq != before or self._drawn != shared.seq:
             self._changed()
             return True
         return False
 
-    def _poll_trouble(self, message: str, details: str) -> None:
-        if message != self._poll_error:  # said once, not twice a second
-            self._poll_error = message
-            self.messages.refuse(message, details)
-
-    def _start_polling(self) -> None:
-        loop = running_loop()
-        if loop is None or self._stopped or (self._poller is not None and not self._poller.done()):
-            return
-        self._poller = loop.create_task(self._poll())
-
-    async def _poll(self) -> None:
-        while not self._stopped:
-            self.poll_once()
-            pause = self.poll_seconds
-            if self.shared.bots_to_play:  # the next bot decision at the pace, not a poll later
-                loop = asyncio.get_running_loop()
-                due = self._last_change + self.bot_delay - loop.time()
-                pause = min(pause, max(due, 0.05))
-            await asyncio.sleep(pause * (4 if self._poll_error else 1))
+    def _bot_pace(self) -> float | None:
+        """The bots' delay when a bot's seat is to act (played on time), else None."""
+        return self.bot_delay if self.shared.bots_to_play else None
 
     def stop(self) -> None:
         """Stop reading the log (a table joined again in this kernel stops the one before)."""
-        self._stopped = True
-        if self._poller is not None and not self._poller.done():
-            self._poller.cancel()
-        self._poller = None
+        self.poller.stop()
 
     def __repr__(self) -> str:
         shared = self.shared
@@ -313,19 +278,3 @@ def join_fun_table(
     1
     """
     return SharedFunTable(SharedFunGame.join(path, player), seat=seat, **options)
-
-
-def _owners_html(shared: SharedFunGame) -> str:
-    """``You: Ana · P1: Ana (you) · P2: Ben · P3: manager bot``, the seat to act in bold,
-    then whose decision it is."""
-    to_act = shared.to_act
-    parts = [f"You: <b>{html.escape(shared.player)}</b>"]
-    for k in range(len(shared.seats)):
-        text = f"{player_name(k)}: {html.escape(shared.seat_label(k))}"
-        parts.append(f"<b>{text}</b>" if k == to_act else text)
-    log = html.escape(Path(shared.path).name)
-    return (
-        f"<div style='font-size:0.85em;line-height:1.4'>{' · '.join(parts)} "
-        f"<span style='color:#666'>(shared game: {log})</span><br>"
-        f"<span class='fdlab-fun-prompt'>{html.escape(shared.prompt())}</span></div>"
-    )

@@ -68,11 +68,12 @@ class ChooseMove:
 
     ``moved`` picks among options that reach the same space with different
     numbers of spaces (rare: loops, pit lane). Without a path the engine picks
-    the cheapest option to that space.
+    the cheapest option to that space. The engine refuses, naming it, a space
+    that is not on the board (M-1).
     """
 
-    destination: Any
-    path: tuple[Any, ...] | None = None
+    destination: SpaceId
+    path: tuple[SpaceId, ...] | None = None
     moved: int | None = None
 
     @classmethod

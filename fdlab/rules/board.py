@@ -16,6 +16,7 @@ from typing import Any
 
 from fdlab.rules.errors import BoardError
 from fdlab.track.model import (
+    CornerId,
     Hazard,
     SpaceId,
     SpaceKind,
@@ -116,16 +117,18 @@ class Board:
     ids: tuple[SpaceId, ...]
     index: dict[SpaceId, int]
     steps: tuple[tuple[tuple[int, StepKind, frozenset[str]], ...], ...]
+    # Corner ids are CornerId; Any here while the bots (fdlab.bots.windows, .lookahead,
+    # .heuristic) still type a corner as ``object``.
     corner: tuple[Any, ...]
     lane: tuple[int, ...]
     progress: tuple[float, ...]
     kind: tuple[SpaceKind, ...]
     hazard: tuple[Hazard | None, ...]
-    tunnel: tuple[Any, ...]
+    tunnel: tuple[str | None, ...]
     grid: tuple[int | None, ...]
     box: tuple[int | None, ...]
     level: tuple[int, ...]
-    stops: dict[Any, int]
+    stops: dict[Any, int]  # CornerId -> stops; Any as for ``corner``
     touching: tuple[tuple[int, ...], ...]
     lap_length: float
     moves: tuple[tuple[tuple[int, int], ...], ...] = field(default=())
@@ -229,7 +232,7 @@ def compile_board(track: Track) -> Board:
         return tuple(nodes[sid][attr] for sid in ids)
 
     corner = per_space("corner")
-    stops: dict[Any, int] = {}
+    stops: dict[CornerId, int] = {}
     for cid, info in track.corners.items():
         stops[cid] = int(info.get("stops", 1))
     for sid, cid in zip(ids, corner, strict=True):

@@ -14,7 +14,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 #: What an event is about (:data:`KINDS`), for a program to filter on.
 EventKind: TypeAlias = Literal[
@@ -34,24 +34,8 @@ EventKind: TypeAlias = Literal[
     "eliminated",
     "check",
 ]
-#: Event kinds.
-KINDS: tuple[EventKind, ...] = (
-    "grid",
-    "round",
-    "gear",
-    "start",
-    "roll",
-    "nitro",
-    "move",
-    "damage",
-    "bonus",
-    "spin",
-    "pit",
-    "lap",
-    "finish",
-    "eliminated",
-    "check",
-)
+#: Event kinds, in the order :data:`EventKind` lists them.
+KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
 
 @dataclass(frozen=True, slots=True)

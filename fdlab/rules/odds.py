@@ -23,11 +23,12 @@ from fdlab.rules.movement import MoveOption, move_options_for_rolls
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, ordinal
 from fdlab.rules.state import CarState, RaceState
+from fdlab.track.model import CornerId
 
-_NEXT_CORNER_CACHE: dict[int, tuple[Any, ...]] = {}
+_NEXT_CORNER_CACHE: dict[int, tuple[Board, tuple[CornerId | None, ...]]] = {}
 
 
-def target_corner(engine: Engine, state: RaceState, car_index: int) -> Any:
+def target_corner(engine: Engine, state: RaceState, car_index: int) -> CornerId | None:
     """The corner the car must stop in next: its own if stops are missing, else the next one.
 
     Returns ``None`` when no corner lies ahead.
@@ -43,7 +44,7 @@ def target_corner(engine: Engine, state: RaceState, car_index: int) -> Any:
     """
     board = engine.board
     car = state.cars[car_index]
-    here = board.corner[car.space]
+    here: CornerId | None = board.corner[car.space]
     if here is not None and car.stops < board.stops[here]:
         return here
     key = id(board)
@@ -75,7 +76,7 @@ def stop_odds(
     car_index: int,
     gear: int,
     *,
-    corner: Any = None,
+    corner: CornerId | None = None,
     max_damage: int = 0,
 ) -> Fraction:
     """Exact probability that, in ``gear``, the car can end its move in ``corner``.
@@ -145,7 +146,7 @@ class GearOdds:
         when not computed.
     """
 
-    corner: object
+    corner: CornerId | None
     car: str
     odds: dict[Any, Any]
     max_damage: int = 0
@@ -239,7 +240,7 @@ class GearRisk:
     """
 
     gear: int
-    corner: Any
+    corner: CornerId | None
     elimination: Fraction
     loss: Fraction
     losses: dict[str, Fraction]
@@ -523,7 +524,7 @@ def _rolls(engine: Engine, car: CarState, gear: int) -> list[tuple[int, Fraction
     return ([(0, stall, True)] if stall else []) + rolls
 
 
-def _corner_outcome(board: Board, option: MoveOption, corner: Any) -> tuple[str, int]:
+def _corner_outcome(board: Board, option: MoveOption, corner: CornerId | None) -> tuple[str, int]:
     """What ``option`` does with ``corner``: an outcome of :class:`FaceRisk` and spaces beyond."""
     if corner is None:
         return "none", 0
@@ -538,7 +539,11 @@ def _corner_outcome(board: Board, option: MoveOption, corner: Any) -> tuple[str,
 
 
 def _careful_move(
-    board: Board, preset: Preset, car: CarState, options: list[MoveOption], corner: Any
+    board: Board,
+    preset: Preset,
+    car: CarState,
+    options: list[MoveOption],
+    corner: CornerId | None,
 ) -> tuple[MoveOption, MoveCost] | None:
     """The move a careful player picks among ``options`` (see :func:`gear_risks`)."""
     best = None
@@ -561,7 +566,7 @@ def gear_risks(
     car_index: int,
     gears: Iterable[int] | None = None,
     *,
-    corner: Any = None,
+    corner: CornerId | None = None,
 ) -> dict[int, GearRisk]:
     """The risk of each gear before the roll: elimination, expected loss, the corner ahead.
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from fdlab.rules.board import Board
 from fdlab.rules.state import CarState
+from fdlab.track.model import CornerId
 
 
 def race_distance(board: Board, car: CarState) -> float:
@@ -80,7 +81,7 @@ def corner_turns(board: Board) -> dict[Any, Any]:
     return turns
 
 
-def next_corners(board: Board) -> tuple[Any, ...]:
+def next_corners(board: Board) -> tuple[CornerId | None, ...]:
     """Per index, the corner the car is in or the next one ahead (``None`` if none).
 
     Follows the first step out of each space (an ``ahead`` step when there is
@@ -93,7 +94,7 @@ def next_corners(board: Board) -> tuple[Any, ...]:
     (1, 1, 1, None)
     """
     n = len(board.ids)
-    result: list[Any] = [None] * n
+    result: list[CornerId | None] = [None] * n
     done = [False] * n
     for i in range(n):
         chain = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, get_args
 
 from fdlab.rules.errors import StateError, WrongPhaseError
 
@@ -20,7 +20,7 @@ from fdlab.rules.errors import StateError, WrongPhaseError
 Phase: TypeAlias = Literal["grid", "gear", "move", "over"]
 #: Phases of a race. ``grid``: roll for the grid; ``gear``: the car on turn
 #: chooses a gear; ``move``: it has rolled and chooses a move; ``over``: finished.
-PHASES: tuple[Phase, ...] = ("grid", "gear", "move", "over")
+PHASES: tuple[Phase, ...] = get_args(Phase)
 
 #: Car statuses.
 RACING, FINISHED, ELIMINATED = "racing", "finished", "eliminated"

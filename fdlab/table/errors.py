@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fdlab.errors import FdlabError
+from fdlab.shared_log import GameLogError
 
 __all__ = [
     "ClassAppError",
@@ -78,11 +79,13 @@ class StaleTableError(TableError):
     """
 
 
-class SharedLogError(TableError):
+class SharedLogError(TableError, GameLogError):
     """A shared game log that cannot be read or written, or that does not replay.
 
     The message names the file and, where there is one, the line
-    (``race.log: line 7: ...``; line 1 is the header).
+    (``race.log: line 7: ...``; line 1 is the header). The race table's
+    error of the game-agnostic log (:mod:`fdlab.shared_log`), so ``except
+    GameLogError`` catches the shared logs of every game.
 
     Attributes
     ----------
@@ -96,20 +99,9 @@ class SharedLogError(TableError):
     >>> error = SharedLogError("race.log: line 3: not JSON", source="race.log", line=3)
     >>> error.source, error.line, str(error)
     ('race.log', 3, 'race.log: line 3: not JSON')
+    >>> isinstance(error, GameLogError)
+    True
     """
-
-    def __init__(self, message: str, *, source: str = "", line: int = 0) -> None:
-        super().__init__(message)
-        self.source = source
-        self.line = line
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # keyword-only parts do not survive the default pickling of an exception
-        return (_shared_log_error, (str(self), self.source, self.line))
-
-
-def _shared_log_error(message: str, source: str, line: int) -> SharedLogError:
-    return SharedLogError(message, source=source, line=line)
 
 
 class ClassAppError(TableError):

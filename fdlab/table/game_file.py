@@ -59,6 +59,7 @@ from fdlab.rules.errors import RaceStuckError, StateError
 from fdlab.rules.presets import PRESETS, get_preset
 from fdlab.rules.race import Race
 from fdlab.rules.state import RaceState
+from fdlab.shared_log import _path_of
 from fdlab.table.controller import PERSON, TableController
 from fdlab.table.errors import GameFileError, TableTypeError
 from fdlab.untrusted import MAX_JSON_DEPTH, UntrustedInputError, parse_json, read_file
@@ -256,7 +257,7 @@ def save_game(table: TableController | Race | RaceTable, path: str | os.PathLike
     >>> load_game(path).race.actions == race.actions
     True
     """
-    target = _path_of(path)
+    target = _path_of(path, "a game file", TableTypeError)
     text = json.dumps(game_to_dict(table), indent=1, allow_nan=False)
     try:
         atomic_write(target, (text + "\n").encode("utf-8"))
@@ -291,7 +292,7 @@ def load_game(path: str | os.PathLike[str]) -> TableController:
     ...
     fdlab.table.errors.GameFileError: /dev/zero: cannot read the file (it is a character device, not a file)
     """
-    target = _path_of(path)
+    target = _path_of(path, "a game file", TableTypeError)
     source = str(path)
     try:
         data = read_file(target, limit=MAX_FILE_BYTES, what="game file")
@@ -598,18 +599,6 @@ def _table_of(table: Any) -> TableController:
     raise TableTypeError(
         "table: the game to save is a TableController, a RaceTable or a Race, "
         f"not {reprlib.repr(table)} (of type {type(table).__name__})"
-    )
-
-
-def _path_of(path: Any) -> Path:
-    if isinstance(path, (str, os.PathLike)):
-        try:
-            return Path(path)
-        except TypeError:  # a PathLike of bytes
-            pass
-    raise TableTypeError(
-        f"path: a game file's path is a str or a pathlib.Path, not {reprlib.repr(path)} "
-        f"(of type {type(path).__name__})"
     )
 
 

@@ -33,11 +33,14 @@ What the log guarantees
 -----------------------
 *Compare-and-append.* A record is written under a file lock (the
 ``filelock`` package, a ``.lock`` file beside the log), after reading every
-record before it, as number last + 1. An action also carries the position it
-was decided on: if another action landed since the player's view was
-drawn, it is refused (:class:`~fdlab.table.errors.StaleTableError`, "Ana
-rolled for the grid before you: ..."), the table reads the log and shows
-the race as it is, and the player decides again on what they see. So when
+record before it, as number last + 1 (the log itself, its header,
+numbering, lock and reading, is :class:`fdlab.shared_log.SharedLog`, as for
+Formula Fun's shared games; this module says what a record means). An
+action also carries the position it was decided on: if another action
+landed since the player's view was drawn, it is refused
+(:class:`~fdlab.table.errors.StaleTableError`, "Ana rolled for the grid
+before you: ..."), the table reads the log and shows the race as it is,
+and the player decides again on what they see. So when
 two click at once, one action lands, the other is refused and says why:
 none is lost without a word, none is played twice. Claims are checked on
 the latest log: a seat claimed by two at once goes to the first, and the
@@ -50,10 +53,11 @@ bots' choices follow from the race's seed and the position
 a bot plays the same move, and a bot's move is written once.
 
 *Seats.* A person's seat belongs to one player name; only that player acts
-for it, and only on its turn. Claiming a seat someone holds is refused,
-naming them; claiming one's own seat again is allowed and writes nothing:
-a player who closed the tab joins again under the same name and finds the
-race where it is, their seats still theirs. The grid roll (S-1) is made by
+for it, and only on its turn (an action out of turn is refused naming
+T-1). Claiming a seat someone holds is refused, naming them; claiming
+one's own seat again is allowed and writes nothing: a player who closed
+the tab joins again under the same name and finds the race where it is,
+their seats still theirs. The grid roll (S-1) is made by
 any player holding a seat. Names are how players tell each other apart,
 not a password: anyone who can write the file can write any name.
 
@@ -101,20 +105,14 @@ fdlab.table.errors.SeatError: Blue is taken by Ana: take a free seat, or ask Ana
 
 from __future__ import annotations
 
-import json
 import os
-import stat
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-from filelock import FileLock, Timeout
-
-from fdlab.files import atomic_write
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
+from fdlab.shared_log import LOCK_TIMEOUT, GameLogError, SharedLog, _path_of, name_problem
 from fdlab.table.controller import PERSON, TableController
 from fdlab.table.errors import (
     GameFileError,
@@ -126,7 +124,6 @@ from fdlab.table.errors import (
     TableTypeError,
 )
 from fdlab.table.game_file import MAX_FILE_BYTES, _action, _shown, game_from_dict, game_to_dict
-from fdlab.untrusted import UntrustedInputError, parse_json
 
 __all__ = ["FORMAT", "KINDS", "MAX_RECORD_BYTES", "VERSION", "SharedTable"]
 
@@ -138,13 +135,16 @@ VERSION = 1
 KINDS = ("action", "claim", "release")
 #: The longest record line (a move's path is a few dozen spaces: a record is under 1 kB).
 MAX_RECORD_BYTES = 64 * 1024
-#: The longest player name.
-MAX_NAME = 40
-#: How long a write waits for the lock by default, in seconds.
-LOCK_TIMEOUT = 5.0
 
 _ERRORS = (ValueError, TypeError, LookupError, ArithmeticError)
 _FIELDS = {"seq", "kind", "seat", "by"}
+_HINTS = {
+    "fdlab-game": " (a game file: load it with fdlab.table.load_game)",
+    "fdlab-shared-fun": " (a shared Formula Fun game: join it with fdlab.fun.FunTable.join)",
+}
+_EXISTS = (
+    "join its race with SharedTable.join(path, player=...), or start the new race in another file"
+)
 
 
 class SharedTable:
@@ -175,8 +175,8 @@ class SharedTable:
         The race as the log has it, replayed here (never played on directly).
     owners : list of str or None
         Per car, the player holding its seat (None: free, or a bot's seat).
-    seq : int
-        How many records have been read.
+    log : SharedLog
+        The file (:mod:`fdlab.shared_log`).
 
     Raises
     ------
@@ -192,28 +192,18 @@ class SharedTable:
         lock_timeout: float = LOCK_TIMEOUT,
         background: bool = False,
     ) -> None:
-        self.path = _path_of(path)
-        self.source = str(path)
+        _path_of(path, error=TableTypeError)
         problem = _name_problem(player)
         if problem:
             raise SeatError(f"player: {problem}")
         self.player = player
-        self.lock_timeout = float(lock_timeout)
-        self._lock = FileLock(f"{self.path}.lock")
-        self.seq = 0
-        self._offset = 0
-        self._identity: tuple[int, int] | None = None
+        self.log = SharedLog(path, **_log_options(lock_timeout=lock_timeout))
+        self.path, self.source = self.log.path, self.log.source
         #: (actions in the race after it, what it did) of the last action records read
         self._landed: list[tuple[int, str]] = []
-        data = self._tail()
-        end = data.find(b"\n")
-        if end < 0:
-            raise self._fail(1, "the header is not complete (a shared game log starts with a "
-                             "whole line: the race)" if data else "the file is empty")  # fmt: skip
-        self.controller = self._header(data[:end], background)
+        self.controller = self._start(self.log.header, background)
         self.owners: list[str | None] = [None] * len(self.race.names)
-        self._offset = end + 1
-        self._take(data[end + 1 :], locked=False)
+        self.log.read_new(self._apply)
 
     # -- making and joining ----------------------------------------------------------
     @classmethod
@@ -255,25 +245,11 @@ class SharedTable:
         SeatError, GameFileError
             For seats that are not a person or a bot by name.
         """
-        target = _path_of(path)
+        _path_of(path, error=TableTypeError)
         race = Race(track, cars=cars, preset=preset, seed=seed, laps=laps, roll_grid=False)
         names = race.names
         table = TableController(race, [PERSON] * len(names) if seats is None else seats)
-        header = {"format": FORMAT, "version": VERSION, "game": game_to_dict(table)}
-        text = json.dumps(header, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        try:
-            with FileLock(f"{target}.lock", timeout=LOCK_TIMEOUT):
-                if os.path.lexists(target):
-                    raise SharedLogError(
-                        f"{path}: the file exists already: join its race with "
-                        "SharedTable.join(path, player=...), or start the new race in another file",
-                        source=str(path),
-                    )
-                atomic_write(target, (text + "\n").encode("utf-8"))
-        except (OSError, Timeout) as error:
-            why = "the lock is busy" if isinstance(error, Timeout) else error.strerror or error
-            raise SharedLogError(f"{path}: could not create the game log ({why})",
-                                 source=str(path)) from None  # fmt: skip
+        SharedLog.create(path, {"game": game_to_dict(table)}, exists=_EXISTS, **_log_options())
         return cls(path, player)
 
     @classmethod
@@ -293,6 +269,20 @@ class SharedTable:
         return cls(path, player, lock_timeout=lock_timeout, background=background)
 
     # -- what there is to see --------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """How many records have been read (or written) here."""
+        return self.log.seq
+
+    @property
+    def lock_timeout(self) -> float:
+        """How long a write waits for the file lock, in seconds (settable)."""
+        return self.log.lock_timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, seconds: float) -> None:
+        self.log.lock_timeout = float(seconds)
+
     @property
     def race(self) -> Race:
         """The race as the log has it."""
@@ -372,137 +362,60 @@ class SharedTable:
             When the file is gone, was replaced, or a new line does not check out
             (the table stays at the last good record).
         """
-        return self._take(self._tail(), locked=False)
+        return bool(self.log.read_new(self._apply))
 
-    def _tail(self) -> bytes:
-        """The bytes of the log after what was read (at most :data:`MAX_FILE_BYTES` in all)."""
-        try:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except (OSError, ValueError) as error:
-            why = getattr(error, "strerror", None) or error
-            raise self._fail(0, f"cannot read the file ({why})") from None
-        with os.fdopen(fd, "rb") as stream:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise self._fail(0, "not a file (a shared game log is a regular file)")
-            identity = (info.st_dev, info.st_ino)
-            if self._identity is not None and identity != self._identity:
-                raise self._fail(0, _REPLACED)
-            if info.st_size < self._offset:
-                raise self._fail(0, _REPLACED)
-            if info.st_size > MAX_FILE_BYTES:
-                raise self._fail(
-                    0, f"{info.st_size} bytes: more than a game log holds ({MAX_FILE_BYTES})"
-                )
-            self._identity = identity
-            stream.seek(self._offset)
-            return stream.read(info.st_size - self._offset)
-
-    def _take(self, data: bytes, *, locked: bool) -> bool:
-        """Replay the whole lines of ``data`` (read from the offset); True if there were any.
-
-        Under the lock a last line without its newline was cut short by a
-        writer that died: it is cut off the file.
-        """
-        end = data.rfind(b"\n") + 1
-        if locked and end < len(data):
-            self._cut(self._offset + end)
-        start = 0
-        while start < end:
-            stop = data.index(b"\n", start)
-            self._record(data[start:stop], self.seq + 2)
-            self._offset += stop - start + 1
-            start = stop + 1
-        return end > 0
-
-    def _cut(self, size: int) -> None:
-        try:
-            os.truncate(self.path, size)
-        except OSError as error:
-            raise self._fail(0, f"cannot cut off a record left half written ({error})") from None
-
-    def _header(self, raw: bytes, background: bool = False) -> TableController:
-        try:
-            doc = parse_json(raw, max_depth=None)  # game_from_dict names the field too deep
-        except UntrustedInputError as error:
-            raise self._fail(1, str(error)) from None
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            found = doc.get("format") if isinstance(doc, dict) else doc
-            hint = (
-                " (a game file: load it with fdlab.table.load_game)"
-                if found == "fdlab-game"
-                else ""
-            )
-            raise self._fail(
-                1,
-                f'a shared game log starts with {{"format": "{FORMAT}", ...}}, found '
-                f"{_shown(found)}{hint}",
-            )
-        if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
-            raise self._fail(1, f"version: this fdlab reads version {VERSION}, found "
-                             f"{_shown(doc.get('version'))}")  # fmt: skip
-        extra = sorted(set(doc) - {"format", "version", "game"})
+    def _start(self, header: dict[str, Any], background: bool) -> TableController:
+        """The race before any record, from the header's fields."""
+        extra = sorted(set(header) - {"game"})
         if extra:
-            raise self._fail(1, f"{extra[0]}: not a field of the header (format, version, game)")
+            raise self.log.fail(1, f"{extra[0]}: not a field of the header (format, version, game)")
         try:
             return game_from_dict(
-                doc.get("game"), source=f"{self.source}: line 1: game", background=background
+                header.get("game"), source=f"{self.source}: line 1: game", background=background
             )
         except GameFileError as error:
             raise SharedLogError(str(error), source=self.source, line=1) from None
 
-    def _record(self, raw: bytes, line: int) -> None:
-        """Check one record line and replay it."""
-        if len(raw) > MAX_RECORD_BYTES:
-            raise self._fail(line, f"{len(raw)} bytes: longer than a record ({MAX_RECORD_BYTES})")
-        try:
-            record = parse_json(raw)
-        except UntrustedInputError as error:
-            raise self._fail(line, str(error)) from None
+    def _apply(self, line: int, record: dict[str, Any]) -> None:
+        """Check one record read from the log and replay it (raising names the line)."""
         kind, seat, by, action = self._fields(record, line)
         problem = self._problem(kind, seat, by, person=False)
         if problem:
-            raise self._fail(line, problem)
+            raise self.log.fail(line, problem)
         try:
             self._do(kind, seat, by, action)
         except _ERRORS as error:
-            raise self._fail(
+            raise self.log.fail(
                 line, f"the action {_shown(record['action'])} cannot be played: {error}"
             ) from None
 
-    def _fields(self, record: Any, line: int) -> tuple[str, int | None, str, Action | None]:
-        """The parts of a record, each checked on its own."""
-        if not isinstance(record, dict):
-            raise self._fail(line, f"a record is a JSON object, not {_shown(record)}")
+    def _fields(
+        self, record: dict[str, Any], line: int
+    ) -> tuple[str, int | None, str, Action | None]:
+        """The parts of a record (a JSON object with its seq: the log checked), each checked."""
+        fail = self.log.fail
         kind = record.get("kind")
         if kind not in KINDS:
-            raise self._fail(line, f"kind: one of {', '.join(KINDS)}, not {_shown(kind)}")
+            raise fail(line, f"kind: one of {', '.join(KINDS)}, not {_shown(kind)}")
         wanted = _FIELDS | ({"action"} if kind == "action" else set())
         if set(record) != wanted:
             odd = sorted(set(record) ^ wanted, key=str)
             what = "missing" if odd[0] in wanted else "not a field of this record"
-            raise self._fail(line, f"{odd[0]}: {what} (a {kind} record has "
-                             f"{', '.join(sorted(wanted))})")  # fmt: skip
-        seq = record["seq"]
-        if not _whole(seq) or seq != self.seq + 1:
-            raise self._fail(
-                line,
-                f"seq {_shown(seq)}, expected {self.seq + 1} (records are numbered 1, 2, 3... "
-                "in order: a record was lost, repeated or changed)",
-            )
+            raise fail(line, f"{odd[0]}: {what} (a {kind} record has "
+                       f"{', '.join(sorted(wanted))})")  # fmt: skip
         by = record["by"]
         problem = _name_problem(by)
         if problem:
-            raise self._fail(line, f"by: {problem}")
+            raise fail(line, f"by: {problem}")
         seat = record["seat"]
         cars = len(self.race.names)
         if not (seat is None and kind == "action") and not (_whole(seat) and 0 <= seat < cars):
-            raise self._fail(line, f"seat: a car, 0 to {cars - 1}, not {_shown(seat)}")
+            raise fail(line, f"seat: a car, 0 to {cars - 1}, not {_shown(seat)}")
         action = None
         if kind == "action":
             action = _action(record["action"])
             if action is None:
-                raise self._fail(line, f"action: not an action: {_shown(record['action'])}")
+                raise fail(line, f"action: not an action: {_shown(record['action'])}")
         return kind, seat, by, action
 
     def _problem(self, kind: str, seat: int | None, by: str, *, person: bool) -> str | None:
@@ -533,18 +446,21 @@ class SharedTable:
             if c.people and by not in self.owners:
                 return f"{by} holds no seat: a player at the table rolls for the grid (S-1)"
             return None if c.people or not person else "the bots roll for the grid (S-1)"
+        # T-1: the cars play in race order, each its own turn (as TableController says)
         name = race.names[current]
         if seat != current:
-            return f"{name} is on turn, not car {_shown(seat)}"
+            return f"T-1: {name} is on turn, not car {_shown(seat)}"
         if c.seats[current] != PERSON:
             if person:
-                return f"{name} is driven by a bot ({c.seat_label(current)}): it plays by itself"
+                return (
+                    f"T-1: {name} is driven by a bot ({c.seat_label(current)}): it plays by itself"
+                )
             return None
         owner = self.owners[current]
         if owner is None:
-            return f"{name}'s seat is free: {by} takes it first (claim)"
+            return f"T-1: {name}'s seat is free: {by} takes it first (claim)"
         if owner != by:
-            return f"{name} is {owner}'s seat: only {owner} plays it"
+            return f"T-1: {name} is {owner}'s seat: only {owner} plays it"
         return None
 
     def _do(self, kind: str, seat: int | None, by: str, action: Action | None) -> None:
@@ -557,7 +473,6 @@ class SharedTable:
         else:
             assert seat is not None
             self.owners[seat] = by if kind == "claim" else None
-        self.seq += 1
 
     def _describe(self, seat: int | None, by: str, action: Action) -> str:
         """An action in a few words, before it is played: ``Red (Ben) chose 3rd gear``."""
@@ -578,49 +493,23 @@ class SharedTable:
         return f"{name} ({who}) {what}"
 
     # -- writing ---------------------------------------------------------------------
-    @contextmanager
-    def _locked(self) -> Iterator[None]:
-        """Hold the file lock and read the log to its end (compare-and-append)."""
-        try:
-            self._lock.acquire(timeout=self.lock_timeout)
-        except Timeout:
-            raise TableError(
-                f"{self.source}: the game log is busy (another player is writing): try again"
-            ) from None
-        try:
-            self._take(self._tail(), locked=True)
-            yield
-        finally:
-            self._lock.release()
-
     def _append(self, kind: str, seat: int | None, action: Action | None, *, person: bool) -> None:
-        """Write one record as number seq + 1 (under the lock, the log read to its end)."""
+        """Write one record as number seq + 1 (inside ``log.locked``: the log read to its end)."""
         problem = self._problem(kind, seat, self.player, person=person)
         if problem:
             raise (NotYourTurnError if kind == "action" else SeatError)(problem)
-        record: dict[str, Any] = {
-            "seq": self.seq + 1, "kind": kind, "seat": seat, "by": self.player,
-        }  # fmt: skip
+        record: dict[str, Any] = {"kind": kind, "seat": seat, "by": self.player}
         if action is not None:
             record["action"] = action.to_json()
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        data = (line + "\n").encode("utf-8")
         actions, owners, landed = len(self.race.actions), list(self.owners), self._landed
         self._do(kind, seat, self.player, action)  # an illegal action raises (with its clause)
         try:
-            with open(self.path, "ab") as stream:
-                stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
-        except OSError as error:
+            self.log.append(record)
+        except GameLogError:  # nothing written: nothing played
             if len(self.race.actions) > actions:
                 self.race.undo_to(actions)
-            self.owners, self._landed, self.seq = owners, landed, self.seq - 1
-            raise SharedLogError(
-                f"{self.source}: could not write ({error.strerror or error}); nothing was played",
-                source=self.source,
-            ) from None
-        self._offset += len(data)
+            self.owners, self._landed = owners, landed
+            raise
 
     def claim(self, seat: int | str) -> None:
         """Take car ``seat``'s seat (its index or name); one's own seat again is allowed.
@@ -631,7 +520,7 @@ class SharedTable:
             When another player holds it, or a bot drives the car.
         """
         k = self._seat(seat)
-        with self._locked():
+        with self.log.locked(self._apply):
             if self.owners[k] == self.player:
                 return
             self._append("claim", k, None, person=True)
@@ -639,7 +528,7 @@ class SharedTable:
     def release(self, seat: int | str) -> None:
         """Leave car ``seat``'s seat: another player may take it."""
         k = self._seat(seat)
-        with self._locked():
+        with self.log.locked(self._apply):
             self._append("release", k, None, person=True)
 
     def act(self, action: Action, *, seen: int | None = None) -> None:
@@ -674,7 +563,7 @@ class SharedTable:
         self._commit(action, seen, person=True)
 
     def _commit(self, action: Action, seen: int, *, person: bool) -> None:
-        with self._locked():
+        with self.log.locked(self._apply):
             self._up_to_date(seen)
             self._append("action", self.race.state.current, action, person=person)
 
@@ -786,19 +675,10 @@ class SharedTable:
             f"{len(names) - 1}"
         )
 
-    def _fail(self, line: int, message: str) -> SharedLogError:
-        where = f"{self.source}: line {line}" if line else self.source
-        return SharedLogError(f"{where}: {message}", source=self.source, line=line)
-
     def __repr__(self) -> str:
         return (
             f"<SharedTable {self.source!r} as {self.player!r}: {self.race!r}, {self.seq} records>"
         )
-
-
-_REPLACED = (
-    "the file is not the one that was read (replaced or cut short since): join the race again"
-)
 
 
 def _stale(landed: list[str]) -> str:
@@ -809,36 +689,25 @@ def _stale(landed: list[str]) -> str:
     )
 
 
-def _path_of(path: Any) -> Path:
-    if isinstance(path, str | os.PathLike):
-        try:
-            return Path(path)
-        except TypeError:  # a PathLike of bytes
-            pass
-    raise TableTypeError(
-        f"path: a game log's path is a str or a pathlib.Path, not {path!r} "
-        f"(of type {type(path).__name__})"
-    )
-
-
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _log_options(**options: Any) -> dict[str, Any]:
+    """How the race table's log is read: its format, limits, errors and quoting (JSON)."""
+    return {
+        "format": FORMAT, "version": VERSION, "max_bytes": MAX_FILE_BYTES,
+        "max_record_bytes": MAX_RECORD_BYTES, "hints": _HINTS, "error": SharedLogError,
+        "busy_error": SharedLogError, "quote": _shown, **options,
+    }  # fmt: skip
+
+
 def _name_problem(name: Any) -> str | None:
-    """What is wrong with a player's name, or None.
+    """What is wrong with a player's name (:func:`fdlab.shared_log.name_problem`), or None.
 
     Examples
     --------
     >>> _name_problem("Ana"), _name_problem(" Ana")
     (None, "a player's name has no spaces around it: ' Ana'")
     """
-    if not isinstance(name, str):
-        return f"a player's name is a string, not {_shown(name)}"
-    if not 1 <= len(name) <= MAX_NAME:
-        return f"a player's name has 1 to {MAX_NAME} characters, not {len(name)}"
-    if name != name.strip():
-        return f"a player's name has no spaces around it: {name!r}"
-    if not name.isprintable():
-        return f"a player's name is printable characters: {name!r}"
-    return None
+    return name_problem(name, _shown)

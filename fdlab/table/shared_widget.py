@@ -5,8 +5,9 @@ played through a :class:`~fdlab.table.shared.SharedTable`: each player opens
 it in their own notebook (``RaceTable.join(path, player="Ana", seat="Blue")``)
 and the buttons append to the log instead of playing on the table alone.
 In a notebook the table reads the log every half second in the kernel's
-event loop (an ``asyncio`` task, as the bots' pace is kept: no thread, and
-no callback waits more than a quarter of a second for the file's lock),
+event loop (an ``asyncio`` task, :class:`fdlab._shell.Poller`, as the bots'
+pace is kept: no thread, and no callback waits more than a quarter of a
+second for the file's lock),
 redraws when something changed, and plays the bots' seats at the set pace:
 every player's table tries, the first to append wins, the others replay
 its move. Above the turn a line says who holds which seat; the buttons come
@@ -18,15 +19,13 @@ writes the race so far as a game file, and the replay page works as usual.
 from __future__ import annotations
 
 import asyncio
-import html
 import os
-import weakref
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from fdlab._shell import bug_report, load_bokehjs, reported, row, running_loop
+from fdlab._shell import Poller, load_bokehjs, owners_html, reported, row, running_loop
 from fdlab.rules.race import Race
 from fdlab.table.controller import TableController
 from fdlab.table.errors import TableError
@@ -39,9 +38,6 @@ __all__ = ["POLL_SECONDS", "SharedRaceTable"]
 POLL_SECONDS = 0.5
 #: The longest a button waits for the log's lock (a callback never blocks the page longer).
 LOCK_WAIT = 0.25
-
-#: The tables of this kernel, by (log, player): a table joined again stops the one before.
-_LIVE: weakref.WeakValueDictionary[tuple[str, str], SharedRaceTable] = weakref.WeakValueDictionary()
 
 
 class SharedRaceTable(RaceTable):
@@ -87,25 +83,19 @@ class SharedRaceTable(RaceTable):
         self.shared = shared
         shared.lock_timeout = min(shared.lock_timeout, LOCK_WAIT)
         self.poll_seconds = float(poll)
-        self._poller: asyncio.Task[None] | None = None
-        self._stopped = False
-        self._last_change = 0.0
         self._drawn = -1  # the record the table was last drawn at
         self._drawn_actions = len(shared.race.actions)  # and the actions it showed
-        self._poll_error: str | None = None
-        key = (os.path.realpath(shared.path), shared.player)
-        if key in _LIVE:  # joined again in this kernel: perhaps from a page opened anew
+        # one poller a table: this one stops the one of this log and player joined before
+        key = ("race", os.path.realpath(shared.path), shared.player)
+        if Poller.of(key) is not None:  # joined again in this kernel: a page opened anew?
             load_bokehjs(again=True)
+        self.poller = Poller(self, key=key, pace=self._bot_pace, expected=TableError)
         super().__init__(
             shared.race, shared.controller.seats, bot_delay=bot_delay, width=width, path=path
         )
         if seat is not None:
             self.take_seat(seat)
-        older = _LIVE.get(key)
-        if older is not None and older is not self:
-            older.stop()
-        _LIVE[key] = self
-        self._start_polling()
+        self.poller.start()
 
     def _make_controller(self, race: Race, seats: Any) -> TableController:
         return self.shared.controller
@@ -161,7 +151,12 @@ class SharedRaceTable(RaceTable):
         shared, c = self.shared, self.controller
         labels = [shared.seat_label(k) for k in range(len(self.race.names))]
         self.dashboard.value = _dashboard_html(c, labels)
-        self.owners_line.value = _owners_html(shared, labels)
+        self.owners_line.value = owners_html(
+            shared.player,
+            list(zip(self.race.names, labels, strict=True)),
+            self.race.state.current,
+            f"shared race: {Path(shared.path).name}",
+        )
         free = shared.free_seats()
         self.seat_menu.options = [(self.race.names[k], k) for k in free]
         self.claim_row.layout.display = "" if free else "none"
@@ -220,7 +215,7 @@ class SharedRaceTable(RaceTable):
         if running_loop() is None:
             self._bots_now()
         else:
-            self._start_polling()
+            self.poller.start()
 
     @reported
     def _bots_now(self) -> None:
@@ -233,9 +228,12 @@ class SharedRaceTable(RaceTable):
             self._changed()
 
     def _changed(self) -> None:
-        loop = running_loop()
-        self._last_change = loop.time() if loop is not None else 0.0
+        self.poller.changed()
         self.refresh()
+
+    def _bot_pace(self) -> float | None:
+        """The bots' delay when a bot is on turn (the poller plays it on time), else None."""
+        return float(self.bot_delay.value) if self.shared.bots_to_play else None
 
     def poll_once(self) -> bool:
         """Read the log, play a bot whose turn it is (at the pace), redraw; True if anything changed.
@@ -244,59 +242,28 @@ class SharedRaceTable(RaceTable):
         """
         shared = self.shared
         before = shared.seq
-        try:
+        with self.poller.reporting():  # a trouble said once; the polling goes on
             shared.sync()
-            loop = running_loop()
-            now = loop.time() if loop is not None else float("inf")
             waiting = shared.controller.bot_waiting()
             if waiting is not None and not waiting.ready:
                 self.messages.say(self._solving_text())
-            elif shared.bots_to_play and now - self._last_change >= float(self.bot_delay.value):
+            elif self.poller.due():  # a bot on turn, at the pace
                 if waiting is not None:
                     waiting.wait()  # solved: a failed solve raises here, and is shown
                     self.messages.clear()
                 shared.play_bot()
-            self._poll_error = None
-        except TableError as error:
-            self._poll_trouble(str(error), "")
-        except Exception as error:  # the polling task must not die of a bug
-            self._poll_trouble(*bug_report(error))
         if shared.seq != before or self._drawn != shared.seq:
             self._changed()
             return True
         return False
 
-    def _poll_trouble(self, message: str, details: str) -> None:
-        if message != self._poll_error:  # said once, not twice a second
-            self._poll_error = message
-            self.messages.refuse(message, details)
-
-    def _start_polling(self) -> None:
-        loop = running_loop()
-        if loop is None or self._stopped or (self._poller is not None and not self._poller.done()):
-            return
-        self._poller = loop.create_task(self._poll())
-
-    async def _poll(self) -> None:
-        while not self._stopped:
-            self.poll_once()
-            pause = self.poll_seconds
-            if self.shared.bots_to_play:  # the next bot move at the pace, not a poll later
-                loop = asyncio.get_running_loop()
-                due = self._last_change + float(self.bot_delay.value) - loop.time()
-                pause = min(pause, max(due, 0.05))
-            await asyncio.sleep(pause * (4 if self._poll_error else 1))
-
     def stop(self) -> None:
         """Stop reading the log (a table joined again in this kernel stops the one before)."""
-        self._stopped = True
-        if self._poller is not None and not self._poller.done():
-            self._poller.cancel()
-        self._poller = None
+        self.poller.stop()
 
     async def wait(self) -> None:
         """Wait until no bot is on turn (for code that drives the table in a notebook)."""
-        while self.shared.bots_to_play and not self._stopped:
+        while self.shared.bots_to_play and not self.poller.stopped:
             await asyncio.sleep(self.poll_seconds / 5)
 
     def __repr__(self) -> str:
@@ -333,17 +300,3 @@ class _AsSeen:
 
 def _names(race: Race, cars: list[int]) -> str:
     return " and ".join(race.names[k] for k in cars)
-
-
-def _owners_html(shared: SharedTable, labels: list[str]) -> str:
-    """``You: Ana · Blue: Ana (you) · Red: Ben · Green: heuristic``, the car on turn in bold."""
-    current = shared.race.state.current
-    parts = [f"You: <b>{html.escape(shared.player)}</b>"]
-    for k, (name, label) in enumerate(zip(shared.race.names, labels, strict=True)):
-        text = f"{html.escape(name)}: {html.escape(label)}"
-        parts.append(f"<b>{text}</b>" if k == current else text)
-    log = html.escape(Path(shared.path).name)
-    return (
-        f"<div style='font-size:0.85em;line-height:1.4'>{' · '.join(parts)} "
-        f"<span style='color:#666'>(shared race: {log})</span></div>"
-    )

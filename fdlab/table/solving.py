@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the bots load when a bot is made, not when the table is
     from fdlab.rules.board import Board
+    from fdlab.rules.costs import MoveCost
+    from fdlab.rules.movement import MoveOption
     from fdlab.rules.policy import Policy
     from fdlab.rules.presets import Preset
+    from fdlab.rules.view import RaceView
 
 __all__ = ["PendingBot", "bot_in_background"]
 
@@ -82,15 +85,15 @@ class PendingBot:
 
     # The race asks for these by name when it starts playing (before any decision),
     # so they are methods here: only calling one waits for the bot.
-    def choose_gear(self, view: Any) -> int:
+    def choose_gear(self, view: RaceView) -> int:
         """The bot's gear (waits for the bot first)."""
         return self.wait().choose_gear(view)
 
-    def choose_move(self, view: Any, moves: Any) -> Any:
+    def choose_move(self, view: RaceView, moves: list[tuple[MoveOption, MoveCost]]) -> MoveOption:
         """The bot's move (waits for the bot first)."""
         return self.wait().choose_move(view, moves)
 
-    def use_nitro(self, view: Any) -> bool:
+    def use_nitro(self, view: RaceView) -> bool:
         """Whether the bot takes nitro (X-1; waits for the bot first)."""
         decide = getattr(self.wait(), "use_nitro", None)
         return decide is not None and bool(decide(view))

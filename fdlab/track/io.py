@@ -36,13 +36,13 @@ from fdlab._text import shown as _shown
 from fdlab.files import atomic_write
 from fdlab.track.errors import TrackError, TrackFileError
 from fdlab.track.model import (
-    CONTACT_KINDS,
     SCHEMA_VERSION,
     SPACE_DEFAULTS,
     TRACK_DEFAULTS,
     Track,
 )
 from fdlab.track.schema import (
+    CONTACT_FIELDS,
     CORNER_FIELDS,
     CORNER_ID,
     FILE_LINES,
@@ -731,12 +731,10 @@ class _Reader:
         self, record: dict[str, Any], a: int | str, b: int | str, where: str
     ) -> dict[str, Any]:
         attrs = {k: v for k, v in record.items() if k not in ("a", "b")}
-        kind = attrs.get("kind")
-        if kind not in CONTACT_KINDS:
-            raise self.fail(
-                f"{where}.kind", f"must be one of {', '.join(CONTACT_KINDS)}, not {_shown(kind)}"
-            )
-        if kind == "behind" and attrs.get("rear") not in (a, b):
+        for key, field in CONTACT_FIELDS.items():
+            if key == "kind" or key in attrs:  # every contact has its kind
+                self.check(field, attrs.get(key), f"{where}.{key}")
+        if attrs["kind"] == "behind" and attrs.get("rear") not in (a, b):
             raise self.fail(
                 f"{where}.rear",
                 f"a 'behind' contact names its rear space: {_shown(a)} or {_shown(b)}",

@@ -16,7 +16,7 @@ The schema is documented in ``docs/schema.md``. In short:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, TypeAlias, TypedDict, cast
+from typing import Any, Literal, TypeAlias, TypedDict, cast, get_args
 
 import networkx as nx
 
@@ -26,6 +26,9 @@ SCHEMA_VERSION = 1
 
 #: A space's id in a track file: a whole number, or a label (boards of other programs).
 SpaceId: TypeAlias = int | str
+#: A corner's id: its key in ``track.corners`` and a space's ``corner``. A whole number (the
+#: loader refuses any other, ``fdlab.track.schema.CORNER_ID``).
+CornerId: TypeAlias = int
 #: What a space is (``SPACE_KINDS``).
 SpaceKind: TypeAlias = Literal["track", "pit", "box"]
 #: What a step is (``EDGE_KINDS``).
@@ -37,18 +40,11 @@ ContactKind: TypeAlias = Literal["beside", "behind"]
 #: A street-rules hazard of a space (``HAZARDS``, where ``None`` is no hazard).
 Hazard: TypeAlias = Literal["shooting", "danger"]
 
-SPACE_KINDS: tuple[SpaceKind, ...] = ("track", "pit", "box")
-EDGE_KINDS: tuple[StepKind, ...] = (
-    "ahead",
-    "lane_change",
-    "pit_in",
-    "pit_out",
-    "box_in",
-    "box_out",
-    "tunnel",
-)
-HAZARDS: tuple[Hazard | None, ...] = (None, "shooting", "danger")
-CONTACT_KINDS: tuple[ContactKind, ...] = ("beside", "behind")
+# Each tuple is read from its Literal, so the values are written once.
+SPACE_KINDS: tuple[SpaceKind, ...] = get_args(SpaceKind)
+EDGE_KINDS: tuple[StepKind, ...] = get_args(StepKind)
+HAZARDS: tuple[Hazard | None, ...] = (None, *get_args(Hazard))
+CONTACT_KINDS: tuple[ContactKind, ...] = get_args(ContactKind)
 LINE_NAMES = ("finish", "police", "pit_entry", "pit_exit")
 
 #: Default attribute values of a space; every node of a track carries all of them.
@@ -110,7 +106,7 @@ class TrackAttributes(TypedDict):
     description: str
     schema: int
     laps: int
-    corners: dict[Any, dict[str, Any]]
+    corners: dict[CornerId, dict[str, Any]]
     units: str
     space_length: float
     lap_length: float
@@ -154,7 +150,7 @@ class SpaceAttributes(TypedDict):
     lane: int
     progress: float
     kind: SpaceKind
-    corner: int | None
+    corner: CornerId | None
     hazard: Hazard | None
     tunnel: str | None
     grid: int | None
@@ -175,6 +171,14 @@ def track_attributes(graph: nx.DiGraph) -> TrackAttributes:
     2
     """
     return cast(TrackAttributes, graph.graph)
+
+
+class SpaceNotOnTrackError(TrackError, KeyError):
+    """A space id that is not on the track (:meth:`Track.space`); a ``KeyError`` too, so
+    ``except KeyError`` still catches it. The message names the space and the track."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 def space_attributes(graph: nx.DiGraph, space: SpaceId) -> SpaceAttributes:
@@ -254,7 +258,7 @@ class Track:
         return track_attributes(self.graph)["laps"]
 
     @property
-    def corners(self) -> dict[Any, dict[str, Any]]:
+    def corners(self) -> dict[CornerId, dict[str, Any]]:
         """Corner id -> ``{"stops", "name", "long", "short"}``."""
         return track_attributes(self.graph)["corners"]
 
@@ -278,13 +282,21 @@ class Track:
 
         Raises
         ------
-        KeyError
-            With a message naming the missing space.
+        SpaceNotOnTrackError
+            A ``KeyError`` (and a :class:`~fdlab.track.errors.TrackError`) naming the
+            missing space and the track.
+
+        Examples
+        --------
+        >>> from_ascii(". .", name="Tiny").space(99)
+        Traceback (most recent call last):
+        ...
+        fdlab.track.model.SpaceNotOnTrackError: space 99 is not on track 'Tiny'
         """
         try:
             return space_attributes(self.graph, space)
         except KeyError:
-            raise KeyError(f"space {space!r} is not on track {self.name!r}") from None
+            raise SpaceNotOnTrackError(f"space {space!r} is not on track {self.name!r}") from None
 
     def spaces(self, **attrs: Any) -> list[SpaceId]:
         """Ids of the spaces whose attributes equal all of ``attrs``.
@@ -301,7 +313,7 @@ class Track:
             if all(data.get(k) == v for k, v in attrs.items())
         ]
 
-    def corner_spaces(self, corner: Any) -> list[SpaceId]:
+    def corner_spaces(self, corner: CornerId) -> list[SpaceId]:
         """The spaces of one corner."""
         return self.spaces(corner=corner)
 

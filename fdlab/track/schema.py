@@ -10,12 +10,14 @@ these tables, so they cannot drift apart:
 * :data:`STEP_FIELDS`: the attributes of a step (an edge);
 * :data:`GRAPH_FIELDS`: the attributes of the track itself (``track.graph.graph``),
   whose ``corners`` maps a :data:`CORNER_ID` to a :data:`CORNER_RECORD` holding
-  the :data:`CORNER_FIELDS`.
+  the :data:`CORNER_FIELDS`;
+* :data:`CONTACT_FIELDS`: the attributes of a contact (an edge of ``track.contacts``).
 
 A track in memory carries every space, step and graph field (``Track(...)``
 fills in the defaults of ``fdlab.track.model``); a file may leave them out
 and gets the same defaults, except a space's ``x`` and ``y`` and a step's
-``kind``. The fields of a corner record may be left out in both. Keys not in
+``kind``. The fields of a corner record may be left out in both; a contact
+always has its ``kind``, and its ``rear`` when it is a ``behind`` contact. Keys not in
 a table (a builder's ``build`` spec, an importer's ``imported_from``...) may
 hold any JSON value.
 
@@ -49,6 +51,10 @@ True
 (False, False)
 >>> CORNER_ID.accepts(1), CORNER_ID.accepts("T1"), CORNER_FIELDS["stops"].accepts(2.0)
 (True, False, False)
+>>> CONTACT_FIELDS["kind"].accepts("behind"), CONTACT_FIELDS["kind"].accepts("zz")
+(True, False)
+>>> CONTACT_FIELDS["rear"].accepts("pit-1"), CONTACT_FIELDS["rear"].accepts(float("nan"))
+(True, False)
 """
 
 from __future__ import annotations
@@ -62,9 +68,10 @@ from typing import Any, TypeGuard
 from shapely.geometry import Polygon
 
 from fdlab._text import shown
-from fdlab.track.model import EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_KINDS
+from fdlab.track.model import CONTACT_KINDS, EDGE_KINDS, HAZARDS, LINE_NAMES, SPACE_KINDS
 
 __all__ = [
+    "CONTACT_FIELDS",
     "CORNER_FIELDS",
     "CORNER_ID",
     "CORNER_RECORD",
@@ -265,4 +272,21 @@ GRAPH_FIELDS: dict[str, Field] = {
     "space_length": Field(lambda v: is_finite_number(v) and v > 0, "a finite number > 0"),
     "lap_length": Field(lambda v: is_finite_number(v) and v >= 0, "a finite number >= 0"),
     "corners": Field(_is_corner_table, "a dict of integer corner id -> corner record"),
+}
+
+
+def _is_space_id(value: Any) -> bool:
+    """A space id as a file holds it: a whole number or a string (``SpaceId``)."""
+    return is_int(value) or isinstance(value, str)
+
+
+#: Every attribute of a contact (an edge of ``track.contacts``, ``docs/schema.md``). A
+#: contact always has its ``kind``; ``rear`` names the space of the car behind, which a
+#: ``behind`` contact needs and which must be one of the two spaces it joins (a rule of the
+#: contact, not of the value: the loader and the validator check it besides).
+CONTACT_FIELDS: dict[str, Field] = {
+    "kind": Field(_one_of(CONTACT_KINDS), f"one of {', '.join(CONTACT_KINDS)}"),
+    "rear": Field(
+        lambda v: v is None or _is_space_id(v), "None or a space id (an integer or a string)"
+    ),
 }

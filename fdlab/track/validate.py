@@ -38,8 +38,9 @@ from fdlab.track.corner_count import (
 )
 from fdlab.track.corners import path_counts
 from fdlab.track.errors import TrackError
-from fdlab.track.model import TRACK_DEFAULTS, Track, starts_lap_again
+from fdlab.track.model import TRACK_DEFAULTS, SpaceId, Track, starts_lap_again
 from fdlab.track.schema import (
+    CONTACT_FIELDS,
     CORNER_FIELDS,
     CORNER_ID,
     CORNER_RECORD,
@@ -171,7 +172,7 @@ class Problem:
 
     code: str
     message: str
-    spaces: tuple[Any, ...] = ()
+    spaces: tuple[SpaceId, ...] = ()
 
     @property
     def advice(self) -> bool:
@@ -223,7 +224,7 @@ class ValidationReport:
         return tuple(p for p in self.problems if p.advice)
 
     @property
-    def spaces(self) -> frozenset[Any]:
+    def spaces(self) -> frozenset[SpaceId]:
         """Every space named by some problem."""
         return frozenset(s for p in self.problems for s in p.spaces)
 
@@ -418,6 +419,8 @@ class _Validator:
             self.check_fields(f"space {n!r}", data, SPACE_FIELDS, [n])
         for u, v, data in self.graph.edges(data=True):
             self.check_fields(f"step {u!r} -> {v!r}", data, STEP_FIELDS, [u, v])
+        for a, b, data in self.track.contacts.edges(data=True):
+            self.check_contact(a, b, data)
 
     def check_fields(
         self, where: str, data: dict[str, Any], fields: dict[str, Field], spaces: list[Any]
@@ -433,6 +436,30 @@ class _Validator:
                     f"it must be {_must_be(schema, data[key])}",
                     spaces,
                 )
+
+    def check_contact(self, a: SpaceId, b: SpaceId, data: dict[str, Any]) -> None:
+        """Report a contact's kind or rear that :data:`CONTACT_FIELDS` refuses, and a
+        ``behind`` contact whose rear is not one of its two spaces (as the loader does)."""
+        where, spaces = f"contact {a!r} - {b!r}", [a, b]
+        if "kind" not in data:
+            self.report("attribute", f"{where} has no 'kind' attribute", spaces)
+        for key, schema in CONTACT_FIELDS.items():
+            if key in data and not schema.accepts(data[key]):
+                self.report(
+                    "attribute",
+                    f"{where}: {key} is {_shown(data[key])}; "
+                    f"it must be {_must_be(schema, data[key])}",
+                    spaces,
+                )
+        kind, rear = data.get("kind"), data.get("rear")
+        behind = CONTACT_FIELDS["kind"].accepts(kind) and kind == "behind"
+        if behind and CONTACT_FIELDS["rear"].accepts(rear) and rear not in (a, b):
+            self.report(
+                "attribute",
+                f"{where}: rear is {_shown(rear)}; a 'behind' contact names its rear space, "
+                f"{_shown(a)} or {_shown(b)}",
+                spaces,
+            )
 
     def check_track_attributes(self) -> None:
         graph = self.graph.graph
