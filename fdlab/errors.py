@@ -18,8 +18,12 @@ from a second built-in class too:
 * :class:`fdlab.editor.placing.Unplaced` is also a ``LookupError``: an edit
   whose place (a lane at a share of the lap, a corner) is not on the board
   any more; the editor lists such edits after a rebuild;
-* :class:`fdlab.plot.errors.UnknownSpaceError` is also a ``KeyError``: a
-  car or highlight on a space the board does not have;
+* :class:`fdlab.track.errors.SpaceNotOnTrackError` is also a ``KeyError``:
+  ``track.space(id)`` of a space the board does not have; so is
+  :class:`fdlab.plot.errors.UnknownSpaceError`, one of them, for a car or a
+  highlight drawn there;
+* :class:`fdlab.fun.errors.BotLimitError` is also a ``RuntimeError``:
+  Formula Fun bots that go on past the cap on actions, a bug in a bot;
 * :class:`fdlab.rules.errors.RuleTypeError`,
   :class:`fdlab.track.errors.TrackTypeError` and
   :class:`fdlab.table.errors.TableTypeError` are each also a ``TypeError``:

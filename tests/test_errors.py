@@ -20,7 +20,7 @@ SECOND_KIND = {
     "fdlab.fun.invariants.InvariantError": AssertionError,  # a bug in Formula Fun's engine
     "fdlab.editor.placing.Unplaced": LookupError,  # an edit whose place is gone
     "fdlab.plot.errors.UnknownSpaceError": KeyError,  # a car on a space the board lacks
-    "fdlab.track.model.SpaceNotOnTrackError": KeyError,  # Track.space of a space it lacks
+    "fdlab.track.errors.SpaceNotOnTrackError": KeyError,  # Track.space of a space it lacks
     "fdlab.fun.errors.BotLimitError": RuntimeError,  # Formula Fun bots past run_bots's limit
     # a value of the wrong type: ``except TypeError`` keeps catching it
     "fdlab.rules.errors.RuleTypeError": TypeError,

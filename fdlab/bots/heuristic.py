@@ -21,6 +21,7 @@ from fdlab.rules.movement import MoveOption
 from fdlab.rules.odds import target_corner
 from fdlab.rules.presets import Preset
 from fdlab.rules.view import RaceView
+from fdlab.track.model import CornerId
 
 __all__ = ["HORIZON", "HeuristicBot", "corner_before_the_line", "corner_window"]
 
@@ -103,7 +104,7 @@ class HeuristicBot:
         self._slowing_cache: dict[tuple[int, int, int, tuple[int, ...], float, int], float] = {}
         self._entries: tuple[Board | None, tuple[int, ...]] = (None, ())  # board, its pit entries
 
-    def _window(self, board: Board, start: int, corner: object) -> tuple[int, int] | None:
+    def _window(self, board: Board, start: int, corner: CornerId) -> tuple[int, int] | None:
         """The legal-move window of ``corner`` (:func:`fdlab.bots.windows.corner_window`)."""
         return corner_window(board, start, corner, self._lane_changes)
 
@@ -119,7 +120,7 @@ class HeuristicBot:
     def _weight(self, view: RaceView) -> float:
         return self.caution * (1.0 + 3.0 * (1.0 - self._health(view)))
 
-    def _need(self, view: RaceView, corner: object) -> int:
+    def _need(self, view: RaceView, corner: CornerId) -> int:
         """Stops still needed in ``corner`` (all of them when the car is not in it)."""
         board = view.board
         car = view.car
@@ -167,7 +168,7 @@ class HeuristicBot:
         window = self._window(board, car.space, corner) if corner is not None else None
         limit = 0  # read only when there is a window
         need = 0
-        if window is not None:
+        if window is not None and corner is not None:
             need = self._need(view, corner)
             limit = max(window[0], window[1] - max(0, need - 1))
         weight = self._weight(view)

@@ -30,6 +30,7 @@ from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
 from fdlab.rules.movement import MoveOption, after_move, move_options_for_rolls
 from fdlab.rules.order import next_corners
 from fdlab.rules.view import RaceView
+from fdlab.track.model import CornerId
 
 #: Score of an option that eliminates the car.
 ELIMINATED = -1000.0
@@ -59,8 +60,10 @@ class LookaheadBot:
         self.reserve = reserve(self.style)
         self._board: Board | None = None
         self._lanes = 2
-        self._next: tuple[object, ...] = ()  # per space: its corner or the next (None: none)
-        self._windows: dict[tuple[int, object], tuple[int, int] | None] = {}  # (space, corner)
+        self._next: tuple[
+            CornerId | None, ...
+        ] = ()  # per space: its corner or the next (None: none)
+        self._windows: dict[tuple[int, CornerId], tuple[int, int] | None] = {}  # (space, corner)
         self._overshoot: dict[tuple[int, int], float] = {}  # (gear, limit)
         self._ahead: dict[tuple[int, int, int], float] = {}  # (space, stops, gear)
         self._occupied: frozenset[int] = frozenset()
@@ -77,9 +80,9 @@ class LookaheadBot:
             self._overshoot = {}
             self._ahead = {}
 
-    def _target(self, board: Board, space: int, stops: int) -> object | None:
+    def _target(self, board: Board, space: int, stops: int) -> CornerId | None:
         """The corner the car must stop in next (``None``: no corner ahead)."""
-        corner: object = board.corner[space]
+        corner = board.corner[space]
         if corner is not None and stops < board.stops[corner]:
             return corner
         if corner is None:
@@ -89,7 +92,7 @@ class LookaheadBot:
                 return self._next[j]
         return None
 
-    def _window(self, board: Board, space: int, corner: object) -> tuple[int, int] | None:
+    def _window(self, board: Board, space: int, corner: CornerId) -> tuple[int, int] | None:
         key = (space, corner)
         if key not in self._windows:
             self._windows[key] = corner_window(board, space, corner, self._lanes)

@@ -20,6 +20,7 @@ import weakref
 
 from fdlab.rules.board import Board
 from fdlab.rules.movement import MoveRules, move_options
+from fdlab.track.model import CornerId
 
 __all__ = ["HORIZON", "corner_window", "corner_windows"]
 
@@ -27,14 +28,14 @@ __all__ = ["HORIZON", "corner_window", "corner_windows"]
 HORIZON = 40
 
 #: Board -> {(start, max lane changes): {corner: (fewest, most)}}.
-_CACHE: weakref.WeakKeyDictionary[Board, dict[tuple[int, int], dict[object, tuple[int, int]]]] = (
+_CACHE: weakref.WeakKeyDictionary[Board, dict[tuple[int, int], dict[CornerId, tuple[int, int]]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def corner_windows(
     board: Board, start: int, max_lane_changes: int = 2
-) -> dict[object, tuple[int, int]]:
+) -> dict[CornerId, tuple[int, int]]:
     """Per corner ahead, the fewest and most spaces a legal move from ``start`` ends in it.
 
     The car is alone on the board and, if ``start`` is in a corner, has made
@@ -75,7 +76,7 @@ def corner_windows(
 
 
 def corner_window(
-    board: Board, start: int, corner: object, max_lane_changes: int = 2
+    board: Board, start: int, corner: CornerId, max_lane_changes: int = 2
 ) -> tuple[int, int] | None:
     """Fewest and most spaces of a legal move from ``start`` that ends in ``corner``.
 
@@ -91,13 +92,13 @@ def corner_window(
     return corner_windows(board, start, max_lane_changes).get(corner)
 
 
-def _windows(board: Board, start: int, max_lane_changes: int) -> dict[object, tuple[int, int]]:
+def _windows(board: Board, start: int, max_lane_changes: int) -> dict[CornerId, tuple[int, int]]:
     here = board.corner[start]
     rules = MoveRules(
         stops_made=board.stops[here] if here is not None else 0,
         max_lane_changes=max_lane_changes,
     )
-    depths: dict[object, set[int]] = {}
+    depths: dict[CornerId, set[int]] = {}
     for option in move_options(board, start, HORIZON, rules):
         corner = board.corner[option.destination]
         if corner is not None and option.stop_counts and not option.boxed:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from fdlab.errors import FdlabError
+from fdlab.track.errors import SpaceNotOnTrackError
 
 
 class PlotError(FdlabError):
     """A board picture that cannot be drawn as asked; the message says why."""
 
 
-class UnknownSpaceError(PlotError, KeyError):
-    """A car or highlight names a space that is not on the track."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
+class UnknownSpaceError(PlotError, SpaceNotOnTrackError):
+    """A car or highlight names a space that is not on the track (a ``KeyError`` too)."""
 
 
 class PrintError(PlotError):

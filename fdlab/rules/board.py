@@ -117,9 +117,7 @@ class Board:
     ids: tuple[SpaceId, ...]
     index: dict[SpaceId, int]
     steps: tuple[tuple[tuple[int, StepKind, frozenset[str]], ...], ...]
-    # Corner ids are CornerId; Any here while the bots (fdlab.bots.windows, .lookahead,
-    # .heuristic) still type a corner as ``object``.
-    corner: tuple[Any, ...]
+    corner: tuple[CornerId | None, ...]
     lane: tuple[int, ...]
     progress: tuple[float, ...]
     kind: tuple[SpaceKind, ...]
@@ -128,7 +126,7 @@ class Board:
     grid: tuple[int | None, ...]
     box: tuple[int | None, ...]
     level: tuple[int, ...]
-    stops: dict[Any, int]  # CornerId -> stops; Any as for ``corner``
+    stops: dict[CornerId, int]
     touching: tuple[tuple[int, ...], ...]
     lap_length: float
     moves: tuple[tuple[tuple[int, int], ...], ...] = field(default=())

@@ -45,8 +45,9 @@ from urllib.parse import parse_qs
 import ipywidgets as w
 
 from fdlab._shell import Buttons, MessageLine, load_bokehjs, reported, row
+from fdlab.shared_log import name_problem
 from fdlab.table.errors import ClassAppError
-from fdlab.table.shared import SharedTable, _name_problem
+from fdlab.table.shared import SharedTable
 from fdlab.table.shared_widget import SharedRaceTable
 
 __all__ = [
@@ -235,7 +236,7 @@ class ClassLobby:
         name = self.name_box.value.strip()
         if not name:
             raise ClassAppError("type your name first: the others see it beside your car")
-        problem = _name_problem(name)
+        problem = name_problem(name)
         if problem:
             raise ClassAppError(problem)
         if name == _READER:

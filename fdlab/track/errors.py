@@ -16,6 +16,7 @@ __all__ = [
     "BoardImportError",
     "BuildError",
     "CentrelineError",
+    "SpaceNotOnTrackError",
     "TrackError",
     "TrackFileError",
     "TrackTypeError",
@@ -78,3 +79,12 @@ class BoardImportError(TrackError):
 
     The message names the file and the spaces by that file's own ids.
     """
+
+
+class SpaceNotOnTrackError(TrackError, KeyError):
+    """A space id that is not on the track (:meth:`Track.space
+    <fdlab.track.model.Track.space>`); a ``KeyError`` too, so ``except KeyError``
+    still catches it. The message names the space and the track."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""

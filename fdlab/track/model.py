@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeAlias, TypedDict, cast, get_args
 
 import networkx as nx
 
-from fdlab.track.errors import TrackError, TrackTypeError
+from fdlab.track.errors import SpaceNotOnTrackError, TrackError, TrackTypeError
 
 SCHEMA_VERSION = 1
 
@@ -173,14 +173,6 @@ def track_attributes(graph: nx.DiGraph) -> TrackAttributes:
     return cast(TrackAttributes, graph.graph)
 
 
-class SpaceNotOnTrackError(TrackError, KeyError):
-    """A space id that is not on the track (:meth:`Track.space`); a ``KeyError`` too, so
-    ``except KeyError`` still catches it. The message names the space and the track."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
-
-
 def space_attributes(graph: nx.DiGraph, space: SpaceId) -> SpaceAttributes:
     """The attribute dict of ``space`` in ``graph`` (the node's own dict), typed as the schema says.
 
@@ -291,7 +283,7 @@ class Track:
         >>> from_ascii(". .", name="Tiny").space(99)
         Traceback (most recent call last):
         ...
-        fdlab.track.model.SpaceNotOnTrackError: space 99 is not on track 'Tiny'
+        fdlab.track.errors.SpaceNotOnTrackError: space 99 is not on track 'Tiny'
         """
         try:
             return space_attributes(self.graph, space)
