@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from fdlab._shell import Buttons, MessageLine, reported
+from fdlab._shell import Buttons, MessageLine, reported, table_row
 from fdlab.fun.actions import Action, Bid, PlaySpecial, StartAuction
 from fdlab.fun.bots import Bot
 from fdlab.fun.events import FunEvent, mention, tell
@@ -305,9 +305,14 @@ class FunTable:
         self.header.add_class("fdlab-fun-header")
         self.board = w.HTML()
         self.choices = w.Select(rows=10, layout=w.Layout(width="100%"))
-        self.amount = w.BoundedIntText(value=1, min=0, max=999, description="Amount M$")
-        self.play_button = buttons.make("Play", "fdlab-play", self.play, button_style="primary")
-        self.undo_button = buttons.make("Undo", "fdlab-undo", self.undo)
+        self.amount = w.BoundedIntText(value=1, min=0, max=999)
+        decide = table_row(buttons, [
+            ("Amount M$", "fdlab-amount", self.amount, "the amount of a bid or an opening price"),
+            ("Play", "fdlab-play", self.play, "play the choice picked in the list"),
+            ("Undo", "fdlab-undo", self.undo, "back to your last decision"),
+        ])  # fmt: skip
+        _amount, self.play_button, self.undo_button = decide.children
+        self.play_button.button_style = "primary"
         self.message = self.messages.widget
         self.log = w.HTML()
         self.rules = w.Accordion(
@@ -326,7 +331,7 @@ class FunTable:
                 self.message,
                 self.board,
                 self.choices,
-                w.HBox([self.amount, self.play_button, self.undo_button]),
+                decide,
                 w.HTML("<b>Since your last move</b>"),
                 self.log,
                 self.rules,
