@@ -23,18 +23,22 @@ def _doctest_names(doctest_namespace: dict[str, object]) -> None:
     ``from_ascii`` draws a board as text, ``compile_board`` makes it playable
     and ``BASIC`` is the basic rules preset: most examples start from them,
     so they start at their idea instead of three imports. ``ring`` is a small
-    two-lane ring with a 1-stop and a 2-stop corner, and ``fd`` the front door.
+    two-lane ring with a 1-stop and a 2-stop corner, ``sprint`` a one-lane race
+    with no corner, ``corner_strip`` a lane with one corner (both functions of
+    :mod:`fdlab.track.examples`), and ``fd`` the front door.
     """
     import fdlab
     from fdlab.rules.board import compile_board
     from fdlab.rules.presets import BASIC
     from fdlab.track import from_ascii
-    from fdlab.track.examples import two_corner_ring
+    from fdlab.track.examples import corner_strip, sprint, two_corner_ring
 
     doctest_namespace.update(
         from_ascii=from_ascii,
         compile_board=compile_board,
         BASIC=BASIC,
         ring=two_corner_ring(),
+        sprint=sprint,
+        corner_strip=corner_strip,
         fd=fdlab,
     )

@@ -38,7 +38,7 @@ from bokeh.plotting import figure
 from fdlab.editor.errors import EditorError
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
-from fdlab.track.model import SpaceId, Track
+from fdlab.track.model import CornerId, SpaceId, Track
 
 Columns = dict[str, list[Any]]
 
@@ -137,7 +137,7 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
 
 
 def _outside(
-    track: Track, corner: Any, fallback: tuple[float, float]
+    track: Track, corner: CornerId, fallback: tuple[float, float]
 ) -> tuple[SpaceId, tuple[float, float]]:
     """The outermost space of a corner and the unit vector pointing out of its turn.
 

@@ -29,6 +29,7 @@ from fdlab.track.model import (
     SPACE_DEFAULTS,
     SPACE_KINDS,
     ContactKind,
+    CornerId,
     SpaceId,
     StepKind,
     Track,
@@ -217,7 +218,7 @@ class SetCorner(Operation):
     Deleting a corner that still has spaces is refused.
     """
 
-    corner: Any
+    corner: CornerId
     info: Mapping[str, Any] | None
     label: str = "set corner"
     _old: Any = field(default=_MISSING, repr=False)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fdlab.errors import FdlabError
-from fdlab.track.model import SpaceId, Track
+from fdlab.track.model import CornerId, SpaceId, Track
 
 #: How far (in spaces of progress) a located space may lie from the place.
 TOLERANCE_SPACES = 1.5
@@ -115,7 +115,7 @@ def locate(track: Track, place: Place, *, taken: Iterable[SpaceId] = ()) -> Spac
     raise Unplaced(f"no {where}{there}")
 
 
-def corner_place(track: Track, corner: Any) -> Place:
+def corner_place(track: Track, corner: CornerId) -> Place:
     """The lap position of a corner: the fraction of its middle space, and its name.
 
     Examples

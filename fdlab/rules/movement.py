@@ -60,6 +60,7 @@ from fdlab.rules.board import (
     Board,
 )
 from fdlab.rules.errors import MovementError
+from fdlab.track.model import CornerId
 
 __all__ = [
     "FREE_RUN",
@@ -151,7 +152,7 @@ class Overshoot(NamedTuple):
         Spaces moved after crossing the corner's exit line (the C-3 / A-2 cost).
     """
 
-    corner: Any
+    corner: CornerId
     stops_made: int
     required: int
     beyond: int

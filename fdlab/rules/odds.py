@@ -288,7 +288,7 @@ class GearRisk:
 
         Examples
         --------
-        >>> board = compile_board(from_ascii(". . . . 1 1 . . . . . . .", corners={1: 1}))
+        >>> board = compile_board(corner_strip())
         >>> engine = Engine(board, BASIC, ["Solo"])
         >>> risks = gear_risks(engine, engine.position([{"space": 0, "gear": 3}]), 0, [1, 2, 3, 4])
         >>> for gear in (1, 2, 3, 4):
@@ -328,7 +328,7 @@ class GearRisk:
 
         Examples
         --------
-        >>> board = compile_board(from_ascii(". . . . 1 1 . . . . . . .", corners={1: 1}))
+        >>> board = compile_board(corner_strip())
         >>> engine = Engine(board, BASIC, ["Solo"])
         >>> risks = gear_risks(engine, engine.position([{"space": 0, "gear": 3}]), 0, [1, 3, 4])
         >>> [risks[gear].short_words() for gear in (1, 3, 4)]
@@ -354,7 +354,7 @@ class GearRisk:
 
         Examples
         --------
-        >>> board = compile_board(from_ascii(". . . . 1 1 . . . . . . .", corners={1: 1}))
+        >>> board = compile_board(corner_strip())
         >>> engine = Engine(board, BASIC, ["Solo"])
         >>> state = engine.position([{"space": 0, "gear": 5}])
         >>> print(gear_risks(engine, state, 0, [3])[3].loss_words())
@@ -380,7 +380,7 @@ class GearRisk:
 
         Examples
         --------
-        >>> board = compile_board(from_ascii(". . . . 1 1 . . . . . . .", corners={1: 1}))
+        >>> board = compile_board(corner_strip())
         >>> engine = Engine(board, BASIC, ["Solo"])
         >>> state = engine.position([{"space": 0, "gear": 4, "pools": (3,)}])
         >>> gear_risks(engine, state, 0, [3])[3].figures()
@@ -397,7 +397,7 @@ class GearRisk:
 
         Examples
         --------
-        >>> board = compile_board(from_ascii(". . . . 1 1 . . . . . . .", corners={1: 1}))
+        >>> board = compile_board(corner_strip())
         >>> engine = Engine(board, BASIC, ["Solo"])
         >>> state = engine.position([{"space": 0, "gear": 4, "pools": (3,)}])
         >>> print(gear_risks(engine, state, 0, [4])[4])
@@ -619,7 +619,7 @@ def gear_risks(
 
     Examples
     --------
-    >>> board = compile_board(from_ascii(". . . . 1 1 . . . . . . .", corners={1: 1}))
+    >>> board = compile_board(corner_strip())
     >>> engine = Engine(board, BASIC, ["Solo"])
     >>> state = engine.position([{"space": 0, "gear": 4, "pools": (3,)}])
     >>> risks = gear_risks(engine, state, 0)

@@ -219,7 +219,7 @@ class TableController:
 
     Examples
     --------
-    >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+    >>> track = sprint()
     >>> table = TableController(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
     >>> table.on_turn, [choice.label for choice in table.gear_choices()]
     ('Blue', ['1st · start roll · free'])

@@ -86,7 +86,7 @@ Examples
 --------
 >>> import pathlib, tempfile
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "race.log"
->>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+>>> track = sprint()
 >>> _ = SharedTable.create(path, track, cars=["Blue", "Red"], seats=["person", "heuristic"],
 ...                        seed=4)
 >>> ana = SharedTable.join(path, player="Ana")

@@ -58,7 +58,7 @@ class SharedRaceTable(RaceTable):
     --------
     >>> import pathlib, tempfile
     >>> log = pathlib.Path(tempfile.mkdtemp()) / "race.log"
-    >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+    >>> track = sprint()
     >>> _ = SharedTable.create(log, track, cars=["Blue", "Red"], seed=4)
     >>> ana = RaceTable.join(log, player="Ana", seat="Blue")
     >>> ben = RaceTable.join(log, player="Ben", seat="Red")

@@ -152,7 +152,7 @@ class RaceTable:
 
     Examples
     --------
-    >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+    >>> track = sprint()
     >>> table = RaceTable(Race(track, cars=["Blue", "Red"], seed=4), ["person", "heuristic"])
     >>> table.start_button.description  # Blue's first turn: the start roll (S-2)
     'Start roll (black die: 1 stalls, 17-20 flying start)'
@@ -574,7 +574,7 @@ class RaceTable:
 
         Examples
         --------
-        >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+        >>> track = sprint()
         >>> table = RaceTable(Race(track, seed=4, roll_grid=False), ["person", "heuristic"])
         >>> print(table.help_text)
         **Roll for the grid:** press *Roll for the grid*: every car rolls the black die and the highest roll takes pole position (S-1).
@@ -885,7 +885,7 @@ class RaceTable:
 
         Examples
         --------
-        >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+        >>> track = sprint()
         >>> table = RaceTable(Race(track, seed=4), ["person", "heuristic"])
         >>> table.unsaved_decisions
         0
@@ -966,7 +966,7 @@ class RaceTable:
 
         Examples
         --------
-        >>> track = from_ascii(" ".join(["."] * 14), grid=[1, 0], finish=13)
+        >>> track = sprint()
         >>> table = RaceTable(Race(track, seed=4), ["person", "heuristic"])
         >>> table.start_button.click()  # one decision, not saved
         >>> table.new_race(seed=5); table.last_error[:40]

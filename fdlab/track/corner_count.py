@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from fdlab.track.schema import is_finite_number
 
 if TYPE_CHECKING:
-    from fdlab.track.model import Track
+    from fdlab.track.model import CornerId, Track
 
 __all__ = [
     "CORNER_COUNT_CHECKS",
@@ -160,7 +160,7 @@ def _running_order(lap: list[tuple[Any, dict[str, Any]]]) -> list[Any]:
     return sorted(first, key=lambda c: (first[c], str(c)))
 
 
-def _corner_name(track: Track, corner: Any) -> str:
+def _corner_name(track: Track, corner: CornerId) -> str:
     record = track.corners.get(corner) if isinstance(track.corners, dict) else None
     name = record.get("name") if isinstance(record, dict) else None
     return str(name) if name else f"corner {corner!r}"

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 if TYPE_CHECKING:
-    from fdlab.track.model import Track
+    from fdlab.track.model import CornerId, SpaceId, Track
 
 __all__ = ["corner_entries", "corner_exits", "corner_path_counts", "update_corner_counts"]
 
 
-def corner_entries(track: Track, corner: Any) -> list[Any]:
+def corner_entries(track: Track, corner: CornerId) -> list[SpaceId]:
     """Corner spaces reached by a step from outside the corner.
 
     Examples
@@ -28,7 +28,7 @@ def corner_entries(track: Track, corner: Any) -> list[Any]:
     return _entries(track.graph, corner)
 
 
-def corner_exits(track: Track, corner: Any) -> list[Any]:
+def corner_exits(track: Track, corner: CornerId) -> list[SpaceId]:
     """Corner spaces with a step leading out of the corner.
 
     Examples
@@ -39,7 +39,7 @@ def corner_exits(track: Track, corner: Any) -> list[Any]:
     return _exits(track.graph, corner)
 
 
-def corner_path_counts(track: Track, corner: Any) -> tuple[int, int]:
+def corner_path_counts(track: Track, corner: CornerId) -> tuple[int, int]:
     """The longest and shortest path through a corner, counted in spaces.
 
     These are the green (long) and red (short) numbers printed beside a

@@ -173,6 +173,27 @@ def test_any_value_of_a_track_attribute_is_reported_never_raised(key, value):
         assert not any(f" {key} " in m for m in _attribute_messages(report)), str(report)
 
 
+SPACE = 3  # a space of the board's second column
+
+#: The geometry, progress and links of a space: other checks read them as well.
+SPACE_KEYS = [*SPACE_FIELDS, "note"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(SPACE_KEYS), value=MEMORY_VALUES)
+def test_any_value_of_a_space_attribute_is_reported_never_raised(key, value):
+    """Issue 24: the validator reports every bad value a space can hold, never raises."""
+    track = board()
+    track.graph.nodes[SPACE][key] = value
+    report = validate(track, cars=CARS)
+    _assert_a_report(report, track)
+    said = [m for m in _attribute_messages(report) if m.startswith(f"space {SPACE}: {key} is ")]
+    if key in SPACE_FIELDS and not SPACE_FIELDS[key].accepts(value):
+        assert said, f"space {SPACE}: {key} = {shown(value)} is not reported"
+    else:
+        assert said == [], said
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(key=st.sampled_from(STEP_KEYS), value=MEMORY_VALUES)
 def test_any_value_of_a_step_attribute_is_reported_never_raised(key, value):
