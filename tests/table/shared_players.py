@@ -80,6 +80,9 @@ class Seat:
         else:
             raise AssertionError(f"{self.player}: nothing to do at {text!r}")
         expect(self.log).not_to_have_text(before)
+        # the log may be redrawn a moment before the prompt: read the next decision from a
+        # prompt that has caught up, not from the one this decision answered
+        expect(self.prompt).not_to_have_text(text)
         assert "Error" not in self.message.inner_text(), self.message.inner_text()
 
 
