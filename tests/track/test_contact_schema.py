@@ -235,7 +235,14 @@ def test_loader_and_validator_agree_on_a_contact_attribute(index, key, value):
         for m in _contact_problems(validate(track, cars=CARS), *contact)
         if m.startswith(f"contact {contact[0]} - {contact[1]}: {key} is ")
     ]
-    if error is not None:
+    if error is not None and CONTACT_FIELDS[key].accepts(value):
+        # a good value the contact's other fields do not fit (a beside contact made
+        # 'behind' has no rear): refused on the contact, and reported on it too
+        assert error.field.startswith(f"contacts[{index}]."), error
+        assert _contact_problems(validate(track, cars=CARS), *contact), (
+            f"the loader refuses contacts[{index}] but the validator says nothing"
+        )
+    elif error is not None:
         assert error.field == f"contacts[{index}].{key}", error
         assert problems, (
             f"the loader refuses contacts[{index}].{key} but the validator says nothing"
@@ -264,3 +271,12 @@ def test_the_loader_refuses_a_contact_without_a_kind():
 
     error = _load_with(drop_kind)
     assert error is not None and "contacts[0].kind: must be one of beside, behind" in str(error)
+
+
+def test_a_beside_contact_made_behind_is_refused_and_reported_on_the_contact():
+    """The case hypothesis found: a good kind that the contact's rear does not fit."""
+    error = _load_with(set_at(["contacts", 0, "kind"], "behind"))
+    assert error is not None and error.field == "contacts[0].rear", error
+    track = board()
+    track.contacts.edges[BESIDE]["kind"] = "behind"
+    assert _contact_problems(validate(track, cars=CARS), *BESIDE)
