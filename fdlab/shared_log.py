@@ -71,12 +71,18 @@ __all__ = [
     "MAX_LOG_BYTES",
     "MAX_NAME",
     "MAX_RECORD_BYTES",
+    "RECORD_KINDS",
     "GameLogError",
     "LogBusyError",
     "Record",
     "SharedLog",
     "name_problem",
 ]
+
+#: The kinds of record after the header: a game's move, a seat taken, a seat left.
+RECORD_KINDS = ("action", "claim", "release")
+#: The fields of every record (an ``action`` record has ``action`` too).
+_RECORD_FIELDS = frozenset({"seq", "kind", "seat", "by"})
 
 #: The longest record line by default (a record is a few dozen bytes).
 MAX_RECORD_BYTES = 64 * 1024
@@ -418,6 +424,44 @@ class SharedLog:
         """
         where = f"{self.source}: line {line}" if line else self.source
         return self.error(f"{where}: {message}", source=self.source, line=line)
+
+    def envelope(
+        self, line: int, record: Mapping[str, Any], quote: Callable[[Any], str] | None = None
+    ) -> tuple[str, str]:
+        """The kind and the writer of a record read, checked: what every game's records share.
+
+        The kind is one of :data:`RECORD_KINDS`, the fields are exactly those of
+        its kind, and ``by`` is a player's name; the seat and the action are the
+        game's to check. ``quote`` shows a wrong kind (default: the log's quoting).
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.log"
+        >>> log = SharedLog.create(path, {}, format="demo", version=1)
+        >>> log.envelope(2, {"seq": 1, "kind": "claim", "seat": 0, "by": "Ana"})
+        ('claim', 'Ana')
+        >>> log.envelope(2, {"seq": 1, "kind": "claim", "seat": 0})
+        Traceback (most recent call last):
+        ...
+        fdlab.shared_log.GameLogError: ...game.log: line 2: by: missing (a claim record has by, kind, seat, seq)
+        """
+        fail = self.fail
+        kind = record.get("kind")
+        if kind not in RECORD_KINDS:
+            shown = (quote or self.quote)(kind)
+            raise fail(line, f"kind: one of {', '.join(RECORD_KINDS)}, not {shown}")
+        wanted = _RECORD_FIELDS | ({"action"} if kind == "action" else set())
+        if set(record) != wanted:
+            odd = sorted(set(record) ^ wanted, key=str)
+            what = "missing" if odd[0] in wanted else "not a field of this record"
+            raise fail(line, f"{odd[0]}: {what} (a {kind} record has "
+                       f"{', '.join(sorted(wanted))})")  # fmt: skip
+        by = record["by"]
+        problem = name_problem(by, self.quote)
+        if problem:
+            raise fail(line, f"by: {problem}")
+        return kind, by
 
     # -- inside ------------------------------------------------------------------------
     def _tail(self) -> bytes:

@@ -104,7 +104,7 @@ from fdlab.fun.game import MAX_GAME_BYTES, Game
 from fdlab.fun.opponents import BOTS, make_opponent
 from fdlab.fun.quoting import quoted
 from fdlab.fun.state import FunRules
-from fdlab.shared_log import LOCK_TIMEOUT, GameLogError, SharedLog, name_problem
+from fdlab.shared_log import LOCK_TIMEOUT, RECORD_KINDS, GameLogError, SharedLog, name_problem
 
 __all__ = [
     "FORMAT",
@@ -121,14 +121,13 @@ __all__ = [
 FORMAT = "fdlab-shared-fun"
 #: The version of the layout written and read.
 VERSION = 1
-#: The kinds of record after the header.
-KINDS = ("action", "claim", "release")
+#: The kinds of record after the header (every shared log's).
+KINDS = RECORD_KINDS
 #: A seat a player takes (the others are bots, by name).
 PERSON = "person"
 #: The longest record line (an action is a few words).
 MAX_RECORD_BYTES = 4096
 
-_FIELDS = {"seq", "kind", "seat", "by"}
 _OVER = "FF-15: the championship is over; no more actions"
 _HINTS = {
     "fdlab-shared-race": " (a shared race: join it with fdlab.table.RaceTable.join)",
@@ -466,19 +465,7 @@ class SharedFunGame:
     def _apply(self, line: int, record: dict[str, Any]) -> None:
         """Check one record read from the log and replay it (raising names the line)."""
         fail = self.log.fail
-        kind = record.get("kind")
-        if kind not in KINDS:
-            raise fail(line, f"kind: one of {', '.join(KINDS)}, not {quoted(kind)}")
-        wanted = _FIELDS | ({"action"} if kind == "action" else set())
-        if set(record) != wanted:
-            odd = sorted(set(record) ^ wanted, key=str)
-            what = "missing" if odd[0] in wanted else "not a field of this record"
-            raise fail(line, f"{odd[0]}: {what} (a {kind} record has "
-                       f"{', '.join(sorted(wanted))})")  # fmt: skip
-        by = record["by"]
-        problem = name_problem(by)
-        if problem:
-            raise fail(line, f"by: {problem}")
+        kind, by = self.log.envelope(line, record, quoted)
         seat = record["seat"]
         players = len(self.seats)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:

@@ -112,7 +112,14 @@ from typing import Any
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
-from fdlab.shared_log import LOCK_TIMEOUT, GameLogError, SharedLog, _path_of, name_problem
+from fdlab.shared_log import (
+    LOCK_TIMEOUT,
+    RECORD_KINDS,
+    GameLogError,
+    SharedLog,
+    _path_of,
+    name_problem,
+)
 from fdlab.table.controller import PERSON, TableController
 from fdlab.table.errors import (
     GameFileError,
@@ -131,13 +138,12 @@ __all__ = ["FORMAT", "KINDS", "MAX_RECORD_BYTES", "VERSION", "SharedTable"]
 FORMAT = "fdlab-shared-race"
 #: The version of the layout written and read.
 VERSION = 1
-#: The kinds of record after the header.
-KINDS = ("action", "claim", "release")
+#: The kinds of record after the header (every shared log's).
+KINDS = RECORD_KINDS
 #: The longest record line (a move's path is a few dozen spaces: a record is under 1 kB).
 MAX_RECORD_BYTES = 64 * 1024
 
 _ERRORS = (ValueError, TypeError, LookupError, ArithmeticError)
-_FIELDS = {"seq", "kind", "seat", "by"}
 _HINTS = {
     "fdlab-game": " (a game file: load it with fdlab.table.load_game)",
     "fdlab-shared-fun": " (a shared Formula Fun game: join it with fdlab.fun.FunTable.join)",
@@ -394,19 +400,7 @@ class SharedTable:
     ) -> tuple[str, int | None, str, Action | None]:
         """The parts of a record (a JSON object with its seq: the log checked), each checked."""
         fail = self.log.fail
-        kind = record.get("kind")
-        if kind not in KINDS:
-            raise fail(line, f"kind: one of {', '.join(KINDS)}, not {_shown(kind)}")
-        wanted = _FIELDS | ({"action"} if kind == "action" else set())
-        if set(record) != wanted:
-            odd = sorted(set(record) ^ wanted, key=str)
-            what = "missing" if odd[0] in wanted else "not a field of this record"
-            raise fail(line, f"{odd[0]}: {what} (a {kind} record has "
-                       f"{', '.join(sorted(wanted))})")  # fmt: skip
-        by = record["by"]
-        problem = _name_problem(by)
-        if problem:
-            raise fail(line, f"by: {problem}")
+        kind, by = self.log.envelope(line, record)
         seat = record["seat"]
         cars = len(self.race.names)
         if not (seat is None and kind == "action") and not (_whole(seat) and 0 <= seat < cars):
