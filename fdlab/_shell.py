@@ -62,6 +62,8 @@ __all__ = [
     "Buttons",
     "MessageLine",
     "PolledWidget",
+    "LOCK_WAIT",
+    "POLL_SECONDS",
     "Poller",
     "ReportingWidget",
     "board_beside_panel",
@@ -497,6 +499,12 @@ class PolledWidget(Protocol):
 
     def poll_once(self) -> bool:
         """One poll: read what changed (a shared game log), redraw; True if anything did."""
+
+
+#: How often a table reads the shared game log, in seconds.
+POLL_SECONDS = 0.5
+#: The longest a button waits for the log's lock (a callback never blocks the page longer).
+LOCK_WAIT = 0.25
 
 
 class Poller:

@@ -32,18 +32,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from fdlab._shell import Buttons, Poller, owners_html, reported, row
+from fdlab._shell import LOCK_WAIT, POLL_SECONDS, Buttons, Poller, owners_html, reported, row
 from fdlab.fun.bots import Bot
 from fdlab.fun.events import player_name
 from fdlab.fun.shared import FunSeatError, SharedFunGame
 from fdlab.fun.widgets import FunTable, FunTableController, MenuKey
 
 __all__ = ["LOCK_WAIT", "POLL_SECONDS", "SharedFunController", "SharedFunTable", "join_fun_table"]
-
-#: How often a table reads the shared game log, in seconds.
-POLL_SECONDS = 0.5
-#: The longest a button waits for the log's lock (a callback never blocks the page longer).
-LOCK_WAIT = 0.25
 
 
 class SharedFunController(FunTableController):

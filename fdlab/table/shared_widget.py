@@ -25,7 +25,16 @@ from typing import Any
 
 import ipywidgets as w
 
-from fdlab._shell import Poller, load_bokehjs, owners_html, reported, row, running_loop
+from fdlab._shell import (
+    LOCK_WAIT,
+    POLL_SECONDS,
+    Poller,
+    load_bokehjs,
+    owners_html,
+    reported,
+    row,
+    running_loop,
+)
 from fdlab.rules.race import Race
 from fdlab.table.controller import TableController
 from fdlab.table.errors import TableError
@@ -33,11 +42,6 @@ from fdlab.table.shared import SharedTable
 from fdlab.table.widget import RaceTable, _dashboard_html
 
 __all__ = ["POLL_SECONDS", "SharedRaceTable"]
-
-#: How often a table reads the shared game log, in seconds.
-POLL_SECONDS = 0.5
-#: The longest a button waits for the log's lock (a callback never blocks the page longer).
-LOCK_WAIT = 0.25
 
 
 class SharedRaceTable(RaceTable):
