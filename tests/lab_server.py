@@ -136,10 +136,25 @@ def run_all_cells(page: Any, url: str, timeout_ms: int) -> None:
     """Open the notebook at ``url`` in ``page``, run every cell, wait for the kernel."""
     page.set_default_timeout(timeout_ms)
     page.goto(url)
+    run_cells(page)
+
+
+def run_cells(page: Any, runs: int = 1) -> None:
+    """Run the open notebook's cells (their ``runs``-th run in that kernel) and wait for them.
+
+    For a notebook opened by ``page.goto``, or opened again after its tab was closed
+    (``runs=2``: the prompts must show the second run, not the first one's output).
+    """
     page.wait_for_function(KERNEL_READY)
     # not awaited: the command's promise settles only when every cell has run
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     page.wait_for_function(ALL_CELLS_RUN)
+    if runs > 1:
+        page.wait_for_function(
+            "(n) => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
+            ".every((p) => p.textContent.includes(`[${n}]`))",
+            arg=runs,
+        )
     page.wait_for_function(KERNEL_READY)
 
 

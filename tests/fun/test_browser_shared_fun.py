@@ -34,12 +34,11 @@ from pathlib import Path
 import nbformat
 import pytest
 from lab_server import (
-    ALL_CELLS_RUN,
     CHROMIUM,
     CHROMIUM_ARGS,
-    KERNEL_READY,
     jupyter_lab,
     require_chromium,
+    run_cells,
 )
 
 from fdlab.fun import Game
@@ -84,20 +83,6 @@ def lab(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
             for player in PLAYERS
         }
         yield urls, log
-
-
-def _run(page, runs: int = 1) -> None:
-    """Run the open notebook's cell (its ``runs``-th run in that kernel) and wait for it."""
-    page.wait_for_function(KERNEL_READY)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_function(ALL_CELLS_RUN)
-    if runs > 1:
-        page.wait_for_function(
-            "(n) => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
-            ".every((p) => p.textContent.includes(`[${n}]`))",
-            arg=runs,
-        )
-    page.wait_for_function(KERNEL_READY)
 
 
 class Player:
@@ -156,7 +141,7 @@ def test_two_players_run_an_auction_from_their_own_browsers(lab) -> None:
                 page.set_default_timeout(TIMEOUT_MS * 3)
                 page.goto(urls[player])
             for page in pages.values():
-                _run(page)
+                run_cells(page)
             ana, ben = Player(pages["Ana"], "Ana"), Player(pages["Ben"], "Ben")
 
             # both take P1 at the same moment: one gets it, the other is told who has it
@@ -216,7 +201,7 @@ def test_two_players_run_an_auction_from_their_own_browsers(lab) -> None:
             page = pages[name] = contexts[name].new_page()
             page.set_default_timeout(TIMEOUT_MS * 3)
             page.goto(urls[name])
-            _run(page, runs=2)
+            run_cells(page, runs=2)
             second = Player(page, name)
             expect(second.owners).to_contain_text(f"P2: {name} (you)")
             expect(second.header).to_contain_text(f"{first.name} is deciding")

@@ -32,12 +32,11 @@ from pathlib import Path
 import nbformat
 import pytest
 from lab_server import (
-    ALL_CELLS_RUN,
     CHROMIUM,
     CHROMIUM_ARGS,
-    KERNEL_READY,
     jupyter_lab,
     require_chromium,
+    run_cells,
 )
 from shared_players import (
     BOARD_DRAWN,
@@ -92,20 +91,6 @@ def lab(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
         yield urls, log
 
 
-def _run(page, runs: int = 1) -> None:
-    """Run the open notebook's cell (its ``runs``-th run in that kernel) and wait for it."""
-    page.wait_for_function(KERNEL_READY)
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    page.wait_for_function(ALL_CELLS_RUN)
-    if runs > 1:
-        page.wait_for_function(
-            "(n) => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
-            ".every((p) => p.textContent.includes(`[${n}]`))",
-            arg=runs,
-        )
-    page.wait_for_function(KERNEL_READY)
-
-
 def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Path]) -> None:
     from playwright.sync_api import expect, sync_playwright
 
@@ -124,7 +109,7 @@ def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Pat
                 page.set_default_timeout(TIMEOUT_MS * 3)
                 page.goto(urls[player])
             for page in pages.values():
-                _run(page)
+                run_cells(page)
             ana, ben = Seat(pages["Ana"], "Ana"), Seat(pages["Ben"], "Ben")
             for page in pages.values():
                 page.wait_for_function(BOARD_DRAWN)
@@ -159,7 +144,7 @@ def test_two_players_race_from_their_own_browsers(lab: tuple[dict[str, str], Pat
             page = pages["Ben"] = contexts["Ben"].new_page()
             page.set_default_timeout(TIMEOUT_MS * 3)
             page.goto(urls["Ben"])
-            _run(page, runs=2)
+            run_cells(page, runs=2)
             ben = Seat(page, "Ben")
             page.wait_for_function(BOARD_DRAWN)  # BokehJS is on the page opened anew
             expect(ben.prompt).to_contain_text(re.compile(r"Red \(Ben\): (choose a gear|make)"))
