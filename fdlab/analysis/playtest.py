@@ -25,9 +25,7 @@ otherwise :class:`PlaytestError` says so instead of the pool failing.
 
 from __future__ import annotations
 
-import hashlib
 import html
-import json
 import multiprocessing
 import numbers
 import os
@@ -54,7 +52,7 @@ from fdlab.analysis.racelog import (
     play_logged_race,
 )
 from fdlab.bots.roster import DEFAULT_BOT, bot_label, make_bot, table_slots
-from fdlab.par.table import ParTable, known_table, remember, solo_table
+from fdlab.par.table import ParTable, board_key, keyed_board, known_table, remember, solo_table
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.collector import fewer_collections
 from fdlab.rules.engine import CAR_NAMES
@@ -230,7 +228,7 @@ def run_races(
 
 # -- driver side -----------------------------------------------------------------
 def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in notebooks)
-    track: Track | str | os.PathLike[str],
+    track: Track | Board | str | os.PathLike[str],
     bots: Sequence[str | Policy] | int | None = None,
     races: int = 100,
     preset: str | Preset = "basic",
@@ -247,8 +245,9 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
 
     Parameters
     ----------
-    track : Track or path
-        The board, or a track file.
+    track : Track, Board or path
+        The board, a board compiled from it (:func:`fdlab.rules.board.compile_board`:
+        not compiled again), or a track file.
     bots : sequence of bot specs, or int, optional
         One per car (:mod:`fdlab.bots.roster`: ``"par"``, ``"par:cautious"``,
         ``"heuristic"``, ``"lookahead:reckless"``, ``"solo"``, a policy
@@ -297,15 +296,8 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
     from tqdm.auto import tqdm
 
     _check_counts(races=races, seed=seed, workers=workers, chunk_size=chunk_size)
-    if not isinstance(track, Track):
-        track = load_track(track)
-    if not any("finish" in lines for _, _, lines in track.graph.edges(data="lines", default=())):
-        raise PlaytestError(
-            f"track {track.name!r} has no finish line (no step crosses it), so no race could "
-            "ever end; mark one in the editor or with fdlab build (validate: no_finish_line)"
-        )
+    track, board = _opened(track)
     rules = get_preset(preset, laps)
-    board = compile_board(track)
     spots = sum(1 for g in board.grid if g is not None)
     if bots is None:
         bots = min(6, spots)
@@ -333,8 +325,16 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
         )
     seeds = race_seeds(seed, races)
     numbers = list(range(races))
-    track_dict = track_to_dict(track)
-    token = hashlib.sha256(json.dumps(track_dict, sort_keys=True, default=str).encode()).hexdigest()
+    if client is None:
+        workers = workers or os.cpu_count() or 1
+    else:
+        workers = max(1, len(client.scheduler_info().get("workers", {})) or 1)
+    # the track's JSON form travels to other processes; here the board is enough
+    track_dict: dict[str, Any] = {}
+    if workers > 1 or client is not None:
+        track_dict = track_to_dict(track)
+        keyed_board(board, track_dict)
+    token = board_key(board)
     payload = {
         "token": token,
         "track": track_dict,
@@ -342,10 +342,6 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
         "bots": specs,
         "keep_events": keep_events,
     }
-    if client is None:
-        workers = workers or os.cpu_count() or 1
-    else:
-        workers = max(1, len(client.scheduler_info().get("workers", {})) or 1)
     # solved here once per board content (and remembered), sent to every worker
     payload["tables"] = _solo_tables(
         specs, board, track_dict, rules, 1 if client is not None else workers, progress
@@ -438,6 +434,21 @@ def _on_processes(
     finally:
         os.unlink(path)
     return logs
+
+
+def _opened(track: Track | Board | str | os.PathLike[str]) -> tuple[Track, Board]:
+    """The track and its compiled board (a track file is read), if a race could end on it."""
+    board: Board | None = None
+    if isinstance(track, Board):
+        board, track = track, track.track
+    elif not isinstance(track, Track):
+        track = load_track(track)
+    if not any("finish" in lines for _, _, lines in track.graph.edges(data="lines", default=())):
+        raise PlaytestError(
+            f"track {track.name!r} has no finish line (no step crosses it), so no race could "
+            "ever end; mark one in the editor or with fdlab build (validate: no_finish_line)"
+        )
+    return track, board if board is not None else compile_board(track)
 
 
 def _solo_tables(

@@ -45,6 +45,9 @@ from fdlab.analysis.verdict import (
     rules_for,
     solve_for_edits,
 )
+from fdlab.par.table import keyed_board
+from fdlab.rules.board import compile_board
+from fdlab.rules.errors import BoardError
 from fdlab.track.corners import corner_path_counts, update_corner_counts
 from fdlab.track.io import track_from_dict, track_to_dict
 from fdlab.track.model import CornerId, SpaceId, Track
@@ -736,8 +739,10 @@ def _measure(
 ) -> Verdict | None:
     """The verdict of one changed board (in a worker process), ``None`` if it cannot be raced."""
     try:
-        return board_verdict(track_from_dict(track_dict), races=races, seed=seed, rules=rules)
-    except VerdictError:
+        board = compile_board(track_from_dict(track_dict))
+        keyed_board(board, track_dict)  # its par table's key, without writing the track again
+        return board_verdict(board, races=races, seed=seed, rules=rules)
+    except (VerdictError, BoardError):
         return None
 
 

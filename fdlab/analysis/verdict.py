@@ -39,7 +39,7 @@ from fdlab.analysis.stats import corner_table, mean_interval
 from fdlab.errors import FdlabError
 from fdlab.par import solo_table
 from fdlab.par.table import solve_to_reuse
-from fdlab.rules.board import compile_board
+from fdlab.rules.board import Board, compile_board
 from fdlab.rules.presets import get_preset
 from fdlab.track.model import Track
 
@@ -283,7 +283,7 @@ def solve_for_edits(track: Track, rules: str = "basic") -> None:
 
 
 def board_verdict(
-    track: Track,
+    track: Track | Board,
     *,
     races: int = VERDICT_RACES,
     cars: int = VERDICT_CARS,
@@ -295,7 +295,8 @@ def board_verdict(
 
     Parameters
     ----------
-    track : Track
+    track : Track or Board
+        The board, or a board compiled from it (not compiled again).
     races : int
         Seeded races of ``cars`` par bots to play.
     cars : int
@@ -330,15 +331,17 @@ def board_verdict(
     fdlab.analysis.verdict.VerdictError: not playable yet: the board has no grid spot (Grid spot)
     """
     started = time.perf_counter()
+    compiled = track if isinstance(track, Board) else None
+    track = track.track if isinstance(track, Board) else track
     if not track.grid_spots():
         raise VerdictError("not playable yet: the board has no grid spot (Grid spot)")
     try:
-        board = compile_board(track)
+        board = compiled if compiled is not None else compile_board(track)
         preset = get_preset(rules, VERDICT_RULES[1])
         par = solo_table(board, preset).par
         cars = max(1, min(cars, len(track.grid_spots())))
         result = playtest(
-            track, cars, races=races, preset=preset, seed=seed, laps=1, workers=1, progress=False
+            board, cars, races=races, preset=preset, seed=seed, laps=1, workers=1, progress=False
         )
     except FdlabError as error:
         raise VerdictError(f"not playable yet: {error}") from error
