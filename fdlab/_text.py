@@ -1,4 +1,4 @@
-"""Text in messages: a value shown briefly, a whole number read from a command line.
+"""Text in messages: a value shown briefly, a number read from a command line.
 
 One home for the small text helpers every layer needs, so each message cuts
 a value the same way and never fails on it. This module imports nothing
@@ -14,10 +14,11 @@ Examples
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["shown", "whole_at_least"]
+__all__ = ["number_in", "shown", "whole_at_least"]
 
 
 def shown(value: Any, limit: int = 60) -> str:
@@ -52,7 +53,7 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 5]}...{text[-2:]}"
 
 
-def whole_at_least(low: int) -> Callable[[str], int]:
+def whole_at_least(low: int, most: int | None = None) -> Callable[[str], int]:
     """A command-line reader of a whole number of ``low`` or more (an ``argparse`` ``type=``).
 
     One reader for every whole-number option: counts (``low=1``: races,
@@ -65,6 +66,8 @@ def whole_at_least(low: int) -> Callable[[str], int]:
     ----------
     low : int
         The least number accepted.
+    most : int, optional
+        The largest number accepted (cars in a race: 10).
 
     Returns
     -------
@@ -84,6 +87,10 @@ def whole_at_least(low: int) -> Callable[[str], int]:
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: expected a whole number, not '2.5'
+    >>> whole_at_least(1, most=10)("12")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at most 10, not 12
 
     On a parser:
 
@@ -102,8 +109,88 @@ def whole_at_least(low: int) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {shown(value, 20)}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}, not {shown(value, 20)}")
         return value
 
-    read.__name__ = read.__qualname__ = f"whole_at_least({low})"
+    bounds = f"{low}" if most is None else f"{low}, most={most}"
+    read.__name__ = read.__qualname__ = f"whole_at_least({bounds})"
+    return read
+
+
+def number_in(
+    low: float,
+    high: float,
+    *,
+    open_low: bool = False,
+    open_high: bool = False,
+    what: str = "a number",
+) -> Callable[[str], float]:
+    """A command-line reader of a number from ``low`` to ``high`` (an ``argparse`` ``type=``).
+
+    The companion of :func:`whole_at_least` for numbers with a fraction: a
+    share, a lap fraction, a size in metres. ``open_low`` / ``open_high``
+    leave the bound itself out. Text that is not a finite number, or one out
+    of range, is an ``argparse.ArgumentTypeError`` saying what was expected.
+
+    Parameters
+    ----------
+    low, high : float
+        The range (``math.inf`` for no upper bound).
+    open_low, open_high : bool
+        Refuse the bound itself.
+    what : str
+        What the text should have been, for a text that is no number
+        (``"a lap fraction like 0.25"``).
+
+    Returns
+    -------
+    callable
+        ``read(text) -> float``, to pass as ``type=`` to ``add_argument``.
+
+    Examples
+    --------
+    >>> share = number_in(0, 1)
+    >>> share("0.25"), share("1")
+    (0.25, 1.0)
+    >>> share("1.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be from 0 to 1, not 1.5
+    >>> number_in(0, math.inf, open_low=True)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be more than 0, not 0
+    >>> number_in(0, 1, open_high=True)("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a number, not 'nan'
+    """
+    if math.isinf(high):
+        wanted = f"more than {low:g}" if open_low else f"at least {low:g}"
+    elif open_low or open_high:
+        wanted = (
+            f"{'more than' if open_low else 'at least'} {low:g} "
+            f"and {'below' if open_high else 'at most'} {high:g}"
+        )
+    else:
+        wanted = f"from {low:g} to {high:g}"
+
+    def read(text: str) -> float:
+        import argparse  # here, so that the layers that only show values never load it
+
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, not {shown(text, 20)}")
+        above = value > low if open_low else value >= low
+        under = value < high if open_high else value <= high
+        if not (above and under):
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {value:g}")
+        return value
+
+    read.__name__ = read.__qualname__ = f"number_in({low:g}, {high:g})"
     return read

@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fdlab._text import whole_at_least
+from fdlab._text import number_in, whole_at_least
 from fdlab.errors import CommandError
 
 __all__ = [
@@ -228,41 +229,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CRASH
 
 
-def _car_count(text: str) -> int:
-    """A number of cars in a race, 1 to :data:`fdlab.track.validate.MAX_CARS` (10)."""
-    from fdlab.track.validate import MAX_CARS
-
-    value = whole_at_least(1)(text)
-    if value > MAX_CARS:
-        shown = text if len(text) <= 20 else f"{text[:17]}..."
-        raise argparse.ArgumentTypeError(f"a race has at most {MAX_CARS} cars, not {shown}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
-def _lap_fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a lap fraction like 0.25, not {text!r}"
-        ) from None
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(
-            f"a lap fraction is at least 0 and below 1 (0.5 = half a lap on), not {text}"
-        )
-    return value
-
-
 def _stop_counts(text: str) -> list[int]:
     try:
         stops = [int(part) for part in text.split(",")]
@@ -280,12 +246,14 @@ def _stop_counts(text: str) -> list[int]:
 
 
 def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    from fdlab.track.validate import read_car_count
+
     parser.add_argument(
         "tracks", nargs="+", metavar="TRACK.json", help="the track file(s) to check"
     )
     parser.add_argument(
         "--cars",
-        type=_car_count,
+        type=read_car_count,
         default=10,
         metavar="N",
         help="cars in the race, 1-10: the grid needs this many spots (default 10)",
@@ -342,7 +310,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
         "--space-length",
-        type=_positive_float,
+        type=number_in(0, math.inf, open_low=True),
         metavar="M",
         help="length of a space along the centreline, in metres",
     )
@@ -354,7 +322,7 @@ def _build_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--finish",
-        type=_lap_fraction,
+        type=number_in(0, 1, open_high=True, what="a lap fraction like 0.25"),
         default=0.0,
         metavar="F",
         help="where the finish line goes, as a fraction of the lap from the GeoJSON line's "
@@ -427,6 +395,8 @@ _PICTURE_SUFFIXES = (".html", ".svg")
 
 
 def _show_arguments(parser: argparse.ArgumentParser) -> None:
+    from fdlab.track.validate import read_car_count
+
     parser.add_argument("track", metavar="TRACK.json", help="the track file to draw")
     parser.add_argument(
         "-o",
@@ -443,7 +413,7 @@ def _show_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cars",
-        type=_car_count,
+        type=read_car_count,
         default=10,
         metavar="N",
         help="cars in the race, 1-10, for --problems (default 10)",

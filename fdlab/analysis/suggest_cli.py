@@ -13,7 +13,7 @@ import argparse
 import time
 from pathlib import Path
 
-from fdlab._text import whole_at_least
+from fdlab._text import number_in, whole_at_least
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
 from fdlab.analysis.suggestions import Targets, suggest
 
@@ -35,16 +35,6 @@ def _range(text: str) -> tuple[float, float]:
     return pair
 
 
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, not {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, not {value:g}")
-    return value
-
-
 def arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``fdlab suggest`` to its parser."""
     parser.add_argument("track", metavar="TRACK.json", help="the track file")
@@ -57,7 +47,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="rounds a one-lap race of six cars should last (default: no target)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-corner-elimination", type=_share, default=0.05, metavar="SHARE",
+        "--max-corner-elimination", type=number_in(0, 1), default=0.05, metavar="SHARE",
         help="the most any corner may eliminate, a share of the cars (default 0.05)",
     )  # fmt: skip
     parser.add_argument(
@@ -73,7 +63,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "and then each hazard zone is moved and removed too; else basic)",
     )  # fmt: skip
     parser.add_argument(
-        "--max-pole-wins", type=_share, default=None, metavar="SHARE",
+        "--max-pole-wins", type=number_in(0, 1), default=None, metavar="SHARE",
         help="the most races the car from pole may win (default: no target; six cars share "
         "fairly at 0.17; measure with --races 24 or more)",
     )  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 
 from fdlab.rules.costs import MoveCost
 from fdlab.rules.movement import MoveOption
@@ -22,7 +23,9 @@ class RandomBot:
     Parameters
     ----------
     seed : int, optional
-        Seed of the bot's own choices (the dice have theirs).
+        Seed of the bot's own choices (the dice have theirs). ``None`` draws
+        one now and keeps it in :attr:`seed` (and the bot's ``repr``), so a
+        race played with it still replays.
 
     Examples
     --------
@@ -40,7 +43,8 @@ class RandomBot:
     """
 
     def __init__(self, seed: int | None = 0) -> None:
-        self.seed = seed
+        #: The seed of the bot's choices (drawn when ``None`` was given).
+        self.seed: int = secrets.randbits(32) if seed is None else seed
 
     def rng(self, view: RaceView, decision: str) -> random.Random:
         """The generator of one decision (``"gear"``, ``"move"``, ``"nitro"``) in ``view``.

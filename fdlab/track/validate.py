@@ -31,6 +31,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from fdlab._text import shown as _shown
+from fdlab._text import whole_at_least
 from fdlab.track.corner_count import (
     CORNER_COUNT_CHECKS,
     MIN_LAP_SPACES,
@@ -114,6 +115,9 @@ ADVICE_CHECKS = frozenset(CORNER_COUNT_CHECKS)
 
 #: Most cars a race has (the rules engine's limit: ``fdlab.rules``, 1 to 10 cars).
 MAX_CARS = 10
+
+#: Reads a number of cars from a command line (an ``argparse`` ``type=``): 1 to MAX_CARS.
+read_car_count = whole_at_least(1, most=MAX_CARS)
 
 #: Overlapping area, as a fraction of the smaller space, above which two spaces overlap.
 OVERLAP_TOLERANCE = 0.05

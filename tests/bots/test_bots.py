@@ -199,3 +199,22 @@ def test_heuristic_ignores_a_corner_beyond_the_finish_line_on_the_last_lap():
     last = view_at(engine, [{"space": 12, "gear": 5, "lap": 1}])
     assert HeuristicBot().choose_gear(before_last) == 5  # 6th would overshoot the corner
     assert HeuristicBot().choose_gear(last) == 6  # 21-30 spaces all cross the line
+
+
+def test_a_random_bot_without_a_seed_draws_one_and_keeps_it():
+    track = from_ascii(
+        """
+        . . . 1 1 . . . . . . . .
+        . . . 1 1 . . . . . . . .
+        """,
+        corners={1: 1},
+        closed=True,
+        grid=[24, 25],
+    )
+    bots = [RandomBot(None), RandomBot(None)]
+    assert all(isinstance(bot.seed, int) for bot in bots)
+    assert bots[0].seed != bots[1].seed  # two draws (equal once in 2**32)
+    assert repr(bots[0]) == f"RandomBot({bots[0].seed})"
+    first = simulate(track, bots, "basic", seed=3)
+    again = simulate(track, [RandomBot(b.seed) for b in bots], "basic", seed=3)
+    assert (again.ranking, again.rounds) == (first.ranking, first.rounds)
