@@ -283,8 +283,53 @@ class GearRisk:
         beyond = [f.beyond for f in self.faces if f.corner == "overshoot"]
         return (min(beyond), max(beyond)) if beyond else None
 
+    def later_overshoots(self) -> dict[CornerId, Fraction]:
+        """Corners after the one ahead that the chosen move overshoots, with the chance of it.
+
+        A fast gear can carry the car through the corner ahead (its stops
+        made, or ending in it) and out of the next one short of stops: that
+        overshoot is priced in :attr:`loss`, and named here so the words say it.
+
+        Examples
+        --------
+        >>> board = compile_board(from_ascii(
+        ...     ". 1 . 2 . . . . . . . . . . .", corners={1: 1, 2: 1}))
+        >>> engine = Engine(board, BASIC, ["Solo"])
+        >>> state = engine.position([{"space": 1, "gear": 2, "stops": 1}])
+        >>> risk = gear_risks(engine, state, 0, [2], corner=1)[2]
+        >>> risk.later_overshoots()
+        {2: Fraction(5, 6)}
+        >>> print(risk.corner_words())
+        corner 1: goes past it, its stops made 100%, then overshoots corner 2 83%
+        >>> risk.short_words()
+        'no stop, corner 2 overshot 83%'
+        """
+        later: dict[CornerId, Fraction] = {}
+        for face in self.faces:
+            if face.move is None:
+                continue
+            for corner in dict.fromkeys(o.corner for o in face.move.overshoots):
+                if corner != self.corner:
+                    later[corner] = later.get(corner, Fraction(0)) + face.chance
+        return later
+
+    def _later_words(self, short: bool) -> str:
+        """``, then overshoots corner 5 20%`` (``, corner 5 overshot 20%`` on a button)."""
+        words = []
+        for corner, p in self.later_overshoots().items():
+            chance = "" if p == 1 else f" {percent(p)}"
+            if short:
+                words.append(f"corner {corner} overshot{chance}")
+            else:
+                certain = "certain to overshoot" if p == 1 else "overshoots"
+                words.append(f"then {certain} corner {corner}{chance}")
+        return "".join(f", {w}" for w in words)
+
     def corner_words(self) -> str:
         """The corner outcome in words: ``corner 4: can't reach it``, ``corner 4: stops in it 40%, ...``.
+
+        A later corner the move overshoots is named after it (``..., then
+        overshoots corner 5 20%``).
 
         Examples
         --------
@@ -305,10 +350,13 @@ class GearRisk:
             return name + "the car is out before it"
         if not self.reach:
             return name + "can't reach it"
+        later = self._later_words(short=False)
         if self.stop == 1:
-            return name + "certain to stop in it"
+            return name + "certain to stop in it" + later
         if self.overshoot == 1:
-            return name + f"certain to overshoot it by {_spaces_range(self.overshoot_range)}"
+            return (
+                name + f"certain to overshoot it by {_spaces_range(self.overshoot_range)}" + later
+            )
         parts = [f"stops in it {percent(self.stop)}"] if self.stop else []
         for outcome, words in _OUTCOME_WORDS:
             p = self.chance(outcome)
@@ -316,13 +364,14 @@ class GearRisk:
                 parts.append(f"{words} {percent(p)}")
                 if outcome == "overshoot":
                     parts[-1] += f" (by {_spaces_range(self.overshoot_range)})"
-        return name + ", ".join(parts)
+        return name + ", ".join(parts) + later
 
     def short_words(self) -> str:
         """The corner outcome for a button: ``stops 40%``, ``overshoots``, ``can't reach``.
 
         ``overshoots`` alone: every roll overshoots; ``overshoots 60%``: no
-        roll stops in the corner, some overshoot it.
+        roll stops in the corner, some overshoot it. A later corner the
+        move overshoots follows (``stops 40%, corner 5 overshot 20%``).
 
         Empty when no corner is ahead or the downshift alone eliminates the car.
 
@@ -338,13 +387,14 @@ class GearRisk:
             return ""
         if not self.reach:
             return "can't reach"
+        later = self._later_words(short=True)
         if self.stop:
-            return f"stops {percent(self.stop)}"
+            return f"stops {percent(self.stop)}" + later
         if self.overshoot == 1:
-            return "overshoots"
+            return "overshoots" + later
         if self.overshoot:
-            return f"overshoots {percent(self.overshoot)}"
-        return "no stop"
+            return f"overshoots {percent(self.overshoot)}" + later
+        return "no stop" + later
 
     def loss_words(self) -> str:
         """The expected loss in words: ``no certain SP loss``, ``4.5 SP lost on average``...

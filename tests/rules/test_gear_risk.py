@@ -22,7 +22,10 @@ from typing import Any
 import pytest
 
 from fdlab.rules import ChooseGear, LoadedDice, Race
-from fdlab.rules.odds import gear_risks, target_corner
+from fdlab.rules.board import compile_board
+from fdlab.rules.engine import Engine
+from fdlab.rules.odds import gear_risks, percent, target_corner
+from fdlab.rules.presets import BASIC
 from fdlab.table import TableController
 from fdlab.track import from_ascii, load_track
 
@@ -303,3 +306,20 @@ def test_odds_html_shows_the_risk():
     """The odds table of a notebook carries the risk columns."""
     html = lanes(space=col(4), gear=5).odds()._repr_html_()
     assert "out this turn" in html and "certain to overshoot" in html
+
+
+def test_a_later_corner_the_move_overshoots_is_named_in_the_words():
+    """A fast gear out of a corner whose stops are made runs into the next one short of stops."""
+    board = compile_board(from_ascii(". 1 . 2 . . . . . . . . . . .", corners={1: 1, 2: 1}))
+    engine = Engine(board, BASIC, ["Solo"])
+    state = engine.position([{"space": 1, "gear": 2, "stops": 1}])
+    risk = gear_risks(engine, state, 0, [2], corner=1)[2]
+    overshooting = sum(
+        (f.chance for f in risk.faces if f.move is not None and f.move.overshoots), Fraction(0)
+    )
+    assert risk.later_overshoots() == {2: overshooting} and 0 < overshooting < 1
+    assert risk.short_words().endswith(f", corner 2 overshot {percent(overshooting)}")
+    assert risk.corner_words().endswith(f", then overshoots corner 2 {percent(overshooting)}")
+    # the corner ahead alone: nothing added
+    alone = gear_risks(engine, engine.position([{"space": 0, "gear": 1}]), 0, [1])[1]
+    assert alone.later_overshoots() == {} and "overshot" not in alone.short_words()
