@@ -110,46 +110,69 @@ class Targets:
         >>> Targets(par=None).distance(verdict, track)[1]
         {('stops', 1): 'Corner 1: 3 stops on a corner of 2 spaces (printed boards: 1)'}
         """
-        total, off = 0.0, dict[Any, str]()
+        misses = self.misses(verdict, track)
+        total = sum(amount for amount, _ in misses.values())
+        if self.more_overtaking:
+            total -= verdict.lead_changes / 10
+        return total, {key: text for key, (_, text) in misses.items()}
+
+    def misses(self, verdict: Verdict, track: Track) -> dict[Any, tuple[float, str]]:
+        """Each target the board misses: how far off (the share :meth:`distance` adds) and
+        what is off, keyed by target.
+
+        Examples
+        --------
+        >>> track = from_ascii(". 1 1 . . . .", corners={1: 3}, grid=[0], finish=5)
+        >>> verdict = board_verdict(track, races=2)
+        >>> Targets(par=None).misses(verdict, track)
+        {('stops', 1): (2.0, 'Corner 1: 3 stops on a corner of 2 spaces (printed boards: 1)')}
+        """
+        off: dict[Any, tuple[float, str]] = {}
         if self.par is not None:
             low, high = self.par
             if verdict.par > high:
-                total += (verdict.par - high) / high * 10
-                off["par"] = f"par {verdict.par:.1f} turns is above {high:g}"
+                off["par"] = (
+                    (verdict.par - high) / high * 10,
+                    f"par {verdict.par:.1f} turns is above {high:g}",
+                )
             elif verdict.par < low:
-                total += (low - verdict.par) / low * 10
-                off["par"] = f"par {verdict.par:.1f} turns is below {low:g}"
+                off["par"] = (
+                    (low - verdict.par) / low * 10,
+                    f"par {verdict.par:.1f} turns is below {low:g}",
+                )
         if self.race_rounds is not None:
             low, high = self.race_rounds
             if not low <= verdict.rounds <= high:
                 edge = high if verdict.rounds > high else low
-                total += abs(verdict.rounds - edge) / edge * 10
-                off["rounds"] = f"a race lasts {verdict.rounds:.1f} rounds, not {low:g}-{high:g}"
+                off["rounds"] = (
+                    abs(verdict.rounds - edge) / edge * 10,
+                    f"a race lasts {verdict.rounds:.1f} rounds, not {low:g}-{high:g}",
+                )
         if self.max_corner_elimination is not None:
             for measured in verdict.corners:
                 over = measured.eliminated - self.max_corner_elimination
                 if over > 0:
-                    total += over * 20
                     off["out", measured.corner] = (
-                        f"{measured.name} eliminates {measured.eliminated:.0%} of cars"
+                        over * 20,
+                        f"{measured.name} eliminates {measured.eliminated:.0%} of cars",
                     )
         if self.stops_fit_length:
             for corner, info in track.corners.items():
                 fitting = fitting_stops(track, corner)
                 stops = int(info.get("stops", 1))
                 if stops != fitting:
-                    total += abs(stops - fitting)
                     shortest = corner_path_counts(track, corner)[1]
                     off["stops", corner] = (
+                        float(abs(stops - fitting)),
                         f"{info.get('name') or f'Corner {corner}'}: {_stops(stops)} on a corner "
-                        f"of {shortest} spaces (printed boards: {fitting})"
+                        f"of {shortest} spaces (printed boards: {fitting})",
                     )
-        if self.more_overtaking:
-            total -= verdict.lead_changes / 10
         if self.max_pole_wins is not None and verdict.pole_wins > self.max_pole_wins:
-            total += (verdict.pole_wins - self.max_pole_wins) * 10
-            off["pole"] = f"pole wins {verdict.pole_wins:.0%} of races"
-        return total, off
+            off["pole"] = (
+                (verdict.pole_wins - self.max_pole_wins) * 10,
+                f"pole wins {verdict.pole_wins:.0%} of races",
+            )
+        return off
 
 
 def fitting_stops(track: Track, corner: CornerId) -> int:
@@ -506,6 +529,9 @@ class Suggestion:
         Targets the board missed that it meets with the change.
     broken : tuple of str
         Targets it met that it misses with the change.
+    worse : tuple of str
+        Targets it missed that it misses by more with the change (the price
+        of the gain elsewhere).
     """
 
     change: Change
@@ -514,6 +540,7 @@ class Suggestion:
     gain: float
     fixed: tuple[str, ...] = ()
     broken: tuple[str, ...] = ()
+    worse: tuple[str, ...] = ()
 
     def apply(self, track: Track) -> Track:
         """The board with the change made (a copy)."""
@@ -534,8 +561,8 @@ class Suggestion:
         )
         if self.fixed:
             text += "; fixes: " + "; ".join(self.fixed)
-        if self.broken:
-            text += "; but: " + "; ".join(self.broken)
+        if self.broken or self.worse:
+            text += "; but: " + "; ".join(self.broken + self.worse)
         return text
 
     def picture(self, track: Track, width: int = 360) -> str:
@@ -594,6 +621,7 @@ class Suggestions(Sequence[Suggestion]):
                     "rounds_after": s.after.rounds,
                     "gain": s.gain,
                     "fixes": "; ".join(s.fixed),
+                    "but": "; ".join(s.broken + s.worse),
                 }
                 for s in self.items
             ]
@@ -705,6 +733,7 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
         except VerdictError as error:
             raise PlaytestError(f"suggest: {error}") from error
     distance, missing = targets.distance(verdict, track)
+    misses = targets.misses(verdict, track)
     found = []
     for change, board, after in zip(tried, boards[1:], verdicts[1:], strict=True):
         if after is None:
@@ -712,6 +741,7 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
         new_distance, new_missing = targets.distance(after, board)
         gain = distance - new_distance
         if gain > 1e-9:
+            new_misses = targets.misses(after, board)
             found.append(
                 Suggestion(
                     change=change,
@@ -720,6 +750,11 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
                     gain=gain,
                     fixed=tuple(text for key, text in missing.items() if key not in new_missing),
                     broken=tuple(text for key, text in new_missing.items() if key not in missing),
+                    worse=tuple(
+                        text
+                        for key, (amount, text) in new_misses.items()
+                        if key in misses and amount > misses[key][0] + 1e-9
+                    ),
                 )
             )
     found.sort(key=lambda s: -s.gain)

@@ -232,3 +232,15 @@ def test_suggest_races_a_board_with_hazards_under_street_rules():
     assert found.verdict.lines()[0].endswith("(street rules).")
     # the hazard zone was moved and removed too
     assert found.tried == len(candidate_changes(track, "street")) > len(candidate_changes(track))
+
+
+def test_a_suggestion_says_which_missed_target_it_moves_further_off():
+    """The fix of corner 1 makes the lap faster: with a par target far above, par gets worse."""
+    fix = Change("stops", 1, "Corner 1: 3 stops -> 1", stops=1)
+    targets = Targets(par=(50.0, 60.0))
+    found = suggest(short_hairpin(), targets, changes=[fix], races=2, workers=1, progress=False)
+    (only,) = found
+    assert only.fixed == ("Corner 1: 3 stops on a corner of 2 spaces (printed boards: 1)",)
+    assert len(only.worse) == 1 and only.worse[0].startswith(f"par {only.after.par:.1f} turns")
+    assert only.worse[0].endswith("is below 50") and "; but: par" in only.effect
+    assert found.table.loc[0, "but"] == only.worse[0]
