@@ -98,3 +98,78 @@ def test_a_curve_begun_lane_by_lane_counts_from_the_end_of_the_whole_straight(tm
     # the curve counts from the straight's last row, over all its lanes
     assert nodes[outer.ident]["progress"] == nodes[top[1, 9].ident]["progress"]
     assert nodes[outer.ident]["progress"] > nodes[top[2, 8].ident]["progress"]
+
+
+def test_a_pit_lane_ending_before_the_line_crosses_it_on_its_way_out(tmp_path, boards):
+    board = boards.stadium()
+    finish = boards.FINISH_ROW
+    pit = {c.index: c for c in board.cells if c.stretch == "pit"}
+    # the pit lane stops a row short of the finish line and leads out onto the line's
+    # outer space and the one after it; GP Online counts a lap for every way through it
+    dropped = {c.ident for row, c in pit.items() if row >= finish}
+    dropped |= {g for g in board.garages if g >= min(dropped)}
+    for cell in pit.values():
+        cell.finish = False
+    board.cells = [c for c in board.cells if c.ident not in dropped]
+    board.garages = [g for g in board.garages if g not in dropped]
+    board.steps = [(u, v) for u, v in board.steps if u not in dropped and v not in dropped]
+    last = pit[finish - 1].ident
+    board.steps += [(last, board.cell("top", 2, row).ident) for row in (finish, finish + 1)]
+    track, report = _imported(tmp_path, board, boards)
+    assert "lap_jump" not in report.codes, str(report)
+    assert "pit_misses_finish" not in report.codes, str(report)
+    assert report.ok, str(report)
+    edges = track.graph.edges
+    for row in (finish, finish + 1):
+        step = edges[last, board.cell("top", 2, row).ident]
+        assert step["kind"] == "pit_out"
+        assert "finish" in step["lines"]
+
+
+def test_a_blocked_space_inside_a_corner_stays_part_of_the_corner(tmp_path, boards):
+    board = boards.stadium()
+    inner = board.lane_cells("right", 0)
+    # the hairpin's inner lane narrows for one space: a blocked (virtual) space between
+    # two of its curve spaces, that only leads on down the lane
+    blocked = inner[2]
+    blocked.blocked = True
+    before, after = inner[1].ident, inner[3].ident
+    board.steps = [(u, v) for u, v in board.steps if blocked.ident not in (u, v)]
+    board.steps += [(before, blocked.ident), (blocked.ident, after)]
+    track, report = _imported(tmp_path, board, boards)
+    assert blocked.ident not in track
+    assert "progress" not in report.codes, str(report)
+    assert report.ok, str(report)
+    nodes = track.graph.nodes
+    assert nodes[before]["corner"] == nodes[after]["corner"] is not None
+    assert len(track.corners) == 2
+    assert nodes[after]["progress"] > nodes[before]["progress"]
+
+
+def test_lanes_stay_lanes_through_a_tight_hairpin_on_narrow_lanes(tmp_path, boards, monkeypatch):
+    import stadium as layout
+
+    # a hairpin of 10 px inner radius with lanes 18 px apart: its inner lane has one
+    # space, its outer one four, and the straightest step into a space is often a
+    # lane change; the lanes are told apart as GP Online deals the spaces out (by
+    # distance into the corner, each lane running on where it can)
+    monkeypatch.setattr(layout, "INNER_RADIUS", 10.0)
+    monkeypatch.setattr(layout, "LANE", 18.0)
+    monkeypatch.setattr(layout, "RIGHT", layout.LEFT + layout.ROWS * layout.SPACE)
+    board = boards.stadium()
+    board.corner_stops["right"] = 1  # one space on the inside holds one stop
+    track, report = _imported(tmp_path, board, boards)
+    nodes = track.graph.nodes
+    wrong = [
+        c.ident
+        for c in board.cells
+        if c.stretch in ("top", "right", "bottom", "left")
+        and not c.blocked
+        and nodes[c.ident]["lane"] != 2 - c.lane
+    ]
+    assert wrong == []
+    lane_of = {c.ident: c.lane for c in board.cells}
+    for u, v, kind in track.graph.edges(data="kind"):
+        if kind in ("ahead", "lane_change"):
+            assert (kind == "ahead") == (lane_of[u] == lane_of[v]), (u, v, kind)
+    assert report.ok, str(report)

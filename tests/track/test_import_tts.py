@@ -104,6 +104,7 @@ def test_numeric_ids_of_older_files_are_read_too(tmp_path, boards):
         (lambda d: d["spaces"][2]["next"].append("nowhere"), r"spaces\[2\]\.next\[\d\]"),
         (lambda d: d["spaces"][4].update(id=d["spaces"][5]["id"]), r"spaces\[5\]\.id"),
         (lambda d: d.update(finish={}), r"finish\.line"),
+        (lambda d: d.update(finish={"line": []}), r"finish\.line.*empty"),
         (lambda d: d["start"].append("nowhere"), r"start\[5\]"),
         (lambda d: d["corners"][1].update(stops="two"), r"corners\[1\]\.stops"),
         (lambda d: d["pit"].update(entry="nowhere"), r"pit\.entry"),

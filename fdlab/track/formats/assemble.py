@@ -15,7 +15,8 @@ rest the way the board implies:
   half a space); inside a corner the file's own distances (or, if it has
   none, each lane's spaces spread evenly over the corner) are added to where
   the straight before it ended, over all its lanes; the pit lane follows its entry and
-  crosses the finish line where its progress passes the lap;
+  crosses the finish line where its progress passes the lap (a pit lane that ends
+  before the line crosses it on its way out, as GP Online counts a lap through the pits);
 * step **kinds** (ahead, lane change, pit in and out, box in and out) and
   the **finish** line on the steps into the spaces just past it;
 * **contacts**: the next space in the same lane (``behind``) and the spaces
@@ -38,7 +39,7 @@ from typing import Any
 import networkx as nx
 
 from fdlab._text import shown
-from fdlab.track.corners import corner_path_counts
+from fdlab.track.corners import path_counts
 from fdlab.track.errors import BoardImportError, TrackFileError
 from fdlab.track.formats.reading import MAX_POSITION, is_number
 from fdlab.track.formats.shapes import add_contacts, add_outlines
@@ -281,14 +282,56 @@ class _Assembly:
             verdicts = {u: self.runs_on(main, u, v, came_from, len(ranked)) for u in ending}
             sure = [u for u in ending if verdicts[u] is True]
             maybe = sure if len(sure) == 1 else [u for u in ending if verdicts[u] is not False]
-            # among those that may run on into v, the lane that runs on most nearly straight
-            best = max(
-                maybe or ending,
-                key=lambda u: (self.straightness(u, v, came_from, (hx, hy)), -self.distance(u, v)),
-            )
+            best = self.running_on(main, maybe or ending, v, came_from, (hx, hy))
             self.lanes[v] = self.lanes[best]
             tails[self.lanes[v]] = v
             came_from[v] = best
+
+    def running_on(
+        self,
+        main: nx.DiGraph,
+        candidates: list[SpaceId],
+        v: SpaceId,
+        came_from: dict[SpaceId, SpaceId],
+        start: tuple[float, float],
+    ) -> SpaceId:
+        """The one of ``candidates`` (lane ends stepping into ``v``) whose lane ``v`` continues.
+
+        Where the road narrows without blocked spaces, which lane ends decides
+        every lane after it, so: a lane whose last way on is ``v`` runs on into
+        it rather than end where another could run on elsewhere; inside a
+        corner whose spaces all carry the file's distances, ``v`` goes as GP
+        Online deals its spaces out, in order of distance, each to the lane
+        least far into the corner that it continues (a lane with a space of
+        its own nearer than ``v`` still to come runs on there first); the
+        rest, or a tie, go to the lane that runs on most nearly straight.
+        """
+        spaces = self.spaces
+        last = [u for u in candidates if all(w in self.lanes for w in main.successors(u) if w != v)]
+        if 0 < len(last) < len(candidates):
+            candidates = last
+        reach = _offset(spaces[v])
+        if (
+            len(candidates) > 1
+            and reach < math.inf
+            and all(spaces[u].curve and spaces[u].offset is not None for u in candidates)
+        ):
+
+            def runs_on_first(u: SpaceId) -> bool:
+                # GP Online deals the spaces out in order of distance: a space of u's
+                # lane nearer than v is dealt first and runs u's lane on past u
+                return any(
+                    w != v and w not in self.lanes and _offset(spaces[w]) < reach
+                    for w in main.successors(u)
+                )
+
+            candidates = [u for u in candidates if not runs_on_first(u)] or candidates
+            least = min(_offset(spaces[u]) for u in candidates)
+            candidates = [u for u in candidates if _offset(spaces[u]) == least]
+        return max(
+            candidates,
+            key=lambda u: (self.straightness(u, v, came_from, start), -self.distance(u, v)),
+        )
 
     def runs_on(
         self,
@@ -408,8 +451,14 @@ class _Assembly:
         # every corner space waits for every straight space stepping into its corner
         waits = nx.DiGraph(main)
         entries: dict[Any, list[SpaceId]] = {}
+        within = self.virtual_within_corners(main)
         for corner, inside in members.items():
-            into = {u for n in inside for u in main.predecessors(n) if u not in self.corner_ids}
+            into = {
+                u
+                for n in inside
+                for u in main.predecessors(n)
+                if u not in self.corner_ids and within.get(u) != corner
+            }
             entries[corner] = sorted(into, key=_sort_key)
             waits.add_edges_from((u, n) for u in into for n in inside)
         if not nx.is_directed_acyclic_graph(waits):
@@ -453,6 +502,22 @@ class _Assembly:
             default=max(self.progress.values(), default=0.0) + 1.0,
         )
 
+    def virtual_within_corners(self, main: nx.DiGraph) -> dict[SpaceId, Any]:
+        """Virtual spaces inside a corner -> the corner: those reached only from it.
+
+        A blocked space keeping a lane continuous where a corner narrows is no
+        straight before the curve spaces it leads into, but part of the corner
+        the car is already in.
+        """
+        within: dict[SpaceId, Any] = {}
+        for v in self.order(main):
+            if not self.spaces[v].virtual:
+                continue
+            around = {self.corner_ids.get(u, within.get(u)) for u in main.predecessors(v)}
+            if len(around) == 1 and None not in around:
+                within[v] = around.pop()
+        return within
+
     def straight_stretches(
         self,
         main: nx.DiGraph,
@@ -473,16 +538,22 @@ class _Assembly:
         pieces = list(nx.weakly_connected_components(straight))
         for k, piece in enumerate(pieces):
             piece_of.update(dict.fromkeys(piece, k))
+        position = {n: i for i, n in enumerate(self.order(main))}
         stretches: dict[Any, list[SpaceId]] = {}
         for corner, into in entries.items():
-            after: set[SpaceId] = set()
-            for n in members[corner]:
-                if n not in after:
-                    after |= nx.descendants(main, n)
             chosen = {k for k in (piece_of[u] for u in into)}
-            stretches[corner] = sorted(
-                (u for k in chosen for u in pieces[k] if u not in after), key=_sort_key
-            )
+            candidates = [u for k in chosen for u in pieces[k]]
+            # what a car reaches from inside the corner, searched only as far as the
+            # last candidate in running order (no way to it passes a later space)
+            bound = max((position[u] for u in candidates), default=-1)
+            after = set(members[corner])
+            frontier = list(after)
+            while frontier:
+                for m in main.successors(frontier.pop()):
+                    if m not in after and position[m] <= bound:
+                        after.add(m)
+                        frontier.append(m)
+            stretches[corner] = sorted((u for u in candidates if u not in after), key=_sort_key)
         return stretches
 
     def gain(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> float:
@@ -564,6 +635,27 @@ class _Assembly:
                     self.finish_steps.add((w, v))
             else:
                 self.progress[v] = before + 1.0
+        self.pit_exits_over_the_line(pit)
+
+    def pit_exits_over_the_line(self, pit: list[SpaceId]) -> None:
+        """Mark the line on the way out of a pit lane that ends before the finish line.
+
+        GP Online counts a lap for every way through the pit lane (a car leaving
+        it has crossed the line, on the board or not). A pit lane that neither
+        crosses the line itself nor is entered over it, and leads back onto the
+        track round the lap (its exit's progress half a lap or more behind), crosses
+        it on its exit steps.
+        """
+        lane = set(pit)
+        if any(u in lane or v in lane for u, v in self.finish_steps):
+            return
+        if any(self.spaces[n].finish for n in pit):
+            return
+        half = self.lap_length / 2
+        for u in pit:
+            for v in self.graph.successors(u):
+                if v in self.lanes and self.progress.get(u, 0.0) - self.progress[v] >= half:
+                    self.finish_steps.add((u, v))
 
     # -- the fdlab track ------------------------------------------------------------
     def build(self) -> Track:
@@ -620,13 +712,27 @@ class _Assembly:
             if n in graph:
                 graph.nodes[n]["grid"] = spot
         track = Track(graph)
+        around = self.around_corners(graph)
         add_contacts(track)
         headings = {n: self.heading(graph, n) for n in graph}
         add_outlines(track, headings, self.space_length)
         for c, info in track.corners.items():
             if c not in board.corners or "long" not in board.corners[c]:
-                info["long"], info["short"] = corner_path_counts(track, c)
+                info["long"], info["short"] = path_counts(around.get(c, graph.subgraph(())), c)
         return track
+
+    @staticmethod
+    def around_corners(graph: nx.DiGraph) -> dict[Any, nx.DiGraph]:
+        """Corner -> the part of the board its path counts need: its spaces and those
+        a step away (counting each corner over the whole board would take ``n`` steps
+        a corner)."""
+        near: dict[Any, set[SpaceId]] = {}
+        for n, corner in graph.nodes(data="corner"):
+            if corner is not None:
+                near.setdefault(corner, set()).update(
+                    [n, *graph.predecessors(n), *graph.successors(n)]
+                )
+        return {c: graph.subgraph(spaces) for c, spaces in near.items()}
 
     def step_kind(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> StepKind:
         a, b = graph.nodes[u]["kind"], graph.nodes[v]["kind"]
@@ -718,6 +824,11 @@ class _Assembly:
             return p + lap if p < lap / 2 else p
 
         return sorted(spots, key=lambda n: (-ahead(n), self.lanes.get(n, 0), _sort_key(n)))
+
+
+def _offset(space: RawSpace) -> float:
+    """A curve space's distance into its corner (infinite where the file gives none)."""
+    return space.offset if space.curve and space.offset is not None else math.inf
 
 
 def _sort_key(n: SpaceId) -> tuple[int, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from fdlab.errors import CommandError
 from fdlab.track.formats.dispatch import FORMATS
+from fdlab.track.validate import read_car_count
 
 #: The subcommand's name.
 NAME = "import"
@@ -24,20 +25,6 @@ HELP = "import a board from other Formula D software"
 
 #: Exit status when the imported board has problems (as ``fdlab validate``).
 EXIT_PROBLEMS = 1
-
-
-def _car_count(text: str) -> int:
-    """A number of cars in a race, 1 to :data:`fdlab.track.validate.MAX_CARS` (10)."""
-    from fdlab.track.validate import MAX_CARS
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if not 1 <= value <= MAX_CARS:
-        shown = text if len(text) <= 20 else f"{text[:17]}..."
-        raise argparse.ArgumentTypeError(f"a race has 1 to {MAX_CARS} cars, not {shown}")
-    return value
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +43,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cars",
-        type=_car_count,
+        type=read_car_count,
         default=10,
         metavar="N",
         help="cars the grid must hold, 1-10 (default 10)",

@@ -230,7 +230,15 @@ def _read_finish(reader: _Reader, doc: dict[str, Any], board: RawBoard) -> None:
     finish = doc.get("finish")
     if not isinstance(finish, dict):
         raise reader.fail("finish", 'expected {"line": [space ids just past the line]}')
-    for k, space in enumerate(reader.list_of(finish, "line", "finish")):
+    line = reader.list_of(finish, "line", "finish")
+    if not line:
+        # the mod's own tracks leave it empty until the line is filled in by hand
+        raise reader.fail(
+            "finish.line",
+            "empty: list the space just past the finish line in each lane (the mod "
+            "leaves it empty until it is filled in)",
+        )
+    for k, space in enumerate(line):
         board.spaces[reader.known(board, space, f"finish.line[{k}]")].finish = True
 
 
