@@ -40,6 +40,7 @@ import inspect
 import math
 import os
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -363,27 +364,37 @@ def run_build(args: argparse.Namespace) -> int:
     if output.exists() and not args.force:
         raise CommandError(f"{output} already exists; pass --force to replace it")
     from fdlab.track.build import build_track, centreline_from_geojson
+    from fdlab.track.build.pit import FewerBoxesWarning
     from fdlab.track.io import save_track
     from fdlab.track.validate import validate
 
-    track = build_track(
-        centreline_from_geojson(args.circuit, feature=args.feature),
-        name=args.name,
-        description=args.description,
-        lanes=args.lanes,
-        space_length=args.space_length,
-        spaces_per_lap=args.spaces_per_lap,
-        stops=args.stops,
-        pit=True if args.pit else None,
-        grid=args.grid,
-        laps=args.laps,
-        finish=args.finish,
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FewerBoxesWarning)
+        track = build_track(
+            centreline_from_geojson(args.circuit, feature=args.feature),
+            name=args.name,
+            description=args.description,
+            lanes=args.lanes,
+            space_length=args.space_length,
+            spaces_per_lap=args.spaces_per_lap,
+            stops=args.stops,
+            pit=True if args.pit else None,
+            grid=args.grid,
+            laps=args.laps,
+            finish=args.finish,
+        )
     save_track(track, output)
     print(
         f"wrote {output}: {track.name!r}, {len(track)} spaces, {len(track.corners)} corners, "
         f"{len(track.grid_spots())} grid spots"
     )
+    for warning in caught:  # what the builder did instead of what was asked: said plainly
+        if issubclass(warning.category, FewerBoxesWarning):
+            print(f"note: {warning.message}")
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
     report = validate(track, cars=min(args.grid, 10))
     print(report)
     return 0 if report.ok else EXIT_PROBLEMS

@@ -237,6 +237,20 @@ def test_build_writes_a_track_file_and_reports_on_it(monaco, tmp_path, capsys):
     assert {d["lane"] for _, d in track.graph.nodes(data=True) if d["kind"] == "track"} == {0, 1}
 
 
+def test_build_says_plainly_when_the_pit_lane_holds_fewer_boxes(monaco, tmp_path, capfd):
+    from fdlab.track import load_track
+
+    out = tmp_path / "monaco.json"
+    assert main(["build", str(monaco), "-o", str(out), "--pit"]) == 0
+    printed = capfd.readouterr()
+    boxes = len(load_track(out).boxes())
+    assert boxes < 10  # Monaco's pit straight is short
+    assert f"note: pit: the pit lane beside the finish straight holds {boxes} boxes, not 10" in (
+        printed.out
+    )
+    assert "Warning" not in printed.err
+
+
 def test_build_options_reach_the_builder(monaco, tmp_path):
     from fdlab.track import load_track
     from fdlab.track.build import build_track, centreline_from_geojson
