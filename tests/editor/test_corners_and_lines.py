@@ -172,8 +172,8 @@ def track_finish(track):
 
 @pytest.mark.parametrize("name", ["zandvoort", "monaco", "street"])
 def test_finish_line_moved_on_and_back_leaves_the_pit_entry_uncrossed(name):
-    # the step into Zandvoort's pit lane goes back a hair (132 -> 131.98): it does not
-    # start the lap again, wherever the line is moved to and back from
+    # a step into a pit lane that goes back a hair does not start the lap again,
+    # wherever the line is moved to and back from
     editor = EditorController(load_track(TRACKS / f"{name}.json"))
     track = editor.track
     finish = track_finish(track)
@@ -189,11 +189,11 @@ def test_finish_line_moved_on_and_back_leaves_the_pit_entry_uncrossed(name):
 
 @pytest.mark.parametrize(
     "progress",
-    [45.0, 130.0],
+    [45.0, 140.0],
     ids=["straight after corner 3", "pit straight before the pit entry"],
 )
 def test_finish_line_off_zandvoort_pit_lane_lays_it_across_the_line_again(progress):
-    # the pit lane (132 -> 2 spaces) no longer runs across the line: laid again beside
+    # the pit lane (144 -> 2 spaces) no longer runs across the line: laid again beside
     # it, not kept where it was with the step into it taken for the line's crossing
     editor = EditorController(load_track(ZANDVOORT))
     straight = track_column(editor.track, progress)

@@ -279,7 +279,7 @@ def test_the_issue_at_mirabeau():
     """C-3, D-2 (issue 27): before Mirabeau (corner 4) in 5th every roll overshoots it, and
     with 6 SP left 6th gear eliminates the car whatever the roll."""
     monaco = load_track(ROOT / "tracks" / "monaco.json")
-    race = Race.from_position(monaco, {"Blue": {"space": 146, "gear": 5, "pools": (6,)}})
+    race = Race.from_position(monaco, {"Blue": {"space": 147, "gear": 5, "pools": (6,)}})
     risks = assert_figures(race, [5, 6])
     assert risks[5].corner == 4 and risks[5].overshoot == 1
     assert 0 < risks[5].elimination < 1

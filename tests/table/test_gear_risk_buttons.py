@@ -95,13 +95,13 @@ def test_mirabeau_buttons_from_the_issue():
     """C-3, D-2 (issue 27): before Mirabeau with 6 SP, 5th overshoots on every roll and 6th
     eliminates the car whatever the roll."""
     monaco = load_track(ROOT / "tracks" / "monaco.json")
-    race = Race.from_position(monaco, {"Blue": {"space": 146, "gear": 5, "pools": (6,)}})
+    race = Race.from_position(monaco, {"Blue": {"space": 147, "gear": 5, "pools": (6,)}})
     choices = {c.gear: c for c in TableController(race, ["person"]).gear_choices()}
     assert choices[6].label == "6th · 100% OUT"
-    assert choices[5].label.startswith("5th · free · 80% OUT · −") and choices[5].label.endswith(
+    assert choices[5].label.startswith("5th · free · 90% OUT · −") and choices[5].label.endswith(
         "overshoots"
     )
-    assert choices[5].corner_outcome == "corner 4: certain to overshoot it by 4-13 spaces"
+    assert choices[5].corner_outcome == "corner 4: certain to overshoot it by 5-14 spaces"
 
 
 def test_a_label_without_risk_keeps_the_old_form():

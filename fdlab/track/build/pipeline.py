@@ -28,7 +28,7 @@ import numpy as np
 from fdlab.track.build.bridges import _raise_bridges
 from fdlab.track.build.cells import _cut_cells, _number
 from fdlab.track.build.centreline import Centreline, centreline_from_geojson, point_tuples
-from fdlab.track.build.corner_fit import REFERENCE_SPACES_PER_LAP
+from fdlab.track.build.corner_fit import REFERENCE_SPACES_PER_LAP, table_spaces_per_lap
 from fdlab.track.build.corners import _corner_stretches, _fit_corners, _short_corners
 from fdlab.track.build.grid import _mark_grid
 from fdlab.track.build.lap_path import LapPath
@@ -48,9 +48,10 @@ from fdlab.track.corners import update_corner_counts
 from fdlab.track.errors import BuildError
 from fdlab.track.model import Track, add_space, add_step, new_graph
 
-#: Default number of spaces along the centre of a lap: the printed boards have
+#: Number of spaces along the centre of a lap of typical shape: the printed boards have
 #: about 154 a lane whatever the circuit's length (they are drawn to fit a table),
-#: the outside lanes of their corners being longer than the centre.
+#: the outside lanes of their corners being longer than the centre; a lap that winds
+#: about gets more (:func:`default_spaces_per_lap`).
 DEFAULT_SPACES_PER_LAP = REFERENCE_SPACES_PER_LAP
 #: Lane width as a fraction of the space length (spaces are longer than wide).
 LANE_WIDTH_RATIO = 0.45
@@ -97,8 +98,10 @@ def build_track(  # noqa: PLR0913 (the public builder: one keyword option per Bu
         Lane count, 2-4.
     space_length : float, optional
         Length of a space along the centreline in metres. Default: the lap
-        divided by ``spaces_per_lap`` (144 if not given either: lanes of
-        about 154 spaces, the size of the printed boards).
+        divided by ``spaces_per_lap``; if not given either, as many as a
+        printed board of the lap's shape has (:func:`default_spaces_per_lap`:
+        107-193, 144 for a lap three times as long as the 3:2 table it fits,
+        lanes of about 154 spaces).
     spaces_per_lap : int, optional
         Wanted number of spaces along the centre of the lap.
     lane_width : float, optional
@@ -154,9 +157,9 @@ def build_track(  # noqa: PLR0913 (the public builder: one keyword option per Bu
     ...         for t in range(100)]
     >>> track = build_track(oval, name="Oval", spaces_per_lap=60, pit=True)
     >>> track.lap_length, len(track.grid_spots()), len(track.corners), len(track.boxes())
-    (61.0, 10, 2, 10)
-    >>> [c["stops"] for c in track.corners.values()]  # a half turn a space or so wide
-    [2, 2]
+    (60.0, 10, 2, 10)
+    >>> [c["stops"] for c in track.corners.values()]  # half turns, but gradual: the ends of an ellipse
+    [1, 1]
     >>> spec = make_spec(oval, name="Oval", spaces_per_lap=60, pit=True)
     >>> build_track(spec) == track  # the same board from one spec object
     True
@@ -297,7 +300,7 @@ def build_from_spec(spec: BuildSpec) -> Track:
     _check_spec(spec)
     nominal_lap = spec.centreline.length
     space_length = float(
-        spec.space_length or nominal_lap / (spec.spaces_per_lap or DEFAULT_SPACES_PER_LAP)
+        spec.space_length or nominal_lap / (spec.spaces_per_lap or default_spaces_per_lap(spec))
     )
     width = float(spec.lane_width or LANE_WIDTH_RATIO * space_length)
     most_lanes = max([spec.lanes, *(n for _, n in spec.lane_counts)])
@@ -382,6 +385,14 @@ def build_from_spec(spec: BuildSpec) -> Track:
     track = Track(graph)
     _add_contacts(track, cells, steps)
     return track
+
+
+def default_spaces_per_lap(spec: BuildSpec) -> int:
+    """Spaces along the centre of the lap when neither ``spaces_per_lap`` nor
+    ``space_length`` is given: as many as a printed board of the circuit's shape has
+    (:func:`~fdlab.track.build.corner_fit.table_spaces_per_lap`; about 144, lanes of
+    about 154 spaces)."""
+    return table_spaces_per_lap(spec.centreline.points, spec.centreline.length)
 
 
 def _snap(value: float, decimals: int) -> float:

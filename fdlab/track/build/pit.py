@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import shapely
@@ -19,7 +21,7 @@ from fdlab.track.build.spec import PitSpec
 from fdlab.track.build.stretches import _EPS, _progress_at, _progress_span, _Stretch
 from fdlab.track.errors import BuildError
 from fdlab.track.model import StepKind
-from fdlab.track.validate import OVERLAP_TOLERANCE
+from fdlab.track.validate import MIN_BOX_SHARE, OVERLAP_TOLERANCE
 
 #: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
 _PIT_SPACES = 5
@@ -61,10 +63,20 @@ def _pit_lane(
                 f"{pit.boxes}: built with {boxes} (cars {boxes + 1} to {pit.boxes} have no box); "
                 "for more, give a longer straight its own stretch (PitSpec(start=..., end=...))",
                 FewerBoxesWarning,
-                stacklevel=2,
+                stacklevel=_caller_level(),
             )
             return built
         raise
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of a warning from the builder that names the line calling it
+    (``build_track(...)`` in the user's code), not a line of the builder itself."""
+    builder = str(Path(__file__).resolve().parent)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and str(Path(frame.f_code.co_filename).resolve().parent) == builder:
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    return level
 
 
 def _pit_lane_for(
@@ -345,6 +357,16 @@ def _lay_pit(  # noqa: PLR0913 (the pieces of one build it lays the pit lane amo
             boxes.append(box)
             steps.append((pit_cells[index - 1], box, "box_in"))
             steps.append((box, pit_cells[index + 1], "box_out"))
+    # a box too small to hold a car (the validator's rule, with a margin: two beside a
+    # short pit space, or one on the inside of a bend) is no room: fewer boxes instead
+    typical = float(np.median([c.polygon.area for c in cells if c.polygon is not None]))
+    smallest = min(b.polygon.area for b in boxes if b.polygon is not None)
+    if smallest < (MIN_BOX_SHARE + 0.05) * typical:
+        raise _NoRoomForBoxes(
+            f"pit: beside {used} pit spaces a box would be {smallest / typical:.2f} of a "
+            "track space, too small to hold a car: give fewer boxes (PitSpec(boxes=...)) "
+            "or a longer pit lane"
+        )
     for cell in pit_cells + boxes:
         cell.start, cell.end = cell.start % lap, (cell.end - 1e-9) % lap + 1e-9
     return pit_cells + boxes, steps
