@@ -31,6 +31,7 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -45,8 +46,8 @@ from fdlab.analysis.verdict import (
     rules_for,
     solve_for_edits,
 )
-from fdlab.par.table import keyed_board
-from fdlab.rules.board import compile_board
+from fdlab.par.table import content_key, name_board
+from fdlab.rules.board import Board, compile_board
 from fdlab.rules.errors import BoardError
 from fdlab.track.corners import corner_path_counts, update_corner_counts
 from fdlab.track.io import track_from_dict, track_to_dict
@@ -717,11 +718,11 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
     if rules not in ("basic", "street"):
         raise PlaytestError(f"suggest: rules is 'basic' or 'street', not {rules!r}")
     tried = list(changes) if changes is not None else candidate_changes(track, rules)
-    boards = [track] + [change.apply(track) for change in tried]  # the board as it is first
-    verdicts: list[Verdict | None] = [None] * len(boards)
-    with tqdm(total=len(boards), desc=f"suggest {track.name}", unit="board",
+    measured: list[Change | None] = [None, *tried]  # the board as it is first
+    verdicts: list[Verdict | None] = [None] * len(measured)
+    with tqdm(total=len(measured), desc=f"suggest {track.name}", unit="board",
               disable=not progress) as bar:  # fmt: skip
-        for index, result in _measured(track, boards, races, seed, workers, client, rules):
+        for index, result in _measured(track, measured, races, seed, workers, client, rules):
             if index == 0 and result is None:
                 break  # the board as it is cannot be raced: its verdict below says why
             verdicts[index] = result
@@ -735,9 +736,10 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
     distance, missing = targets.distance(verdict, track)
     misses = targets.misses(verdict, track)
     found = []
-    for change, board, after in zip(tried, boards[1:], verdicts[1:], strict=True):
+    for change, after in zip(tried, verdicts[1:], strict=True):
         if after is None:
             continue  # the change made the board unplayable
+        board = change.apply(track)
         new_distance, new_missing = targets.distance(after, board)
         gain = distance - new_distance
         if gain > 1e-9:
@@ -769,44 +771,83 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
     )
 
 
-def _measure(
-    track_dict: dict[str, Any], races: int, seed: int, rules: str = "basic"
+#: Worker side: the unchanged board of a suggest run by its key, this process's copy
+#: (one at a time), compiled when the rules can compile it.
+_BASES: dict[str, tuple[Track, Board | None]] = {}
+
+
+def _base(key: str, track_dict: dict[str, Any], rules: str) -> tuple[Track, Board | None]:
+    """The unchanged board (read and solved once per process, :func:`_start_worker`)."""
+    known = _BASES.get(key)
+    if known is None:
+        track = track_from_dict(track_dict)
+        board: Board | None = None
+        with suppress(BoardError):  # the base's verdict says what is wrong with it
+            board = compile_board(track)
+            name_board(board, key)
+            solve_for_edits(board, rules)
+        _BASES.clear()
+        known = _BASES[key] = (track, board)
+    return known
+
+
+def _start_worker(key: str, track_dict: dict[str, Any], rules: str = "basic") -> None:
+    """Solve the unchanged board first, so each change re-solves only what it touched."""
+    _base(key, track_dict, rules)
+
+
+def _measure(  # a worker's task: the suggest call's keywords, passed on
+    key: str,
+    track_dict: dict[str, Any],
+    change: Change | None,
+    races: int,
+    seed: int,
+    rules: str = "basic",
 ) -> Verdict | None:
-    """The verdict of one changed board (in a worker process), ``None`` if it cannot be raced."""
+    """The verdict of the board ``key`` with ``change`` made (``None``: as it is), in a
+    worker process; ``None`` if it cannot be raced.
+
+    The worker keeps its own copy of the unchanged board (``track_dict``, read
+    once) and makes the change there: a task carries the change, not a board.
+    The changed board's par tables are kept under a key naming the unchanged
+    board and the change.
+    """
+    base, compiled = _base(key, track_dict, rules)
     try:
-        board = compile_board(track_from_dict(track_dict))
-        keyed_board(board, track_dict)  # its par table's key, without writing the track again
+        if change is None:
+            board = compiled if compiled is not None else compile_board(base)
+        else:
+            board = compile_board(change.apply(base))
+            name_board(board, content_key({"board": key, "change": repr(change)}))
         return board_verdict(board, races=races, seed=seed, rules=rules)
     except (VerdictError, BoardError):
         return None
 
 
-def _start_worker(track_dict: dict[str, Any], rules: str = "basic") -> None:
-    """Solve the unchanged board first, so each change re-solves only what it touched."""
-    solve_for_edits(track_from_dict(track_dict), rules)
-
-
 def _measured(  # the suggest call's own keywords, passed on
     track: Track,
-    boards: Sequence[Track],
+    changes: Sequence[Change | None],
     races: int,
     seed: int,
     workers: int | None,
     client: Any = None,
     rules: str = "basic",
 ) -> Iterable[tuple[int, Verdict | None]]:
-    """``(index, verdict)`` of each board as it is measured: here, on processes or on Dask.
+    """``(index, verdict)`` of the board with each change (``None``: as it is) as it is
+    measured: here, on processes or on Dask.
 
     Wherever the boards are measured, the unchanged ``track`` is solved there
     first (:func:`fdlab.analysis.verdict.solve_for_edits`): a change's par is
     then a re-solve of what the change can reach, not a solve from scratch.
     """
     base = track_to_dict(track)
+    key = content_key(base)
     if client is not None:
-        client.run(_start_worker, base, rules)
+        client.run(_start_worker, key, base, rules)
+        shared = client.scatter(base, broadcast=True)
         futures = {
-            client.submit(_measure, track_to_dict(board), races, seed, rules, pure=False): index
-            for index, board in enumerate(boards)
+            client.submit(_measure, key, shared, change, races, seed, rules, pure=False): index
+            for index, change in enumerate(changes)
         }
         from dask.distributed import as_completed as dask_completed
 
@@ -817,22 +858,21 @@ def _measured(  # the suggest call's own keywords, passed on
             client.cancel(list(futures))
         return
     workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(boards) < 2:
-        _start_worker(base, rules)
-        for index, board in enumerate(boards):
-            yield index, _measure(track_to_dict(board), races, seed, rules)
+    if workers == 1 or len(changes) < 2:
+        for index, change in enumerate(changes):
+            yield index, _measure(key, base, change, races, seed, rules)
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(boards)),
+        max_workers=min(workers, len(changes)),
         mp_context=context,
         initializer=_start_worker,
-        initargs=(base, rules),
+        initargs=(key, base, rules),
     )
     try:
         futures = {
-            pool.submit(_measure, track_to_dict(board), races, seed, rules): index
-            for index, board in enumerate(boards)
+            pool.submit(_measure, key, base, change, races, seed, rules): index
+            for index, change in enumerate(changes)
         }
         for future in as_completed(futures):
             yield futures[future], future.result()

@@ -265,7 +265,7 @@ def rules_for(track: Track) -> str:
     return "street" if any(h for _space, h in track.graph.nodes(data="hazard")) else "basic"
 
 
-def solve_for_edits(track: Track, rules: str = "basic") -> None:
+def solve_for_edits(track: Track | Board, rules: str = "basic") -> None:
     """Solve ``track``'s par here, so the verdicts of its edited versions re-solve less.
 
     Even when a cache holds the board's table, its solve is remembered in
@@ -279,7 +279,8 @@ def solve_for_edits(track: Track, rules: str = "basic") -> None:
     >>> solve_for_edits(tight_ring())
     """
     with suppress(FdlabError):  # the verdict says what is wrong with the board
-        solve_to_reuse(compile_board(track), get_preset(rules, VERDICT_RULES[1]))
+        board = track if isinstance(track, Board) else compile_board(track)
+        solve_to_reuse(board, get_preset(rules, VERDICT_RULES[1]))
 
 
 def board_verdict(

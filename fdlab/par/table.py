@@ -266,7 +266,22 @@ def keyed_board(board: Board, track_dict: dict[str, Any]) -> str:
     >>> keyed_board(board, track_to_dict(track)) == board_key(board)
     True
     """
-    key = _KEYS[board] = content_key(track_dict)
+    return name_board(board, content_key(track_dict))
+
+
+def name_board(board: Board, key: str) -> str:
+    """Give ``board`` the key ``key`` (a hash that names its content; its par tables are
+    kept under it). For a board made from a known one by a known edit, the key can
+    name the pair (:func:`fdlab.analysis.suggest` does): the same key must never
+    name two contents. Returns the key.
+
+    Examples
+    --------
+    >>> board = compile_board(from_ascii(". . . .", grid=[0]))
+    >>> name_board(board, "ring, one corner slower") == board_key(board)
+    True
+    """
+    _KEYS[board] = key
     return key
 
 
