@@ -13,8 +13,10 @@ corner too: the bends of a lap drawn with a few clicks, whose curvature the
 clicks scatter (a click turning 30 degrees between two long segments is
 neither a bend nor a curve, three of them in a row are the end of an oval).
 Corners get 1-3 stops from how far they turn and how tight their tightest
-bend is (:func:`suggest_stops`). Radii are in spaces of the board being
-built.
+bend is (:func:`suggest_stops`), on a lap digitised from a circuit then moved
+towards the stops of a printed board (:func:`_balance_stops`); a lap drawn
+with a few clicks keeps the suggested ones. Radii are in spaces of the board
+being built.
 """
 
 from __future__ import annotations
@@ -55,11 +57,16 @@ WINDOW_MIN_TURN = 75.0
 WINDOW_CORNER_SPACES = 6.0
 
 # Stop counts (:func:`suggest_stops`, then :func:`_balance_stops`). These and the bend
-# thresholds above were tuned on 32 real circuits against hand-digitised Formula D
-# boards of the same circuits: stops per board within one of the real board's on 23
-# of them (14 before), corners on 21 (19), the medians of both off by 0, the stop mix
-# that of the printed boards. A corner turning little is fast however tight; one
-# turning far is slow only if tight too.
+# thresholds above were tuned on the 32 real circuits of circuits/ against
+# hand-digitised Formula D boards of the same circuits (benchmarks/calibration.py
+# prints the printed boards' medians beside the built ones'). A corner turning little
+# is fast however tight; one turning far is slow only if tight too. Promotion reaches
+# wide curves (3 spaces): on a lap short of stops the printed boards slow them too.
+# The par of a lap follows its stops closely, so these thresholds were checked
+# against the par of the same boards as well; a lap of wide corners that its printed
+# board gives 2 stops each stays too fast: no rule on turn and radius gives it those
+# stops without giving other laps too many (turn and radius say little about a
+# single corner's stops).
 #: A corner turning at least this much (degrees) ...
 HAIRPIN_ANGLE = 175.0
 #: ... no wider than this radius (spaces) at its tightest is a slow hairpin: 3 stops.
@@ -67,7 +74,7 @@ HAIRPIN_RADIUS = 1.0
 #: A corner turning at least this much ...
 SLOW_ANGLE = 120.0
 #: ... no wider than this is slow: 2 stops; ...
-SLOW_RADIUS = 1.3
+SLOW_RADIUS = 1.2
 #: ... and so is a long curve turning at least this much ...
 LONG_SLOW_ANGLE = 250.0
 #: ... no wider than this. Every other corner has 1 stop.
@@ -77,7 +84,7 @@ LONG_SLOW_RADIUS = 2.2
 BOARD_STOPS = (10, 14)
 #: A 1-stop corner turning :data:`SLOW_ANGLE` or more, no wider than this radius
 #: (spaces), gets 2 stops on a board with fewer stops than :data:`BOARD_STOPS`.
-PROMOTE_RADIUS = 2.5
+PROMOTE_RADIUS = 3.0
 
 
 @dataclass(frozen=True)
@@ -116,7 +123,7 @@ def suggest_stops(angle: float, radius: float) -> int:
 
     Examples
     --------
-    >>> suggest_stops(180, 0.8), suggest_stops(120, 1.3), suggest_stops(90, 1.2), suggest_stops(35, 2.5)
+    >>> suggest_stops(180, 0.8), suggest_stops(120, 1.2), suggest_stops(90, 1.2), suggest_stops(35, 2.5)
     (3, 2, 1, 1)
     """
     angle = abs(angle)
@@ -207,7 +214,9 @@ def find_corners(path: LapPath, space_length: float) -> list[FoundCorner]:
         # a drawn one it is a click the blur made a little tight
         taken |= bent
     found += _window_corners(path, space_length, curvature, taken)
-    return _balance_stops(sorted(found, key=lambda c: c.start))
+    found.sort(key=lambda c: c.start)
+    # the printed boards' stop range is that of real circuits, not of a lap drawn freehand
+    return found if path.drawn else _balance_stops(found)
 
 
 def _balance_stops(found: list[FoundCorner]) -> list[FoundCorner]:
