@@ -98,10 +98,10 @@ def test_mirabeau_buttons_from_the_issue():
     race = Race.from_position(monaco, {"Blue": {"space": 147, "gear": 5, "pools": (6,)}})
     choices = {c.gear: c for c in TableController(race, ["person"]).gear_choices()}
     assert choices[6].label == "6th · 100% OUT"
-    assert choices[5].label.startswith("5th · free · 90% OUT · −") and choices[5].label.endswith(
+    assert choices[5].label.startswith("5th · free · 80% OUT · −") and choices[5].label.endswith(
         "overshoots"
     )
-    assert choices[5].corner_outcome == "corner 4: certain to overshoot it by 5-14 spaces"
+    assert choices[5].corner_outcome == "corner 4: certain to overshoot it by 4-13 spaces"
 
 
 def test_a_label_without_risk_keeps_the_old_form():
