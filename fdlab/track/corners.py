@@ -7,6 +7,7 @@ while a builder is still assembling it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -113,6 +114,38 @@ def path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
     return (int(max(longest[n] for n in reached)), int(min(shortest[n] for n in reached)))
 
 
+def path_counts_near(graph: nx.DiGraph, corner: Any, members: Iterable[Any]) -> tuple[int, int]:
+    """:func:`path_counts` of ``corner`` (its spaces ``members``) read on those spaces and
+    the spaces a step away: the same counts, without reading the rest of the board.
+
+    Examples
+    --------
+    >>> track = from_ascii(". 1 1 1 . . . .", corners={1: 2})
+    >>> path_counts_near(track.graph, 1, track.corner_spaces(1)) == corner_path_counts(track, 1)
+    True
+    """
+    around = set(members)
+    for n in list(around):
+        around.update(graph.predecessors(n))
+        around.update(graph.successors(n))
+    return path_counts(graph.subgraph(around).copy(), corner)
+
+
+def all_path_counts(graph: nx.DiGraph) -> dict[Any, tuple[int, int]]:
+    """:func:`path_counts` of every corner that has a space, the board read once.
+
+    Examples
+    --------
+    >>> all_path_counts(from_ascii(". 1 1 . 2 .", corners={1: 1, 2: 1}).graph)
+    {1: (2, 2), 2: (1, 1)}
+    """
+    members: dict[Any, list[Any]] = {}
+    for n, corner in graph.nodes(data="corner"):
+        if corner is not None:
+            members.setdefault(corner, []).append(n)
+    return {corner: path_counts_near(graph, corner, spaces) for corner, spaces in members.items()}
+
+
 def update_corner_counts(graph: nx.DiGraph) -> None:
     """Recompute ``long`` and ``short`` of every corner in ``graph.graph`` (C-1).
 
@@ -124,5 +157,6 @@ def update_corner_counts(graph: nx.DiGraph) -> None:
     >>> track.corners[1]["long"]
     2
     """
+    counts = all_path_counts(graph)
     for corner, info in graph.graph["corners"].items():
-        info["long"], info["short"] = path_counts(graph, corner)
+        info["long"], info["short"] = counts.get(corner, (0, 0))

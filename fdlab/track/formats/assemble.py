@@ -39,7 +39,7 @@ from typing import Any
 import networkx as nx
 
 from fdlab._text import shown
-from fdlab.track.corners import path_counts
+from fdlab.track.corners import all_path_counts
 from fdlab.track.errors import BoardImportError, TrackFileError
 from fdlab.track.formats.reading import MAX_POSITION, is_number
 from fdlab.track.formats.shapes import add_contacts, add_outlines
@@ -712,27 +712,14 @@ class _Assembly:
             if n in graph:
                 graph.nodes[n]["grid"] = spot
         track = Track(graph)
-        around = self.around_corners(graph)
+        counts = all_path_counts(graph)
         add_contacts(track)
         headings = {n: self.heading(graph, n) for n in graph}
         add_outlines(track, headings, self.space_length)
         for c, info in track.corners.items():
             if c not in board.corners or "long" not in board.corners[c]:
-                info["long"], info["short"] = path_counts(around.get(c, graph.subgraph(())), c)
+                info["long"], info["short"] = counts.get(c, (0, 0))
         return track
-
-    @staticmethod
-    def around_corners(graph: nx.DiGraph) -> dict[Any, nx.DiGraph]:
-        """Corner -> the part of the board its path counts need: its spaces and those
-        a step away (counting each corner over the whole board would take ``n`` steps
-        a corner)."""
-        near: dict[Any, set[SpaceId]] = {}
-        for n, corner in graph.nodes(data="corner"):
-            if corner is not None:
-                near.setdefault(corner, set()).update(
-                    [n, *graph.predecessors(n), *graph.successors(n)]
-                )
-        return {c: graph.subgraph(spaces) for c, spaces in near.items()}
 
     def step_kind(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> StepKind:
         a, b = graph.nodes[u]["kind"], graph.nodes[v]["kind"]
