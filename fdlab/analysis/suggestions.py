@@ -111,7 +111,12 @@ class Targets:
         >>> Targets(par=None).distance(verdict, track)[1]
         {('stops', 1): 'Corner 1: 3 stops on a corner of 2 spaces (printed boards: 1)'}
         """
-        misses = self.misses(verdict, track)
+        return self._summed(self.misses(verdict, track), verdict)
+
+    def _summed(
+        self, misses: dict[Any, tuple[float, str]], verdict: Verdict
+    ) -> tuple[float, dict[Any, str]]:
+        """:meth:`distance` from the board's :meth:`misses` (worked out once by the caller)."""
         total = sum(amount for amount, _ in misses.values())
         if self.more_overtaking:
             total -= verdict.lead_changes / 10
@@ -733,17 +738,16 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
             verdict = board_verdict(track, races=races, seed=seed, rules=rules)
         except VerdictError as error:
             raise PlaytestError(f"suggest: {error}") from error
-    distance, missing = targets.distance(verdict, track)
     misses = targets.misses(verdict, track)
+    distance, missing = targets._summed(misses, verdict)
     found = []
     for change, after in zip(tried, verdicts[1:], strict=True):
         if after is None:
             continue  # the change made the board unplayable
-        board = change.apply(track)
-        new_distance, new_missing = targets.distance(after, board)
+        new_misses = targets.misses(after, change.apply(track))
+        new_distance, new_missing = targets._summed(new_misses, after)
         gain = distance - new_distance
         if gain > 1e-9:
-            new_misses = targets.misses(after, board)
             found.append(
                 Suggestion(
                     change=change,
