@@ -171,10 +171,14 @@ def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
             expect(prompt).to_contain_text("click a highlighted space")
             handle = table.element_handle()
             page.wait_for_function(_FIRST_TARGET, arg=handle)
+            table.screenshot(path=str(ARTIFACTS / "lesson-table.png"))  # may scroll the page
+            # the target's pixels are read after anything that may scroll, and the
+            # hover must name it before the click
             target = page.evaluate(_FIRST_TARGET, handle)
+            page.mouse.move(target["px"] - 1, target["py"])
             page.mouse.move(target["px"], target["py"])
-            page.wait_for_timeout(300)
-            table.screenshot(path=str(ARTIFACTS / "lesson-table.png"))
+            tooltip = page.locator(".bk-Tooltip").last
+            expect(tooltip).to_contain_text(re.compile(rf"move to:\s*{target['id']}(?!\d)"))
             page.mouse.click(target["px"], target["py"])
             log = table.locator(".fdlab-log")
             expect(log).to_contain_text(
