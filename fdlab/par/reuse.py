@@ -10,10 +10,12 @@ still valid:
 
 * the boards must have the same spaces in the same order (an edit of
   attributes, not of the graph's shape); anything else is solved afresh;
-* a space is *changed* when anything the board holds for it differs
-  (:func:`space_signatures`: its steps, corner and stop count, lane, kind,
-  progress, contacts...), or when a space side by side with it changed
-  (the M-4 test looks at neighbours);
+* a space is *changed* when anything the board holds for it that a move
+  can read differs (:func:`space_signatures`: its steps, corner and stop
+  count, lane, kind, progress, contacts...), or when a space side by side
+  with it changed (the M-4 test looks at neighbours); its grid number is
+  not read (it only says where the race starts), so moving the grid keeps
+  every search;
 * a search from ``s`` reads only the spaces within its walk (and looks one
   step past its end), so it is kept when no changed space is within
   ``roll + 1`` spaces moved from ``s``, a tunnel pair counting as one space
@@ -87,10 +89,12 @@ _LOCK = threading.Lock()
 
 
 def space_signatures(board: Board) -> list[tuple[Any, ...]]:
-    """Everything the board holds for each space, one tuple per index.
+    """Everything the board holds for each space that a move can read, one tuple per index.
 
     Two boards whose spaces have equal signatures give the same move
-    search from them (the search reads nothing else of the board).
+    search from them (the search reads nothing else of the board). The grid
+    number is left out: it says where the race starts (the solver's start
+    positions), and no move reads it.
 
     Examples
     --------
@@ -113,7 +117,6 @@ def space_signatures(board: Board) -> list[tuple[Any, ...]]:
                 board.kind[i],
                 board.hazard[i],
                 board.tunnel[i],
-                board.grid[i],
                 board.box[i],
                 board.level[i],
                 frozenset(board.touching[i]),  # its order follows the track's copy history

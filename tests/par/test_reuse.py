@@ -106,6 +106,22 @@ def test_a_chain_of_edits_solved_with_reuse_is_solved_exactly(edits):
         assert_same_solution(solve_par(track), solve_par(track, reuse=False))
 
 
+def test_moving_the_grid_keeps_every_search_and_equals_a_fresh_solve():
+    """No move reads a grid number: a grid moved back a row re-solves nothing but the start."""
+    track = long_ring()
+    solve_par(track)
+    moved = track.copy()
+    spots = moved.grid_spots()
+    for number, space in enumerate(spots, start=1):
+        moved.graph.nodes[space]["grid"] = None
+        moved.graph.nodes[space - 3]["grid"] = number
+    assert moved.grid_spots() == [s - 3 for s in spots]
+    reused = solve_par(moved)
+    assert reused.stats["searches_reused"] == reused.stats["searches"]
+    forget_models()
+    assert_same_solution(reused, solve_par(moved, reuse=False))
+
+
 def test_a_board_with_other_spaces_shares_nothing():
     board = compile_board(long_ring())
     fewer = long_ring()
