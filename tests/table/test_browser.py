@@ -121,6 +121,8 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
                 expect(table.locator(".fdlab-die")).to_contain_text("start:")  # the black die
             table.screenshot(path=str(ARTIFACTS / "table-start.png"))
             expect(table.locator(".fdlab-die")).to_contain_text("die")
+            # the target's pixels again: the screenshot may have scrolled the page
+            target = page.evaluate(_FIRST_TARGET, table.element_handle())
             page.mouse.move(target["px"] - 1, target["py"])
             page.mouse.move(target["px"], target["py"])  # the hover tells the cost
             tooltip = page.locator(".bk-Tooltip").last
