@@ -53,6 +53,7 @@ TURN_COLUMNS = (
     "stops_made",
     "overshot_corners",
     "left_corners",
+    "stops_by_corner",
     "certain_damage",
     "damage",
     "overtakes",
@@ -207,7 +208,7 @@ def play_logged_race(
                 ids[here] if here is not None else None,
                 board.corner[here] if here is not None else None,
                 zones[here] if here is not None else None,
-                0, 0, False, 0, None, None, None, (), (), 0, max(0, lost), 0, eliminated, cause,
+                0, 0, False, 0, None, None, None, (), (), (), 0, max(0, lost), 0, eliminated, cause,
                 finished, False,
             )  # fmt: skip
             if eliminated:
@@ -371,7 +372,13 @@ def _move_row(
     after: RaceState,
     finished: bool,
 ) -> Record:
-    """The move columns of a turn record: from ``space`` to ``stops_made``."""
+    """The move columns of a turn record: from ``space`` to ``stops_by_corner``.
+
+    ``stops_made`` is the stops made in the first corner the move left;
+    ``stops_by_corner`` pairs every corner it left (overshot, then left
+    properly) with the stops made there: a move may leave the corner it
+    started in properly and overshoot the next one.
+    """
     dest = option.destination
     overshoots = option.overshoots
     left_ok = list(option.corners_left)
@@ -394,6 +401,8 @@ def _move_row(
         overshoots[0].stops_made if overshoots else (start.stops if left_ok else None),
         tuple(left),
         tuple(left_ok),
+        # a corner left properly is the one the move started in (C-6)
+        (*((o.corner, o.stops_made) for o in overshoots), *((k, start.stops) for k in left_ok)),
     )
 
 

@@ -95,7 +95,15 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
         mine = turns[guilty == cid]
         eliminated = int(mine["eliminated"].sum())
         causes = mine.loc[mine["eliminated"].astype(bool), "cause"].value_counts()
-        made = pd.concat([overshot["stops_made"], proper["stops_made"]])
+        made = pd.Series(
+            [
+                stops
+                for pairs in pd.concat([overshot, proper])["stops_by_corner"]
+                for corner, stops in pairs
+                if corner == cid
+            ],
+            dtype=float,
+        )
         damage = float(mine["damage"].sum())
         per = passages if passages else float("nan")
         rows.append(

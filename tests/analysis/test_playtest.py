@@ -245,3 +245,58 @@ def test_a_board_with_no_finish_line_is_refused_before_racing():
         track.graph.edges[u, v]["lines"] = track.graph.edges[u, v]["lines"] - {"finish"}
     with pytest.raises(PlaytestError, match=r"has no finish line .*no race could ever end"):
         playtest(track, 2, races=1, workers=1, progress=False)
+
+
+def test_a_move_leaving_two_corners_records_the_stops_made_in_each():
+    """A car leaves a 3-stop corner with its 3 stops and overshoots the next corner in the
+    same move: the 3-stop corner's passage counts 3 stops made, the next one's 0."""
+    from types import SimpleNamespace
+
+    from fdlab.analysis.racelog import TURN_COLUMNS, _move_row
+    from fdlab.rules.movement import MoveRules, move_options
+
+    board = compile_board(from_ascii(". 1 1 . 2 . . . .", corners={1: 3, 2: 1}))
+    start = board.index[2]
+    option = next(
+        o
+        for o in move_options(board, start, 4, MoveRules(stops_made=3))
+        if o.overshoots and board.corner[o.destination] is None
+    )
+    assert option.corners_left == (1,) and [o.corner for o in option.overshoots] == [2]
+    before = SimpleNamespace(cars=[SimpleNamespace(stops=3)])
+    zones = tuple(board.corner)
+    row = dict(
+        zip(
+            TURN_COLUMNS[8:],
+            _move_row(board, zones, option, before, 0, before, False),
+            strict=False,
+        )
+    )
+    assert row["stops_by_corner"] == ((2, 0), (1, 3))
+    assert row["overshot_corners"] == (2,) and row["left_corners"] == (1,)
+
+
+def test_a_corner_left_properly_counts_its_own_stops_in_the_corner_table():
+    """Corners back to back (a 3-stop corner, then a 1-stop one a space on): a move may leave
+    the first with its 3 stops and overshoot the second. The first corner's passage counts
+    3 stops made (C-3), not the 0 made in the second, and the table's mean is of those."""
+    from fdlab.analysis.stats import corner_table
+
+    row = ". . . . . . 1 1 1 . 2 . . . . . . . . . . . . . . . . . . . . . . . . ."
+    track = from_ascii(
+        "\n".join([row] * 2), corners={1: 3, 2: 1}, closed=True, grid=[70, 71, 68, 69]
+    )
+    result = playtest(track, [RandomBot(1), RandomBot(2), "heuristic", RandomBot(3)], races=12,
+                      workers=1, progress=False)  # fmt: skip
+    turns = result.turns
+    both = turns["overshot_corners"].map(lambda left: 2 in left) & turns["left_corners"].map(
+        lambda left: 1 in left
+    )
+    assert both.any()  # the case in question: corner 1 left properly, corner 2 overshot
+    table = corner_table(result)
+    for corner, needed in ((1, 3), (2, 1)):
+        left = turns["overshot_corners"].map(lambda cs, c=corner: c in cs)
+        proper = turns["left_corners"].map(lambda cs, c=corner: c in cs)
+        made = [dict(pairs)[corner] for pairs in turns.loc[left | proper, "stops_by_corner"]]
+        assert all(dict(pairs)[corner] >= needed for pairs in turns.loc[proper, "stops_by_corner"])
+        assert table.loc[corner, "mean_stops"] == pytest.approx(sum(made) / len(made))
