@@ -85,7 +85,7 @@ def _remove_stale_temporaries(target: Path) -> None:
     now = time.time()
     for name in glob.glob(pattern + "*-*.tmp", include_hidden=True):
         pid_text = os.path.basename(name)[len(_temporary_prefix(target)) :].split("-", 1)[0]
-        if not pid_text.isdigit() or _process_alive(int(pid_text)):
+        if not pid_text.isdecimal() or _process_alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
             if now - os.lstat(name).st_mtime >= STALE_AFTER_SECONDS:

@@ -92,7 +92,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 def _bots(text: str | None) -> list[str] | int | None:
     if text is None:
         return None
-    if text.strip().isdigit():
+    if text.strip().isdecimal():
         return int(text)
     return [part.strip() for part in text.split(",") if part.strip()]
 

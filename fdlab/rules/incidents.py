@@ -282,15 +282,13 @@ class IncidentRules:
             after = min(preset.pool_max[i], max(0, before - amount))
             pools[i] = after
             if amount > 0:
-                events.append(
-                    Event(
-                        "damage",
-                        c,
-                        f"{self.names[c]} loses {self._pool_text(pool, before - after)} ({reason})",
-                        pool,
-                        after - before,
-                    )
+                lost = self._pool_text(pool, before - after)
+                text = (
+                    f"{self.names[c]} loses {lost} ({reason})"
+                    if before - after == amount
+                    else f"{self.names[c]} loses its last {lost} of the {amount} needed ({reason})"
                 )
+                events.append(Event("damage", c, text, pool, after - before))
                 if check and (
                     before - amount < 0 or (after == 0 and pool in preset.eliminate_at_zero)
                 ):

@@ -215,7 +215,7 @@ def _path_ids(path: Any) -> tuple[Any, ...] | None:
 
 def _gear_number(value: Any) -> Any:
     """A gear typed as ``4`` or ``"4"`` as the number 4; anything else unchanged (G-1 refuses it)."""
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isdecimal():
         return int(value)
     return value
 

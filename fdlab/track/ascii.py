@@ -206,7 +206,7 @@ def _token_kind(tok: str, r: int, c: int) -> str:
         return "pit"
     if tok == "B":
         return "box"
-    if tok == "." or tok in _HAZARD_TOKENS or tok.isdigit():
+    if tok == "." or tok in _HAZARD_TOKENS or tok.isdecimal():
         return "track"
     raise AsciiBoardError(
         f"row {r}, column {c}: unknown token {tok!r}; use . 1-9 S D x p B (see fdlab.track.ascii)"
@@ -228,7 +228,7 @@ def _add_spaces(graph: nx.DiGraph, board: _Board, ring: bool) -> None:
     """Add a space for each cell, column by column; box spaces are numbered in that order."""
     box_slot = 0
     for (r, c), tok in sorted(board.cells.items(), key=lambda item: (item[0][1], item[0][0])):
-        corner = int(tok) if tok.isdigit() else None
+        corner = int(tok) if tok.isdecimal() else None
         if corner is not None and corner not in graph.graph["corners"]:
             raise AsciiBoardError(
                 f"row {r}, column {c}: corner {corner} has no stop count; pass corners={{{corner}: n}}"

@@ -159,3 +159,16 @@ def test_D2_elimination_reasons_say_what_is_needed_and_what_is_left():
     }
     assert "D-2 needs 3 SP, the car has 2: eliminated" in reasons[1]
     assert "D-2 SP 2 - 2 reaches 0: eliminated" in reasons[2]
+
+
+def test_D2_a_car_that_cannot_pay_loses_its_last_points_and_the_log_says_so():
+    """D-2: braking 3 spaces with 2 SP: the log says the car lost its last 2 of the 3
+    needed, never that a 3 SP cost took 2."""
+    engine = Engine(LONG, BASIC, ["A"])
+    state = engine.position([{"space": 0, "gear": 2, "pools": (2,)}])
+    state, _ = engine.step(state, ChooseGear(2), LoadedDice([4]))
+    state, events = engine.step(state, ChooseMove(1), LoadedDice([]))
+    texts = [str(e) for e in events]
+    assert state.cars[0].status == "eliminated"
+    assert any(t.startswith("A loses its last 2 SP of the 3 needed (D-3 braking 3") for t in texts)
+    assert not any(t.startswith("A loses 2 SP") for t in texts), texts
