@@ -109,8 +109,9 @@ def _race_length(report: CircuitReport) -> Finding:
     rounds = result.races["rounds"]
     mean, low, high = mean_interval(rounds)
     cars, laps = len(result.bots), result.preset.laps
+    raced = _plural(laps, "lap") + result.laps_note
     text = (
-        f"A race of {_plural(cars, 'car')} over {_plural(laps, 'lap')} lasts {mean:.1f} rounds "
+        f"A race of {_plural(cars, 'car')} over {raced} lasts {mean:.1f} rounds "
         f"({low:.1f}-{high:.1f}); the shortest took {int(rounds.min())}, "
         f"the longest {int(rounds.max())}."
     )

@@ -108,6 +108,21 @@ class PlaytestResult:
     def __len__(self) -> int:
         return len(self.races)
 
+    @property
+    def laps_note(self) -> str:
+        """What to say when the board is set for more laps than were raced ("" otherwise).
+
+        Examples
+        --------
+        >>> from fdlab.analysis.examples import small_playtest
+        >>> small_playtest().laps_note
+        ''
+        """
+        board, raced = self.track.laps, self.preset.laps
+        if board == raced:
+            return ""
+        return f" (the board is set for {board}: give laps={board} to race those)"
+
     def __repr__(self) -> str:
         return (
             f"<PlaytestResult {self.track.name!r}: {len(self.races)} races, "
@@ -120,7 +135,7 @@ class PlaytestResult:
         rows = [
             ("races", f"{len(self.races)}"),
             ("cars", ", ".join(self.bots)),
-            ("rules", f"{self.preset.name}, {self.preset.laps} lap(s)"),
+            ("rules", f"{self.preset.name}, {self.preset.laps} lap(s){self.laps_note}"),
             ("mean race length", f"{self.races['rounds'].mean():.2f} rounds"),
             ("cars finishing", f"{finished:.1%}"),
             ("seed", f"{self.seed}"),

@@ -151,7 +151,8 @@ class CircuitReport:
         laps = result.preset.laps
         cars = len(result.bots)
         lines.append(
-            f"{_count(len(rounds), 'race')} of {_count(laps, 'lap')} ({result.preset.name} "
+            f"{_count(len(rounds), 'race')} of {_count(laps, 'lap')}{result.laps_note} "
+            f"({result.preset.name} "
             f"rules) with {_count(cars, 'car')} last {rounds.mean():.1f} rounds "
             f"(from {rounds.min()} to {rounds.max()}); {_pct(self.finishing)} of cars finish."
         )

@@ -501,7 +501,20 @@ class TrackEditor:
         if what:
             self._say(what)
 
-    def _sync_controls(self, what: str = "") -> None:
+    @property
+    def status_text(self) -> str:
+        """The status line in plain words: board, spaces, whether it is saved, and its file.
+
+        Examples
+        --------
+        >>> TrackEditor(from_ascii(". . .", name="Oval")).status_text
+        'Oval · 3 spaces · saved'
+        """
+        name, rest = self._status()
+        return f"{name} · {rest}"
+
+    def _status(self) -> tuple[str, str]:
+        """The board's name, and the rest of the status line."""
         controller = self.controller
         count = controller.unsaved_edits
         if not controller.dirty:
@@ -509,10 +522,12 @@ class TrackEditor:
         else:
             state = f"{count} unsaved edit{'s' if count != 1 else ''}"
         where = f" · {controller.path}" if controller.path else ""
-        self.status.value = (
-            f"<b>{_escape(controller.track.name)}</b> · {len(controller.track)} spaces · "
-            f"{state}{where}"
-        )
+        return controller.track.name, f"{len(controller.track)} spaces · {state}{where}"
+
+    def _sync_controls(self, what: str = "") -> None:
+        controller = self.controller
+        name, rest = self._status()
+        self.status.value = f"<b>{_escape(name)}</b> · {_escape(rest)}"
         if what:
             self._say(what)
         self.undo_button.disabled = not controller.can_undo

@@ -76,3 +76,18 @@ def test_no_pole_verdict_when_no_race_had_a_winner(report):
     text = " ".join(nobody.sentences())
     assert "Pole wins" not in text and "No race had a winner" in text
     assert "Pole wins" in " ".join(report.sentences())  # two cars, races won
+
+
+def test_a_board_set_for_more_laps_than_raced_says_how_to_race_them():
+    """The board's file asks 2 laps; a playtest races the rules' one: the report says so."""
+    from fdlab.track import load_track
+
+    track = load_track(TRAINING)
+    track.graph.graph["laps"] = 2
+    result = playtest(track, ["heuristic"] * 2, races=2, seed=0, workers=1, progress=False)
+    sentences = circuit_report(result, solo_races=2).sentences()
+    assert "of 1 lap (the board is set for 2: give laps=2 to race those) (basic rules)" in " ".join(
+        sentences
+    )
+    two = playtest(track, ["heuristic"] * 2, races=1, laps=2, seed=0, workers=1, progress=False)
+    assert "of 2 laps (basic rules)" in " ".join(circuit_report(two, solo_races=1).sentences())
