@@ -431,6 +431,15 @@ def fold(title: str, children: list[w.Widget], css: str, *, open: bool = True) -
     return section
 
 
+#: Widgets keep a margin of 2 px a side: one made as wide as its section would stick out
+#: 4 px and give every section of the panel a sideways scrollbar.
+_PANEL_STYLE = """<style>
+.fdlab-panel .widget-box > .jupyter-widgets:not(.widget-box) {
+  max-width: calc(100% - 2 * var(--jp-widgets-margin, 2px));
+}
+</style>"""
+
+
 def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -> w.Box:
     """The one-screen layout: the board column on the left, the controls on the right.
 
@@ -445,8 +454,9 @@ def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -
     """
     left = w.VBox(board, layout=w.Layout(flex="1 1 34em", min_width="0"))
     left.add_class("fdlab-board-column")
+    style = w.HTML(_PANEL_STYLE, layout=w.Layout(display="none"))  # <style> applies unseen
     right = w.VBox(
-        panel,
+        [style, *panel],
         layout=w.Layout(
             flex=f"0 1 {PANEL_WIDTH}",
             max_height="88vh",

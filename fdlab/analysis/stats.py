@@ -191,6 +191,20 @@ def mean_interval(values: Any) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def spread_text(low: float, high: float) -> str:
+    """An interval as words: ``"9.3-9.7"``, or ``"every race alike"`` when it has no width
+    (every race lasted the same number of rounds: no spread to measure, not a certainty).
+
+    Examples
+    --------
+    >>> spread_text(9.26, 9.74), spread_text(15.0, 15.0)
+    ('9.3-9.7', 'every race alike')
+    """
+    if f"{low:.1f}" == f"{high:.1f}":
+        return "every race alike"
+    return f"{low:.1f}-{high:.1f}"
+
+
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval of a proportion.
 

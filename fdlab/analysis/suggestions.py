@@ -39,6 +39,7 @@ from typing import Any, Protocol, cast
 import pandas as pd
 
 from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.stats import spread_text
 from fdlab.analysis.verdict import (
     Verdict,
     VerdictError,
@@ -563,7 +564,7 @@ class Suggestion:
         low, high = a.rounds_interval
         text = (
             f"par {b.par:.2f} -> {a.par:.2f} turns a lap; six cars race a lap in "
-            f"{a.rounds:.1f} rounds ({low:.1f}-{high:.1f}; was {b.rounds:.1f})"
+            f"{a.rounds:.1f} rounds ({spread_text(low, high)}; was {b.rounds:.1f})"
         )
         if self.fixed:
             text += "; fixes: " + "; ".join(self.fixed)

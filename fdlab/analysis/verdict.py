@@ -35,7 +35,7 @@ from typing import Any
 
 from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.playtest import playtest
-from fdlab.analysis.stats import corner_table, mean_interval
+from fdlab.analysis.stats import corner_table, mean_interval, spread_text
 from fdlab.errors import FdlabError
 from fdlab.par import solo_table
 from fdlab.par.table import solve_to_reuse
@@ -220,7 +220,7 @@ class Verdict:
             par += " (unchanged by the edit)"
         low, high = self.rounds_interval
         cars = _NUMBERS.get(self.cars, str(self.cars)).capitalize()
-        race = f"{cars} cars race a lap in {self.rounds:.1f} rounds ({low:.1f}-{high:.1f}); "
+        race = f"{cars} cars race a lap in {self.rounds:.1f} rounds ({spread_text(low, high)}); "
         if self.finished >= 1:
             race += "every car finished."
         else:

@@ -978,13 +978,17 @@ class TrackEditor:
         )
 
     def _mark_worst(self, verdict: Verdict | None) -> None:
-        """Label the corners that bite most on the board (none without a verdict)."""
+        """Label the corners that bite most on the board (none without a verdict), and say
+        under the plot how an edit changed par: the verdict's section may be scrolled away
+        while the designer works in another."""
         worst = (
             [(c.corner, f"{c.overshoot:.0%} overshot, {c.damage:.1f} SP") for c in verdict.worst]
             if verdict is not None
             else []
         )
         refill(self.sources.verdict, verdict_marks(self.track, worst))
+        if verdict is not None and verdict.par_change is not None:
+            self._say(f"How it plays now: {verdict.lines()[0]}")
 
     # -- errors -----------------------------------------------------------------
     def _say(self, message: str) -> None:

@@ -157,6 +157,10 @@ def test_the_editor_marks_the_worst_corners_and_clears_them_after_an_edit():
     editor.stops.value = editor.track.corners[corner]["stops"] % 3 + 1
     assert editor.sources.verdict.data["text"] == []
     assert "out of date" in editor.verdict.state.value
+    # the new verdict's par change is said under the plot, where the designer looks
+    editor.verdict.refresh()
+    assert editor.last_message.startswith("How it plays now: Par ")
+    assert "than before the edit" in editor.last_message
 
 
 def _descendants(widget):
