@@ -54,6 +54,7 @@ TURN_COLUMNS = (
     "overshot_corners",
     "left_corners",
     "stops_by_corner",
+    "beyond_by_corner",
     "certain_damage",
     "damage",
     "overtakes",
@@ -208,7 +209,8 @@ def play_logged_race(
                 ids[here] if here is not None else None,
                 board.corner[here] if here is not None else None,
                 zones[here] if here is not None else None,
-                0, 0, False, 0, None, None, None, (), (), (), 0, max(0, lost), 0, eliminated, cause,
+                0, 0, False, 0, None, None, None, (), (), (), (), 0, max(0, lost), 0, eliminated,
+                cause,
                 finished, False,
             )  # fmt: skip
             if eliminated:
@@ -372,12 +374,13 @@ def _move_row(
     after: RaceState,
     finished: bool,
 ) -> Record:
-    """The move columns of a turn record: from ``space`` to ``stops_by_corner``.
+    """The move columns of a turn record: from ``space`` to ``beyond_by_corner``.
 
-    ``stops_made`` is the stops made in the first corner the move left;
-    ``stops_by_corner`` pairs every corner it left (overshot, then left
-    properly) with the stops made there: a move may leave the corner it
-    started in properly and overshoot the next one.
+    ``stops_made`` is the stops made in the first corner the move left, and
+    ``overshoot`` the spaces beyond every corner it overshot; ``stops_by_corner``
+    pairs every corner it left (overshot, then left properly) with the stops
+    made there, and ``beyond_by_corner`` every corner it overshot with the
+    spaces beyond it: a move may leave two corners.
     """
     dest = option.destination
     overshoots = option.overshoots
@@ -403,6 +406,7 @@ def _move_row(
         tuple(left_ok),
         # a corner left properly is the one the move started in (C-6)
         (*((o.corner, o.stops_made) for o in overshoots), *((k, start.stops) for k in left_ok)),
+        tuple((o.corner, o.beyond) for o in overshoots),
     )
 
 

@@ -95,15 +95,7 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
         mine = turns[guilty == cid]
         eliminated = int(mine["eliminated"].sum())
         causes = mine.loc[mine["eliminated"].astype(bool), "cause"].value_counts()
-        made = pd.Series(
-            [
-                stops
-                for pairs in pd.concat([overshot, proper])["stops_by_corner"]
-                for corner, stops in pairs
-                if corner == cid
-            ],
-            dtype=float,
-        )
+        made = pd.concat([overshot, proper])["stops_by_corner"]
         damage = float(mine["damage"].sum())
         per = passages if passages else float("nan")
         rows.append(
@@ -113,14 +105,14 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
                 "stops": int(info.get("stops", 1)),
                 "passages": passages,
                 "overshoot_rate": len(overshot) / per,
-                "mean_overshoot": float(overshot["overshoot"].mean()) if len(overshot) else 0.0,
+                "mean_overshoot": _mean_of(overshot["beyond_by_corner"], cid),
                 "eliminations": eliminated,
                 "bot_mistakes": int(causes.get("mistake", 0)),
                 "worn_out": int(causes.get("worn out", 0)),
                 "no_safe_option": int(causes.get("no safe option", 0)),
                 "by_chance": int(causes.get("chance", 0)),
                 "elimination_rate": eliminated / per,
-                "mean_stops": float(made.mean()) if len(made) else float("nan"),
+                "mean_stops": _mean_of(made, cid, empty=float("nan")),
                 "damage_per_passage": damage / per,
                 "overtake_share": float(turns.loc[turns["zone"] == cid, "overtakes"].sum())
                 / total_overtakes,
@@ -133,6 +125,13 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
         "elimination_rate"
     ].fillna(0)
     return table.sort_values("danger", ascending=False)
+
+
+def _mean_of(column: pd.Series, corner: Any, empty: float = 0.0) -> float:
+    """The mean of the values paired with ``corner`` in a column of ``(corner, value)`` pairs
+    (a move may leave two corners: each counts its own)."""
+    values = [value for pairs in column for key, value in pairs if key == corner]
+    return sum(values) / len(values) if values else empty
 
 
 def most_dangerous_corner(result: PlaytestResult) -> Any:

@@ -273,6 +273,7 @@ def test_a_move_leaving_two_corners_records_the_stops_made_in_each():
         )
     )
     assert row["stops_by_corner"] == ((2, 0), (1, 3))
+    assert row["beyond_by_corner"] == ((2, option.overshoots[0].beyond),)
     assert row["overshot_corners"] == (2,) and row["left_corners"] == (1,)
 
 
@@ -300,3 +301,5 @@ def test_a_corner_left_properly_counts_its_own_stops_in_the_corner_table():
         made = [dict(pairs)[corner] for pairs in turns.loc[left | proper, "stops_by_corner"]]
         assert all(dict(pairs)[corner] >= needed for pairs in turns.loc[proper, "stops_by_corner"])
         assert table.loc[corner, "mean_stops"] == pytest.approx(sum(made) / len(made))
+        beyond = [dict(pairs)[corner] for pairs in turns.loc[left, "beyond_by_corner"]]
+        assert table.loc[corner, "mean_overshoot"] == pytest.approx(sum(beyond) / len(beyond))
