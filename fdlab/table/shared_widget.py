@@ -131,10 +131,10 @@ class SharedRaceTable(RaceTable):
             box.disabled = True
             box.tooltip = "set when the shared race was created"
         _board, panel = self.widget.children
-        style, turn, *sections = panel.children
+        by_class = {css: child for child in panel.children for css in child._dom_classes}
+        turn = by_class["fdlab-turn"]
         turn.children = [self.owners_line, self.claim_row, *turn.children]
-        seats_section = sections[2]
-        body = seats_section.children[1]
+        body = by_class["fdlab-seats-section"].children[1]
         body.children = [*body.children, self.leave_button]
 
     # -- what this player sees ----------------------------------------------------------
