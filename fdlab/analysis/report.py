@@ -212,7 +212,13 @@ class CircuitReport:
         if not alone:
             return f"Bots: {who}."
         races = self.result.info.get("solo_races", 0)
-        return f"Bots: {who}. Alone on this board ({races} races each): {alone}."
+        why = (
+            ""
+            if exact(self.result.preset)
+            else " (par is that of a one-pool approximation of these rules: a bot that spreads"
+            " its wear over the pools can finish under it)"
+        )
+        return f"Bots: {who}. Alone on this board ({races} races each): {alone}{why}."
 
     def findings(self) -> list[Finding]:
         """What the circuit plays like, in plain sentences with a picture each.

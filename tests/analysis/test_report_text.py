@@ -91,3 +91,15 @@ def test_a_board_set_for_more_laps_than_raced_says_how_to_race_them():
     )
     two = playtest(track, ["heuristic"] * 2, races=1, laps=2, seed=0, workers=1, progress=False)
     assert "of 2 laps (basic rules)" in " ".join(circuit_report(two, solo_races=1).sentences())
+
+
+def test_under_advanced_rules_the_bots_sentence_says_why_a_bot_may_beat_par():
+    """Advanced rules: par is that of a one-pool approximation, so a solo gap under par is
+    no bug; the sentence says so (basic rules: par is exact and nothing is added)."""
+    result = playtest(
+        TRAINING, ["par"], races=1, preset="advanced", seed=0, workers=1, progress=False
+    )
+    bots = line(circuit_report(result, solo_races=2).sentences(), "Bots:")
+    assert "one-pool approximation" in bots and "can finish under it" in bots
+    basic = playtest(TRAINING, ["par"], races=1, seed=0, workers=1, progress=False)
+    assert "approximation" not in line(circuit_report(basic, solo_races=2).sentences(), "Bots:")
