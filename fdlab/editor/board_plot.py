@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bokeh import events
+from bokeh.core.properties import field
 from bokeh.models import Arrow as ArrowAnnotation
 from bokeh.models import (
     BoxSelectTool,
@@ -239,15 +240,17 @@ def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
     """Labels for the corners that bite most, just under each corner's flag.
 
     ``worst`` holds ``(corner id, text)`` pairs; a corner the board no longer
-    has gets no label.
+    has gets no label. A label runs toward the middle of the board from its
+    flag (``align``): one at the board's edge would run off the plot.
 
     Examples
     --------
     >>> track = from_ascii(". 1 1 .", corners={1: 2})
-    >>> verdict_marks(track, [(1, "58% overshot"), (7, "gone")])["text"]
-    ['\u26a0 58% overshot']
+    >>> marks = verdict_marks(track, [(1, "58% overshot"), (7, "gone")])
+    >>> marks["text"], marks["align"]
+    (['\u26a0 58% overshot'], ['left'])
     """
-    marks: Columns = {"x": [], "y": [], "ox": [], "oy": [], "text": []}
+    marks: Columns = {"x": [], "y": [], "ox": [], "oy": [], "text": [], "align": []}
     if not worst:
         return marks  # nothing to mark: no need to place the flags again (every edit asks)
     flags = annotation_tables(track)["flags"]
@@ -257,6 +260,8 @@ def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
             flags["corner"], flags["x"], flags["y"], flags["ox"], flags["oy"], strict=True
         )
     }
+    xs = [x for x, _, _, _ in where.values()]
+    middle = (min(xs) + max(xs)) / 2 if xs else 0.0
     for corner, text in worst:
         if corner not in where:
             continue
@@ -264,6 +269,7 @@ def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
         for key, value in zip(("x", "y", "ox", "oy"), (x, y, ox, oy + 15), strict=True):
             marks[key].append(value)
         marks["text"].append(f"\u26a0 {text}")
+        marks["align"].append("right" if x > middle else "left")
     return marks
 
 
@@ -400,7 +406,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     )  # fmt: skip
     plot.text(
         "x", "y", text="text", source=sources.verdict, text_font_size="10px",
-        x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
+        x_offset="ox", y_offset="oy", text_align=field("align"), text_baseline="middle",
         text_color=colors.VERDICT_RED, text_font_style="bold",
         background_fill_color="#ffffff", background_fill_alpha=0.85, name="verdict-marks",
     )  # fmt: skip
