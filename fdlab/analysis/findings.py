@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fdlab.analysis.stats import mean_interval, wilson
+from fdlab.analysis.stats import mean_interval, spread_text, wilson
 
 if TYPE_CHECKING:
     from fdlab.analysis.report import CircuitReport
@@ -112,7 +112,7 @@ def _race_length(report: CircuitReport) -> Finding:
     raced = _plural(laps, "lap") + result.laps_note
     text = (
         f"A race of {_plural(cars, 'car')} over {raced} lasts {mean:.1f} rounds "
-        f"({low:.1f}-{high:.1f}); the shortest took {int(rounds.min())}, "
+        f"({spread_text(low, high)}); the shortest took {int(rounds.min())}, "
         f"the longest {int(rounds.max())}."
     )
     from fdlab.plot.bars import bar_chart_svg
@@ -147,7 +147,7 @@ def _lead_changes(report: CircuitReport) -> Finding | None:
         place = f"Most overtakes are made on the way into {where}."
     else:
         place = "No car overtook another."
-    text = f"The lead changes {mean:.1f} times a race ({low:.1f}-{high:.1f}). {place}"
+    text = f"The lead changes {mean:.1f} times a race ({spread_text(low, high)}). {place}"
     from fdlab.plot.bars import bar_chart_svg
 
     shown = shares.iloc[:6]

@@ -86,6 +86,9 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     corners = result.track.corners
     guilty = blame(turns)
     total_overtakes = max(1, int(turns["overtakes"].sum()))
+    # a move may leave two corners: each counts its own stops made and spaces beyond
+    stops_made = _by_corner(turns["stops_by_corner"])
+    beyond = _by_corner(turns["beyond_by_corner"])
     rows = []
     for cid, info in corners.items():
         # every corner a move left counts (a move may overshoot two corners)
@@ -95,7 +98,6 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
         mine = turns[guilty == cid]
         eliminated = int(mine["eliminated"].sum())
         causes = mine.loc[mine["eliminated"].astype(bool), "cause"].value_counts()
-        made = pd.concat([overshot, proper])["stops_by_corner"]
         damage = float(mine["damage"].sum())
         per = passages if passages else float("nan")
         rows.append(
@@ -105,14 +107,14 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
                 "stops": int(info.get("stops", 1)),
                 "passages": passages,
                 "overshoot_rate": len(overshot) / per,
-                "mean_overshoot": _mean_of(overshot["beyond_by_corner"], cid),
+                "mean_overshoot": _mean(beyond.get(cid, []), empty=0.0),
                 "eliminations": eliminated,
                 "bot_mistakes": int(causes.get("mistake", 0)),
                 "worn_out": int(causes.get("worn out", 0)),
                 "no_safe_option": int(causes.get("no safe option", 0)),
                 "by_chance": int(causes.get("chance", 0)),
                 "elimination_rate": eliminated / per,
-                "mean_stops": _mean_of(made, cid, empty=float("nan")),
+                "mean_stops": _mean(stops_made.get(cid, []), empty=float("nan")),
                 "damage_per_passage": damage / per,
                 "overtake_share": float(turns.loc[turns["zone"] == cid, "overtakes"].sum())
                 / total_overtakes,
@@ -127,10 +129,16 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     return table.sort_values("danger", ascending=False)
 
 
-def _mean_of(column: pd.Series, corner: Any, empty: float = 0.0) -> float:
-    """The mean of the values paired with ``corner`` in a column of ``(corner, value)`` pairs
-    (a move may leave two corners: each counts its own)."""
-    values = [value for pairs in column for key, value in pairs if key == corner]
+def _by_corner(column: pd.Series) -> dict[Any, list[int]]:
+    """Per corner, the values paired with it in a column of ``(corner, value)`` pairs."""
+    values: dict[Any, list[int]] = {}
+    for pairs in column:
+        for corner, value in pairs:
+            values.setdefault(corner, []).append(value)
+    return values
+
+
+def _mean(values: list[int], empty: float) -> float:
     return sum(values) / len(values) if values else empty
 
 

@@ -846,25 +846,17 @@ def _longest_first(track: Track, changes: Sequence[Change | None]) -> list[int]:
     >>> _longest_first(track, changes)
     [0, 2, 1]
     """
-    lap = track.lap_length or 1.0
-    corner_start: dict[Any, float] = {}
-    for space in track.spaces():
-        data = track.space(space)
-        if data.get("corner") is not None:
-            known = corner_start.get(data["corner"], float("inf"))
-            corner_start[data["corner"]] = min(known, data["progress"])
 
-    def work(index: int) -> float:
+    def work(index: int) -> float:  # where the change begins along the lap
         change = changes[index]
         if change is None:
             return float("inf")
         if change.kind == "grid":
             return 0.0
         spaces = [*change.spaces, *change.cleared]
-        starts = [track.space(space)["progress"] for space in spaces]
-        if change.corner is not None and change.corner in corner_start:
-            starts.append(corner_start[change.corner])
-        return min(starts, default=0.0) / lap
+        if change.corner is not None:
+            spaces += track.corner_spaces(change.corner)
+        return min((track.space(space)["progress"] for space in spaces), default=0.0)
 
     return sorted(range(len(changes)), key=lambda index: -work(index))
 
