@@ -21,6 +21,11 @@ still valid:
   ``roll + 1`` spaces moved from ``s``, a tunnel pair counting as one space
   (:func:`untouched_spaces`).
 
+The solver (:mod:`fdlab.par.solve`) keeps with each model its solution and
+the option rows it made: a position that reaches the edit is valued again,
+but when its own search was kept its rows are the earlier ones, only the
+positions they lead to renumbered.
+
 Costs (:func:`fdlab.rules.costs.move_cost`) depend on the option's braking,
 overshoots and pit zone, never on the board itself, so a model's cost tables
 carry over whole. The reuse changes nothing in the result: a test solves

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import html
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -101,7 +101,10 @@ class ParSolution:
     seconds : float
         Wall-clock solve time.
     stats : dict of str to int
-        Sizes of the solve: ``"positions"``, ``"rows"`` (option rows) and ``"iterations"``.
+        Sizes of the solve: ``"positions"``, ``"rows"`` (option rows) and ``"iterations"``;
+        what a re-solve took from the earlier solve (:mod:`fdlab.par.reuse`):
+        ``"searches_reused"``, ``"positions_reused"`` (values) and
+        ``"rows_carried"`` (positions valued again from the earlier option rows).
     """
 
     par: float
@@ -301,13 +304,14 @@ def solve_par(
         board = track if isinstance(track, Board) else compile_board(track)
         model = SoloModel(board, get_preset(preset, laps), box_slot, reuse=reuse)
         penalty = float(elimination_penalty)
-        settled, earlier_index, earlier_store, made = _settled(model, penalty, tolerance)
-        tables = _tables(model, settled, made)
+        settled, old_index, earlier_store, made, carried = _settled(model, penalty, tolerance)
+        tables = _tables(model, settled, made, carried)
+        kept_rows = _kept_rows(model, tables, settled, old_index)
         n_pos = len(model.positions)
 
         store = _Store(model, penalty)
         if earlier_store is not None:
-            store.take(np.flatnonzero(settled), earlier_index, earlier_store)
+            store.take(np.flatnonzero(settled), old_index[settled], earlier_store)
 
         iterations = 0
         label, loops, levels = _levels(tables.rows)
@@ -330,7 +334,7 @@ def solve_par(
         # freed here, before the collector is back on: it would pass over every option
         model.release_options()
         if reuse:
-            remember_model(model, _Kept(store, penalty, tolerance))
+            remember_model(model, _Kept(store, penalty, tolerance, kept_rows))
     value = np.ascontiguousarray(store.value)
     finish = np.ascontiguousarray(store.finish)
     policy = store.policy
@@ -352,6 +356,7 @@ def solve_par(
             "searches": len(model._searches),
             "searches_reused": model.searches_reused,
             "positions_reused": int(settled.sum()),
+            "rows_carried": len(carried),
         },
     )
 
@@ -363,19 +368,25 @@ class _Kept:
     store: _Store
     penalty: float
     tolerance: float
+    #: The distinct option rows of each position (``None`` where none were made or carried).
+    rows: list[OptionRows | None]
 
 
 def _settled(
     model: SoloModel, penalty: float, tolerance: float
-) -> tuple[NDArray[np.bool_], NDArray[np.intp], _Store | None, dict[int, OptionRows]]:
+) -> tuple[
+    NDArray[np.bool_], NDArray[np.intp], _Store | None, dict[int, OptionRows], dict[int, OptionRows]
+]:
     """The positions whose values an earlier solve already gives, and where they are in it.
 
     A position keeps its values when its rows are the earlier model's
     (:meth:`SoloModel.unchanged_positions`) and so are those of every
     position it can reach: its value, finish probability and policy are
     then computed from the same numbers. Returns the mask over positions,
-    the earlier index of each settled one, the earlier solve's store, and
-    the rows made on the way (position -> rows).
+    the index of each position in the earlier model (-2 where it has none),
+    the earlier solve's store, the rows made on the way (position -> rows)
+    and the distinct rows carried over from the earlier solve for the
+    positions valued again whose search the edit did not touch.
     """
     n = len(model.positions)
     earlier = model.earlier
@@ -385,8 +396,9 @@ def _settled(
         or not isinstance(kept, _Kept)
         or (kept.penalty, kept.tolerance) != (penalty, tolerance)
     ):
-        return np.zeros(n, dtype=bool), np.zeros(0, dtype=np.intp), None, {}
-    changed = ~model.unchanged_positions()
+        return np.zeros(n, dtype=bool), np.full(n, -2, dtype=np.intp), None, {}, {}
+    unchanged = model.unchanged_positions()
+    changed = ~unchanged
     before_edit = earlier.model
     old_index = np.fromiter(
         (before_edit.index.get(position, -2) for position in model.positions), np.intp, n
@@ -416,7 +428,48 @@ def _settled(
         frontier = np.unique(reached[~changed[reached]])
         changed[frontier] = True
     settled = ~changed
-    return settled, old_index[settled], kept.store, made
+    # a position valued again whose search the edit did not touch has the earlier rows
+    carried = _carried(kept.rows, old_index, np.flatnonzero(unchanged & changed))
+    return settled, old_index, kept.store, made, carried
+
+
+def _carried(
+    rows: list[OptionRows | None], old_index: NDArray[np.intp], positions: NDArray[np.intp]
+) -> dict[int, OptionRows]:
+    """The earlier solve's distinct ``rows`` of ``positions``, their targets renumbered.
+
+    ``old_index`` gives each position's index in the earlier model. A
+    position is left out when the earlier solve kept no rows for it, or
+    one of its rows leads where the new model has no position.
+    """
+    renumber = np.full(len(rows) + 1, -2, dtype=np.int64)
+    known = np.flatnonzero(old_index >= 0)
+    renumber[old_index[known]] = known
+    renumber[-1] = FINISHED  # a target FINISHED (-1) reads the last element
+    carried = {}
+    for p in positions.tolist():
+        before = rows[int(old_index[p])]
+        if before is None:
+            continue
+        target = renumber[before.target]
+        if (target == -2).any():
+            continue
+        carried[p] = replace(before, target=target)
+    return carried
+
+
+def _kept_rows(
+    model: SoloModel, tables: _Tables, settled: NDArray[np.bool_], old_index: NDArray[np.intp]
+) -> list[OptionRows | None]:
+    """The distinct rows of every position, to keep for the next solve of an edited board:
+    those of this solve, and the earlier solve's for the positions it settled."""
+    rows = list(tables.rows)
+    earlier = model.earlier
+    kept = None if earlier is None else earlier.solved
+    if isinstance(kept, _Kept) and settled.any():
+        for p, carried in _carried(kept.rows, old_index, np.flatnonzero(settled)).items():
+            rows[p] = carried
+    return rows
 
 
 def _same_rows(rows: OptionRows, before: OptionRows, old_index: NDArray[np.intp]) -> bool:
@@ -503,14 +556,17 @@ def _tables(
     model: SoloModel,
     settled: NDArray[np.bool_] | None = None,
     made: dict[int, OptionRows] | None = None,
+    carried: dict[int, OptionRows] | None = None,
 ) -> _Tables:
     """Gear tables of every position, and option rows of those not ``settled`` (default: all).
 
-    ``made`` holds rows already made (position -> :meth:`SoloModel.rows`).
+    ``made`` holds rows already made (position -> :meth:`SoloModel.rows`),
+    ``carried`` distinct rows already made (:func:`_distinct`).
     """
     if settled is None:
         settled = np.zeros(len(model.positions), dtype=bool)
     made = made or {}
+    carried = carried or {}
     groups = model.groups
     gear_of_group = np.asarray([g for g, _, _ in groups], dtype=np.int64)
     gear_starts = np.searchsorted(gear_of_group, np.arange(1, model.preset.gears + 1))
@@ -528,8 +584,10 @@ def _tables(
     order = sorted(range(len(model.positions)), key=lambda p: id(model._search_of[p]))
     rows: list[OptionRows | None] = [None] * len(order)
     for p in order:
-        if not settled[p]:
-            rows[p] = _distinct(model, made[p] if p in made else model.rows(p))
+        if settled[p]:
+            continue
+        known = carried.get(p)
+        rows[p] = known if known is not None else _distinct(model, made.get(p) or model.rows(p))
     return _Tables(
         rows=rows,
         legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),

@@ -65,6 +65,8 @@ def test_a_re_solve_after_a_stop_change_reuses_most_of_the_solve_and_equals_a_fr
     assert fresh.stats["searches_reused"] == 0 and fresh.stats["positions_reused"] == 0
     assert reused.stats["searches_reused"] > reused.stats["searches"] / 2
     assert reused.stats["positions_reused"] > 0
+    # the positions before the corner are valued again from the rows the first solve made
+    assert reused.stats["rows_carried"] > 0 and fresh.stats["rows_carried"] == 0
 
 
 @pytest.mark.parametrize("laps", [1, 2])
