@@ -410,6 +410,7 @@ def _settled(
         rows = made[p] = model.rows(p)
         if _same_rows(rows, before_edit.rows(int(old_index[p])), old_index):
             changed[p] = False
+            unchanged[p] = True
     # walk the moves backwards from every changed position: whatever reaches one changes
     sources, targets = [], []
     for p in range(n):
@@ -428,7 +429,8 @@ def _settled(
         frontier = np.unique(reached[~changed[reached]])
         changed[frontier] = True
     settled = ~changed
-    # a position valued again whose search the edit did not touch has the earlier rows
+    # a position valued again with the earlier rows (its search untouched, or searched
+    # again alike) takes them as the earlier solve made them
     carried = _carried(kept.rows, old_index, np.flatnonzero(unchanged & changed))
     return settled, old_index, kept.store, made, carried
 
