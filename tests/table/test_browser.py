@@ -18,6 +18,7 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lab_server import CHROMIUM, CHROMIUM_ARGS, jupyter_lab, require_chromium, run_all_cells
@@ -66,6 +67,32 @@ _FIRST_TARGET = """
   return {id: data.id[0], cost: data.cost[0], px, py, count: data.id.length};
 }
 """
+
+
+def hover_first_target(page: Any, table: Any) -> dict[str, Any]:
+    """Hover the first highlighted space until its tooltip names it; return the target.
+
+    The board may still be redrawing (a zoom onto the car moves the ranges), and a
+    redraw between reading the target's pixels and the hover leaves no tooltip: so
+    the pixels are read again before every try.
+    """
+    from playwright.sync_api import expect
+
+    tooltip = page.locator(".bk-Tooltip").last
+    for attempt in range(6):
+        page.wait_for_timeout(300 * attempt)
+        target: dict[str, Any] = page.evaluate(_FIRST_TARGET, table.element_handle())
+        page.mouse.move(target["px"] - 3, target["py"] - 3)
+        page.mouse.move(target["px"], target["py"])
+        try:
+            expect(tooltip).to_contain_text(
+                re.compile(rf"move to:\s*{target['id']}(?!\d)"), timeout=5_000
+            )
+            return target
+        except AssertionError:
+            continue
+    expect(tooltip).to_contain_text(re.compile(rf"move to:\s*{target['id']}(?!\d)"))
+    return target
 
 
 # The width of the first table's view and of the whole board, in board units.
@@ -122,11 +149,7 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
             table.screenshot(path=str(ARTIFACTS / "table-start.png"))
             expect(table.locator(".fdlab-die")).to_contain_text("die")
             # the target's pixels again: the screenshot may have scrolled the page
-            target = page.evaluate(_FIRST_TARGET, table.element_handle())
-            page.mouse.move(target["px"] - 1, target["py"])
-            page.mouse.move(target["px"], target["py"])  # the hover tells the cost
-            tooltip = page.locator(".bk-Tooltip").last
-            expect(tooltip).to_contain_text(re.compile(rf"move to:\s*{target['id']}(?!\d)"))
+            target = hover_first_target(page, table)  # the hover tells the cost
             page.screenshot(path=str(ARTIFACTS / "table-hover.png"))
             page.mouse.click(target["px"], target["py"])
             expect(log).to_contain_text(
@@ -176,11 +199,7 @@ def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
             table.screenshot(path=str(ARTIFACTS / "lesson-table.png"))  # may scroll the page
             # the target's pixels are read after anything that may scroll, and the
             # hover must name it before the click
-            target = page.evaluate(_FIRST_TARGET, handle)
-            page.mouse.move(target["px"] - 1, target["py"])
-            page.mouse.move(target["px"], target["py"])
-            tooltip = page.locator(".bk-Tooltip").last
-            expect(tooltip).to_contain_text(re.compile(rf"move to:\s*{target['id']}(?!\d)"))
+            target = hover_first_target(page, table)
             page.mouse.click(target["px"], target["py"])
             log = table.locator(".fdlab-log")
             expect(log).to_contain_text(
