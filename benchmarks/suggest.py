@@ -7,7 +7,8 @@ Usage::
     python benchmarks/suggest.py --scheduler tcp://host:8786   # on a Dask cluster
 
 For each board it runs :func:`fdlab.analysis.suggest` with its default
-changes and targets (12 six-car races per board) in a fresh disk cache (a
+changes and targets (12 six-car races per board; on a board set for two laps,
+such as Monaco, the pit lane too: exact two-lap solves) in a fresh disk cache (a
 temporary folder, not the user's), and prints the changes measured, the
 wall-clock time, the time per change after the fixed cost (starting the
 workers, each solving the board as it is once: :mod:`fdlab.par.reuse`), and
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from fdlab.analysis import suggest
 from fdlab.analysis.cluster import dask_client
-from fdlab.analysis.suggestions import candidate_changes
+from fdlab.analysis.suggestions import Targets, candidate_changes, pit_studied
 from fdlab.track import load_track
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,7 +39,7 @@ BOARDS = [REPO / "tracks" / "monaco.json", REPO / "tracks" / "zandvoort.json"]
 def measure(path: Path, workers: int, client: object) -> None:
     """Run suggest on one board twice (one change, then all) and print the figures."""
     track = load_track(path)
-    changes = candidate_changes(track)
+    changes = candidate_changes(track, pit=pit_studied(track, Targets()))
     began = time.perf_counter()
     suggest(track, changes=changes[:1], workers=workers, client=client, progress=False)
     fixed = time.perf_counter() - began  # workers started, the board solved, two boards measured

@@ -10,8 +10,16 @@ Examples
 from __future__ import annotations
 
 from fdlab.analysis.playtest import PlaytestResult, playtest
-from fdlab.track import Track
+from fdlab.track import Track, from_ascii
 from fdlab.track.examples import two_corner_ring as _ring
+
+#: A two-lane ring of 24 columns with a pit lane beside its finish line, and two boxes.
+PIT_RING = """
+    . . . . 1 1 1 . . . . . . . . . . . 2 2 . . . .
+    . . . . 1 1 1 . . . . . . . . . . . 2 2 . . . .
+    x x x x x x x x x x x x x x p p p p p p p x x x
+    x x x x x x x x x x x x x x x B B x x x x x x x
+"""
 
 
 def tight_ring() -> Track:
@@ -35,3 +43,26 @@ def small_playtest(races: int = 4, seed: int = 0) -> PlaytestResult:
     4
     """
     return playtest(tight_ring(), 2, races=races, seed=seed, workers=1, progress=False)
+
+
+def pit_ring() -> Track:
+    """A ring with a 3-stop and a 2-stop corner and a pit lane along its finish straight.
+
+    Two laps of it solve in a fraction of a second: the examples of the pit
+    lane's worth (:mod:`fdlab.analysis.pit_worth`) and its suggested changes
+    use it.
+
+    Examples
+    --------
+    >>> track = pit_ring()
+    >>> len(track.boxes()), track.grid_spots()
+    (2, [72, 73, 68, 69])
+    """
+    return from_ascii(
+        PIT_RING,
+        corners={1: 3, 2: 2},
+        closed=True,
+        grid=[72, 73, 68, 69],
+        finish=19,
+        name="Pit ring",
+    )

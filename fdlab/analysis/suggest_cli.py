@@ -5,6 +5,7 @@ Listed in :data:`fdlab.cli.COMMAND_MODULES`::
     fdlab suggest tracks/monaco.json -o monaco-suggestions.html
     fdlab suggest my.json --par 14-20 --max-corner-elimination 0.03 --workers 2
     fdlab suggest my.json --scheduler tcp://scheduler:8786   # on a Dask cluster
+    fdlab suggest my.json --pit --pit-saves 0.5-1.5          # the pit lane too
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from fdlab._text import number_in, whole_at_least
 from fdlab.analysis.cluster import dask_classes, dask_client, scheduler_help
-from fdlab.analysis.suggestions import Targets, suggest
+from fdlab.analysis.suggestions import PIT_SAVES_RANGE, Targets, suggest
 
 #: The subcommand's name.
 NAME = "suggest"
@@ -68,6 +69,16 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "fairly at 0.17; measure with --races 24 or more)",
     )  # fmt: skip
     parser.add_argument(
+        "--pit", action=argparse.BooleanOptionalAction, default=None,
+        help="study the pit lane: what it saves a lone car over two laps, and its entry and "
+        "exit moved (default: when the board is set for two laps or more)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pit-saves", type=_range, default=PIT_SAVES_RANGE, metavar="LOW-HIGH",
+        help="turns the pits may save a lone car over two laps (default "
+        f"{PIT_SAVES_RANGE[0]:g}-{PIT_SAVES_RANGE[1]:g}: printed boards)",
+    )  # fmt: skip
+    parser.add_argument(
         "--races", type=whole_at_least(1), default=12, metavar="N",
         help="six-car races per measured board (default 12; the par is exact)",
     )  # fmt: skip
@@ -103,11 +114,12 @@ def run(args: argparse.Namespace) -> int:
         stops_fit_length=not args.any_stops,
         more_overtaking=args.more_overtaking,
         max_pole_wins=args.max_pole_wins,
+        pit_saves=args.pit_saves,
     )
     with dask_client(args.scheduler, args.workers) as client:
         found = suggest(
             track, targets, races=args.races, seed=args.seed, workers=args.workers,
-            client=client, progress=not args.quiet, rules=args.rules,
+            client=client, progress=not args.quiet, rules=args.rules, pit=args.pit,
         )  # fmt: skip
     output = (
         Path(args.output)
@@ -119,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
         print("The board misses: " + "; ".join(found.missing.values()) + ".")
     else:
         print("The board meets every target as it is.")
+    if found.verdict.pit is not None:
+        print(f"Pit lane: {found.verdict.pit.words}.")
     for k, item in enumerate(found[:5], start=1):
         print(f"{k}. {item.change.description}: {item.effect}")
     if not len(found):

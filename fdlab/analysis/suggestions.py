@@ -32,13 +32,14 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, cast
 
 import pandas as pd
 
 from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.pit_worth import PIT_LAPS, PitWorth, close_pit_lane, has_pit_lane, two_lap_par
 from fdlab.analysis.stats import spread_text
 from fdlab.analysis.verdict import (
     Verdict,
@@ -47,6 +48,7 @@ from fdlab.analysis.verdict import (
     rules_for,
     solve_for_edits,
 )
+from fdlab.errors import FdlabError
 from fdlab.par.table import content_key, name_board
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.errors import BoardError
@@ -60,9 +62,18 @@ __all__ = [
     "Suggestion",
     "Suggestions",
     "Targets",
+    "PIT_SAVES_RANGE",
     "candidate_changes",
+    "pit_changes",
+    "pit_studied",
     "suggest",
 ]
+
+#: Turns the best use of the pits saves a lone car over two laps on printed boards: the
+#: middle four fifths of the 47 boards of GP Online, each with a pit lane, ran 0.22 to 2.40
+#: (median 0.96; :func:`fdlab.analysis.pit_worth.pit_worth` on each). Below, a stop hardly
+#: pays; above, every car must stop.
+PIT_SAVES_RANGE = (0.2, 2.4)
 
 #: Shortest path through a corner (spaces) on printed boards, by stop count (calibration:
 #: the ranges of 47 boards). A corner outside its stops' range is a mismatch.
@@ -90,6 +101,10 @@ class Targets:
         The most races the car from pole may win (a share; six cars share
         fairly at 0.17). A few races measure it roughly: give ``races`` 24
         or more when you set it.
+    pit_saves : (float, float) or None
+        The turns the best use of the pits may save a lone car over two laps
+        (:mod:`fdlab.analysis.pit_worth`; printed boards: :data:`PIT_SAVES`).
+        Judged when the pit lane is studied (:func:`suggest`'s ``pit``).
     """
 
     par: tuple[float, float] | None = (11.6, 22.8)
@@ -98,6 +113,7 @@ class Targets:
     stops_fit_length: bool = True
     more_overtaking: bool = False
     max_pole_wins: float | None = None
+    pit_saves: tuple[float, float] | None = PIT_SAVES_RANGE
 
     def distance(self, verdict: Verdict, track: Track) -> tuple[float, dict[Any, str]]:
         """How far a board is from the targets (0: every target met), and what is off.
@@ -174,6 +190,16 @@ class Targets:
                         f"{info.get('name') or f'Corner {corner}'}: {_stops(stops)} on a corner "
                         f"of {shortest} spaces (printed boards: {fitting})",
                     )
+        if self.pit_saves is not None and verdict.pit is not None:
+            low, high = self.pit_saves
+            saves = verdict.pit.saves
+            if not low <= saves <= high:
+                edge = high if saves > high else low
+                off["pit"] = (
+                    abs(saves - edge) * 2,
+                    f"over two laps the pits save a lone car {saves:.2f} turns, "
+                    f"not {low:g}-{high:g}",
+                )
         if self.max_pole_wins is not None and verdict.pole_wins > self.max_pole_wins:
             off["pole"] = (
                 (verdict.pole_wins - self.max_pole_wins) * 10,
@@ -237,6 +263,10 @@ class BoardEditor(Protocol):
         """Put ``spaces`` into ``corner``, or take them out of any (``None``)."""
         ...
 
+    def move_step(self, u: SpaceId, v: SpaceId, new_u: SpaceId, new_v: SpaceId) -> None:
+        """Move the step ``u -> v`` to ``new_u -> new_v``, keeping its kind and lines."""
+        ...
+
 
 @dataclass(frozen=True)
 class Change:
@@ -244,18 +274,20 @@ class Change:
 
     Attributes
     ----------
-    kind : {"stops", "longer", "shorter", "grid", "hazard"}
+    kind : {"stops", "longer", "shorter", "grid", "hazard", "pit"}
     corner : CornerId or None
-        The corner changed (``None`` for the grid and hazards).
+        The corner changed (``None`` for the grid, hazards and the pit lane).
     description : str
     stops : int or None
         The new stop count (``kind == "stops"``).
     spaces : tuple
         The spaces the change puts into the corner (``longer``) or takes out
         (``shorter``); the new grid spots, pole first (``grid``); the spaces
-        a hazard zone moves to (``hazard``; empty when it is removed).
+        a hazard zone moves to (``hazard``; empty when it is removed); the
+        pit lane's entry or exit step as it becomes, ``(from, to)`` (``pit``).
     cleared : tuple
-        The spaces of the hazard zone as it was (``hazard``).
+        The spaces of the hazard zone as it was (``hazard``); the step as it
+        was (``pit``).
     hazard : str or None
         The zone's hazard, ``"danger"`` or ``"shooting"`` (``hazard``).
     """
@@ -292,6 +324,11 @@ class Change:
                 nodes[space]["hazard"] = None
             for space in self.spaces:
                 nodes[space]["hazard"] = self.hazard
+        elif self.kind == "pit":
+            (u, v), (new_u, new_v) = self.cleared, self.spaces
+            step = changed.graph.edges[u, v]
+            changed.graph.remove_edge(u, v)
+            changed.graph.add_edge(new_u, new_v, **step)
         else:
             for space in self.spaces:
                 nodes[space]["corner"] = self.corner if self.kind == "longer" else None
@@ -308,6 +345,8 @@ class Change:
             controller.move_hazard(self.cleared, self.spaces, self.hazard)
         elif self.kind == "hazard":
             controller.set_hazard(self.cleared, None)
+        elif self.kind == "pit":
+            controller.move_step(*self.cleared, *self.spaces)
         else:
             corner = self.corner if self.kind == "longer" else None
             controller.set_corner(list(self.spaces), corner)
@@ -321,12 +360,13 @@ class Change:
         return cast(CornerId, self.corner), cast(int, self.stops)
 
 
-def candidate_changes(track: Track, rules: str = "basic") -> list[Change]:
+def candidate_changes(track: Track, rules: str = "basic", *, pit: bool = False) -> list[Change]:
     """Every change :func:`suggest` tries: stops, one space longer or shorter, the grid moved.
 
     Under street rules (``rules="street"``) each hazard zone (the connected
     spaces of one hazard) is also moved one space further on, one space back,
-    and removed.
+    and removed. With ``pit=True`` the pit lane's entry and its exit are each
+    moved one space earlier and one space later (:func:`pit_changes`).
 
     Examples
     --------
@@ -377,7 +417,70 @@ def candidate_changes(track: Track, rules: str = "basic") -> list[Change]:
             changes.append(Change("grid", None, f"Grid: {words}", spaces=moved))
     if rules == "street":
         changes += _hazard_changes(track)
+    if pit:
+        changes += pit_changes(track)
     return changes
+
+
+def pit_changes(track: Track) -> list[Change]:
+    """The pit lane's entry and its exit, each moved one space earlier and one space later.
+
+    The entry is the step from the track into the pit lane, the exit the step
+    back: each moves along its track lane to the next space out of any corner
+    (printed boards keep the pit lane beside a straight). Moving the entry
+    later or the exit earlier makes the way through the pits one space
+    longer, the other two one space shorter; what that does to a stop's worth
+    is measured, since it also moves where a car must be to turn in. A move that
+    gives the board a problem it did not have (the validator's) is not
+    offered, nor any on a board whose pit lane has more than one entry or exit.
+
+    Examples
+    --------
+    >>> from fdlab.analysis.examples import pit_ring
+    >>> [c.description for c in pit_changes(pit_ring())]
+    ['Pit lane: entry one space earlier', 'Pit lane: entry one space later', 'Pit lane: exit one space earlier', 'Pit lane: exit one space later']
+    """
+    from collections import Counter
+
+    from fdlab.track.validate import validate
+
+    graph, nodes = track.graph, track.graph.nodes
+    steps = {
+        kind: [(u, v) for u, v, k in graph.edges(data="kind") if k == kind]
+        for kind in ("pit_in", "pit_out")
+    }
+    if len(steps["pit_in"]) != 1 or len(steps["pit_out"]) != 1:
+        return []
+    known = Counter(p.code for p in validate(track) if not p.advice)
+    changes = []
+    for end, (u, v) in (("entry", steps["pit_in"][0]), ("exit", steps["pit_out"][0])):
+        on_track = u if end == "entry" else v
+        for ahead, words in ((False, "one space earlier"), (True, "one space later")):
+            moved = _along_lane(track, on_track, ahead=ahead)
+            if moved is None or nodes[moved]["corner"] is not None:
+                continue
+            new = (moved, v) if end == "entry" else (u, moved)
+            if graph.has_edge(*new):
+                continue
+            change = Change("pit", None, f"Pit lane: {end} {words}", spaces=new, cleared=(u, v))
+            found = Counter(p.code for p in validate(change.apply(track)) if not p.advice)
+            if not found - known:
+                changes.append(change)
+    return changes
+
+
+def _along_lane(track: Track, space: SpaceId, *, ahead: bool) -> SpaceId | None:
+    """The track space one ``ahead`` step on (or back) from ``space`` in its lane, if one."""
+    graph, nodes = track.graph, track.graph.nodes
+    pairs = graph.out_edges(space, data=True) if ahead else graph.in_edges(space, data=True)
+    found = [
+        v if ahead else u
+        for u, v, step in pairs
+        if step["kind"] == "ahead"
+        and nodes[v if ahead else u]["kind"] == "track"
+        and nodes[v if ahead else u]["lane"] == nodes[space]["lane"]
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _hazard_changes(track: Track) -> list[Change]:
@@ -562,10 +665,17 @@ class Suggestion:
         """The measured effect in words: par before and after, race length with its interval."""
         b, a = self.before, self.after
         low, high = a.rounds_interval
-        text = (
-            f"par {b.par:.2f} -> {a.par:.2f} turns a lap; six cars race a lap in "
-            f"{a.rounds:.1f} rounds ({spread_text(low, high)}; was {b.rounds:.1f})"
-        )
+        if self.change.kind == "pit" and a.pit is not None and b.pit is not None:
+            text = (
+                f"over two laps the pits save a lone car {b.pit.saves:.2f} -> "
+                f"{a.pit.saves:.2f} turns (two-lap par {b.pit.two_laps:.2f} -> "
+                f"{a.pit.two_laps:.2f}; a one-lap race is not changed: no car pits in it)"
+            )
+        else:
+            text = (
+                f"par {b.par:.2f} -> {a.par:.2f} turns a lap; six cars race a lap in "
+                f"{a.rounds:.1f} rounds ({spread_text(low, high)}; was {b.rounds:.1f})"
+            )
         if self.fixed:
             text += "; fixes: " + "; ".join(self.fixed)
         if self.broken or self.worse:
@@ -626,6 +736,7 @@ class Suggestions(Sequence[Suggestion]):
                     "par_before": s.before.par,
                     "par_after": s.after.par,
                     "rounds_after": s.after.rounds,
+                    "pit_saves_after": None if s.after.pit is None else s.after.pit.saves,
                     "gain": s.gain,
                     "fixes": "; ".join(s.fixed),
                     "but": "; ".join(s.broken + s.worse),
@@ -644,6 +755,8 @@ class Suggestions(Sequence[Suggestion]):
             head += f"The board misses: {misses}.</p>"
         else:
             head += "The board meets every target as it is.</p>"
+        if self.verdict.pit is not None:
+            head += f"<p>Pit lane: {html.escape(self.verdict.pit.words)}.</p>"
         if not self.items:
             return head + "<p>No change tried brings it closer to its targets.</p>"
         rows = "".join(
@@ -681,6 +794,7 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
     client: Any = None,
     progress: bool = True,
     rules: str | None = None,
+    pit: bool | None = None,
 ) -> Suggestions:
     """Try changes on ``track`` and list those that bring it toward ``targets``, best first.
 
@@ -705,6 +819,15 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
         The rules the boards are raced under. Default: ``"street"`` when the
         board has hazard spaces (then each hazard zone is also moved and
         removed), else ``"basic"``.
+    pit : bool, optional
+        Study the pit lane: measure what it is worth over two laps
+        (:mod:`fdlab.analysis.pit_worth`, exact two-lap solves) and try its
+        entry and exit moved (:func:`pit_changes`). Default: when the board
+        is set for two laps or more (a one-lap race has no pit stop) and has
+        a pit lane, and ``targets.pit_saves`` is set. A change elsewhere is
+        measured over one lap, and keeps the board's pit figure; the pit-lane
+        changes are solved only when the board misses ``targets.pit_saves``
+        (otherwise none can bring it closer).
 
     Returns
     -------
@@ -723,28 +846,46 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
         rules = rules_for(track)
     if rules not in ("basic", "street"):
         raise PlaytestError(f"suggest: rules is 'basic' or 'street', not {rules!r}")
-    tried = list(changes) if changes is not None else candidate_changes(track, rules)
-    measured: list[Change | None] = [None, *tried]  # the board as it is first
-    verdicts: list[Verdict | None] = [None] * len(measured)
+    pit = pit_studied(track, targets, pit)
+    tried = list(changes) if changes is not None else candidate_changes(track, rules, pit=pit)
+    on_pit = [change for change in tried if change.kind == "pit"]
+    study = PitStudy(tuple(on_pit), targets.pit_saves) if pit or on_pit else None
+    # the board as it is first, then each change elsewhere, then the pit lane's study
+    measured: list[Change | PitStudy | None] = [None, *(c for c in tried if c.kind != "pit")]
+    measured += [study] if study is not None else []
+    results: list[Verdict | PitStudied | None] = [None] * len(measured)
     with tqdm(total=len(measured), desc=f"suggest {track.name}", unit="board",
               disable=not progress) as bar:  # fmt: skip
         for index, result in _measured(track, measured, races, seed, workers, client, rules):
             if index == 0 and result is None:
                 break  # the board as it is cannot be raced: its verdict below says why
-            verdicts[index] = result
+            results[index] = result
             bar.update(1)
-    verdict = verdicts[0]
-    if verdict is None:
+    verdict = results[0]
+    if not isinstance(verdict, Verdict):
         try:
             verdict = board_verdict(track, races=races, seed=seed, rules=rules)
         except VerdictError as error:
             raise PlaytestError(f"suggest: {error}") from error
+    studied = results[-1] if study is not None else None
+    pit_after: list[PitWorth | None] = [None] * len(on_pit)
+    unsolved = 0  # pit-lane changes not solved: the board meets its pit target
+    if isinstance(studied, PitStudied) and study is not None:
+        verdict = replace(verdict, pit=studied.worth)
+        pit_after = [None if t is None else PitWorth(t, float("nan")) for t in studied.two_laps]
+        if studied.worth is not None and not study.needed(studied.worth):
+            unsolved = len(on_pit)
+    elsewhere = iter(
+        r if isinstance(r, Verdict) else None for r in results[1 : 1 + len(tried) - len(on_pit)]
+    )
+    on_pit_after = iter(pit_after)
     misses = targets.misses(verdict, track)
     distance, missing = targets._summed(misses, verdict)
     found = []
-    for change, after in zip(tried, verdicts[1:], strict=True):
+    for change in tried:
+        after = _with_pit(verdict, next(on_pit_after) if change.kind == "pit" else next(elsewhere))
         if after is None:
-            continue  # the change made the board unplayable
+            continue  # not measured, or the change made the board unplayable
         new_misses = targets.misses(after, change.apply(track))
         new_distance, new_missing = targets._summed(new_misses, after)
         gain = distance - new_distance
@@ -771,9 +912,97 @@ def suggest(  # noqa: PLR0913 (a suggest run's options are keywords, read in not
         verdict=verdict,
         missing=missing,
         items=found,
-        tried=len(tried),
+        tried=len(tried) - unsolved,
         seconds=time.perf_counter() - began,
     )
+
+
+def pit_studied(track: Track, targets: Targets, pit: bool | None = None) -> bool:
+    """Whether :func:`suggest` studies ``track``'s pit lane (``pit``: as asked, ``None``: when
+    the board is set for two laps or more and ``targets`` judge the pit lane); never on a
+    board without a pit lane.
+
+    Examples
+    --------
+    >>> from fdlab.analysis.examples import pit_ring
+    >>> track = pit_ring()
+    >>> pit_studied(track, Targets()), pit_studied(track, Targets(), pit=True)
+    (False, True)
+    >>> track.graph.graph["laps"] = 2
+    >>> pit_studied(track, Targets()), pit_studied(track, Targets(pit_saves=None))
+    (True, False)
+    """
+    if pit is None:
+        pit = track.laps >= PIT_LAPS and targets.pit_saves is not None
+    return pit and has_pit_lane(track)
+
+
+def _with_pit(before: Verdict, after: Verdict | PitWorth | None) -> Verdict | None:
+    """A change's verdict with its pit figure: a pit-lane change measured only its two-lap
+    par (a one-lap race is the board's as it is), a change elsewhere only one lap (its pit
+    figure is the board's as it is); ``None`` when the change could not be measured.
+
+    Examples
+    --------
+    >>> before = Verdict("A", 18.0, 6, 24, 20.0, (19.8, 20.2), 1.0, (), 1.0, pit=PitWorth(33.0, 34.0))
+    >>> _with_pit(before, PitWorth(32.5, float("nan"))).pit
+    PitWorth(two_laps=32.5, closed=34.0)
+    >>> _with_pit(before, replace(before, par=17.0, pit=None)).pit
+    PitWorth(two_laps=33.0, closed=34.0)
+    """
+    if isinstance(after, PitWorth):
+        if before.pit is None:
+            return None
+        return replace(before, pit=PitWorth(two_laps=after.two_laps, closed=before.pit.closed))
+    if after is not None and after.pit is None and before.pit is not None:
+        return replace(after, pit=before.pit)
+    return after
+
+
+@dataclass(frozen=True)
+class PitStudy:
+    """The pit lane's part of a suggest run, measured as one task in one process.
+
+    The two-lap solves share their searches (:mod:`fdlab.par.reuse`) only within
+    a process, so the board's two-lap par, its par with the pit lane closed and
+    each pit-lane change are solved one after the other, where the first is
+    remembered. A pit-lane change moves only the pit figure, so when the board
+    meets ``saves`` (or no range is given) no change can bring it closer and
+    none is solved.
+
+    Attributes
+    ----------
+    changes : tuple of Change
+        The pit-lane changes (``kind == "pit"``).
+    saves : (float, float) or None
+        The target (:attr:`Targets.pit_saves`).
+    """
+
+    changes: tuple[Change, ...]
+    saves: tuple[float, float] | None
+
+    def needed(self, worth: PitWorth) -> bool:
+        """Whether a change can bring ``worth`` closer to the target (it misses it).
+
+        Examples
+        --------
+        >>> study = PitStudy((), (0.2, 2.4))
+        >>> study.needed(PitWorth(33.0, 33.5)), study.needed(PitWorth(30.0, 33.5))
+        (False, True)
+        """
+        if self.saves is None:
+            return False
+        low, high = self.saves
+        return not low <= worth.saves <= high
+
+
+@dataclass(frozen=True)
+class PitStudied:
+    """What a :class:`PitStudy` measured: the board's pit figure, and each change's
+    two-lap par (``None``: not solved, or the changed board cannot be raced)."""
+
+    worth: PitWorth | None
+    two_laps: tuple[float | None, ...]
 
 
 #: Worker side: the unchanged board of a suggest run by its key, this process's copy
@@ -804,13 +1033,14 @@ def _start_worker(key: str, track_dict: dict[str, Any], rules: str = "basic") ->
 def _measure(  # a worker's task: the suggest call's keywords, passed on
     key: str,
     track_dict: dict[str, Any],
-    change: Change | None,
+    change: Change | PitStudy | None,
     races: int,
     seed: int,
     rules: str = "basic",
-) -> Verdict | None:
+) -> Verdict | PitStudied | None:
     """The verdict of the board ``key`` with ``change`` made (``None``: as it is), in a
-    worker process; ``None`` if it cannot be raced.
+    worker process; ``None`` if it cannot be raced. A :class:`PitStudy` gives
+    :class:`PitStudied` (:func:`_study_pit`).
 
     The worker keeps its own copy of the unchanged board (``track_dict``, read
     once) and makes the change there: a task carries the change, not a board.
@@ -818,18 +1048,46 @@ def _measure(  # a worker's task: the suggest call's keywords, passed on
     board and the change.
     """
     base, compiled = _base(key, track_dict, rules)
+    if isinstance(change, PitStudy):
+        return _study_pit(key, base, compiled, change)
     try:
         if change is None:
             board = compiled if compiled is not None else compile_board(base)
         else:
-            board = compile_board(change.apply(base))
-            name_board(board, content_key({"board": key, "change": repr(change)}))
+            board = _changed_board(key, base, change)
         return board_verdict(board, races=races, seed=seed, rules=rules)
     except (VerdictError, BoardError):
         return None
 
 
-def _longest_first(track: Track, changes: Sequence[Change | None]) -> list[int]:
+def _changed_board(key: str, base: Track, change: Change) -> Board:
+    """``base`` with ``change`` made, compiled, its tables kept under a key naming both."""
+    board = compile_board(change.apply(base))
+    name_board(board, content_key({"board": key, "change": repr(change)}))
+    return board
+
+
+def _study_pit(key: str, base: Track, compiled: Board | None, study: PitStudy) -> PitStudied:
+    """The board's pit figure, then (when it misses its target) each change's two-lap par."""
+    unsolved = PitStudied(None, (None,) * len(study.changes))
+    if compiled is None or not has_pit_lane(base):
+        return unsolved
+    try:
+        worth = PitWorth(two_lap_par(compiled), two_lap_par(close_pit_lane(base)))
+    except FdlabError:
+        return unsolved  # the board's verdict says what is wrong with it
+    if not study.needed(worth):
+        return PitStudied(worth, unsolved.two_laps)
+    two_laps: list[float | None] = []
+    for change in study.changes:
+        try:
+            two_laps.append(two_lap_par(_changed_board(key, base, change)))
+        except FdlabError:
+            two_laps.append(None)
+    return PitStudied(worth, tuple(two_laps))
+
+
+def _longest_first(track: Track, changes: Sequence[Change | PitStudy | None]) -> list[int]:
     """The indices of ``changes`` in the order to measure them: the board as it is first,
     then the changes that take longest.
 
@@ -837,7 +1095,8 @@ def _longest_first(track: Track, changes: Sequence[Change | None]) -> list[int]:
     a change late in the lap takes longest (Monaco: 1.5 s for its first
     corner, 3.5 s for its last), and a moved grid hardly any time (no move
     reads it). Measured longest first, the workers run out of work together
-    rather than one waiting for the other's last long change.
+    rather than one waiting for the other's last long change. The pit study
+    (two-lap solves) comes right after the board as it is.
 
     Examples
     --------
@@ -851,6 +1110,8 @@ def _longest_first(track: Track, changes: Sequence[Change | None]) -> list[int]:
         change = changes[index]
         if change is None:
             return float("inf")
+        if isinstance(change, PitStudy):
+            return 1e12  # two-lap solves
         if change.kind == "grid":
             return 0.0
         spaces = [*change.spaces, *change.cleared]
@@ -863,13 +1124,13 @@ def _longest_first(track: Track, changes: Sequence[Change | None]) -> list[int]:
 
 def _measured(  # the suggest call's own keywords, passed on
     track: Track,
-    changes: Sequence[Change | None],
+    changes: Sequence[Change | PitStudy | None],
     races: int,
     seed: int,
     workers: int | None,
     client: Any = None,
     rules: str = "basic",
-) -> Iterable[tuple[int, Verdict | None]]:
+) -> Iterable[tuple[int, Verdict | PitStudied | None]]:
     """``(index, verdict)`` of the board with each change (``None``: as it is) as it is
     measured: here, on processes or on Dask.
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.pit_worth import PitWorth
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.stats import corner_table, mean_interval, spread_text
 from fdlab.errors import FdlabError
@@ -161,6 +162,9 @@ class Verdict:
     rules : str
         The rules the board was raced under: ``"basic"`` or ``"street"``
         (with the street hazards).
+    pit : PitWorth or None
+        What the pit lane is worth over two laps, when it was measured
+        (:func:`fdlab.analysis.suggest` studies it; the editor's verdict does not).
     """
 
     track_name: str
@@ -176,6 +180,7 @@ class Verdict:
     lead_changes: float = 0.0
     pole_wins: float = 0.0
     rules: str = "basic"
+    pit: PitWorth | None = None
 
     @property
     def par_change(self) -> float | None:

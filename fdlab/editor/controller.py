@@ -740,6 +740,28 @@ class EditorController:
         self.apply(RemoveStep(u, v, label=f"remove step {u} -> {v}"))
 
     @recorded
+    def move_step(self, u: SpaceId, v: SpaceId, new_u: SpaceId, new_v: SpaceId) -> None:
+        """Move the arrow ``u -> v`` to ``new_u -> new_v``, keeping its kind and lines.
+
+        One edit, one Undo: how a pit lane's entry or exit moves along the track.
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". . . . . .\\nx p p p x x"))
+        >>> [(u, v) for u, v, k in editor.track.graph.edges(data="kind") if k == "pit_in"]
+        [(0, 3)]
+        >>> editor.move_step(0, 3, 2, 3)
+        >>> editor.track.graph.edges[2, 3]["kind"], editor.history[-1]
+        ('pit_in', 'move the pit_in step 0 -> 3 to 2 -> 3')
+        """
+        if not self.track.graph.has_edge(u, v):
+            raise EditError(f"move step: step {u!r}->{v!r} is not on track {self.track.name!r}")
+        data = self.track.graph.edges[u, v]
+        label = f"move the {data['kind']} step {u} -> {v} to {new_u} -> {new_v}"
+        moved = AddStep(new_u, new_v, data["kind"], frozenset(data["lines"]))
+        self.apply(Composite([RemoveStep(u, v), moved], label=label))
+
+    @recorded
     def set_line(self, line: str, steps: Iterable[tuple[SpaceId, SpaceId]]) -> None:
         """Make ``line`` cross exactly the given steps (and no other).
 

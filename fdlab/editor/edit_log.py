@@ -52,6 +52,7 @@ SIGNATURES: dict[str, dict[str, str]] = {
     "delete_corner": {"corner": "corner"},
     "add_step": {"u": "space", "v": "space"},
     "remove_step": {"u": "space", "v": "space"},
+    "move_step": {"u": "space", "v": "space", "new_u": "space", "new_v": "space"},
     "set_line": {"steps": "steps"},
     "set_line_before": {"spaces": "spaces"},
     "add_pit_lane": {"along": "spaces"},

@@ -188,6 +188,23 @@ def test_add_and_remove_steps(editor):
     assert editor.track.graph.edges[0, 2]["kind"] == "ahead"
 
 
+def test_move_step_keeps_the_kind_and_lines_and_is_one_undo():
+    editor = EditorController(from_ascii(". . . . . .\nx p p p x x"))
+    (entry,) = [(u, v) for u, v, k in editor.track.graph.edges(data="kind") if k == "pit_in"]
+    lines = editor.track.graph.edges[entry]["lines"]
+    editor.move_step(*entry, 2, entry[1])
+    assert not editor.track.graph.has_edge(*entry)
+    assert editor.track.graph.edges[2, entry[1]] == {"kind": "pit_in", "lines": lines}
+    editor.undo()
+    assert editor.track.graph.edges[entry] == {"kind": "pit_in", "lines": lines}
+    assert not editor.track.graph.has_edge(2, entry[1])
+    with pytest.raises(EditError, match=r"move step: step 4->0 is not on track"):
+        editor.move_step(4, 0, 2, 4)
+    with pytest.raises(EditError, match="already exists"):  # nothing half done
+        editor.move_step(*entry, 0, 2)
+    assert editor.track.graph.has_edge(*entry)
+
+
 def test_corner_long_and_short_follow_edits_of_its_arrows(editor):
     editor.set_corner([8, 9], 1)  # corner 1 now spans columns 2-4
     assert (editor.track.corners[1]["long"], editor.track.corners[1]["short"]) == (3, 3)
