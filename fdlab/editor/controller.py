@@ -15,7 +15,7 @@ import html
 import inspect
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -958,6 +958,9 @@ class EditorController:
         next rebuild. The name, description and laps of the current track
         are kept. One undo step brings the old board back.
 
+        The same in two steps, the long one anywhere (a worker thread):
+        :meth:`rebuild_request`, :meth:`RebuildRequest.build`, :meth:`apply_rebuild`.
+
         Examples
         --------
         >>> editor = EditorController()
@@ -968,41 +971,56 @@ class EditorController:
         >>> editor.track.graph.graph["build"]["lanes"], editor.track.graph.graph["space_length"]
         (2, 16.0)
         """
-        from fdlab.track.build import build_track
+        return self.apply_rebuild(self.rebuild_request(centreline, keep=keep, **options).build())
 
+    def rebuild_request(
+        self, centreline: Any, *, keep: bool = False, **options: Any
+    ) -> RebuildRequest:
+        """What :meth:`rebuild` needs of the board now, to build the new one later.
+
+        Quick: it checks the centreline and takes a copy of the board. The
+        build itself (:meth:`RebuildRequest.build`, up to a second on a
+        large board) touches nothing of this controller, so it may run in
+        a worker thread while the notebook stays usable; then
+        :meth:`apply_rebuild` puts the new board in place (one undo step).
+
+        Examples
+        --------
+        >>> editor = EditorController()
+        >>> request = editor.rebuild_request([(0, 0), (160, 0), (160, 160), (0, 160)], lanes=2)
+        >>> rebuilt = request.build()  # anywhere: it reads only its copy of the board
+        >>> editor.apply_rebuild(rebuilt); editor.history
+        ['rebuild from a centreline of 4 points']
+        """
         _require_a_loop(getattr(centreline, "points", centreline))
-        spec = self.track.graph.graph.get("build") if keep else None
-        if spec is not None:
-            from fdlab.track.build import BuildSpec
-
-            stored = BuildSpec.from_json(spec)
-            kept = {f.name: getattr(stored, f.name) for f in fields(stored)}
-            del kept["centreline"]
-            options = {**kept, **options}
-        try:
-            with warnings.catch_warnings(record=True) as notes:
-                warnings.simplefilter("always", UserWarning)
-                board = build_track(centreline, **options)
-        except (ValueError, TypeError) as error:
-            raise EditError(f"rebuild from the centreline failed: {error}") from error
-        for key in ("name", "description", "laps"):
-            board.graph.graph[key] = self.track.graph.graph[key]
-        if PICTURE_KEY in self.track.graph.graph:  # the picture traced stays under the board
-            board.graph.graph[PICTURE_KEY] = self.track.graph.graph[PICTURE_KEY]
-        points = getattr(centreline, "points", centreline)
-        label = "rebuild from a centreline" + (
-            f" of {len(points)} points" if isinstance(points, Sequence) else ""
+        board = self.track.copy()
+        if EDITS_KEY in board.graph.graph:  # the log goes on growing here; the copy stays
+            board.graph.graph[EDITS_KEY] = list(board.graph.graph[EDITS_KEY])
+        return RebuildRequest(
+            centreline=centreline,
+            keep=keep,
+            options=dict(options),
+            board=board,
+            version=self._version,
         )
-        # what the builder did other than asked (fewer pit boxes...) goes with the rebuild
-        label += "".join(f"; {note.message}" for note in notes)
-        replayed = None
-        records = self.track.graph.graph.get(EDITS_KEY, []) if spec is not None else []
-        if records:
-            board, replayed = _replayed(board, records)
-            label += f"; {replayed.summary()}"
-        self.last_replay = replayed
-        self.replace_board(board, label=label)
-        return replayed
+
+    def apply_rebuild(self, rebuilt: RebuiltBoard) -> edit_log.Replayed | None:
+        """Put a board built by :meth:`RebuildRequest.build` in place (one undo step).
+
+        Raises
+        ------
+        EditError
+            When the board was edited after the request was made: the new
+            board would lose that edit, so nothing changes (rebuild again).
+        """
+        if rebuilt.version != self._version:
+            raise EditError(
+                "rebuild: the board was edited while the new one was being built; "
+                "nothing changed, press Rebuild again to include that edit"
+            )
+        self.last_replay = rebuilt.replayed
+        self.replace_board(rebuilt.board, label=rebuilt.label)
+        return rebuilt.replayed
 
     # -- files ------------------------------------------------------------------
     def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
@@ -1118,6 +1136,69 @@ class EditorController:
     def __repr__(self) -> str:
         state = "unsaved" if self.dirty else "saved"
         return f"<EditorController {self.track!r}, {len(self._undo)} edits, {state}>"
+
+
+@dataclass(frozen=True)
+class RebuiltBoard:
+    """A board built from a centreline, ready for :meth:`EditorController.apply_rebuild`."""
+
+    board: Track
+    label: str  # the undo step's label: what was built, and what the builder did or kept
+    replayed: edit_log.Replayed | None  # the edits made again, or None
+    version: int  # the controller's version the request was made at
+
+
+@dataclass(frozen=True)
+class RebuildRequest:
+    """A rebuild asked for (:meth:`EditorController.rebuild_request`), to build anywhere."""
+
+    centreline: Any
+    keep: bool
+    options: dict[str, Any]
+    board: Track  # a copy of the board when asked: name, build options and edit log
+    version: int
+
+    def build(self) -> RebuiltBoard:
+        """Build the new board and make the logged edits again on it (the long part).
+
+        Raises
+        ------
+        EditError
+            When the builder refuses the centreline or the options.
+        """
+        from fdlab.track.build import build_track
+
+        options = self.options
+        spec = self.board.graph.graph.get("build") if self.keep else None
+        if spec is not None:
+            from fdlab.track.build import BuildSpec
+
+            stored = BuildSpec.from_json(spec)
+            kept = {f.name: getattr(stored, f.name) for f in fields(stored)}
+            del kept["centreline"]
+            options = {**kept, **options}
+        try:
+            with warnings.catch_warnings(record=True) as notes:
+                warnings.simplefilter("always", UserWarning)
+                board = build_track(self.centreline, **options)
+        except (ValueError, TypeError) as error:
+            raise EditError(f"rebuild from the centreline failed: {error}") from error
+        for key in ("name", "description", "laps"):
+            board.graph.graph[key] = self.board.graph.graph[key]
+        if PICTURE_KEY in self.board.graph.graph:  # the picture traced stays under the board
+            board.graph.graph[PICTURE_KEY] = self.board.graph.graph[PICTURE_KEY]
+        points = getattr(self.centreline, "points", self.centreline)
+        label = "rebuild from a centreline" + (
+            f" of {len(points)} points" if isinstance(points, Sequence) else ""
+        )
+        # what the builder did other than asked (fewer pit boxes...) goes with the rebuild
+        label += "".join(f"; {note.message}" for note in notes)
+        replayed = None
+        records = self.board.graph.graph.get(EDITS_KEY, []) if spec is not None else []
+        if records:
+            board, replayed = _replayed(board, records)
+            label += f"; {replayed.summary()}"
+        return RebuiltBoard(board=board, label=label, replayed=replayed, version=self.version)
 
 
 def _replayed(board: Track, records: list[dict[str, Any]]) -> tuple[Track, edit_log.Replayed]:

@@ -46,7 +46,7 @@ from fdlab.editor.board_plot import (
     verdict_marks,
 )
 from fdlab.editor.centreline import board_centreline
-from fdlab.editor.controller import EditorController
+from fdlab.editor.controller import EditorController, RebuildRequest, RebuiltBoard
 from fdlab.editor.errors import EditError
 from fdlab.editor.tracing import Tracing
 from fdlab.editor.verdict_panel import VerdictPanel
@@ -147,6 +147,7 @@ class TrackEditor:
         self._problem_shown: tuple[Any, ...] | None = None
         self.messages = MessageLine()
         self._syncing = False
+        self._rebuilding = False  # a new board is being built in the background
         self._row_of: dict[SpaceId, int] = {}
         self.sources = EditorSources.of(self.track)
         self.board_source = self.sources.board
@@ -384,7 +385,7 @@ class TrackEditor:
                     "rebuild with the corners, stops, street features, grid and pit lane "
                     "of the last build, and make every edit since then again on the new board",
                 ),
-                ("Rebuild from centreline", "fdlab-rebuild", self.rebuild),
+                ("Rebuild from centreline", "fdlab-rebuild", self.rebuild_in_background),
             ],
         )
 
@@ -569,6 +570,7 @@ class TrackEditor:
         corner = self._selected_corner() if count else None
         self.stops.disabled = count == 0
         self.corner_name.disabled = corner is None
+        self._buttons["fdlab-rebuild"].disabled = self._rebuilding
         self._buttons["fdlab-remove-picture"].disabled = self.backdrop is None
         self._buttons["fdlab-scale-picture"].disabled = self.backdrop is None
 
@@ -829,7 +831,34 @@ class TrackEditor:
 
     @reported
     def rebuild(self) -> None:
-        """Build a new board from the drawn centreline, lane count and space length."""
+        """Build a new board from the drawn centreline, lane count and space length.
+
+        Called from code (a notebook cell, a script) it returns with the new
+        board in place. The *Rebuild* button does the same in the
+        background (:meth:`rebuild_in_background`).
+        """
+        self._put_rebuilt(self._rebuild_request().build())
+
+    @reported
+    def rebuild_in_background(self) -> None:
+        """What *Rebuild from centreline* does: :meth:`rebuild` without freezing the notebook.
+
+        The build (up to a second on a large board, more with many edits to
+        make again) runs in a worker thread: the message line says the board
+        is being built and the button waits until it is in place. An edit
+        made meanwhile wins: the new board is then dropped and the message
+        says to rebuild again. In plain Python (no event loop) this is
+        :meth:`rebuild`.
+        """
+        request = self._rebuild_request()
+        self._rebuilding = True
+        self._say(
+            f"building a new board from the centreline of {len(request.centreline)} points..."
+        )
+        in_background(request.build, self._rebuilt, self._rebuild_failed)
+
+    def _rebuild_request(self) -> RebuildRequest:
+        """The rebuild the controls ask for (:meth:`EditorController.rebuild_request`)."""
         points = self.centreline_points()
         if len(points) < 3:
             raise EditError("rebuild: draw a centreline of at least 3 points first (draw tool)")
@@ -845,8 +874,22 @@ class TrackEditor:
             options["pit"] = None
         elif not (keep and spec.get("pit")):
             options["pit"] = True  # the builder's pit lane beside the finish straight
+        return self.controller.rebuild_request(points, keep=keep, **options)
+
+    @reported
+    def _rebuilt(self, rebuilt: RebuiltBoard) -> None:
+        """Put the board the worker built in place (the end of :meth:`rebuild_in_background`)."""
+        self._rebuilding = False
+        self._put_rebuilt(rebuilt)
+
+    @reported
+    def _rebuild_failed(self, error: BaseException) -> None:
+        self._rebuilding = False
+        raise error
+
+    def _put_rebuilt(self, rebuilt: RebuiltBoard) -> None:
         self.selected = []
-        self.controller.rebuild(points, keep=keep, **options)
+        self.controller.apply_rebuild(rebuilt)
         self.set_centreline(board_centreline(self.track))
         if self.tool.value != "Select":
             self.use_tool("Select")  # the new board's spaces can be clicked at once

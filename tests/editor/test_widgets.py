@@ -453,3 +453,65 @@ def test_print_without_a_file_says_where_to_type_it():
     editor.path.value = ""
     editor.print_board()
     assert "type the board's file in 'File'" in editor.last_error
+
+
+def test_rebuild_builds_in_the_background_and_the_notebook_stays_usable():
+    """Never block the notebook: under the notebook's event loop *Rebuild* returns at once,
+    says the board is being built and waits; the new board then arrives by itself."""
+    import asyncio
+
+    async def scenario() -> TrackEditor:
+        editor = TrackEditor()
+        editor.set_centreline(_stadium())
+        editor.space_length.value = 16.0
+        _click(editor, "fdlab-rebuild")
+        assert len(editor.track) == 0  # the callback returned before the build
+        assert "building a new board from the centreline" in editor.messages.last_message
+        assert editor._buttons["fdlab-rebuild"].disabled
+        for _ in range(600):
+            if not editor._rebuilding:
+                break
+            await asyncio.sleep(0.05)
+        return editor
+
+    editor = asyncio.run(scenario())
+    assert editor.last_error is None
+    assert len(editor.track) > 40
+    assert editor.controller.history[-1].startswith("rebuild from a centreline of")
+    assert not editor._buttons["fdlab-rebuild"].disabled
+
+
+def test_an_edit_made_while_the_board_is_rebuilt_wins():
+    async def scenario() -> TrackEditor:
+        editor = TrackEditor(from_ascii(BOARD, corners={1: 1, 2: 2}, closed=True, grid=[17, 16]))
+        editor.set_centreline(_stadium())
+        _click(editor, "fdlab-rebuild")
+        editor.controller.set_corner_stops(1, 3)  # the designer goes on editing meanwhile
+        for _ in range(600):
+            if not editor._rebuilding:
+                break
+            await asyncio.sleep(0.05)
+        return editor
+
+    import asyncio
+
+    editor = asyncio.run(scenario())
+    assert editor.track.corners[1]["stops"] == 3  # the edit is kept, the old board too
+    assert "edited while the new one was being built" in editor.last_error
+    assert not editor._buttons["fdlab-rebuild"].disabled
+
+
+def test_rebuild_called_from_a_cell_returns_with_the_new_board():
+    """A notebook cell runs under the event loop too: ``editor.rebuild()`` there still
+    returns with the board built (the next cell uses it); only the button works behind."""
+    import asyncio
+
+    async def scenario() -> TrackEditor:
+        editor = TrackEditor()
+        editor.set_centreline(_stadium())
+        editor.space_length.value = 16.0
+        editor.rebuild()
+        return editor
+
+    editor = asyncio.run(scenario())
+    assert editor.last_error is None and len(editor.track) > 40
