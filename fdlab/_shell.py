@@ -470,23 +470,35 @@ def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -
     return box
 
 
-_bokeh_loaded = False
+#: The page BokehJS was last put on (see :func:`_page`), or ``None`` before that.
+_bokeh_page: list[object] = []
+
+
+def _page() -> object:
+    """A token of the notebook page the kernel talks to: the widget control channel.
+
+    JupyterLab opens that channel (``jupyter.widget.control``) anew each time a
+    page connects to a running kernel, to ask for the widgets' state; so a
+    tab closed and opened again, or reloaded, brings a new one.
+    """
+    return w.Widget._control_comm
 
 
 def load_bokehjs(*, again: bool = False) -> None:
     """Put BokehJS on the notebook page from the installed package (no CDN).
 
-    Does nothing outside an IPython kernel or when already done, unless
-    ``again``: a page opened anew on a running kernel (a tab closed and opened
-    again) has lost it, and the kernel cannot tell; a widget that expects that
-    page (a shared race table joined again) asks for it again.
+    Does nothing outside an IPython kernel, or when it is on the page already:
+    it is sent again when the page is new (a tab closed and opened again, or
+    reloaded, on a running kernel: the widget control channel changed) or
+    when asked (``again``: a widget that expects a page of its own, such as
+    a shared race table joined again).
 
     Examples
     --------
     >>> load_bokehjs()  # in a plain Python session there is no page to load it on
     """
-    global _bokeh_loaded
-    if _bokeh_loaded and not again:
+    page = _page()
+    if _bokeh_page and _bokeh_page[0] is page and not again:
         return
     try:
         from IPython import get_ipython
@@ -497,7 +509,7 @@ def load_bokehjs(*, again: bool = False) -> None:
     from fdlab.plot.notebook import inline_bokehjs
 
     inline_bokehjs()
-    _bokeh_loaded = True
+    _bokeh_page[:] = [page]
 
 
 class PolledWidget(Protocol):
