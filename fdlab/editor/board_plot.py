@@ -134,7 +134,30 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
             flags["corner"], flags["stops"], flags["long"], flags["short"], strict=True
         )
     ]
+    flags["align"] = _toward_the_middle(track, flags["x"])
     return notes
+
+
+#: A flag this close to the board's left or right edge (a share of its width) runs
+#: toward the middle instead of centred on its place, so it stays inside the plot.
+EDGE_SHARE = 0.15
+
+
+def _toward_the_middle(track: Track, xs: Sequence[float]) -> list[str]:
+    """Text alignment of labels at ``xs``: left at the left edge, right at the right one.
+
+    Examples
+    --------
+    >>> track = from_ascii(". . . . . . . . . .")
+    >>> _toward_the_middle(track, [0.0, 4.0, 9.0])
+    ['left', 'center', 'right']
+    """
+    every = [float(x) for _, x in track.graph.nodes(data="x")]
+    if not every:
+        return ["center"] * len(xs)
+    low, high = min(every), max(every)
+    margin = EDGE_SHARE * (high - low)
+    return ["left" if x < low + margin else "right" if x > high - margin else "center" for x in xs]
 
 
 def _outside(
@@ -401,7 +424,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     plot.multi_line("xs", "ys", source=notes["police"], line_color=colors.POLICE_BLUE, line_width=4)
     plot.text(
         "x", "y", text="text", source=notes["flags"], text_font_size="10px",
-        x_offset="ox", y_offset="oy", text_align="center", text_baseline="middle",
+        x_offset="ox", y_offset="oy", text_align=field("align"), text_baseline="middle",
         background_fill_color=colors.FLAG_YELLOW, name="flags",
     )  # fmt: skip
     plot.text(
