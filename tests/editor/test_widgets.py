@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from pathlib import Path
 
@@ -458,7 +459,6 @@ def test_print_without_a_file_says_where_to_type_it():
 def test_rebuild_builds_in_the_background_and_the_notebook_stays_usable():
     """Never block the notebook: under the notebook's event loop *Rebuild* returns at once,
     says the board is being built and waits; the new board then arrives by itself."""
-    import asyncio
 
     async def scenario() -> TrackEditor:
         editor = TrackEditor()
@@ -468,10 +468,7 @@ def test_rebuild_builds_in_the_background_and_the_notebook_stays_usable():
         assert len(editor.track) == 0  # the callback returned before the build
         assert "building a new board from the centreline" in editor.messages.last_message
         assert editor._buttons["fdlab-rebuild"].disabled
-        for _ in range(600):
-            if not editor._rebuilding:
-                break
-            await asyncio.sleep(0.05)
+        await _until_rebuilt(editor)
         return editor
 
     editor = asyncio.run(scenario())
@@ -487,13 +484,8 @@ def test_an_edit_made_while_the_board_is_rebuilt_wins():
         editor.set_centreline(_stadium())
         _click(editor, "fdlab-rebuild")
         editor.controller.set_corner_stops(1, 3)  # the designer goes on editing meanwhile
-        for _ in range(600):
-            if not editor._rebuilding:
-                break
-            await asyncio.sleep(0.05)
+        await _until_rebuilt(editor)
         return editor
-
-    import asyncio
 
     editor = asyncio.run(scenario())
     assert editor.track.corners[1]["stops"] == 3  # the edit is kept, the old board too
@@ -504,7 +496,6 @@ def test_an_edit_made_while_the_board_is_rebuilt_wins():
 def test_rebuild_called_from_a_cell_returns_with_the_new_board():
     """A notebook cell runs under the event loop too: ``editor.rebuild()`` there still
     returns with the board built (the next cell uses it); only the button works behind."""
-    import asyncio
 
     async def scenario() -> TrackEditor:
         editor = TrackEditor()
@@ -515,3 +506,11 @@ def test_rebuild_called_from_a_cell_returns_with_the_new_board():
 
     editor = asyncio.run(scenario())
     assert editor.last_error is None and len(editor.track) > 40
+
+
+async def _until_rebuilt(editor: TrackEditor, seconds: float = 30.0) -> None:
+    """Let the notebook's loop run until the editor's background rebuild has ended."""
+    for _ in range(int(seconds / 0.05)):
+        if not editor._rebuilding:
+            return
+        await asyncio.sleep(0.05)
