@@ -248,7 +248,8 @@ class Verdict:
             "<th>overshot</th><th>SP a car</th><th>eliminated</th></tr>"
             + rows
             + f"</table></details><div style='color:#666;font-size:0.85em'>{self.races} races "
-            f"of {self.cars} par bots, one lap, basic rules ({self.seconds:.1f} s)</div></div>"
+            f"of {self.cars} par bots, one lap, basic rules ({self.seconds:.1f} s). "
+            "SP: structure points, the damage a car takes (it has 18; at 0 it is out).</div></div>"
         )
 
 

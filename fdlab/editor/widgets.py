@@ -257,8 +257,12 @@ class TrackEditor:
         self.path.value = str(self.controller.path) if self.controller.path else ""
         self._fill_build_boxes()
 
-    def _tool_row(self) -> w.HBox:
-        """The tool buttons and the arrow mode, above the plot."""
+    def _tool_row(self) -> w.VBox:
+        """The toolbar above the plot: the tools, then arrows, Undo, Redo and Save.
+
+        Undo, Redo and Save sit here, always in sight beside the board, so a
+        designer never scrolls the panel to take an edit back or keep the work.
+        """
         hints = [TOOL_HINTS[name] for name in TOOLS]
         self.tool = w.ToggleButtons(options=list(TOOLS), value="Select", tooltips=hints)
         self.tool.observe(self._on_tool, names="value")
@@ -266,13 +270,28 @@ class TrackEditor:
             options=list(ARROW_MODES), value="in corners", layout=w.Layout(width="12em")
         )
         self.arrows.observe(self._on_arrows, names="value")
-        tools = table_row(
-            self._buttons,
-            [("Tool", "fdlab-tool", self.tool), ("Arrows", "fdlab-arrows", self.arrows)],
-        )
+        tools = table_row(self._buttons, [("", "fdlab-tool", self.tool)])
         # the tool buttons as wide as their names
         self.tool.style = {"description_width": "initial", "button_width": "auto"}
-        return tools
+        edits = table_row(
+            self._buttons,
+            [
+                ("Arrows", "fdlab-arrows", self.arrows),
+                ("Undo", "fdlab-undo", self.undo, "take the last edit back"),
+                ("Redo", "fdlab-redo", self.redo, "make the edit taken back again"),
+                (
+                    "Save",
+                    "fdlab-save",
+                    self.save,
+                    "write the board to the file named under File (atomic)",
+                ),
+            ],
+        )
+        self.undo_button, self.redo_button = (
+            self._buttons["fdlab-undo"],
+            self._buttons["fdlab-redo"],
+        )
+        return w.VBox([tools, edits])
 
     def _corner_row(self) -> w.HBox:
         """Stops, corner name and the corner buttons."""
@@ -407,7 +426,7 @@ class TrackEditor:
         )
 
     def _file_row(self) -> w.HBox:
-        """Undo, redo, name, laps, and the file: save and load."""
+        """Name, laps, and the file: save (also above the board), load and print."""
         self.name_box = w.Text(continuous_update=False, layout=w.Layout(width="16em"))
         self.name_box.observe(self._on_name, names="value")
         self.laps = w.BoundedIntText(value=1, min=1, max=99, layout=w.Layout(width="8em"))
@@ -418,12 +437,15 @@ class TrackEditor:
         files = table_row(
             self._buttons,
             [
-                ("Undo", "fdlab-undo", self.undo),
-                ("Redo", "fdlab-redo", self.redo),
                 ("Name", "fdlab-name", self.name_box),
                 ("Laps", "fdlab-laps", self.laps),
                 ("File", "fdlab-path", self.path),
-                ("Save", "fdlab-save", self.save),
+                (
+                    "Save",
+                    "fdlab-save-file",
+                    self.save,
+                    "write the board to this file (the same as Save above the board)",
+                ),
                 ("overwrite", "fdlab-overwrite", self.overwrite),
                 ("Load", "fdlab-load", self.load),
                 ("discard unsaved", "fdlab-discard", self.discard),
@@ -434,10 +456,6 @@ class TrackEditor:
                     "write the board at real size as a PDF beside its file, to print and play on",
                 ),
             ],
-        )
-        self.undo_button, self.redo_button = (
-            self._buttons["fdlab-undo"],
-            self._buttons["fdlab-redo"],
         )
         return files
 
@@ -504,15 +522,22 @@ class TrackEditor:
 
     @property
     def status_text(self) -> str:
-        """The status line in plain words: board, spaces, whether it is saved, and its file.
+        """The status line in plain words: board, spaces, problems, whether it is saved, its file.
 
         Examples
         --------
         >>> TrackEditor(from_ascii(". . .", name="Oval")).status_text
-        'Oval · 3 spaces · saved'
+        'Oval · 3 spaces · 3 problems · saved'
         """
         name, rest = self._status()
         return f"{name} · {rest}"
+
+    def _problems_said(self) -> str:
+        """'no problems', '1 problem' or 'N problems': how many the validator finds."""
+        count = len(self.controller.problems)
+        if not count:
+            return "no problems"
+        return f"{count} problem{'s' if count != 1 else ''}"
 
     def _status(self) -> tuple[str, str]:
         """The board's name, and the rest of the status line."""
@@ -523,12 +548,24 @@ class TrackEditor:
         else:
             state = f"{count} unsaved edit{'s' if count != 1 else ''}"
         where = f" · {controller.path}" if controller.path else ""
-        return controller.track.name, f"{len(controller.track)} spaces · {state}{where}"
+        return (
+            controller.track.name,
+            f"{len(controller.track)} spaces · {self._problems_said()} · {state}{where}",
+        )
 
     def _sync_controls(self, what: str = "") -> None:
         controller = self.controller
         name, rest = self._status()
-        self.status.value = f"<b>{_escape(name)}</b> · {_escape(rest)}"
+        problems = self._problems_said()
+        # the problem count in red while there is one: the list is in the panel's Problems
+        counted = _escape(rest).replace(
+            problems,
+            problems
+            if not controller.problems
+            else f'<span style="color:#b00020" title="listed under Problems">{problems}</span>',
+            1,
+        )
+        self.status.value = f"<b>{_escape(name)}</b> · {counted}"
         if what:
             self._say(what)
         self.undo_button.disabled = not controller.can_undo

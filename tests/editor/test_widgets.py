@@ -36,6 +36,40 @@ def test_editor_displays_as_a_widget(editor):
     assert "fdlab-editor" in editor.widget._dom_classes
 
 
+def _descendants(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _descendants(child)
+
+
+def test_undo_redo_and_save_sit_above_the_board_in_sight(editor, tmp_path):
+    """At 1366x768 the panel scrolls: the buttons used after every edit are in the board column."""
+    board_column, panel = editor.widget.children
+    above_the_plot = board_column.children[: board_column.children.index(editor.plot)]
+    in_the_toolbar = {
+        css
+        for top in above_the_plot
+        for widget in _descendants(top)
+        for css in getattr(widget, "_dom_classes", ())
+    }
+    assert {"fdlab-undo", "fdlab-redo", "fdlab-save", "fdlab-tool"} <= in_the_toolbar
+    in_the_panel = {css for widget in _descendants(panel) for css in widget._dom_classes}
+    assert "fdlab-undo" not in in_the_panel and "fdlab-save-file" in in_the_panel
+    editor.path.value = str(tmp_path / "oval.json")
+    _click(editor, "fdlab-save-file")  # the File section's Save does the same
+    assert (tmp_path / "oval.json").exists() and "saved" in editor.status.value
+
+
+def test_the_status_line_counts_the_problems(editor):
+    """The problems are listed at the foot of the panel; the status line says how many, in red."""
+    assert len(editor.controller.problems) == 5  # long steps where the loop closes, a short grid
+    assert "18 spaces · 5 problems · saved" in editor.status_text
+    assert '<span style="color:#b00020"' in editor.status.value
+    shipped = TrackEditor(load_track(Path(__file__).parents[2] / "tracks" / "monaco.json"))
+    assert "487 spaces · no problems · saved" in shipped.status_text
+    assert "color" not in shipped.status.value
+
+
 def test_board_and_arrows_are_drawn_from_the_model(editor):
     assert editor.board_source.data["id"] == list(editor.track.graph)
     editor.arrows.value = "all"
