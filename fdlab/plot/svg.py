@@ -42,14 +42,19 @@ class _Frame:
         space: float,
         title_band: float = _TITLE_BAND,
         legend_band: float = 0.0,
+        max_height: float | None = None,
     ) -> None:
         minx, miny, maxx, maxy = bounds
         span_x = max(maxx - minx, 1e-9)
         span_y = max(maxy - miny, 1e-9)
         inner = width - 2 * _MARGIN
-        # a tall board is drawn no taller than the picture is wide, and a
-        # small one with spaces no bigger than _LARGEST_SPACE pixels
-        self.scale = min(inner / span_x, inner / span_y, _LARGEST_SPACE / max(space, 1e-9))
+        # a tall board is drawn no taller than the picture is wide (nor than
+        # max_height with its bands), and a small one with spaces no bigger
+        # than _LARGEST_SPACE pixels
+        tall = inner
+        if max_height is not None:
+            tall = min(tall, max(max_height - 2 * _MARGIN - title_band - legend_band, 80.0))
+        self.scale = min(inner / span_x, tall / span_y, _LARGEST_SPACE / max(space, 1e-9))
         self.width = width
         self.title_band = title_band
         self.height = span_y * self.scale + 2 * _MARGIN + title_band + legend_band
@@ -74,7 +79,7 @@ class _Frame:
         )
 
 
-def track_svg(
+def track_svg(  # noqa: PLR0913 (a picture's options are keywords, read in notebooks)
     track: Track,
     *,
     cars: Cars = None,
@@ -84,6 +89,7 @@ def track_svg(
     space_ids: bool | None = None,
     legend: bool = True,
     fills: Mapping[SpaceId, str] | None = None,
+    max_height: int | None = None,
 ) -> str:
     """The board as an SVG document: spaces, corner flags, lines, labels, cars and a legend.
 
@@ -108,6 +114,11 @@ def track_svg(
         features the board has).
     fills : mapping, optional
         Space id -> fill colour, over the board's own colours (a heatmap).
+    max_height : int, optional
+        The tallest the picture may be, in pixels, title and legend
+        included: a tall board is drawn smaller (centred in the width) so
+        that it fits a laptop screen. By default a board is drawn no taller
+        than the picture is wide.
 
     Returns
     -------
@@ -132,7 +143,12 @@ def track_svg(
     title, title_band = _title(track, width)
     keys = _legend_keys(data, notes) if legend else []
     frame = _Frame(
-        _bounds(data), float(width), size, title_band, _legend_height(keys, width) if keys else 0.0
+        _bounds(data),
+        float(width),
+        size,
+        title_band,
+        _legend_height(keys, width) if keys else 0.0,
+        max_height,
     )
     size_px = size * frame.scale
     thin = min(1.0, size_px / 14.0)
@@ -375,6 +391,7 @@ def _tunnels(notes: dict[str, dict[str, list[Any]]], frame: _Frame, size_px: flo
 
 #: What the legend can explain: key -> (label, how the swatch is drawn).
 _LEGEND = {
+    "track": ("lane space", colors.ASPHALT),
     "corner": ("corner (flag: stops; green long, red short way)", colors.CORNER),
     "pit": ("pit lane", colors.PIT),
     "box": ("pit box", colors.BOX),
@@ -389,6 +406,7 @@ _LEGEND = {
 
 def _legend_keys(data: dict[str, list[Any]], notes: dict[str, dict[str, list[Any]]]) -> list[str]:
     present = {
+        "track": "track" in data["kind"],
         "corner": any(c is not None for c in data["corner"]),
         "pit": "pit" in data["kind"],
         "box": "box" in data["kind"],

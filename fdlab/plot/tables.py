@@ -227,6 +227,7 @@ def race_html(race: RaceLike, *, width: int = 640) -> str:
     """
     from fdlab.plot.colors import car_color
     from fdlab.plot.svg import track_svg
+    from fdlab.track.model import SCREEN_PICTURE_HEIGHT
 
     standings = race.standings()
     pools = list(race.preset.pool_names)
@@ -240,7 +241,7 @@ def race_html(race: RaceLike, *, width: int = 640) -> str:
         for c, car in enumerate(race.state.cars)
         if car.space >= 0
     ]
-    picture = track_svg(race.track, cars=cars, width=width)
+    picture = track_svg(race.track, cars=cars, width=width, max_height=SCREEN_PICTURE_HEIGHT)
     recent = "<br>".join(html.escape(t) for t in race.log[-6:])
     return (
         f"<div>{html_table(headers, rows, title=repr(race))}"

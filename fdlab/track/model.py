@@ -47,6 +47,10 @@ HAZARDS: tuple[Hazard | None, ...] = (None, *get_args(Hazard))
 CONTACT_KINDS: tuple[ContactKind, ...] = get_args(ContactKind)
 LINE_NAMES = ("finish", "police", "pit_entry", "pit_exit")
 
+#: How tall a board's picture in a notebook may be, in pixels: a laptop screen
+#: (1366x768) shows about 600 pixels of a notebook's output at once.
+SCREEN_PICTURE_HEIGHT = 600
+
 #: Default attribute values of a space; every node of a track carries all of them.
 SPACE_DEFAULTS: dict[str, Any] = {
     "x": 0.0,
@@ -419,7 +423,8 @@ class Track:
     def _repr_svg_(self) -> str:
         from fdlab.plot import track_svg
 
-        return track_svg(self)
+        # the whole board in sight on a laptop screen (1366x768)
+        return track_svg(self, max_height=SCREEN_PICTURE_HEIGHT)
 
 
 def _edge_dict(graph: nx.DiGraph) -> dict[tuple[SpaceId, SpaceId], dict[str, Any]]:

@@ -400,7 +400,9 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             assert any(s["stops"] == new_stops for s in rebuilt if s["corner"] is not None)
             saved_to = editor.locator(".fdlab-path input").input_value()
             editor.locator("button.fdlab-save").click()
-            expect(editor.locator(".fdlab-status")).to_contain_text(re.compile(r"problems? · saved"))
+            expect(editor.locator(".fdlab-status")).to_contain_text(
+                re.compile(r"problems? · saved")
+            )
             # the screenshot shows the whole editor, status line first
             editor.locator(".fdlab-status").evaluate(
                 "(element) => element.scrollIntoView({block: 'start'})"

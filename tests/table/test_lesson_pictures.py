@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from fdlab.bots import HeuristicBot
 from fdlab.plot import board_figure, track_svg
 from fdlab.rules import Race
 from fdlab.track import from_ascii, load_track
+from fdlab.track.model import SCREEN_PICTURE_HEIGHT
 
 SVG = "{http://www.w3.org/2000/svg}"
+REPO = Path(__file__).resolve().parents[2]
 
 BENDS = from_ascii(
     """
@@ -77,9 +80,25 @@ def test_the_legend_explains_what_the_board_has():
         for g in ET.fromstring(svg).iter(f"{SVG}g")
         if g.get("class") == "legend-entry"
     ]
-    assert keys(track_svg(STREET, width=720)) == ["shooting", "danger", "tunnel", "police"]
-    assert keys(track_svg(BENDS, width=720, highlight=[5])) == ["corner", "highlight"]
+    assert keys(track_svg(STREET, width=720)) == [
+        "track",
+        "shooting",
+        "danger",
+        "tunnel",
+        "police",
+    ]
+    assert keys(track_svg(BENDS, width=720, highlight=[5])) == ["track", "corner", "highlight"]
     assert keys(track_svg(BENDS, legend=False)) == []
+
+
+def test_a_tall_board_fits_a_laptop_screen_in_a_notebook():
+    """A board shows itself no taller than SCREEN_PICTURE_HEIGHT: Monaco was 860 px tall."""
+    monaco = load_track(REPO / "tracks" / "monaco.json")
+    height = lambda svg: float(ET.fromstring(svg).get("height"))  # noqa: E731
+    assert height(track_svg(monaco)) > SCREEN_PICTURE_HEIGHT  # as wide as tall, by default
+    assert height(monaco._repr_svg_()) == SCREEN_PICTURE_HEIGHT
+    assert height(track_svg(monaco, max_height=450)) == 450
+    assert height(track_svg(BENDS, max_height=2000)) == height(track_svg(BENDS))  # a wide one
 
 
 def test_a_finished_car_is_on_the_last_lap_not_beyond_it():
