@@ -212,7 +212,7 @@ class Verdict:
         >>> corner = CornerVerdict(1, "Corner 1", 1, 30, 0.4, 2.0, 0.8, 0.0, 0.8, True)
         >>> verdict = Verdict("Ring", 8.0, 6, 24, 9.5, (9.3, 9.7), 1.0, (corner,), 1.0, 8.25)
         >>> print("\\n".join(verdict.lines()))
-        Par 8.0 turns a lap (0.2 fewer than before the edit).
+        Par 8.0 turns a lap (0.2 fewer than before the last change).
         Six cars race a lap in 9.5 rounds (9.3-9.7); every car finished.
         Corner 1 (1 stop): overshot in 40% of passages by 2.0 spaces, 0.8 SP a car
         """
@@ -220,9 +220,9 @@ class Verdict:
         rules = "" if self.rules == "basic" else f" ({self.rules} rules)"
         par = f"Par {self.par:.1f} turns a lap{rules}"
         if change is not None and abs(change) >= 0.05:
-            par += f" ({abs(change):.1f} {'more' if change > 0 else 'fewer'} than before the edit)"
+            par += f" ({abs(change):.1f} {'more' if change > 0 else 'fewer'} than before the last change)"
         elif change is not None:
-            par += " (unchanged by the edit)"
+            par += " (unchanged by the last change)"
         low, high = self.rounds_interval
         cars = _NUMBERS.get(self.cars, str(self.cars)).capitalize()
         race = f"{cars} cars race a lap in {self.rounds:.1f} rounds ({spread_text(low, high)}); "

@@ -350,7 +350,7 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
                 f"set stops of corner {target['corner']} to {new_stops}"
             )
             # the verdict follows the edit by itself and says what it did to par
-            expect(verdict).to_contain_text(re.compile(r"than before the edit|unchanged by"))
+            expect(verdict).to_contain_text(re.compile(r"than before the last change|unchanged by"))
             expect(verdict_state).to_contain_text("up to date")
             # 2. a straight space of lane 0 well away from the corners: Danger
             straight = [s for s in spaces if s["corner"] is None and "grid" not in s["hover"]

@@ -57,7 +57,7 @@ def test_more_stops_raise_par_and_the_verdict_says_by_how_much():
     track.corners[corner]["stops"] += 1
     after = board_verdict(track, races=RACES, before=before)
     assert after.par_change is not None and after.par_change > 0
-    assert "more than before the edit" in after.lines()[0]
+    assert "more than before the last change" in after.lines()[0]
 
 
 def test_a_board_that_cannot_be_raced_says_what_is_missing():
@@ -160,7 +160,7 @@ def test_the_editor_marks_the_worst_corners_and_clears_them_after_an_edit():
     # the new verdict's par change is said under the plot, where the designer looks
     editor.verdict.refresh()
     assert editor.last_message.startswith("How it plays now: Par ")
-    assert "than before the edit" in editor.last_message
+    assert "than before the last change" in editor.last_message
 
 
 def _descendants(widget):
