@@ -128,7 +128,67 @@ def path_counts_near(graph: nx.DiGraph, corner: Any, members: Iterable[Any]) -> 
     for n in list(around):
         around.update(graph.predecessors(n))
         around.update(graph.successors(n))
-    return path_counts(graph.subgraph(around).copy(), corner)
+    # What path_counts(graph.subgraph(around)) computes, read straight off the adjacency
+    # (no subgraph copy, no networkx sort): every stops edit revalidates every corner.
+    nodes, pred, succ = graph.nodes, graph.pred, graph.succ
+    inside = [n for n in around if nodes[n]["corner"] == corner]
+    if not inside:
+        return (0, 0)
+    own = set(inside)
+    inner = {n: [s for s in succ[n] if s in own] for n in inside}
+    order = _topological(inside, inner)
+    if order is None:  # a loop inside the corner
+        return (0, 0)
+    entries = [
+        n for n in inside if any(nodes[p]["corner"] != corner for p in pred[n] if p in around)
+    ]
+    exits = [n for n in inside if any(nodes[s]["corner"] != corner for s in succ[n] if s in around)]
+    if not entries:
+        stepped_into = {s for n in inside for s in inner[n]}
+        entries = [n for n in inside if n not in stepped_into]
+    if not exits:
+        exits = [n for n in inside if not inner[n]]
+    return _longest_and_shortest(order, inner, entries, exits)
+
+
+def _topological(inside: list[Any], inner: dict[Any, list[Any]]) -> list[Any] | None:
+    """The spaces in an order where each comes after those stepping into it (Kahn), or
+    ``None`` when the steps ``inner`` go round a loop."""
+    waiting = dict.fromkeys(inside, 0)
+    for n in inside:
+        for s in inner[n]:
+            waiting[s] += 1
+    order = [n for n in inside if not waiting[n]]
+    for n in order:  # the list grows as it is read
+        for s in inner[n]:
+            waiting[s] -= 1
+            if not waiting[s]:
+                order.append(s)
+    return order if len(order) == len(inside) else None
+
+
+def _longest_and_shortest(
+    order: list[Any], inner: dict[Any, list[Any]], entries: list[Any], exits: list[Any]
+) -> tuple[int, int]:
+    """Most and fewest spaces from an entry to an exit, by DP over a topological order."""
+    longest: dict[Any, int] = {}
+    shortest: dict[Any, int] = {}
+    for n in entries:
+        longest[n] = shortest[n] = 1
+    for n in order:
+        if n not in shortest:
+            continue
+        far, near = longest[n] + 1, shortest[n] + 1
+        for s in inner[n]:
+            if s not in shortest:
+                longest[s], shortest[s] = far, near
+            else:
+                longest[s] = max(longest[s], far)
+                shortest[s] = min(shortest[s], near)
+    reached = [n for n in exits if n in shortest]
+    if not reached:
+        return (0, 0)
+    return (max(longest[n] for n in reached), min(shortest[n] for n in reached))
 
 
 def all_path_counts(graph: nx.DiGraph) -> dict[Any, tuple[int, int]]:
