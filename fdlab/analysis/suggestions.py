@@ -759,11 +759,17 @@ class Suggestions(Sequence[Suggestion]):
             head += f"<p>Pit lane: {html.escape(self.verdict.pit.words)}.</p>"
         if not self.items:
             return head + "<p>No change tried brings it closer to its targets.</p>"
+        head += (
+            "<p>Each change is one call away: <code>suggestions[0].apply(board)</code> returns "
+            "a changed copy of the board you gave <code>suggest</code>, and "
+            "<code>suggestions[0].apply_in(editor.controller)</code> makes it in a track "
+            "editor as one edit that Undo takes back (0 is the first change, 1 the second...).</p>"
+        )
         rows = "".join(
             "<div style='display:flex;flex-wrap:wrap;gap:12px;margin-bottom:12px'>"
             f"<div style='flex:1 1 22em;max-width:38em'><b>{k}. "
             f"{html.escape(s.change.description)}</b><br>{html.escape(s.effect)}<br>"
-            f"<code>suggestions[{k - 1}].apply_in(editor.controller)</code></div>"
+            f"<code>suggestions[{k - 1}]</code></div>"
             f"<div>{s.picture(self.track)}</div></div>"
             for k, s in enumerate(self.items[:10], start=1)
         )

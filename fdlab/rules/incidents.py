@@ -145,14 +145,8 @@ class IncidentRules:
         car standing on a tunnel space is not touched (X-5: no die is rolled
         for tunnel spaces); the mover on one is exempt too (checked by the caller).
         """
-        board = self.board
         preset = self.preset
-        car = state.cars[c]
-        where = {o.space: i for i, o in enumerate(state.cars) if o.space >= 0 and i != c}
-        # X-5: no die is rolled for tunnel spaces, so a car standing on one is not touched
-        touched = [
-            where[s] for s in board.touching[car.space] if s in where and board.tunnel[s] is None
-        ]
+        touched = self.touched_at(state, c, state.cars[c].space)
         if not touched:
             return state
         rank = {k: n for n, k in enumerate(state.order)}
@@ -177,6 +171,27 @@ class IncidentRules:
             if hit:
                 state = self._hurt(state, k, {pool: 1}, clause, events)
         return state
+
+    def touched_at(self, state: RaceState, c: int, space: int) -> list[int]:
+        """The cars car ``c`` touches standing on board index ``space`` (D-5, A-8).
+
+        Cars right behind or beside it, in car order; a car on a tunnel space
+        is not touched (X-5: no die is rolled for tunnel spaces).
+
+        Examples
+        --------
+        >>> from fdlab.rules import Race
+        >>> from fdlab.track import from_ascii
+        >>> race = Race(from_ascii(". . . . . .", grid=[2, 3]), cars=["A", "B"], seed=1)
+        >>> engine, state = race.engine, race.state
+        >>> engine.board.ids[state.cars[1].space]  # B stands on space 2
+        2
+        >>> [engine.touched_at(state, 0, i) for i in range(4)]  # right behind B: space 1
+        [[], [1], [], []]
+        """
+        board = self.board
+        where = {o.space: i for i, o in enumerate(state.cars) if o.space >= 0 and i != c}
+        return [where[s] for s in board.touching[space] if s in where and board.tunnel[s] is None]
 
     def _engine_check(
         self, state: RaceState, c: int, dice: DiceSource, events: list[Event]

@@ -11,15 +11,16 @@ ahead, the player choosing carefully after the roll.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from fdlab.rules.board import Board
-from fdlab.rules.costs import MoveCost, move_cost, move_costs, spaces
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs, spaces
 from fdlab.rules.engine import Engine
-from fdlab.rules.movement import MoveOption, move_options_for_rolls
+from fdlab.rules.movement import MoveOption, after_move, move_options_for_rolls
 from fdlab.rules.order import next_corners
 from fdlab.rules.presets import Preset, ordinal
 from fdlab.rules.state import CarState, RaceState
@@ -485,6 +486,119 @@ _OUTCOME_WORDS = (
     ("short", "ends short of it"),
     ("stall", "stalls"),
 )
+
+
+@dataclass(frozen=True)
+class ContactRisk:
+    """The collision check a move would bring (D-5, A-8): who it touches, what it may cost.
+
+    The car that moved rolls the black die once for every car it touches;
+    each roll at or below the preset's ``collision_fail`` costs it 1 point
+    of the collision pool. That is random damage: a move's certain cost
+    leaves it out.
+
+    Attributes
+    ----------
+    touched : tuple of int
+        The cars touched (car indices), in car order.
+    names : tuple of str
+        Their names.
+    pool : str
+        The pool a failed roll takes from (``"SP"``, or ``"body"`` WP).
+    unit : str
+        ``"SP"`` or ``"WP"``.
+    lose : Fraction
+        Chance to lose at least 1 point.
+    out : Fraction
+        Chance that the losses eliminate the car (D-1, D-2), after the move's certain cost.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> risk = ContactRisk((1,), ("Red",), "SP", "SP", Fraction(1, 5), Fraction(0))
+    >>> str(risk)
+    'touches Red: 20% to lose 1 SP'
+    """
+
+    touched: tuple[int, ...]
+    names: tuple[str, ...]
+    pool: str
+    unit: str
+    lose: Fraction
+    out: Fraction
+
+    def __str__(self) -> str:
+        count = len(self.touched)
+        points = "1 SP" if self.unit == "SP" else f"1 {self.pool} WP"
+        if count > 1:
+            points += " or more"
+        text = f"touches {' and '.join(self.names)}: {percent(self.lose)} to lose {points}"
+        if self.out > 0:
+            text += f", {percent(self.out)} to be eliminated"
+        return text
+
+
+def contact_risk(
+    engine: Engine, state: RaceState, option: MoveOption, cost: MoveCost
+) -> ContactRisk | None:
+    """The collision check the car on turn would roll after ``option`` (D-5, A-8), or None.
+
+    None when the move touches nobody, eliminates the car, finishes the race
+    (the car leaves the board, S-4), or ends in the pit zone or on a tunnel
+    space (P-4, X-5: no collision roll there), as the engine decides after a move.
+    Street hazards rolled before the collision check are not counted.
+
+    Examples
+    --------
+    >>> from fdlab.rules import Race
+    >>> from fdlab.rules.dice import LoadedDice
+    >>> from fdlab.track import from_ascii
+    >>> cars = {"Blue": {"space": 1, "gear": 1, "pools": (1,)}, "Red": {"space": 4, "gear": 1}}
+    >>> race = Race.from_position(from_ascii(". . . . . . . . .", finish=8), cars,
+    ...                           order=["Blue", "Red"], dice=LoadedDice([2]))
+    >>> _ = race.play(1)  # Blue, 1 SP left, rolls 2
+    >>> free = race.legal_moves()[0]
+    >>> print(free)
+    to 3 (2 spaces): no damage
+    >>> print(contact_risk(race.engine, race.state, free.option, free.cost))
+    touches Red: 20% to lose 1 SP, 20% to be eliminated
+    """
+    board = engine.board
+    preset = engine.preset
+    c = state.on_turn
+    car = state.cars[c]
+    dest = option.destination
+    if cost.eliminated or in_pit_zone(board, dest) or board.tunnel[dest] is not None:
+        return None
+    _stops, lap = after_move(board, car.space, car.stops, car.lap, option)
+    if "finish" in option.lines and lap > preset.laps:
+        return None
+    touched = engine.touched_at(state, c, dest)
+    if not touched:
+        return None
+    black = preset.black_die
+    fail = black.probability(lambda value: value <= preset.collision_fail)
+    rolls = len(touched)
+    pool = preset.collision_pool
+    index = preset.pool_index[pool]
+    left = car.pools[index] - cost.loss[index]
+    # the losses that eliminate: down to 0 where that is out (D-1), below 0 anyway (D-2)
+    fatal = left if pool in preset.eliminate_at_zero else left + 1
+    out = sum(
+        (
+            math.comb(rolls, hits) * fail**hits * (1 - fail) ** (rolls - hits)
+            for hits in range(max(fatal, 0), rolls + 1)
+        ),
+        Fraction(0),
+    )
+    return ContactRisk(
+        touched=tuple(touched),
+        names=tuple(engine.names[k] for k in touched),
+        pool=pool,
+        unit="WP" if preset.model == "advanced" else "SP",
+        lose=1 - (1 - fail) ** rolls,
+        out=out,
+    )
 
 
 def percent(p: Fraction) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from fdlab.rules.actions import Action, ChooseGear, ChooseMove, RollGrid, UseNitro
 from fdlab.rules.loop import RaceStep
-from fdlab.rules.odds import GearRisk, amount, percent
+from fdlab.rules.odds import ContactRisk, GearRisk, amount, contact_risk, percent
 from fdlab.rules.policy import Policy, Seat
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import LegalMove, Race
@@ -167,22 +167,33 @@ class MoveChoice:
         ``race.play(destination)`` does).
     ways : int
         How many legal moves end there.
+    contact : ContactRisk or None
+        The collision check ending there brings (D-5, A-8): the cars it
+        touches and the chance to lose a point, or to be eliminated, by it.
     """
 
     destination: SpaceId
     move: LegalMove
     ways: int
+    contact: ContactRisk | None = None
 
     @property
     def cost(self) -> str:
-        """The move's certain cost in words, marking an eliminating move."""
+        """The move's certain cost in words, marking an eliminating move, then its risk."""
         text = self.move.cost.describe()
-        return f"OUT: {text}" if self.move.eliminates else text
+        text = f"OUT: {text}" if self.move.eliminates else text
+        return f"{text}; {self.contact}" if self.contact is not None else text
+
+    @property
+    def risky(self) -> bool:
+        """Ending there brings a collision check (random damage, D-5)."""
+        return self.contact is not None
 
     @property
     def label(self) -> str:
-        """One line for the list: ``to 17 (4 spaces): no damage``."""
-        return str(self.move) + (" · eliminates the car" if self.move.eliminates else "")
+        """One line for the list: ``to 17 (4 spaces): no damage · touches Red: 20% to lose 1 SP``."""
+        text = str(self.move) + (" · eliminates the car" if self.move.eliminates else "")
+        return f"{text} · {self.contact}" if self.contact is not None else text
 
 
 @dataclass(frozen=True)
@@ -473,18 +484,26 @@ class TableController:
         return choices
 
     def move_choices(self) -> list[MoveChoice]:
-        """Every legal destination with the cheapest way there, nearest first."""
-        if self.race.phase != "move":
+        """Every legal destination with the cheapest way there and its collision risk.
+
+        The farthest first, the moves that eliminate the car last.
+        """
+        race = self.race
+        if race.phase != "move":
             return []
         best: dict[SpaceId, LegalMove] = {}
         ways: dict[SpaceId, int] = {}
-        for move in self.race.legal_moves():
+        for move in race.legal_moves():
             key = move.destination
             ways[key] = ways.get(key, 0) + 1
             known = best.get(key)
             if known is None or _cheaper(move, known):
                 best[key] = move
-        choices = [MoveChoice(d, m, ways[d]) for d, m in best.items()]
+        engine, state = race.engine, race.state
+        choices = [
+            MoveChoice(d, m, ways[d], contact_risk(engine, state, m.option, m.cost))
+            for d, m in best.items()
+        ]
         return sorted(choices, key=lambda c: (c.move.eliminates, -c.move.moved, c.move.cost.total))
 
     def box_move(self) -> LegalMove | None:

@@ -622,8 +622,9 @@ class RaceTable:
         if race.phase == "gear":
             return (
                 f"**{name}: choose a gear.** Each button tells the shift's cost, the chance "
-                f"to be eliminated (OUT), the {unit} you may lose and the corner ahead "
-                "(hover for more); press one to roll."
+                f"to be eliminated (OUT), the {unit} you may lose braking and overshooting, "
+                "and the corner ahead (hover for more); collisions and engine rolls may cost "
+                "more, and the move list says which moves bring them. Press one to roll."
             )
         extra = ""
         if c.nitro_available():
@@ -632,7 +633,8 @@ class RaceTable:
             extra += " *Into the box* stops in your pit box (P-2)."
         return (
             f"**{name}: choose where to go.** Click a space outlined in pink (blue: free, "
-            f"orange: costs {unit}, black hatched: eliminates; hover for the cost) or pick "
+            f"orange: costs {unit}, black hatched: eliminates, dotted: a collision check "
+            f"that may cost {unit}; hover for the cost and the risk) or pick "
             f"a move in the list and press *Move*.{extra}"
         )
 
@@ -687,7 +689,7 @@ class RaceTable:
             if choice.move.boxed:
                 way += ", into the box"
             data["way"].append(way)
-            fill, hatch = _move_colors(choice.move)
+            fill, hatch = _move_colors(choice.move, risky=choice.risky)
             data["fill"].append(fill)
             data["hatch"].append(hatch)
         self.target_source.selected.indices = []
@@ -1052,6 +1054,12 @@ def _legend_html(race: Race) -> str:
         (colors.MOVE_FREE, "a move at no cost", colors.HIGHLIGHT),
         (colors.MOVE_COSTLY, f"a move that costs {unit} (hover for the cost)", colors.HIGHLIGHT),
         (out, "a move that eliminates the car", colors.HIGHLIGHT),
+        (
+            f"radial-gradient(circle,{colors.MOVE_OUT_HATCH} 28%,transparent 32%) 0 0/5px 5px,"
+            f"{colors.MOVE_FREE}",
+            f"dotted: ends touching a car, a collision check (may cost {unit})",
+            colors.HIGHLIGHT,
+        ),
     ]
     if track.corners:
         entries.append((colors.CORNER, "corner: flag = stops, green/red = long/short way", ""))
@@ -1075,8 +1083,9 @@ def _legend_html(race: Race) -> str:
     return f"<div style='font-size:0.8em;line-height:1.5;margin:0.1em 0 0.2em'>{items}</div>"
 
 
-def _move_colors(move: Any) -> tuple[str, str]:
-    """Fill and hatch of a destination on the board: free, costly or eliminating.
+def _move_colors(move: Any, *, risky: bool = False) -> tuple[str, str]:
+    """Fill and hatch of a destination on the board: free, costly or eliminating; dotted
+    when ending there brings a collision check (``risky``: random damage, D-5).
 
     Examples
     --------
@@ -1084,12 +1093,15 @@ def _move_colors(move: Any) -> tuple[str, str]:
     >>> free = Move(eliminates=False, cost=Move(total=0))
     >>> _move_colors(free) == (colors.MOVE_FREE, " ")
     True
+    >>> _move_colors(free, risky=True) == (colors.MOVE_FREE, ".")
+    True
     >>> _move_colors(Move(eliminates=True, cost=Move(total=3)))[1]
     'x'
     """
     if move.eliminates:
         return colors.MOVE_OUT, "x"
-    return (colors.MOVE_COSTLY if move.cost.total > 0 else colors.MOVE_FREE), " "
+    fill = colors.MOVE_COSTLY if move.cost.total > 0 else colors.MOVE_FREE
+    return fill, "." if risky else " "
 
 
 def file_link(path: str | os.PathLike[str], start: str | os.PathLike[str] | None = None) -> str:

@@ -26,12 +26,14 @@ START = (
 )
 MOVE = (
     "**Blue: choose where to go.** Click a space outlined in pink (blue: free, orange: costs "
-    "SP, black hatched: eliminates; hover for the cost) or pick a move in the list and press "
-    "*Move*."
+    "SP, black hatched: eliminates, dotted: a collision check that may cost SP; hover for the "
+    "cost and the risk) or pick a move in the list and press *Move*."
 )
 GEAR = (
     "**Blue: choose a gear.** Each button tells the shift's cost, the chance to be eliminated "
-    "(OUT), the SP you may lose and the corner ahead (hover for more); press one to roll."
+    "(OUT), the SP you may lose braking and overshooting, and the corner ahead (hover for "
+    "more); collisions and engine rolls may cost more, and the move list says which moves "
+    "bring them. Press one to roll."
 )
 
 
