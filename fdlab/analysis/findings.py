@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 from fdlab.analysis.stats import mean_interval, spread_text, wilson
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from fdlab.analysis.report import CircuitReport
 
 __all__ = ["Finding", "findings", "heat_svg"]
@@ -304,16 +306,40 @@ def _eliminations(report: CircuitReport) -> Finding:
     )
     from fdlab.plot.bars import bar_chart_svg
 
-    shown = crashes.iloc[:6]
+    bars = _elimination_bars(crashes, elsewhere)
     picture = bar_chart_svg(
-        [str(name) for name in shown["name"]],
-        [float(n) for n in shown["eliminations"]],
-        title="Eliminations by corner",
+        [name for name, _ in bars],
+        [float(count) for _, count in bars],
+        title="Where cars were eliminated",
         fmt="{:.0f}",
-        picked=[k == 0 for k in range(len(shown))],
+        picked=[k == 0 for k in range(len(bars))],
     )
     details = f"{lost} of {len(cars)} cars; Wilson interval. {CAUSE_MEANING}"
     return Finding("eliminations", text, picture, details)
+
+
+def _elimination_bars(crashes: pd.DataFrame, elsewhere: int) -> list[tuple[str, int]]:
+    """Bars that add up to every elimination: the six worst corners, the other corners,
+    then the cars lost after the last corner (on the way to the flag).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> crashes = pd.DataFrame({"name": list("ABCDEFGH"), "eliminations": [5, 4, 3, 2, 2, 1, 1, 1]})
+    >>> _elimination_bars(crashes, 2)[-3:]
+    [('F', 1), ('other corners', 2), ('after the last corner', 2)]
+    """
+    bars = [
+        (str(name), int(n))
+        for name, n in zip(crashes["name"], crashes["eliminations"], strict=True)
+    ]
+    shown = bars[:6]
+    rest = sum(n for _, n in bars[6:])
+    if rest:
+        shown.append(("other corners", rest))
+    if elsewhere > 0:
+        shown.append(("after the last corner", elsewhere))
+    return shown
 
 
 def _bots(report: CircuitReport) -> Finding | None:

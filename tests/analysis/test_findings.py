@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from fdlab.analysis.examples import small_playtest, tight_ring
-from fdlab.analysis.findings import findings
+from fdlab.analysis.findings import _elimination_bars, findings
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
 from fdlab.analysis.stats import mean_interval
@@ -97,6 +97,25 @@ def test_eliminations_name_their_corner_and_cause():
     worst = report.corners.sort_values("eliminations", ascending=False).iloc[0]
     assert f"{int(worst['eliminations'])} at {worst['name']}, " in text
     assert re.search(r"by the bot's mistake|worn out|by the corner's danger|by bad luck", text)
+
+
+def test_the_elimination_bars_add_up_to_every_car_eliminated():
+    """Cars lost after the last corner have a bar too (the text counted them, the chart did not)."""
+    result = playtest(tight_ring(), ["random", "random"], races=10, seed=1, workers=1,
+                      progress=False)  # fmt: skip
+    report = circuit_report(result, par=False)
+    lost = int((result.cars["status"] == "eliminated").sum())
+    picture = by_topic(report)["eliminations"].picture
+    corners = report.corners
+    crashes = corners[corners["eliminations"] > 0].sort_values("eliminations", ascending=False)
+    elsewhere = lost - int(corners["eliminations"].sum())
+    bars = _elimination_bars(crashes, elsewhere)
+    assert sum(count for _, count in bars) == lost
+    assert all(name in picture for name, _ in bars)
+    many = pd.DataFrame(
+        {"name": [f"C{k}" for k in range(9)], "eliminations": [9, 8, 7, 6, 5, 4, 3, 2, 1]}
+    )
+    assert _elimination_bars(many, 3)[6:] == [("other corners", 6), ("after the last corner", 3)]
 
 
 def test_bots_at_par_read_at_par_not_under_it(report):
