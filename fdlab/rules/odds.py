@@ -382,12 +382,12 @@ class GearRisk:
         >>> engine = Engine(board, BASIC, ["Solo"])
         >>> risks = gear_risks(engine, engine.position([{"space": 0, "gear": 3}]), 0, [1, 3, 4])
         >>> [risks[gear].short_words() for gear in (1, 3, 4)]
-        ["can't reach", 'stops 25%', 'overshoots']
+        ["can't reach corner 1", 'stops 25%', 'overshoots']
         """
         if self.corner is None or self.shift_eliminates:
             return ""
         if not self.reach:
-            return "can't reach"
+            return f"can't reach corner {self.corner}"
         later = self._later_words(short=True)
         if self.stop:
             return f"stops {percent(self.stop)}" + later
@@ -789,7 +789,7 @@ def gear_risks(
     >>> risks = gear_risks(engine, state, 0)
     >>> {gear: (risk.elimination, risk.loss, risk.short_words()) for gear, risk in risks.items()}
     ... # doctest: +NORMALIZE_WHITESPACE
-    {1: (Fraction(0, 1), Fraction(2, 1), "can't reach"),
+    {1: (Fraction(0, 1), Fraction(2, 1), "can't reach corner 1"),
      2: (Fraction(0, 1), Fraction(1, 1), 'stops 50%'),
      3: (Fraction(1, 4), Fraction(3, 2), 'stops 25%'),
      4: (Fraction(5, 6), Fraction(9, 2), 'overshoots'),

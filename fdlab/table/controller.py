@@ -439,7 +439,7 @@ class TableController:
         >>> race = Race.from_position(track, {"Blue": {"space": 0, "gear": 4, "pools": (3,)}})
         >>> for choice in TableController(race, ["person"]).gear_choices():
         ...     print(choice.label)
-        1st · 2 SP · can't reach
+        1st · 2 SP · can't reach corner 1
         2nd · 1 SP · stops 50%
         3rd · free · 25% OUT · −1.5 SP · stops 25%
         4th · free · 83% OUT · −4.5 SP · overshoots
@@ -695,7 +695,9 @@ class TableController:
                 lap = f"lap {min(max(car.lap, 1), preset.laps)} of {preset.laps}"
             corner = race.board.corner[car.space] if car.space >= 0 else None
             if corner is not None and car.racing:
-                stops = f"{car.stops} of {race.board.stops.get(corner, 0)} in corner {corner}"
+                need = race.board.stops.get(corner, 0)
+                # stops beyond the corner's count change nothing (C-2): "1 of 1", never "3 of 1"
+                stops = f"{min(car.stops, need)} of {need} in corner {corner}"
             else:
                 stops = ""
             rows.append(

@@ -55,6 +55,7 @@ from fdlab.plot import colors
 from fdlab.plot.data import board_data, car_data
 from fdlab.plot.figure import board_figure, car_rows, pixels_per_unit
 from fdlab.plot.geometry import space_size
+from fdlab.rules.costs import spaces
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
 from fdlab.table.controller import TableController
@@ -683,7 +684,7 @@ class RaceTable:
             data["ys"].append(ys)
             data["id"].append(choice.destination)
             data["cost"].append(choice.cost)
-            way = f"{choice.move.moved} spaces"
+            way = spaces(choice.move.moved)
             if choice.move.braked:
                 way += f", braking {choice.move.braked}"
             if choice.move.boxed:

@@ -192,7 +192,7 @@ def test_corner_out_of_reach():
     for gear in (1, 2, 3):
         assert risks[gear].corner == 2 and risks[gear].reach == 0
         assert risks[gear].corner_words() == "corner 2: can't reach it"
-        assert risks[gear].short_words() == "can't reach"
+        assert risks[gear].short_words() == "can't reach corner 2"
         assert risks[gear].stop == risks[gear].overshoot == 0
 
 

@@ -210,6 +210,10 @@ def test_dashboard_shows_gear_pools_laps_and_corner_stops(ring):
     row = TableController(race, ["person"]).dashboard()[0]
     assert (row.gear, row.pools, row.lap) == ("3rd", {"SP": 18}, "lap 1 of 1")
     assert row.stops == "1 of 1 in corner 1"
+    more = Race.from_position(
+        ring, {"Blue": {"space": 10, "gear": 1, "started": True, "lap": 1, "stops": 3}}
+    )  # C-2: stops beyond the count change nothing, and read so
+    assert TableController(more, ["person"]).dashboard()[0].stops == "1 of 1 in corner 1"
     advanced = Race.from_position(ring, {"Blue": {"space": 0}}, "advanced")
     pools = TableController(advanced, ["person"]).dashboard()[0].pools
     assert list(pools) == ["tires", "brakes", "fuel", "body", "engine"]

@@ -62,8 +62,8 @@ def test_certain_elimination_reads_100_out_d2():
 def test_corner_out_of_reach_says_cant_reach():
     """C-2: from column 24 corner 2 (column 30) is out of reach in 1st and 2nd, not in 3rd."""
     _, choices = choices_at(24, 3)
-    assert choices[1].label == "1st · 1 SP · can't reach"
-    assert choices[2].label == "2nd · free · can't reach"
+    assert choices[1].label == "1st · 1 SP · can't reach corner 2"
+    assert choices[2].label == "2nd · free · can't reach corner 2"
     assert choices[2].corner_outcome == "corner 2: can't reach it"
     assert "can't reach" not in choices[3].label + choices[4].label
 

@@ -58,7 +58,7 @@ def test_gear_buttons_are_the_legal_gears_with_cost_and_odds(ring):
     labels = [b.description for b in table.gear_buttons.children]
     assert len(labels) == len(race.legal_gears())
     # 1st cannot reach the corner: the button says so instead of "0% stop" (issue 27)
-    assert labels[0] == "1st · 2 SP · can't reach"
+    assert labels[0] == "1st · 2 SP · can't reach corner 1"
 
 
 def test_a_gear_click_rolls_the_die_and_highlights_every_destination(ring):
