@@ -106,7 +106,7 @@ class Comparison:
         --------
         >>> from fdlab.analysis.examples import small_playtest
         >>> a, b = small_playtest(seed=1), small_playtest(seed=2)
-        >>> compare_playtests(a, b).boards()._repr_html_().count("<svg")
+        >>> compare_playtests(a, b).boards()._repr_html_().count('class="heat-key"')  # two boards
         2
         """
         from fdlab.analysis.findings import heat_svg
@@ -118,13 +118,15 @@ class Comparison:
             )
         reports = [circuit_report(result, par=False) for result in (self.before, self.after)]
         top = max(float(r.heat["damage_per_race"].max()) if len(r.heat) else 0.0 for r in reports)
+        unit = "WP" if self.before.preset.model == "advanced" else "SP"
+        unit = "WP" if self.before.preset.model == "advanced" else "SP"
         cells = "".join(
             f"<div><b>{html.escape(name)}</b><br>{heat_svg(report, top=top, width=width)}</div>"
             for name, report in zip(self.names, reports, strict=True)
         )
         return _Html(
             f"<div><p>Damage per race on each space, pale yellow to dark red = up to "
-            f"{top:.2g} SP, the same scale on both</p>"
+            f"{top:.2g} {unit}, the same scale on both</p>"
             f"<div style='display:flex;flex-wrap:wrap;gap:12px'>{cells}</div></div>"
         )
 

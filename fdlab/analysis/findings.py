@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
     from fdlab.analysis.report import CircuitReport
 
-__all__ = ["Finding", "findings", "heat_svg"]
+__all__ = ["Finding", "findings", "heat_svg", "with_heat_key"]
 
 #: A corner "never matters" when fewer passages than this overshoot it...
 QUIET_OVERSHOOT = 0.05
@@ -220,6 +221,7 @@ def _corners(report: CircuitReport) -> Finding | None:
     if corners.empty:
         return None
     biting = corners[corners["danger"] > 0].iloc[:2]
+    unit = "WP" if report.result.preset.model == "advanced" else "SP"
     quiet = corners[
         (corners["overshoot_rate"].fillna(0) < QUIET_OVERSHOOT)
         & (corners["damage_per_passage"].fillna(0) < QUIET_DAMAGE)
@@ -230,7 +232,7 @@ def _corners(report: CircuitReport) -> Finding | None:
     if len(biting):
         said = "; ".join(
             f"{row['name']} ({_plural(int(row['stops']), 'stop')}): overshot in "
-            f"{_pct(row['overshoot_rate'])} of passages, {row['damage_per_passage']:.1f} SP a car"
+            f"{_pct(row['overshoot_rate'])} of passages, {row['damage_per_passage']:.1f} {unit} a car"
             for _, row in biting.iterrows()
         )
         parts.append(f"The corners that decide races: {said}.")
@@ -274,7 +276,52 @@ def heat_svg(report: CircuitReport, *, top: float | None = None, width: int = 52
         for space, value in per_race.items():
             if value > 0:
                 fills[space] = heat_colour(value, top)
-    return track_svg(report.result.track, width=width, fills=fills, legend=False)
+    board = track_svg(report.result.track, width=width, fills=fills, legend=False)
+    unit = "WP" if report.result.preset.model == "advanced" else "SP"
+    return with_heat_key(board, top, unit)
+
+
+#: Height of the colour key under a heat picture, in pixels.
+_KEY_HEIGHT = 26
+
+
+def with_heat_key(svg: str, top: float, unit: str = "SP") -> str:
+    """``svg`` with a colour key under it: the heat colours from none to ``top`` a race.
+
+    Examples
+    --------
+    >>> board = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"></svg>'
+    >>> keyed = with_heat_key(board, 6.6)
+    >>> keyed.startswith("<svg") and 'height="226"' in keyed and "up to 6.6 SP" in keyed
+    True
+    """
+    from fdlab.analysis.report import HEAT
+
+    head = re.match(r'<svg[^>]*width="([0-9.]+)"[^>]*height="([0-9.]+)"', svg)
+    if head is None:
+        return svg
+    width, height = float(head.group(1)), float(head.group(2))
+    y = height + 6
+    swatches = "".join(
+        f'<rect x="{14 + 16 * k}" y="{y:.0f}" width="16" height="12" fill="{colour}"/>'
+        for k, colour in enumerate(HEAT)
+    )
+    after = 14 + 16 * len(HEAT) + 6
+    words = (
+        f"damage a race, up to {top:.2g} {unit} (none: the board's colours)"
+        if top > 0
+        else "no damage anywhere"
+    )
+    key = (
+        f'<g class="heat-key" font-size="11" fill="#333">{swatches}'
+        f'<text x="{after}" y="{y + 10:.0f}">{words}</text></g>'
+    )
+    total = height + _KEY_HEIGHT
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{total:.0f}" '
+        f'viewBox="0 0 {width:.0f} {total:.0f}" font-family="DejaVu Sans, Helvetica, Arial, '
+        f'sans-serif">{svg}{key}</svg>'
+    )
 
 
 def _eliminations(report: CircuitReport) -> Finding:

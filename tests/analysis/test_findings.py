@@ -18,6 +18,7 @@ from fdlab.analysis.findings import _elimination_bars, findings
 from fdlab.analysis.playtest import playtest
 from fdlab.analysis.report import circuit_report
 from fdlab.analysis.stats import mean_interval
+from fdlab.rules.presets import get_preset
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +159,15 @@ def test_one_car_has_no_pole_or_lead_finding():
 def test_small_playtest_findings_start_with_race_length():
     report = circuit_report(small_playtest(races=4), par=False)
     assert findings(report)[0].topic == "race length"
+
+
+def test_the_heat_picture_has_a_colour_key_in_the_rules_unit(report):
+    """The damage colours are explained under the board, in SP (WP under advanced rules)."""
+    picture = by_topic(report)["corners"].picture
+    assert picture.startswith("<svg") and 'class="heat-key"' in picture
+    top = float(report.heat["damage_per_race"].max())
+    assert f"up to {top:.2g} SP" in picture
+    advanced = dataclasses.replace(
+        report, result=dataclasses.replace(report.result, preset=get_preset("advanced"))
+    )
+    assert f"up to {top:.2g} WP" in by_topic(advanced)["corners"].picture
