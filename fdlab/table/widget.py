@@ -532,7 +532,7 @@ class RaceTable:
         self._moves = moves
         self._show_targets(moves)
         self.move_list.options = [(m.label, i) for i, m in enumerate(moves)]
-        self.move_list.value = 0 if moves else None
+        self.move_list.value = _safe_first(moves)
         self.move_list.layout.display = "" if moves else "none"
         self.move_button.layout.display = "" if moves else "none"
         self.nitro_button.layout.display = "" if person and c.nitro_available() else "none"
@@ -1082,6 +1082,31 @@ def _legend_html(race: Race) -> str:
         for color, text, line in entries
     )
     return f"<div style='font-size:0.8em;line-height:1.5;margin:0.1em 0 0.2em'>{items}</div>"
+
+
+def _safe_first(moves: Sequence[Any]) -> int | None:
+    """The move the list offers first: the farthest that costs nothing and touches no car,
+    else the farthest that does not eliminate the car, else the first (None: no move).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Choice
+    >>> def choice(total, risky=False, out=False):
+    ...     return Choice(move=Choice(cost=Choice(total=total), eliminates=out), risky=risky)
+    >>> _safe_first([choice(0, risky=True), choice(2), choice(0), choice(0)])
+    2
+    >>> _safe_first([choice(1, out=True), choice(2, risky=True)]), _safe_first([])
+    (1, None)
+    """
+    if not moves:
+        return None
+    for index, choice in enumerate(moves):
+        if choice.move.cost.total == 0 and not choice.risky and not choice.move.eliminates:
+            return index
+    for index, choice in enumerate(moves):
+        if not choice.move.eliminates:
+            return index
+    return 0
 
 
 def _move_colors(move: Any, *, risky: bool = False) -> tuple[str, str]:
