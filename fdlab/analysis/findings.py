@@ -403,10 +403,10 @@ def _bots(report: CircuitReport) -> Finding | None:
         margin = 1.96 * sem / par if sem == sem and par else float("nan")
         if margin == margin and gap <= margin:
             # no driver beats the exact optimum on average: below par is the dice's luck
-            said.append(f"`{bot}` at par (+-{max(margin, -gap):.0%})")
+            said.append(f"`{bot}` at par (give or take {max(margin, -gap):.0%})")
         elif margin == margin:
             word = "over" if gap > 0 else "under"
-            said.append(f"`{bot}` {abs(gap):.0%} {word} par (+-{margin:.0%})")
+            said.append(f"`{bot}` {abs(gap):.0%} {word} par (give or take {margin:.0%})")
         else:
             said.append(f"`{bot}` {gap:+.0%} from par")
     races = report.result.info.get("solo_races", 0)

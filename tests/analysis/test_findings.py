@@ -124,11 +124,11 @@ def test_bots_at_par_read_at_par_not_under_it(report):
     bots["solo_gap"] = -0.005
     bots["solo_sem"] = 0.02 * report.par.par  # +-4%: within noise of par
     text = by_topic(dataclasses.replace(report, bots=bots))["bots"].text
-    assert "at par (+-4%)" in text and "under par" not in text
+    assert "at par (give or take 4%)" in text and "under par" not in text
     bots["solo_gap"] = -0.03  # luckier dice than par: still at par, the margin covers it
     bots["solo_sem"] = 0.005 * report.par.par
     text = by_topic(dataclasses.replace(report, bots=bots))["bots"].text
-    assert "at par (+-3%)" in text and "under par" not in text
+    assert "at par (give or take 3%)" in text and "under par" not in text
     bots["solo_sem"] = 0.001 * report.par.par
     bots["solo_gap"] = 0.1
     text = by_topic(dataclasses.replace(report, bots=bots))["bots"].text
