@@ -76,6 +76,10 @@ class Seat:
             expect(gears.first).to_be_visible()  # the prompt may come a moment before them
             gears.nth(gears.count() // 2).click()
         elif "click a highlighted space" in text:
+            # the first move of the list, as hot_seat plays it (the list may start on a safer one)
+            first = self.table.locator(".fdlab-move-list input").first
+            first.check()
+            expect(first).to_be_checked()
             self.table.locator("button.fdlab-move").click()
         else:
             raise AssertionError(f"{self.player}: nothing to do at {text!r}")
