@@ -458,6 +458,13 @@ class Engine(IncidentRules):
                 f"{self.names[c]} " + "/".join(str(v) for v in rolls[c]) for c in range(self.n_cars)
             )
             text = f"Grid roll ({rule} takes pole, S-1): {rolled}"
+            tied = next((c for c in range(self.n_cars) if len(rolls[c]) > 1), None)
+            if tied is not None:  # say once what the slashes mean
+                first, *again = rolls[tied]
+                text += (
+                    f" (tied cars roll again: {self.names[tied]} rolled {first}, "
+                    f"then {', then '.join(map(str, again))})"
+                )
         events.append(Event("grid", None, text))
         cars = list(state.cars)
         for spot, c in enumerate(ranking):

@@ -28,6 +28,13 @@ def test_S1_basic_highest_roll_takes_pole_and_ties_reroll():
     assert grid_spaces(state) == [5, 7, 6]  # B pole, C second, A third
     assert state.order == (2, 1, 0) and state.phase == "gear"  # B and C level: lane 0 first (T-3)
     assert "A 5/3, B 17, C 5/9" in str(events[0])
+    assert str(events[0]).endswith("(tied cars roll again: A rolled 5, then 3)")  # the slash said
+
+
+def test_S1_no_tie_no_word_on_ties():
+    engine = Engine(BOARD, BASIC, ["A", "B"])
+    _, events = engine.step(engine.initial_state(), RollGrid(), LoadedDice([5, 17]))
+    assert str(events[0]).endswith("A 5, B 17") and "tied" not in str(events[0])
 
 
 def test_S1_advanced_lowest_roll_takes_pole():
