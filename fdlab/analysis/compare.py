@@ -118,8 +118,7 @@ class Comparison:
             )
         reports = [circuit_report(result, par=False) for result in (self.before, self.after)]
         top = max(float(r.heat["damage_per_race"].max()) if len(r.heat) else 0.0 for r in reports)
-        unit = "WP" if self.before.preset.model == "advanced" else "SP"
-        unit = "WP" if self.before.preset.model == "advanced" else "SP"
+        unit = self.before.preset.unit
         cells = "".join(
             f"<div><b>{html.escape(name)}</b><br>{heat_svg(report, top=top, width=width)}</div>"
             for name, report in zip(self.names, reports, strict=True)

@@ -221,7 +221,7 @@ def _corners(report: CircuitReport) -> Finding | None:
     if corners.empty:
         return None
     biting = corners[corners["danger"] > 0].iloc[:2]
-    unit = "WP" if report.result.preset.model == "advanced" else "SP"
+    unit = report.result.preset.unit
     quiet = corners[
         (corners["overshoot_rate"].fillna(0) < QUIET_OVERSHOOT)
         & (corners["damage_per_passage"].fillna(0) < QUIET_DAMAGE)
@@ -277,7 +277,7 @@ def heat_svg(report: CircuitReport, *, top: float | None = None, width: int = 52
             if value > 0:
                 fills[space] = heat_colour(value, top)
     board = track_svg(report.result.track, width=width, fills=fills, legend=False)
-    unit = "WP" if report.result.preset.model == "advanced" else "SP"
+    unit = report.result.preset.unit
     return with_heat_key(board, top, unit)
 
 

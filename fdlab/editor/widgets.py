@@ -529,18 +529,11 @@ class TrackEditor:
         >>> TrackEditor(from_ascii(". . .", name="Oval")).status_text
         'Oval · 3 spaces · 3 problems · saved'
         """
-        name, rest = self._status()
-        return f"{name} · {rest}"
+        return " · ".join(self._status())
 
-    def _problems_said(self) -> str:
-        """'no problems', '1 problem' or 'N problems': how many the validator finds."""
-        count = len(self.controller.problems)
-        if not count:
-            return "no problems"
-        return f"{count} problem{'s' if count != 1 else ''}"
-
-    def _status(self) -> tuple[str, str]:
-        """The board's name, and the rest of the status line."""
+    def _status(self) -> tuple[str, str, str, str]:
+        """The status line's parts: name, spaces, problems ('no problems', '1 problem'...),
+        then whether it is saved and its file."""
         controller = self.controller
         count = controller.unsaved_edits
         if not controller.dirty:
@@ -548,24 +541,18 @@ class TrackEditor:
         else:
             state = f"{count} unsaved edit{'s' if count != 1 else ''}"
         where = f" · {controller.path}" if controller.path else ""
-        return (
-            controller.track.name,
-            f"{len(controller.track)} spaces · {self._problems_said()} · {state}{where}",
-        )
+        problems = len(controller.problems)
+        said = f"{problems} problem{'s' if problems != 1 else ''}" if problems else "no problems"
+        return controller.track.name, f"{len(controller.track)} spaces", said, state + where
 
     def _sync_controls(self, what: str = "") -> None:
         controller = self.controller
-        name, rest = self._status()
-        problems = self._problems_said()
-        # the problem count in red while there is one: the list is in the panel's Problems
-        counted = _escape(rest).replace(
-            problems,
-            problems
-            if not controller.problems
-            else f'<span style="color:#b00020" title="listed under Problems">{problems}</span>',
-            1,
-        )
-        self.status.value = f"<b>{_escape(name)}</b> · {counted}"
+        name, spaces, problems, rest = (_escape(part) for part in self._status())
+        if controller.problems:  # in red while there is one: the list is in the panel's Problems
+            problems = (
+                f'<span style="color:#b00020" title="listed under Problems">{problems}</span>'
+            )
+        self.status.value = f"<b>{name}</b> · {spaces} · {problems} · {rest}"
         if what:
             self._say(what)
         self.undo_button.disabled = not controller.can_undo

@@ -595,7 +595,7 @@ def contact_risk(
         touched=tuple(touched),
         names=tuple(engine.names[k] for k in touched),
         pool=pool,
-        unit="WP" if preset.model == "advanced" else "SP",
+        unit=preset.unit,
         lose=1 - (1 - fail) ** rolls,
         out=out,
     )
@@ -806,7 +806,7 @@ def gear_risks(
         )
     gears = list(gears)
     names = preset.pool_names
-    unit = "WP" if preset.model == "advanced" else "SP"
+    unit = preset.unit
     rolls = {g: _rolls(engine, car, g) for g in gears}
     wanted = {value for table in rolls.values() for value, _, stall in table if not stall}
     by_roll = move_options_for_rolls(board, car.space, wanted, engine.move_rules(state, car_index))

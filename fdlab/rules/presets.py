@@ -192,6 +192,17 @@ class Preset:
             Die(f"{ordinal(g)} gear", tuple(faces)) for g, faces in enumerate(self.gear_faces, 1)
         )
 
+    @property
+    def unit(self) -> str:
+        """What damage is counted in, in words: ``"SP"``, or ``"WP"`` under the advanced rules.
+
+        Examples
+        --------
+        >>> get_preset("basic").unit, get_preset("advanced").unit
+        ('SP', 'WP')
+        """
+        return "WP" if self.model == "advanced" else "SP"
+
     @cached_property
     def black_die(self) -> Die:
         """The black d20."""

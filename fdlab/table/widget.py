@@ -619,7 +619,7 @@ class RaceTable:
                 f"{stall} stalls (the turn ends), {fast} is a {kind} start of 4 spaces, "
                 f"anything else a normal start with the 1st-gear die ({rule})."
             )
-        unit = "WP" if race.preset.model == "advanced" else "SP"
+        unit = race.preset.unit
         if race.phase == "gear":
             return (
                 f"**{name}: choose a gear.** Each button tells the shift's cost, the chance "
@@ -1047,7 +1047,7 @@ def _legend_html(race: Race) -> str:
     track = race.track
     kinds = {d["kind"] for _, d in track.graph.nodes(data=True)}
     hazards = {d["hazard"] for _, d in track.graph.nodes(data=True)}
-    unit = "WP" if race.preset.model == "advanced" else "SP"
+    unit = race.preset.unit
     out = (
         f"repeating-linear-gradient(45deg,{colors.MOVE_OUT_HATCH} 0 2px,{colors.MOVE_OUT} 2px 5px)"
     )
