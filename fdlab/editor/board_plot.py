@@ -122,7 +122,11 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
     nodes = track.graph.nodes
     for key in ("x", "y", "ox", "oy"):
         flags.setdefault(key, [])
-    placed = [_outside(track, corner, (dx, dy)) for corner, dx, dy in zip(
+    members: dict[CornerId, list[SpaceId]] = {}
+    for space, corner in nodes(data="corner"):
+        if corner is not None:
+            members.setdefault(corner, []).append(space)
+    placed = [_outside(track, members[corner], (dx, dy)) for corner, dx, dy in zip(
         flags["corner"], flags["dx"], flags["dy"], strict=True)]  # fmt: skip
     flags["x"] = [float(nodes[space]["x"]) for space, _ in placed]
     flags["y"] = [float(nodes[space]["y"]) for space, _ in placed]
@@ -161,15 +165,15 @@ def _toward_the_middle(track: Track, xs: Sequence[float]) -> list[str]:
 
 
 def _outside(
-    track: Track, corner: CornerId, fallback: tuple[float, float]
+    track: Track, members: Sequence[SpaceId], fallback: tuple[float, float]
 ) -> tuple[SpaceId, tuple[float, float]]:
-    """The outermost space of a corner and the unit vector pointing out of its turn.
+    """The outermost space of a corner (``members``, its spaces) and the unit vector
+    pointing out of its turn.
 
     In each lane, the middle space of the corner lies outside the chord from
     its first to its last space (the turn's centre is on the other side).
     """
     nodes = track.graph.nodes
-    members = track.corner_spaces(corner)
     lanes: dict[int, list[SpaceId]] = {}
     for space in members:
         lanes.setdefault(nodes[space]["lane"], []).append(space)

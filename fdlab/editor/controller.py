@@ -167,7 +167,8 @@ class EditorController:
         self._recording: Any = None
         self._batch = False
         self._listeners: list[Listener] = []
-        self.report: Any = None
+        self._report: Any = None
+        self._report_version = -1  # the _version the report was made at
         self.last_replay: edit_log.Replayed | None = None
         self.revalidate()
 
@@ -295,19 +296,39 @@ class EditorController:
             from fdlab.track.validate import validate
 
             validator = validate
-        self.report = validator(self.track)
-        return self.report
+        self._report = validator(self.track)
+        self._report_version = self._version
+        return self._report
+
+    @property
+    def report(self) -> Any:
+        """The validator's report on the track as it is now.
+
+        Made when first asked after an edit, not by the edit: a view draws
+        the edited board first and reads the report after (validating a
+        Monaco-size board takes as long as redrawing it).
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". 1 1 .", corners={1: 2}))
+        >>> editor.set_corner_stops(1, 3)  # its shortest path is 2 spaces
+        >>> "short_corner" in [problem.code for problem in editor.report.problems]
+        True
+        """
+        if self._report_version != self._version:
+            self.revalidate()
+        return self._report
 
     @property
     def problems(self) -> list[Any]:
-        """The problems of the latest validation report."""
+        """The problems of the validation report on the track as it is now."""
         return list(getattr(self.report, "problems", []))
 
     def _after_change(self, what: str) -> None:
         self._version += 1
         if self._batch:
             return  # a replay counts and validates once, at its end
-        self.revalidate()
+        update_corner_counts(self.track.graph)  # drawn with the board; the report waits
         for listener in self._listeners:
             listener(self, what)
 

@@ -503,10 +503,8 @@ class TrackEditor:
         self._select_rows([self._row_of[s] for s in kept])
 
     def _on_model_change(self, controller: EditorController, what: str) -> None:
-        # A highlighted problem stays highlighted only while the board still has it.
-        if self._problem_shown is not None and self._problem_shown not in _problem_keys(controller):
-            self._problem_shown = None
-            self.highlighted = []
+        # The board and the message first; then the problems, which validate the
+        # edited board (the controller's report is made when first read).
         self.redraw()
         self.tracing.follow_board()
         if self.verdict is not None:
@@ -516,9 +514,14 @@ class TrackEditor:
             # the board shows the centreline and settings it was built from
             self.set_centreline(board_centreline(self.track))
             self._fill_build_boxes()
-        self._sync_controls()
         if what:
             self._say(what)
+        # A highlighted problem stays highlighted only while the board still has it.
+        if self._problem_shown is not None and self._problem_shown not in _problem_keys(controller):
+            self._problem_shown = None
+            self.highlighted = []
+            self.redraw()
+        self._sync_controls()
 
     @property
     def status_text(self) -> str:

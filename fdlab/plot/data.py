@@ -15,7 +15,6 @@ from typing import Any
 from fdlab.plot import colors
 from fdlab.plot.errors import CarPlacementError, UnknownSpaceError
 from fdlab.plot.geometry import heading, line_across, outlines, space_size
-from fdlab.track.corners import corner_entries, corner_exits
 from fdlab.track.model import SpaceId, Track
 
 #: Cars as accepted by the drawing functions: a mapping space id -> label,
@@ -413,10 +412,11 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         row["dx"].append((flag[0] - point[0]) / (1.6 * size))
         row["dy"].append((flag[1] - point[1]) / (1.6 * size))
         lines = notes["corner_lines"]
-        for end, spaces, neighbours in (
-            ("entry", corner_entries(track, corner), track.graph.pred),
-            ("exit", corner_exits(track, corner), track.graph.adj),
-        ):
+        # corner_entries and corner_exits, from the members (each of those scans the board)
+        for end, neighbours in (("entry", track.graph.pred), ("exit", track.graph.adj)):
+            spaces = [
+                n for n in members if any(nodes[m]["corner"] != corner for m in neighbours[n])
+            ]
             for space in spaces:
                 outside = _straight_neighbour(track, space, neighbours, corner)
                 if outside is None:

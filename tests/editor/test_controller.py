@@ -21,6 +21,7 @@ from fdlab.editor import (
 )
 from fdlab.track import Track, from_ascii
 from fdlab.track.io import load_track, save_track
+from fdlab.track.validate import validate
 
 # Two lanes, nine columns, closed; ids are column * 2 + row (row 0 = lane 0).
 BOARD = """
@@ -42,6 +43,25 @@ def test_new_controller_is_clean_and_validated(editor):
     assert not editor.dirty and not editor.can_undo and not editor.can_redo
     assert editor.report is not None
     assert isinstance(editor.problems, list)
+
+
+def test_the_report_is_made_when_first_read_after_an_edit():
+    made = []
+
+    def counting(track):
+        made.append(len(track))
+        return validate(track)
+
+    editor = EditorController(board(), validator=counting)
+    assert len(made) == 1
+    editor.set_corner_stops(1, 3)
+    editor.set_corner_stops(2, 1)
+    assert len(made) == 1  # the edits do not validate
+    codes = [problem.code for problem in editor.problems]
+    assert len(made) == 2 and codes == [p.code for p in validate(editor.track).problems]
+    assert editor.report is editor.report and len(made) == 2  # read again: the same report
+    editor.undo()
+    assert editor.report.problems == validate(editor.track).problems and len(made) == 3
 
 
 def test_blank_editor_has_an_empty_named_track():

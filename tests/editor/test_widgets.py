@@ -15,6 +15,7 @@ from fdlab.editor import TrackEditor
 from fdlab.track import from_ascii
 from fdlab.track.build.pipeline import DEFAULT_SPACES_PER_LAP
 from fdlab.track.io import load_track
+from fdlab.track.validate import validate as _validate
 
 BOARD = """
     . . 1 1 . . 2 2 .
@@ -68,6 +69,24 @@ def test_the_status_line_counts_the_problems(editor):
     shipped = TrackEditor(load_track(Path(__file__).parents[2] / "tracks" / "monaco.json"))
     assert "487 spaces · no problems · saved" in shipped.status_text
     assert "color" not in shipped.status.value
+
+
+def test_an_edit_is_drawn_and_said_before_the_board_is_validated(editor):
+    """Validating a Monaco-size board takes as long as redrawing it: the plot and the
+    message go to the browser first, the problem count follows."""
+    seen = []
+    validate = editor.controller._validator or _validate
+
+    def watching(track):
+        flags = editor.note_sources["flags"].data["text"]
+        seen.append((flags[0].startswith("#1 3"), editor.last_message))
+        return validate(track)
+
+    editor.controller._validator = watching
+    browser_select(editor, [4, 5])
+    editor.stops.value = 3
+    assert seen == [(True, "set stops of corner 1 to 3")]
+    assert "1 unsaved edit" in editor.status.value and "problems" in editor.status.value
 
 
 def test_board_and_arrows_are_drawn_from_the_model(editor):
