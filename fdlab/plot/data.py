@@ -316,7 +316,8 @@ def step_data(track: Track) -> Columns:
     -------
     dict of str -> list
         ``from``, ``to``, ``kind``, ``lines`` (crossed line names, sorted and
-        comma-separated), ``x0``, ``y0``, ``x1``, ``y1`` and ``color`` (by
+        comma-separated), ``x0``, ``y0``, ``x1``, ``y1``, ``angle`` (radians
+        turning an upward-pointing head along the step) and ``color`` (by
         kind, :data:`fdlab.plot.colors.STEP_COLORS`).
 
     Examples
@@ -327,7 +328,7 @@ def step_data(track: Track) -> Columns:
     """
     nodes = track.graph.nodes
     data: Columns = {
-        k: [] for k in ("from", "to", "kind", "lines", "x0", "y0", "x1", "y1", "color")
+        k: [] for k in ("from", "to", "kind", "lines", "x0", "y0", "x1", "y1", "angle", "color")
     }
     for u, v, d in track.graph.edges(data=True):
         ux, uy, vx, vy = nodes[u]["x"], nodes[u]["y"], nodes[v]["x"], nodes[v]["y"]
@@ -340,6 +341,7 @@ def step_data(track: Track) -> Columns:
         data["y0"].append(uy + 0.22 * dy)
         data["x1"].append(ux + 0.78 * dx)
         data["y1"].append(uy + 0.78 * dy)
+        data["angle"].append(math.atan2(dy, dx) - math.pi / 2)  # turns an upward head along
         data["color"].append(colors.STEP_COLORS.get(d["kind"], "#ffffff"))
     return data
 
