@@ -101,6 +101,13 @@ _STYLE = """<style>
   white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
   line-height: 1.3; padding: 3px 8px; text-align: left; margin: 1px 0;
 }
+/* a gear without risk is white with a border, not the theme's grey (it looked disabled) */
+.fdlab-race-table button.fdlab-gear:not(.mod-warning):not(.mod-danger):not(:disabled) {
+  background: var(--jp-layout-color0, #fff); border: 1px solid var(--jp-border-color1, #999);
+}
+.fdlab-race-table button.fdlab-gear:not(.mod-warning):not(.mod-danger):not(:disabled):hover {
+  background: var(--jp-layout-color2, #eee);
+}
 .fdlab-race-table button.fdlab-start-roll, .fdlab-race-table button.fdlab-roll-grid {
   white-space: normal; height: auto; min-height: var(--jp-widgets-inline-height, 28px);
   line-height: 1.3; padding: 3px 8px; text-align: left;
