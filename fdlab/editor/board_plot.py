@@ -37,7 +37,8 @@ from bokeh.plotting import figure
 from fdlab.editor.errors import EditorError
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
-from fdlab.track.model import CornerId, SpaceId, Track
+from fdlab.track.corners import spaces_by_corner
+from fdlab.track.model import SpaceId, Track
 
 Columns = dict[str, list[Any]]
 
@@ -120,10 +121,7 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
     nodes = track.graph.nodes
     for key in ("x", "y", "ox", "oy"):
         flags.setdefault(key, [])
-    members: dict[CornerId, list[SpaceId]] = {}
-    for space, corner in nodes(data="corner"):
-        if corner is not None:
-            members.setdefault(corner, []).append(space)
+    members = spaces_by_corner(track.graph)
     placed = [_outside(track, members[corner], (dx, dy)) for corner, dx, dy in zip(
         flags["corner"], flags["dx"], flags["dy"], strict=True)]  # fmt: skip
     flags["x"] = [float(nodes[space]["x"]) for space, _ in placed]

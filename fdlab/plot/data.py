@@ -15,6 +15,7 @@ from typing import Any
 from fdlab.plot import colors
 from fdlab.plot.errors import CarPlacementError, UnknownSpaceError
 from fdlab.plot.geometry import heading, line_across, outlines, space_size
+from fdlab.track.corners import corner_entries, corner_exits, spaces_by_corner
 from fdlab.track.model import SpaceId, Track
 
 #: Cars as accepted by the drawing functions: a mapping space id -> label,
@@ -392,10 +393,7 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         "boxes": {"x": [], "y": [], "text": [], "space": [], "room": []},
         "tunnels": {"x": [], "y": [], "text": [], "space": [], "room": []},
     }
-    members_of: dict[Any, list[SpaceId]] = {}
-    for space, attrs in nodes(data=True):
-        if attrs["corner"] is not None:
-            members_of.setdefault(attrs["corner"], []).append(space)
+    members_of = spaces_by_corner(track.graph)
     for corner, info in sorted(track.corners.items(), key=lambda item: str(item[0])):
         members = members_of.get(corner, [])
         if not members:
@@ -414,11 +412,10 @@ def annotation_data(track: Track) -> dict[str, Columns]:
         row["dx"].append((flag[0] - point[0]) / (1.6 * size))
         row["dy"].append((flag[1] - point[1]) / (1.6 * size))
         lines = notes["corner_lines"]
-        # corner_entries and corner_exits, from the members (each of those scans the board)
-        for end, neighbours in (("entry", track.graph.pred), ("exit", track.graph.adj)):
-            spaces = [
-                n for n in members if any(nodes[m]["corner"] != corner for m in neighbours[n])
-            ]
+        for end, spaces, neighbours in (
+            ("entry", corner_entries(track, corner, members), track.graph.pred),
+            ("exit", corner_exits(track, corner, members), track.graph.adj),
+        ):
             for space in spaces:
                 outside = _straight_neighbour(track, space, neighbours, corner)
                 if outside is None:

@@ -15,29 +15,58 @@ import networkx as nx
 if TYPE_CHECKING:
     from fdlab.track.model import CornerId, SpaceId, Track
 
-__all__ = ["corner_entries", "corner_exits", "corner_path_counts", "update_corner_counts"]
+__all__ = [
+    "corner_entries",
+    "corner_exits",
+    "corner_path_counts",
+    "spaces_by_corner",
+    "update_corner_counts",
+]
 
 
-def corner_entries(track: Track, corner: CornerId) -> list[SpaceId]:
+def spaces_by_corner(graph: nx.DiGraph) -> dict[Any, list[Any]]:
+    """The spaces of every corner that has one, in the board's order, the board read once.
+
+    Examples
+    --------
+    >>> spaces_by_corner(from_ascii(". 1 1 . 2 .", corners={1: 1, 2: 1}).graph)
+    {1: [1, 2], 2: [4]}
+    """
+    members: dict[Any, list[Any]] = {}
+    for n, corner in graph.nodes(data="corner"):
+        if corner is not None:
+            members.setdefault(corner, []).append(n)
+    return members
+
+
+def corner_entries(
+    track: Track, corner: CornerId, members: Iterable[SpaceId] | None = None
+) -> list[SpaceId]:
     """Corner spaces reached by a step from outside the corner.
+
+    ``members``, the corner's spaces (:func:`spaces_by_corner`), spares a
+    caller going through every corner a scan of the board per corner.
 
     Examples
     --------
     >>> corner_entries(from_ascii(". 1 1 .", corners={1: 1}), 1)
     [1]
     """
-    return _entries(track.graph, corner)
+    return _entries(track.graph, corner, members)
 
 
-def corner_exits(track: Track, corner: CornerId) -> list[SpaceId]:
-    """Corner spaces with a step leading out of the corner.
+def corner_exits(
+    track: Track, corner: CornerId, members: Iterable[SpaceId] | None = None
+) -> list[SpaceId]:
+    """Corner spaces with a step leading out of the corner (``members`` as in
+    :func:`corner_entries`).
 
     Examples
     --------
     >>> corner_exits(from_ascii(". 1 1 .", corners={1: 1}), 1)
     [2]
     """
-    return _exits(track.graph, corner)
+    return _exits(track.graph, corner, members)
 
 
 def corner_path_counts(track: Track, corner: CornerId) -> tuple[int, int]:
@@ -65,23 +94,28 @@ def corner_path_counts(track: Track, corner: CornerId) -> tuple[int, int]:
     return path_counts(track.graph, corner)
 
 
-def _entries(graph: nx.DiGraph, corner: Any) -> list[Any]:
+def _members(graph: nx.DiGraph, corner: Any, members: Iterable[Any] | None) -> Iterable[Any]:
+    if members is not None:
+        return members
     nodes = graph.nodes
+    return [n for n in graph if nodes[n]["corner"] == corner]
+
+
+def _entries(graph: nx.DiGraph, corner: Any, members: Iterable[Any] | None = None) -> list[Any]:
+    nodes, pred = graph.nodes, graph.pred
     return [
         n
-        for n in graph
-        if nodes[n]["corner"] == corner
-        and any(nodes[p]["corner"] != corner for p in graph.predecessors(n))
+        for n in _members(graph, corner, members)
+        if any(nodes[p]["corner"] != corner for p in pred[n])
     ]
 
 
-def _exits(graph: nx.DiGraph, corner: Any) -> list[Any]:
-    nodes = graph.nodes
+def _exits(graph: nx.DiGraph, corner: Any, members: Iterable[Any] | None = None) -> list[Any]:
+    nodes, succ = graph.nodes, graph.succ
     return [
         n
-        for n in graph
-        if nodes[n]["corner"] == corner
-        and any(nodes[s]["corner"] != corner for s in graph.successors(n))
+        for n in _members(graph, corner, members)
+        if any(nodes[s]["corner"] != corner for s in succ[n])
     ]
 
 
@@ -91,8 +125,8 @@ def path_counts(graph: nx.DiGraph, corner: Any) -> tuple[int, int]:
     if not members:
         return (0, 0)
     sub = graph.subgraph(members)
-    entries = _entries(graph, corner) or [n for n in sub if sub.in_degree(n) == 0]
-    exits = set(_exits(graph, corner) or [n for n in sub if sub.out_degree(n) == 0])
+    entries = _entries(graph, corner, members) or [n for n in sub if sub.in_degree(n) == 0]
+    exits = set(_exits(graph, corner, members) or [n for n in sub if sub.out_degree(n) == 0])
     if not nx.is_directed_acyclic_graph(sub):
         return (0, 0)
     # Longest and shortest number of spaces from any entry to any exit, by DP
@@ -199,11 +233,10 @@ def all_path_counts(graph: nx.DiGraph) -> dict[Any, tuple[int, int]]:
     >>> all_path_counts(from_ascii(". 1 1 . 2 .", corners={1: 1, 2: 1}).graph)
     {1: (2, 2), 2: (1, 1)}
     """
-    members: dict[Any, list[Any]] = {}
-    for n, corner in graph.nodes(data="corner"):
-        if corner is not None:
-            members.setdefault(corner, []).append(n)
-    return {corner: path_counts_near(graph, corner, spaces) for corner, spaces in members.items()}
+    return {
+        corner: path_counts_near(graph, corner, spaces)
+        for corner, spaces in spaces_by_corner(graph).items()
+    }
 
 
 def update_corner_counts(graph: nx.DiGraph) -> None:
