@@ -364,12 +364,12 @@ def run_build(args: argparse.Namespace) -> int:
     if output.exists() and not args.force:
         raise CommandError(f"{output} already exists; pass --force to replace it")
     from fdlab.track.build import build_track, centreline_from_geojson
-    from fdlab.track.build.pit import FewerBoxesWarning
+    from fdlab.track.build.notes import BuilderNote
     from fdlab.track.io import save_track
     from fdlab.track.validate import validate
 
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", FewerBoxesWarning)
+        warnings.simplefilter("always", BuilderNote)
         track = build_track(
             centreline_from_geojson(args.circuit, feature=args.feature),
             name=args.name,
@@ -389,7 +389,7 @@ def run_build(args: argparse.Namespace) -> int:
         f"{len(track.grid_spots())} grid spots"
     )
     for warning in caught:  # what the builder did instead of what was asked: said plainly
-        if issubclass(warning.category, FewerBoxesWarning):
+        if issubclass(warning.category, BuilderNote):
             print(f"note: {warning.message}")
         else:
             warnings.warn_explicit(

@@ -21,12 +21,12 @@ from fdlab.track import Track
 from fdlab.track.build import build_track, make_spec
 from fdlab.track.build.corners import _corner_stretches
 from fdlab.track.build.lap_path import LapPath
+from fdlab.track.build.notes import FewerBoxesWarning
 from fdlab.track.build.pipeline import (
     DEFAULT_SPACES_PER_LAP,
     LANE_WIDTH_RATIO,
     default_spaces_per_lap,
 )
-from fdlab.track.build.pit import FewerBoxesWarning
 
 CIRCUITS = Path(__file__).resolve().parents[2] / "circuits"
 ALL = sorted(p.stem for p in CIRCUITS.glob("*.geojson"))

@@ -41,16 +41,20 @@ Examples
 """
 
 from fdlab.track.build.centreline import Centreline, centreline_from_geojson
+from fdlab.track.build.notes import BuilderNote, FewerBoxesWarning, FewerGridSpotsWarning
 from fdlab.track.build.pipeline import build_from_spec, build_track, make_spec, rebuild
 from fdlab.track.build.spec import BuildSpec, CornerSpec, PitSpec, StreetSpec, Stretch
 from fdlab.track.errors import BuildError, CentrelineError
 
 __all__ = [
     "BuildError",
+    "BuilderNote",
     "BuildSpec",
     "Centreline",
     "CentrelineError",
     "CornerSpec",
+    "FewerBoxesWarning",
+    "FewerGridSpotsWarning",
     "PitSpec",
     "StreetSpec",
     "Stretch",

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 from fdlab.track.build.cells import _Cell, _lanes
+from fdlab.track.build.notes import FewerGridSpotsWarning, caller_level
 from fdlab.track.build.stretches import _EPS
 from fdlab.track.errors import BuildError
+from fdlab.track.validate import MAX_CARS
+
+#: The fewest grid spots the builder lays when the finish straight holds fewer than asked
+#: (a race of two cars still starts).
+MIN_GRID_SPOTS = 2
 
 #: A corner as the builder lays it out: start and end (metres along the lap), stops, name.
 CornerSpan = tuple[float, float, int, str | None]
@@ -22,8 +29,11 @@ def _mark_grid(cells: list[_Cell], spots: int, corners: list[CornerSpan], lap: f
     lane), still pole first on the inside; when even that does not fit, the
     back of the grid goes into the corner behind the straight, as on some
     printed boards (S-5: a car starting there counts its stops as made), its
-    spaces nearest the straight first; a :class:`BuildError` says when the
-    grid does not fit even so.
+    spaces nearest the straight first. When even that does not fit (a finish
+    line just after a bend), the grid has as many spots as fit, with a
+    :class:`FewerGridSpotsWarning` saying so; a :class:`BuildError` says when
+    fewer than :data:`MIN_GRID_SPOTS` fit, or more spots than a race has cars
+    (:data:`~fdlab.track.validate.MAX_CARS`) were asked.
     """
     if spots == 0:
         return
@@ -43,12 +53,21 @@ def _mark_grid(cells: list[_Cell], spots: int, corners: list[CornerSpan], lap: f
             lane = inside[lane]
         lanes[lane][-1 - row].grid = spot + 1
     behind = _corner_behind(lanes, inside, rows)
-    if spots - on_straight > len(behind):
-        raise BuildError(
-            f"grid: no room for {spots} grid spots behind the finish line "
-            f"({rows} rows of {len(inside)} spaces on the straight, {len(behind)} spaces in "
-            "the corner behind it): give fewer spots (grid=...) or move the finish line "
-            "(finish=...)"
+    room = on_straight + len(behind)
+    if room < spots:
+        if spots > MAX_CARS or room < MIN_GRID_SPOTS:
+            raise BuildError(
+                f"grid: no room for {spots} grid spots behind the finish line "
+                f"({rows} rows of {len(inside)} spaces on the straight, {len(behind)} spaces "
+                "in the corner behind it): give fewer spots (grid=...) or move the finish "
+                "line (finish=...)"
+            )
+        warnings.warn(
+            f"grid: the straight behind the finish line and the corner behind it hold "
+            f"{room} grid spots, not {spots}: built with {room} (races of up to {room} "
+            f"cars); for {spots}, move the finish line onto a longer straight (finish=...)",
+            FewerGridSpotsWarning,
+            stacklevel=caller_level(),
         )
     for spot, cell in enumerate(behind[: spots - on_straight], start=on_straight + 1):
         cell.grid = spot

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import shapely
@@ -17,6 +15,7 @@ from fdlab.track.build.cells import _at, _Cell, _lanes, _shape
 from fdlab.track.build.corner_fit import corner_cuts, corner_lane_count
 from fdlab.track.build.corners import _turn_between
 from fdlab.track.build.lap_path import LapPath
+from fdlab.track.build.notes import FewerBoxesWarning, caller_level
 from fdlab.track.build.spec import PitSpec
 from fdlab.track.build.stretches import _EPS, _progress_at, _progress_span, _Stretch
 from fdlab.track.errors import BuildError
@@ -25,10 +24,6 @@ from fdlab.track.validate import MIN_BOX_SHARE, OVERLAP_TOLERANCE
 
 #: A pit lane cut short by a corner is lengthened along the straights to this many spaces.
 _PIT_SPACES = 5
-
-
-class FewerBoxesWarning(UserWarning):
-    """The pit straight held fewer boxes than asked: the builder laid as many as fit."""
 
 
 class _NoRoomForBoxes(BuildError):
@@ -63,20 +58,10 @@ def _pit_lane(
                 f"{pit.boxes}: built with {boxes} (cars {boxes + 1} to {pit.boxes} have no box); "
                 "for more, give a longer straight its own stretch (PitSpec(start=..., end=...))",
                 FewerBoxesWarning,
-                stacklevel=_caller_level(),
+                stacklevel=caller_level(),
             )
             return built
         raise
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of a warning from the builder that names the line calling it
-    (``build_track(...)`` in the user's code), not a line of the builder itself."""
-    builder = str(Path(__file__).resolve().parent)
-    frame, level = sys._getframe(1), 1
-    while frame is not None and str(Path(frame.f_code.co_filename).resolve().parent) == builder:
-        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
-    return level
 
 
 def _pit_lane_for(
