@@ -50,6 +50,7 @@ from fdlab.rules.movement import (
     braking,
     move_options,
     move_options_for_rolls,
+    option_columns,
 )
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState, RaceState
@@ -412,15 +413,18 @@ class SoloModel:
         board = self.board
         key = (option.overshoots, in_pit_zone(board, space), in_pit_zone(board, option.destination))
         k = self._classes.get(key)
-        if k is None:
-            k = len(self._classes)
-            self._classes[key] = k
-            if k >= self._loss.shape[0]:
-                grow = max(64, k + 1)
-                shape = (grow, self.max_roll + 1, 2)
-                self._loss = np.concatenate([self._loss, np.zeros(shape, dtype=np.int64)])
-                self._doom = np.concatenate([self._doom, np.zeros(shape, dtype=bool)])
-                self._known = np.concatenate([self._known, np.zeros(shape, dtype=bool)])
+        return self._new_cost_class(key) if k is None else k
+
+    def _new_cost_class(self, key: _CostClass) -> int:
+        """Number a cost class not seen yet, growing the cost tables when full."""
+        k = len(self._classes)
+        self._classes[key] = k
+        if k >= self._loss.shape[0]:
+            grow = max(64, k + 1)
+            shape = (grow, self.max_roll + 1, 2)
+            self._loss = np.concatenate([self._loss, np.zeros(shape, dtype=np.int64)])
+            self._doom = np.concatenate([self._doom, np.zeros(shape, dtype=bool)])
+            self._known = np.concatenate([self._known, np.zeros(shape, dtype=bool)])
         return k
 
     def rows(self, p: int) -> OptionRows:
@@ -486,7 +490,8 @@ class SoloModel:
             missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
         for m in missing.tolist():
             c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
-            cost = self._priced(space, found.options[int(idx[m])], b, bool(x))
+            option = found.priced_option(int(idx[m]), b, bool(x))
+            cost = self._priced(space, option, b, bool(x))
             self._loss[c, b, x] = cost.total
             self._doom[c, b, x] = cost.eliminated or not cost.allowed
             self._known[c, b, x] = True
@@ -581,15 +586,18 @@ class _Searched:
         self._roll = model.max_roll
         self._rules = rules
         self._options: list[MoveOption] | None = None
-        options = self.options
-        n = len(options)
-        self.destination = np.fromiter((o.destination for o in options), np.int64, n)
-        self.moved = np.fromiter((o.moved for o in options), np.int64, n)
-        self.boxed = np.fromiter((o.boxed for o in options), bool, n)
+        columns = option_columns(board, space, self._roll, rules)
+        self.destination = np.asarray(columns.destination, dtype=np.int64)
+        self.moved = np.asarray(columns.moved, dtype=np.int64)
+        self.boxed = np.asarray(columns.boxed, dtype=bool)
+        #: Each option's overshoots (what ``move_cost`` reads of it besides braking).
+        self.overshoots = columns.overshoots
+        #: Path and lines of each option, for moves that end the race (S-4), until released.
+        self._paths: list[tuple[int, ...]] | None = columns.path
+        self._lines: list[frozenset[str]] | None = columns.lines
         self.pit = model._off_track[self.destination]
-        counts = [after_move(board, space, stops, 0, o) for o in options]
-        stops_after = np.fromiter((c[0] for c in counts), np.int64, n)
-        self.laps_gained = np.fromiter((c[1] for c in counts), np.int64, n)
+        self.laps_gained = np.asarray(columns.laps, dtype=np.int64)
+        stops_after = np.asarray(columns.stops, dtype=np.int64)
         self.capped_stops = np.minimum(stops_after, model._need[self.destination])
         #: The cost class of each option (:meth:`SoloModel._cost_class`).
         self.classes = self._cost_classes(model)
@@ -609,39 +617,74 @@ class _Searched:
 
     @property
     def options(self) -> list[MoveOption]:
-        """The options of the widest roll (searched again after :meth:`release`)."""
+        """The options of the widest roll, as :func:`~fdlab.rules.movement.move_options`
+        lists them (searched when asked: the solver reads the columns)."""
         options = self._options
         if options is None:
             options = self._options = move_options(self._board, self.space, self._roll, self._rules)
         return options
 
     def release(self) -> None:
-        """Drop the option list (the arrays stay)."""
+        """Drop the option list and the paths (the arrays stay)."""
         self._options = None
+        self._paths = self._lines = None
 
     def _cost_classes(self, model: SoloModel) -> NDArray[np.int64]:
         """The cost class of each option (:meth:`SoloModel._cost_class`)."""
-        space = self.space
-        start_pit = in_pit_zone(model.board, space)
+        start_pit = in_pit_zone(model.board, self.space)
         known = model._classes
         classes = []
-        for option, pit in zip(self.options, self.pit.tolist(), strict=True):
-            k = known.get((option.overshoots, start_pit, pit))  # _cost_class's key
-            classes.append(model._cost_class(space, option) if k is None else k)
+        for overshoots, pit in zip(self.overshoots, self.pit.tolist(), strict=True):
+            key = (overshoots, start_pit, pit)  # _cost_class's key
+            k = known.get(key)
+            classes.append(model._new_cost_class(key) if k is None else k)
         return np.asarray(classes, dtype=np.int64)
+
+    def priced_option(self, i: int, braked: int, blocked: bool) -> MoveOption:
+        """Option ``i`` as ``move_cost`` reads it, with ``braked`` and ``blocked`` (the
+        search's widest roll lists it once; a smaller roll brakes it less)."""
+        overshoots = self.overshoots[i]
+        destination = int(self.destination[i])
+        paths, lines = self._paths, self._lines
+        if paths is None or lines is None:  # released: searched again
+            columns = option_columns(self._board, self.space, self._roll, self._rules)
+            paths, lines = self._paths, self._lines = columns.path, columns.lines
+        return MoveOption(
+            destination=destination,
+            path=paths[i],
+            moved=int(self.moved[i]),
+            braked=braked,
+            blocked=blocked,
+            lane_changes=0,
+            overshoots=overshoots,
+            corners_left=(),
+            stop_counts=not overshoots or self._board.corner[destination] is None,
+            lines=lines[i],
+            danger=(),
+            boxed=bool(self.boxed[i]),
+        )
 
     def finish_costs(
         self, model: SoloModel, which: NDArray[np.intp]
     ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-        """Loss and doom of the options ``which`` as moves that end the race (per option)."""
+        """Loss and doom of the options ``which`` as moves that end the race (per option).
+
+        S-4: such a move pays nothing but the corners it left before the line,
+        so an option without overshoots is free; the others are priced by
+        ``move_cost`` (which reads their path up to the line).
+        """
         n = len(self.destination)
         loss = np.zeros(n, dtype=np.int64)
         doom = np.zeros(n, dtype=bool)
         known = self._finish
+        overshoots = self.overshoots
         for i in which.tolist():
+            if not overshoots[i]:
+                continue
             got = known.get(i)
             if got is None:
-                cost = model.finish_cost(self.space, self.options[i])
+                option = self.priced_option(i, self._roll - int(self.moved[i]), False)
+                cost = model.finish_cost(self.space, option)
                 got = known[i] = (cost.total, cost.eliminated or not cost.allowed)
             loss[i], doom[i] = got
         return loss, doom

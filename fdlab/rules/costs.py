@@ -158,10 +158,13 @@ def move_costs(
     pools = car.pools
     costs = []
     for option in options:
+        if last_lap and "finish" in option.lines:  # S-4: the move ends at the line, unbraked
+            if not option.overshoots:
+                costs.append(free)
+                continue
+            option = _cut_at_finish(board, car.space, option)
         if not option.overshoots and (not option.braked or option.boxed):
             costs.append(free)
-        elif last_lap and "finish" in option.lines:
-            costs.append(_priced(board, preset, car, option))
         else:
             # in_pit_zone, inlined: the destination is a board index
             pit_free = start_free or kind[option.destination] != "track"

@@ -67,6 +67,7 @@ __all__ = [
     "MoveOption",
     "MoveRules",
     "MovementError",
+    "OptionColumns",
     "Overshoot",
     "PathCheck",
     "after_move",
@@ -76,6 +77,7 @@ __all__ = [
     "forget_searches",
     "move_options",
     "move_options_for_rolls",
+    "option_columns",
 ]
 
 #: Steps that take the car out of its lane: refused during and after an overshoot (C-5).
@@ -737,6 +739,45 @@ def _obstacles(board: Board, start: int, rules: MoveRules) -> tuple[set[int], di
     return blocked_spaces, passmask
 
 
+def _chosen(found: list[Any]) -> tuple[list[tuple[Any, ...]], bool]:
+    """The states of a search that make its options, in the options' order, and whether
+    one of them entered the car's box.
+
+    One option per (destination, moved, overshoots, danger count), the state with
+    fewest lane changes (the first found among equals); the key is also the sort
+    order: moved descending, destination, danger, overshoots.
+    """
+    chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    any_boxed = False
+    for item in found:
+        moved, (v, _, overs, danger), entry, boxed = item
+        if boxed:
+            any_boxed = True
+        key = (-moved, v, danger, overs, boxed)
+        other = chosen.get(key)
+        if other is None or entry[0] < other[2][0]:
+            chosen[key] = item
+    return [chosen[key] for key in sorted(chosen)], any_boxed
+
+
+def _overshoots(overs: tuple[Any, ...], moved: int) -> tuple[Overshoot, ...]:
+    """The overshoots of a state that moved ``moved`` (each state's item: corner, stops
+    made, stops required, spaces moved when its exit line was crossed)."""
+    # made by the hundred: ``tuple.__new__`` builds the named tuples without the
+    # Python-level ``__new__`` (same objects, a third of the time)
+    new = tuple.__new__
+    if len(overs) == 1:  # one or two corners overshot: without a comprehension
+        ((c, made, need, at),) = overs
+        return (new(Overshoot, (c, made, need, moved - at)),)
+    if len(overs) == 2:
+        (c, made, need, at), (c2, made2, need2, at2) = overs
+        return (
+            new(Overshoot, (c, made, need, moved - at)),
+            new(Overshoot, (c2, made2, need2, moved - at2)),
+        )
+    return tuple([new(Overshoot, (c, made, need, moved - at)) for c, made, need, at in overs])
+
+
 def _options(
     board: Board, start: int, roll: int, stops_made: int, found: list[Any]
 ) -> list[MoveOption]:
@@ -749,43 +790,17 @@ def _options(
     # ``found`` is the search of this very roll, in the order found: spaces moved never
     # fall along it, so the last state moved farthest.
     farthest = found[-1][0] if found else 0
-    full = farthest == roll
-    # One option per (destination, moved, overshoots, danger count); the key
-    # is also the sort order: moved descending, destination, danger, overshoots.
-    chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    for item in found:
-        moved, (v, _, overs, danger), entry, boxed = item
-        if boxed:
-            full = True
-        key = (-moved, v, danger, overs, boxed)
-        other = chosen.get(key)
-        if other is None or entry[0] < other[2][0]:
-            chosen[key] = item
-    # Options and overshoots are made by the hundred here: ``tuple.__new__`` builds the
-    # named tuples without the Python-level ``__new__`` (same objects, a third of the time).
-    new = tuple.__new__
+    items, any_boxed = _chosen(found)
+    full = farthest == roll or any_boxed
+    new = tuple.__new__  # the named tuples without the Python-level __new__ (_overshoots)
     options = []
-    for key in sorted(chosen):
-        moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed = chosen[key]
+    for moved, (v, left, overs, _), (lc, _, path, danger, lines), boxed in items:
         overshoots: tuple[Overshoot, ...]
         if not overs:
             overshoots = ()
             stop_counts = True
-        elif len(overs) == 1:  # one or two corners overshot: without a comprehension
-            ((c, made, need, at),) = overs
-            overshoots = (new(Overshoot, (c, made, need, moved - at)),)
-            stop_counts = corner[v] is None
-        elif len(overs) == 2:
-            (c, made, need, at), (c2, made2, need2, at2) = overs
-            overshoots = (
-                new(Overshoot, (c, made, need, moved - at)),
-                new(Overshoot, (c2, made2, need2, moved - at2)),
-            )
-            stop_counts = corner[v] is None
         else:
-            overshoots = tuple(
-                [new(Overshoot, (c, made, need, moved - at)) for c, made, need, at in overs]
-            )
+            overshoots = _overshoots(overs, moved)
             stop_counts = corner[v] is None
         # braking(), inlined (it is the rule's statement; this loop runs per option)
         if boxed:
@@ -812,6 +827,109 @@ def _options(
             )
         )
     return options
+
+
+class OptionColumns(NamedTuple):
+    """The options of :func:`move_options` column by column, with what
+    :func:`after_move` makes of each: for solvers that need arrays, not options.
+
+    Attributes
+    ----------
+    destination, moved : list of int
+    boxed : list of bool
+    overshoots : list of tuple of Overshoot
+    stops : list of int
+        Stops made after the move (:func:`after_move` from the rules' ``stops_made``).
+    laps : list of int
+        1 where the move crosses the finish line, else 0 (:func:`after_move`).
+    path : list of tuple of int
+    lines : list of frozenset of str
+    """
+
+    destination: list[int]
+    moved: list[int]
+    boxed: list[bool]
+    overshoots: list[tuple[Overshoot, ...]]
+    stops: list[int]
+    laps: list[int]
+    path: list[tuple[int, ...]]
+    lines: list[frozenset[str]]
+
+
+def option_columns(
+    board: Board, start: int, roll: int, rules: MoveRules = FREE_RUN
+) -> OptionColumns:
+    """:func:`move_options` as columns, in the same order, with the counts of :func:`after_move`.
+
+    The same search as :func:`move_options`, without making an option object
+    per option (a lone car's solver reads a few hundred per space): a test
+    checks every column against the options and :func:`after_move`. Not
+    remembered for the next call, unlike :func:`move_options`.
+
+    Examples
+    --------
+    >>> board = compile_board(from_ascii(". 1 1 . .", corners={1: 1}))
+    >>> columns = option_columns(board, 0, 3)
+    >>> columns.destination, columns.moved, columns.stops
+    ([3, 2, 1, 0], [3, 2, 1, 0], [0, 1, 1, 0])
+    >>> [[o.beyond for o in overs] for overs in columns.overshoots]
+    [[1], [], [], []]
+    """
+    if roll < 0:
+        raise MovementError(f"roll {roll} is negative; a move is 0 or more spaces")
+    found, _ = _explore(board, start, roll, rules)
+    start = int(start)
+    corner = board.corner
+    start_corner = corner[start]
+    stops_made = rules.stops_made
+    # a state that left the start corner has it in corners_left when its stops were made
+    start_done = start_corner is not None and stops_made >= board.stops[start_corner]
+    destination: list[int] = []
+    moved_column: list[int] = []
+    boxed_column: list[bool] = []
+    overshoot_column: list[tuple[Overshoot, ...]] = []
+    stops_column: list[int] = []
+    laps_column: list[int] = []
+    path_column: list[tuple[int, ...]] = []
+    lines_column: list[frozenset[str]] = []
+    items, _ = _chosen(found)
+    for moved, (v, left, overs, _), (_, _, path, _, lines), boxed in items:
+        destination.append(v)
+        path_column.append(path)
+        lines_column.append(lines)
+        moved_column.append(moved)
+        boxed_column.append(boxed)
+        laps_column.append(1 if "finish" in lines else 0)
+        # after_move(), inlined (C-2, C-6, C-5; this loop runs per option)
+        dest_corner = corner[v]
+        if not overs:
+            overshoot_column.append(())
+            if dest_corner is None:
+                stops_column.append(0)
+            elif dest_corner == start_corner and not (left and start_done):
+                stops_column.append(stops_made + 1)
+            else:
+                stops_column.append(1)
+            continue
+        overshoot_column.append(_overshoots(overs, moved))
+        if dest_corner is None:
+            stops_column.append(0)
+        elif dest_corner == start_corner and not (
+            (left and start_done) or any(over[0] == start_corner for over in overs)
+        ):
+            stops_column.append(stops_made + 1)
+        else:
+            stops_column.append(0)  # stop_counts is False: the destination is a corner
+    return OptionColumns(
+        destination,
+        moved_column,
+        boxed_column,
+        overshoot_column,
+        stops_column,
+        laps_column,
+        path_column,
+        lines_column,
+    )
 
 
 def _rebraked(options: list[MoveOption], roll: int) -> list[MoveOption]:

@@ -264,8 +264,11 @@ def test_shared_searches_give_each_position_the_engines_options_and_successors()
     for p, position in enumerate(model.positions):
         found = model._search_of[p]
         direct = move_options(board, position[0], model.max_roll, model._rules(position))
-        assert found.options == direct
-        for option, target in zip(found.options, model._targets[p].tolist(), strict=True):
+        assert found.destination.tolist() == [o.destination for o in direct]
+        assert found.moved.tolist() == [o.moved for o in direct]
+        assert found.boxed.tolist() == [o.boxed for o in direct]
+        assert found.overshoots == [o.overshoots for o in direct]
+        for option, target in zip(direct, model._targets[p].tolist(), strict=True):
             nxt = model.successor(position, option)
             assert target == (FINISHED if nxt == FINISHED else model.index[nxt])
 
@@ -305,6 +308,7 @@ def test_a_solved_model_frees_its_option_lists_and_searches_again_when_asked():
     solution = solve_par(board)
     again = solution.model
     assert all(found._options is None for found in again._searches.values())
+    assert all(found._paths is None for found in again._searches.values())
     for p, rows in enumerate(before):
         found = again._search_of[p]
         assert found.options == move_options(

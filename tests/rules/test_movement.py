@@ -23,13 +23,15 @@ from fdlab.rules.movement import (
     MoveOption,
     MoveRules,
     Overshoot,
+    after_move,
     check_path,
     follow_path,
     forget_searches,
     move_options,
     move_options_for_rolls,
+    option_columns,
 )
-from fdlab.track import from_ascii
+from fdlab.track import from_ascii, load_track
 
 
 def run(track, start, roll, occupied=(), stops=0, **rules):
@@ -1082,3 +1084,41 @@ def test_a_board_searched_is_freed_with_its_last_reference():
     del board
     gc.collect()
     assert gone() is None
+
+
+@pytest.mark.parametrize("name", ["monaco", "street"])
+def test_c2_c6_s4_option_columns_are_the_options_with_after_move(name):
+    """The solo solver's columns (:func:`option_columns`) list the options of
+    :func:`move_options` in the same order, and count stops and laps as
+    :func:`after_move` does (C-2, C-6, C-5, S-4): every space, every stop count of its
+    corner, the pit lane open and shut, the car's own box, street danger spaces avoided
+    and another car on the board."""
+    board = compile_board(load_track(Path(__file__).parents[2] / "tracks" / f"{name}.json"))
+    boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
+    danger = frozenset(i for i, d in enumerate(board.danger_space) if d)
+    checked = 0
+    for start in range(len(board.ids)):
+        corner = board.corner[start]
+        for stops in range(1 if corner is None else board.stops[corner] + 1):
+            for pit_allowed in (False, True):
+                other_car = frozenset({(start + 7) % len(board.ids)}) - {start}
+                rules = MoveRules(
+                    occupied=other_car if stops % 2 else frozenset(),
+                    stops_made=stops,
+                    pit_allowed=pit_allowed,
+                    own_box=boxes[0] if boxes else None,
+                    avoid=danger,
+                )
+                options = move_options(board, start, 12, rules)
+                columns = option_columns(board, start, 12, rules)
+                counts = [after_move(board, start, stops, 0, o) for o in options]
+                assert columns.destination == [o.destination for o in options]
+                assert columns.moved == [o.moved for o in options]
+                assert columns.boxed == [o.boxed for o in options]
+                assert columns.overshoots == [o.overshoots for o in options]
+                assert columns.path == [o.path for o in options]
+                assert columns.lines == [o.lines for o in options]
+                assert columns.stops == [c[0] for c in counts]
+                assert columns.laps == [c[1] for c in counts]
+                checked += len(options)
+    assert checked > 10_000
