@@ -121,6 +121,12 @@ def main(argv: list[str] | None = None) -> None:
             f"{solution.stats['rows']} option rows; par {solution.par:.3f} turns, "
             f"finish {solution.finish_probability:.5f}"
         )
+        phases = solution.phases
+        print(
+            "  wall-clock by part: "
+            + ", ".join(f"{part} {seconds:.2f} s" for part, seconds in phases.items())
+            + " (model: positions and move searches; tables: option rows; values: iteration)"
+        )
         resolve(track)
         if args.check:
             check(board, solution, args.check)

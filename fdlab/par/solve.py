@@ -100,6 +100,11 @@ class ParSolution:
         Probability that a race from that state finishes, under ``gear_policy``.
     seconds : float
         Wall-clock solve time.
+    phases : dict of str to float
+        Wall-clock seconds of each part of the solve: ``"model"`` (positions
+        and move searches, :class:`~fdlab.par.model.SoloModel`), ``"tables"``
+        (option rows and gear tables) and ``"values"`` (value iteration and
+        the start), for ``benchmarks/par.py``.
     stats : dict of str to int
         Sizes of the solve: ``"positions"``, ``"rows"`` (option rows) and ``"iterations"``;
         what a re-solve took from the earlier solve (:mod:`fdlab.par.reuse`):
@@ -118,6 +123,7 @@ class ParSolution:
     finish: NDArray[np.float64]
     seconds: float
     stats: dict[str, int] = field(default_factory=dict)
+    phases: dict[str, float] = field(default_factory=dict)
 
     @property
     def board(self) -> Board:
@@ -303,10 +309,12 @@ def solve_par(
     with paused_collections():
         board = track if isinstance(track, Board) else compile_board(track)
         model = SoloModel(board, get_preset(preset, laps), box_slot, reuse=reuse)
+        modelled = time.perf_counter()
         penalty = float(elimination_penalty)
         settled, old_index, earlier_store, made, carried = _settled(model, penalty, tolerance)
         tables = _tables(model, settled, made, carried)
         kept_rows = _kept_rows(model, tables, settled, old_index)
+        tabled = time.perf_counter()
         n_pos = len(model.positions)
 
         store = _Store(model, penalty)
@@ -338,6 +346,7 @@ def solve_par(
     value = np.ascontiguousarray(store.value)
     finish = np.ascontiguousarray(store.finish)
     policy = store.policy
+    ended = time.perf_counter()
     return ParSolution(
         par=tot / fin if fin > 0 else float("inf"),
         finish_probability=fin,
@@ -348,7 +357,8 @@ def solve_par(
         value=value,
         gear_policy=policy,
         finish=finish,
-        seconds=time.perf_counter() - began,
+        seconds=ended - began,
+        phases={"model": modelled - began, "tables": tabled - modelled, "values": ended - tabled},
         stats={
             "positions": n_pos,
             "rows": int(sum(len(r.group) for r in tables.rows if r is not None)),

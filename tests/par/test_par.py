@@ -364,3 +364,11 @@ def test_first_true_is_the_first_row_of_each_group_and_column():
     for k, (a, b) in enumerate(zip(starts, ends, strict=True)):
         for c in range(5):
             assert first[k, c] == a + int(np.argmax(mask[a:b, c]))
+
+
+def test_a_solution_says_how_long_each_part_of_the_solve_took():
+    """benchmarks/par.py prints where a solve spends its time: the parts add up to it."""
+    solution = solve_par(compile_board(ring()))
+    assert list(solution.phases) == ["model", "tables", "values"]
+    assert all(seconds >= 0 for seconds in solution.phases.values())
+    assert sum(solution.phases.values()) == pytest.approx(solution.seconds)
