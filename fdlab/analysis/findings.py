@@ -39,6 +39,10 @@ QUIET_OVERSHOOT = 0.05
 QUIET_DAMAGE = 0.1
 QUIET_OVERTAKES = 0.02
 
+#: A corner is said to be overshot on the run to the flag when at least this share of its
+#: passages are (:func:`fdlab.analysis.stats.to_the_flag`).
+SPRINT_SHARE = 0.2
+
 #: The causes of an elimination (:data:`fdlab.analysis.racelog.CAUSES`) in a designer's words.
 CAUSE_WORDS = {
     "bot_mistakes": "by the bot's mistake",
@@ -222,8 +226,10 @@ def _corners(report: CircuitReport) -> Finding | None:
         return None
     biting = corners[corners["danger"] > 0].iloc[:2]
     unit = report.result.preset.unit
+    flag = corners["flag_overshoot_rate"].fillna(0)
     quiet = corners[
         (corners["overshoot_rate"].fillna(0) < QUIET_OVERSHOOT)
+        & (flag < QUIET_OVERSHOOT)
         & (corners["damage_per_passage"].fillna(0) < QUIET_DAMAGE)
         & (corners["eliminations"] == 0)
         & (corners["overtake_share"] < QUIET_OVERTAKES)
@@ -236,6 +242,16 @@ def _corners(report: CircuitReport) -> Finding | None:
             for _, row in biting.iterrows()
         )
         parts.append(f"The corners that decide races: {said}.")
+    sprinted = corners[flag >= SPRINT_SHARE]
+    if len(sprinted):
+        said = "; ".join(
+            f"{row['name']} in {_pct(flag[cid])} of passages" for cid, row in sprinted.iterrows()
+        )
+        parts.append(
+            f"On the run to the flag cars overshoot {said}: points spent at the end of the "
+            "race, which no later corner needs; that is no sign the corner is too tight, "
+            "and it is left out of the figures above."
+        )
     if len(quiet):
         names = ", ".join(str(name) for name in quiet["name"])
         verb = "never matters" if len(quiet) == 1 else "never matter"

@@ -61,7 +61,10 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
 
     Columns: ``name``, ``stops`` (required), ``passages`` (times a car left
     the corner, properly or not), ``overshoot_rate``, ``mean_overshoot``
-    (spaces beyond, per overshoot), ``eliminations``, split by their cause
+    (spaces beyond, per overshoot), ``flag_overshoot_rate`` (overshoots on
+    the run to the flag, :func:`to_the_flag`: counted apart, in neither the
+    overshoot rate nor the damage, as the points they cost could no longer
+    matter), ``eliminations``, split by their cause
     (:data:`fdlab.analysis.racelog.CAUSES`) into ``bot_mistakes`` (the car
     had a safe choice: the bot's fault), ``worn_out`` (it had none, but
     with full pools it would have had one: its earlier driving left it
@@ -85,17 +88,20 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
     turns = result.turns
     corners = result.track.corners
     guilty = blame(turns)
+    flag = to_the_flag(turns)
     total_overtakes = max(1, int(turns["overtakes"].sum()))
     # a move may leave two corners: each counts its own stops made and spaces beyond
     stops_made = _by_corner(turns["stops_by_corner"])
-    beyond = _by_corner(turns["beyond_by_corner"])
+    beyond = _by_corner(turns.loc[~flag, "beyond_by_corner"])
     rows = []
     for cid, info in corners.items():
         # every corner a move left counts (a move may overshoot two corners)
-        overshot = turns[turns["overshot_corners"].map(lambda left, c=cid: c in left)]
+        overshooting = turns["overshot_corners"].map(lambda left, c=cid: c in left)
+        overshot = turns[overshooting & ~flag]
+        at_flag = int((overshooting & flag).sum())
         proper = turns[turns["left_corners"].map(lambda left, c=cid: c in left)]
-        passages = len(overshot) + len(proper)
-        mine = turns[guilty == cid]
+        passages = len(overshot) + at_flag + len(proper)
+        mine = turns[(guilty == cid) & ~flag]
         eliminated = int(mine["eliminated"].sum())
         causes = mine.loc[mine["eliminated"].astype(bool), "cause"].value_counts()
         damage = float(mine["damage"].sum())
@@ -107,6 +113,7 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
                 "stops": int(info.get("stops", 1)),
                 "passages": passages,
                 "overshoot_rate": len(overshot) / per,
+                "flag_overshoot_rate": at_flag / per,
                 "mean_overshoot": _mean(beyond.get(cid, []), empty=0.0),
                 "eliminations": eliminated,
                 "bot_mistakes": int(causes.get("mistake", 0)),
@@ -127,6 +134,37 @@ def corner_table(result: PlaytestResult) -> pd.DataFrame:
         "elimination_rate"
     ].fillna(0)
     return table.sort_values("danger", ascending=False)
+
+
+def to_the_flag(turns: pd.DataFrame) -> pd.Series:
+    """Per turn: the car is on its run to the flag, past the last corner but one it leaves
+    in the race, and finishes the race (the turn does not eliminate it).
+
+    On the run to the flag a car spends the points it has left: what it
+    brakes and overshoots in the last corner costs points that no later
+    corner needs, and a finishing car's points no longer count. Such damage
+    and overshoots say nothing about the corner (the designer must not ease
+    it for them): :func:`corner_table` counts them apart.
+
+    Examples
+    --------
+    >>> turns = pd.DataFrame({
+    ...     "race": [0, 0, 0, 0], "car": [0, 0, 0, 1],
+    ...     "overshot_corners": [(1,), (2,), (), (2,)], "left_corners": [(), (), (), ()],
+    ...     "eliminated": [False, False, False, True], "finished": [False, False, True, False]})
+    >>> to_the_flag(turns).tolist()  # car 0 finishes; car 1 is eliminated overshooting
+    [False, True, True, False]
+    """
+    if turns.empty:
+        return pd.Series(False, index=turns.index, dtype=bool)
+    leaves = (turns["overshot_corners"].map(bool) | turns["left_corners"].map(bool)).astype(int)
+    backwards = turns.iloc[::-1]
+    # per turn, the corners the car leaves on it and after it in the race
+    left_from_here = (
+        leaves.iloc[::-1].groupby([backwards["race"], backwards["car"]], sort=False).cumsum()
+    ).reindex(turns.index)
+    finishes = turns.groupby(["race", "car"], sort=False)["finished"].transform("any")
+    return (left_from_here <= 1) & finishes.astype(bool) & ~turns["eliminated"].astype(bool)
 
 
 def _by_corner(column: pd.Series) -> dict[Any, list[int]]:

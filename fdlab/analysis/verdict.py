@@ -93,6 +93,11 @@ class CornerVerdict:
         (:data:`fdlab.analysis.stats.ELIMINATION_WEIGHT`): the corners are ranked by it.
     worst : bool
         Marked as one of the corners that bite most.
+    to_flag : float
+        Share of the passages that overshot the corner on the run to the flag
+        (:func:`fdlab.analysis.stats.to_the_flag`: the last corner, spare points
+        spent by a car that finished), counted apart from ``overshoot`` and
+        ``damage``.
     """
 
     corner: Any
@@ -105,6 +110,7 @@ class CornerVerdict:
     eliminated: float
     danger: float
     worst: bool = False
+    to_flag: float = 0.0
 
     @property
     def words(self) -> str:
@@ -114,16 +120,23 @@ class CornerVerdict:
         --------
         >>> CornerVerdict(4, "Mirabeau", 2, 40, 0.5, 3.2, 1.6, 0.05, 2.5, True).words
         'Mirabeau (2 stops): overshot in 50% of passages by 3.2 spaces, 1.6 SP a car; 5% of cars eliminated'
+        >>> CornerVerdict(9, "Rascasse", 1, 40, 0.0, 0.0, 0.0, 0.0, 0.0, to_flag=0.9).words
+        'Rascasse (1 stop): overshot only in 90% of passages on the run to the flag (spare SP spent)'
         """
         stops = f"{self.stops} stop{'s' if self.stops != 1 else ''}"
         if not self.passages:
             return f"{self.name} ({stops}): no car reached it"
         text = f"{self.name} ({stops}): "
+        flag = f"{self.to_flag:.0%} of passages on the run to the flag (spare SP spent)"
         if self.overshoot:
             text += (
                 f"overshot in {self.overshoot:.0%} of passages by {self.mean_overshoot:.1f} "
                 f"spaces, {self.damage:.1f} SP a car"
             )
+            if self.to_flag >= 0.005:
+                text += f"; besides, {flag}"
+        elif self.to_flag >= 0.005:
+            text += f"overshot only in {flag}"
         else:
             text += "never overshot"
         if self.eliminated:
@@ -237,7 +250,7 @@ class Verdict:
         rows = "".join(
             f"<tr style='{'color:#b2182b;font-weight:bold' if c.worst else ''}'>"
             f"<td style='text-align:left'>{html.escape(c.name)}</td><td>{c.stops}</td>"
-            f"<td>{c.overshoot:.0%}</td><td>{c.damage:.1f}</td><td>{c.eliminated:.0%}</td></tr>"
+            f"<td>{_overshot_cell(c)}</td><td>{c.damage:.1f}</td><td>{c.eliminated:.0%}</td></tr>"
             for c in self.corners
         )
         return (
@@ -251,6 +264,17 @@ class Verdict:
             f"of {self.cars} par bots, one lap, basic rules ({self.seconds:.1f} s). "
             "SP: structure points, the damage a car takes (it has 18; at 0 it is out).</div></div>"
         )
+
+
+def _overshot_cell(corner: CornerVerdict) -> str:
+    """The verdict table's overshoot share of a corner, the run to the flag apart."""
+    cell = f"{corner.overshoot:.0%}"
+    if corner.to_flag >= 0.005:
+        cell += (
+            f" <span style='color:#666' title='overshot on the run to the flag: spare SP "
+            f"spent by cars that finished'>+{corner.to_flag:.0%} at the flag</span>"
+        )
+    return cell
 
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -366,6 +390,7 @@ def board_verdict(
                 stops=int(row["stops"]),
                 passages=passages,
                 overshoot=float(row["overshoot_rate"]) if passages else 0.0,
+                to_flag=float(row["flag_overshoot_rate"]) if passages else 0.0,
                 mean_overshoot=float(row["mean_overshoot"]),
                 damage=float(row["damage_per_passage"]) if passages else 0.0,
                 eliminated=int(row["eliminations"]) / started_cars,

@@ -81,10 +81,31 @@ def test_a_corner_nobody_notices_is_said_to_never_matter(report):
     corners = report.corners.copy()
     quiet = corners.index[-1]
     corners.loc[
-        quiet, ["overshoot_rate", "damage_per_passage", "eliminations", "overtake_share"]
+        quiet,
+        [
+            "overshoot_rate",
+            "flag_overshoot_rate",
+            "damage_per_passage",
+            "eliminations",
+            "overtake_share",
+        ],
     ] = 0
     text = by_topic(dataclasses.replace(report, corners=corners))["corners"].text
     assert f"{corners.loc[quiet, 'name']} never matters" in text
+
+
+def test_overshoots_on_the_run_to_the_flag_are_said_to_be_no_sign_of_a_tight_corner(report):
+    """A corner overshot at the end of the race by cars spending their spare points is
+    neither among the corners that decide races nor said to never matter: the report says
+    what those overshoots are."""
+    corners = report.corners.copy()
+    last = corners.index[-1]
+    corners.loc[last, ["overshoot_rate", "damage_per_passage", "eliminations"]] = 0
+    corners.loc[last, ["flag_overshoot_rate", "overtake_share"]] = [0.9, 0.0]
+    text = by_topic(dataclasses.replace(report, corners=corners))["corners"].text
+    name = corners.loc[last, "name"]
+    assert f"On the run to the flag cars overshoot {name} in 90% of passages" in text
+    assert f"{name} never matters" not in text
 
 
 def test_eliminations_name_their_corner_and_cause():

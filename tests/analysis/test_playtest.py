@@ -281,7 +281,7 @@ def test_a_corner_left_properly_counts_its_own_stops_in_the_corner_table():
     """Corners back to back (a 3-stop corner, then a 1-stop one a space on): a move may leave
     the first with its 3 stops and overshoot the second. The first corner's passage counts
     3 stops made (C-3), not the 0 made in the second, and the table's mean is of those."""
-    from fdlab.analysis.stats import corner_table
+    from fdlab.analysis.stats import corner_table, to_the_flag
 
     row = ". . . . . . 1 1 1 . 2 . . . . . . . . . . . . . . . . . . . . . . . . ."
     track = from_ascii(
@@ -301,5 +301,34 @@ def test_a_corner_left_properly_counts_its_own_stops_in_the_corner_table():
         made = [dict(pairs)[corner] for pairs in turns.loc[left | proper, "stops_by_corner"]]
         assert all(dict(pairs)[corner] >= needed for pairs in turns.loc[proper, "stops_by_corner"])
         assert table.loc[corner, "mean_stops"] == pytest.approx(sum(made) / len(made))
-        beyond = [dict(pairs)[corner] for pairs in turns.loc[left, "beyond_by_corner"]]
+        # overshoots on the run to the flag are counted apart (to_the_flag)
+        counted = left & ~to_the_flag(turns)
+        beyond = [dict(pairs)[corner] for pairs in turns.loc[counted, "beyond_by_corner"]]
         assert table.loc[corner, "mean_overshoot"] == pytest.approx(sum(beyond) / len(beyond))
+        shares = table.loc[corner, "overshoot_rate"] + table.loc[corner, "flag_overshoot_rate"]
+        assert shares == pytest.approx(left.sum() / (left | proper).sum())
+
+
+def test_overshoots_on_the_run_to_the_flag_are_counted_apart():
+    """A corner just before the line, on a one-lap race: cars that finish spend their spare
+    points overshooting it. The corner table counts those passages apart (flag_overshoot_rate),
+    in neither its overshoot rate nor its damage, so the report does not blame the corner."""
+    from fdlab.analysis.stats import blame, corner_table, to_the_flag
+
+    row = ". . . . . . 1 1 . . . . . . . . . . . 2 2 . . ."
+    track = from_ascii("\n".join([row] * 2), corners={1: 2, 2: 2}, grid=[2, 3, 0, 1], finish=22)
+    result = playtest(track, ["par", "par", "par", "par"], races=8, laps=1, workers=1,
+                      progress=False)  # fmt: skip
+    turns = result.turns
+    flag = to_the_flag(turns)
+    assert flag.any()
+    # past the last corner but one, only the last corner is overshot; never an elimination
+    assert all(set(corners) <= {2} for corners in turns.loc[flag, "overshot_corners"])
+    assert turns.loc[flag, "overshot_corners"].map(bool).any()
+    assert not turns.loc[flag, "eliminated"].any()
+    table = corner_table(result)
+    at_flag = turns["overshot_corners"].map(lambda cs: 2 in cs) & flag
+    passages = table.loc[2, "passages"]
+    assert table.loc[2, "flag_overshoot_rate"] == pytest.approx(at_flag.sum() / passages)
+    blamed_damage = turns.loc[(blame(turns) == 2) & ~flag, "damage"].sum()
+    assert table.loc[2, "damage_per_passage"] == pytest.approx(blamed_damage / passages)

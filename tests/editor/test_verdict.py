@@ -43,9 +43,18 @@ def test_the_same_board_gives_the_same_verdict():
     assert first.lines() == second.lines()
 
 
+def tight_corner_first():
+    """The tight ring with its 3-stop corner first: the last corner of a one-lap race is on
+    the run to the flag, where spent points say nothing about it (to_the_flag)."""
+    track = tight_ring()
+    track.corners[1]["stops"], track.corners[2]["stops"] = 3, 1
+    return track
+
+
 def test_the_worst_corner_is_the_one_that_costs_most():
-    verdict = board_verdict(tight_ring(), races=8)
-    assert verdict.worst, "the tight ring's corners cost damage: one is marked"
+    verdict = board_verdict(tight_corner_first(), races=8)
+    assert verdict.worst, "the tight corner costs damage: it is marked"
+    assert verdict.worst[0].corner == 1
     assert verdict.worst[0].danger == max(c.danger for c in verdict.corners)
     assert all(c.worst == (c in verdict.worst) for c in verdict.corners)
 
@@ -144,7 +153,7 @@ def test_an_edit_during_a_verdict_shows_the_later_one():
 
 
 def test_the_editor_marks_the_worst_corners_and_clears_them_after_an_edit():
-    editor = TrackEditor(tight_ring())
+    editor = TrackEditor(tight_corner_first())
     editor.verdict.watch.races = 8
     editor.verdict.refresh()  # in plain Python: computed here and now
     worst = editor.verdict.watch.verdict.worst
