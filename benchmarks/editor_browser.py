@@ -568,6 +568,10 @@ def rebuild(bench: Bench, step: int, edits: int) -> dict[str, Any]:
     keep = bench.editor.locator(".fdlab-keep-build input")
     if not keep.is_checked():
         raise RuntimeError("'keep my edits' is not ticked: the rebuild would drop the edits")
+    fold = bench.editor.locator(".fdlab-build-section-fold")
+    if "▸" in fold.inner_text():  # folded on a built board until a centreline tool is picked
+        fold.click()
+        bench.editor.locator("button.fdlab-rebuild").wait_for(timeout=SYNC_TIMEOUT_MS)
     before = page.evaluate("() => window.fdlabBench.fingerprint()")
     # the same message again after the first rebuild: the status line's edit count tells
     goal = {"kind": "rebuild", "before": before, "message": r"kept \d+ edit",

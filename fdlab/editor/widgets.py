@@ -216,7 +216,7 @@ class TrackEditor:
         self.unplaced_row = self._unplaced_row()
         file_row = self._file_row()
         self.problem_list = labelled(
-            w.Select(options=[], rows=5, layout=w.Layout(width="98%")),
+            w.Select(options=[], rows=3, layout=w.Layout(width="98%")),
             "fdlab-problems",
         )
         self.problem_list.observe(self._on_problem, names="value")
@@ -228,10 +228,20 @@ class TrackEditor:
             if self.verdict is not None
             else []
         )
+        # Open where the work is, the rest folded so the panel fits a laptop screen beside
+        # the board: the verdict, the problems, corners and spaces; the centreline's
+        # section on a blank board and whenever a centreline tool is picked (use_tool).
+        self._build_section = fold(
+            "Rebuild from the centreline",
+            [self.centreline_info, build_row, self.unplaced_row],
+            "fdlab-build-section",
+            open=not len(self.track),
+        )
         self.widget = board_beside_panel(
             [self.status, self.message, tool_row, self.plot, self.selection],
             [
                 *plays,
+                fold("Problems", [self.problem_list], "fdlab-problem-section"),
                 fold("Corner", [corner_row], "fdlab-corner-section"),
                 fold("Spaces: hazards, tunnels, grid, boxes", [space_row], "fdlab-space-section"),
                 fold(
@@ -241,16 +251,11 @@ class TrackEditor:
                     open=False,
                 ),
                 fold("Pit lane, deleting spaces", [pit_row], "fdlab-pit-section", open=False),
-                fold(
-                    "Rebuild from the centreline",
-                    [self.centreline_info, build_row, self.unplaced_row],
-                    "fdlab-build-section",
-                ),
+                self._build_section,
                 fold(
                     "Picture to trace", [self.tracing.widget], "fdlab-picture-section", open=False
                 ),
-                fold("File", [file_row], "fdlab-file-section"),
-                fold("Problems", [self.problem_list], "fdlab-problem-section"),
+                fold("File: load, save as, print", [file_row], "fdlab-file-section", open=False),
             ],
             "fdlab-editor",
         )
@@ -726,6 +731,8 @@ class TrackEditor:
         tools = {key: find({"name": value}) for key, value in TOOLS.items()}
         toolbar = self.figure.toolbar
         drawing = name in ("Draw centreline", "Move points")
+        if drawing:  # the rebuild that follows a drawn or moved line is in sight
+            self._build_section.children[0].value = True
         toolbar.active_multi = tools[name] if drawing else None
         toolbar.active_tap = None if drawing else tools["Select"]
         toolbar.active_drag = tools[name] if name in ("Box select", "Pan") else None
