@@ -257,8 +257,7 @@ class RaceTable:
         laps = f"{race.preset.laps} lap" + ("" if race.preset.laps == 1 else "s")
         self._space = space_size(track)
         data = board_data(track)
-        self._bounds = _bounds(data)
-        x0, y0, x1, y1 = self._bounds
+        x0, y0, x1, y1 = _bounds(data)
         least = _FOLLOW_SPACES * self._space
         self._big = max(x1 - x0, y1 - y0) > 1.5 * least  # a small board is always shown whole
         self.figure = board_figure(
@@ -268,6 +267,9 @@ class RaceTable:
             space_ids=True if self._big else None,  # a big board is seen close up
         )
         self.figure.name = "fdlab-race-board"
+        flags = self.figure.select_one({"name": "flags"})
+        self._bounds = _bounds(data, None if flags is None else flags.data_source.data)
+        x0, y0, x1, y1 = self._bounds
         # The board fills its column and is as tall as the screen allows (a small board
         # no taller than it needs); the view keeps the board's proportions (_FIT_VIEW).
         height = _HEIGHT if self._big else min(self.figure.height, _HEIGHT)
@@ -1041,12 +1043,42 @@ class RaceTable:
         return f"<RaceTable: {self.race!r}>"
 
 
-def _bounds(data: dict[str, list[Any]]) -> tuple[float, float, float, float]:
-    """The board's extent with room for the corner flags around it."""
+def _bounds(
+    data: dict[str, list[Any]], flags: dict[str, list[Any]] | None = None
+) -> tuple[float, float, float, float]:
+    """The board's extent with room for the corner flags around it.
+
+    A flag stands a number of pixels off its corner (``flags``: the columns of
+    the board figure's flag layer, anchors in track units, offsets in pixels):
+    the extent takes in every flag as the board shows at its smallest, on a
+    laptop screen (:data:`_SMALLEST_BOARD_PX` across), so that none is cut at
+    the board's edge.
+    """
     xs = [x for row in data["xs"] for x in row] or [0.0]
     ys = [y for row in data["ys"] for y in row] or [0.0]
     pad = 0.06 * max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
-    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    x0, y0, x1, y1 = min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+    if not flags or not flags.get("px"):
+        return x0, y0, x1, y1
+    track = (x0, y0, x1, y1)
+    for _ in range(4):  # the flags' pixels in track units depend on the extent they widen
+        scale = _SMALLEST_BOARD_PX / max(x1 - x0, y1 - y0)
+        left, bottom, right, top = track
+        for px, py, fx, fy in zip(flags["px"], flags["py"], flags["fx"], flags["fy"], strict=True):
+            # the stops flag and its long/short labels: about 22 px each side of the
+            # flag's centre, from 14 px above it to 27 px below (screen y grows down)
+            left = min(left, px + (fx - _FLAG_HALF_WIDTH) / scale)
+            right = max(right, px + (fx + _FLAG_HALF_WIDTH) / scale)
+            top = max(top, py - (fy - _FLAG_ABOVE) / scale)
+            bottom = min(bottom, py - (fy + _FLAG_BELOW) / scale)
+        x0, y0, x1, y1 = left, bottom, right, top
+    return x0, y0, x1, y1
+
+
+#: The board's smallest width and height on the page, in pixels (a 1366x768 screen).
+_SMALLEST_BOARD_PX = 520.0
+#: A corner flag's reach from its centre, in pixels: half its width, above and below.
+_FLAG_HALF_WIDTH, _FLAG_ABOVE, _FLAG_BELOW = 24.0, 16.0, 30.0
 
 
 def _legend_html(race: Race) -> str:

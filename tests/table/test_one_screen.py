@@ -198,3 +198,22 @@ def test_the_link_escapes_odd_file_names(tmp_path, monkeypatch, name):
     monkeypatch.setattr(table_widget, "_jupyter_server", lambda folder: None)
     text = file_link(Path(name), tmp_path)
     assert "<script>" not in text and 'target="_blank"' in text
+
+
+@pytest.mark.parametrize("name", ["training", "monaco"])
+def test_every_corner_flag_fits_the_board_on_a_laptop_screen(name):
+    """A flag stands pixels off its corner: the board's view takes in every flag, its
+    long and short labels too, when the board is shown 520 pixels across (1366x768)."""
+    from fdlab.track import load_track
+
+    tracks = Path(__file__).resolve().parents[2] / "tracks"
+    table = RaceTable(Race(load_track(tracks / f"{name}.json"), cars=2, seed=1),
+                      ["person", "heuristic"])  # fmt: skip
+    x0, y0, x1, y1 = table._bounds
+    flags = table.figure.select_one({"name": "flags"}).data_source.data
+    assert flags["px"]
+    scale = 520 / max(x1 - x0, y1 - y0)  # pixels per metre
+    for px, py, fx, fy in zip(flags["px"], flags["py"], flags["fx"], flags["fy"], strict=True):
+        centre_x, centre_y = px + fx / scale, py - fy / scale
+        assert x0 + 20 / scale <= centre_x <= x1 - 20 / scale
+        assert y0 + 25 / scale <= centre_y <= y1 - 12 / scale
