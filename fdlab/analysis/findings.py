@@ -297,8 +297,10 @@ def heat_svg(report: CircuitReport, *, top: float | None = None, width: int = 52
     return with_heat_key(board, top, unit)
 
 
-#: Height of the colour key under a heat picture, in pixels.
+#: Height of the colour key under a heat picture, in pixels (one line of words).
 _KEY_HEIGHT = 26
+#: Width of a character of the key's words (11 px DejaVu Sans), in pixels, about.
+_CHAR_WIDTH = 6.4
 
 
 def with_heat_key(svg: str, top: float, unit: str = "SP") -> str:
@@ -306,9 +308,12 @@ def with_heat_key(svg: str, top: float, unit: str = "SP") -> str:
 
     Examples
     --------
-    >>> board = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"></svg>'
+    >>> board = '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"></svg>'
     >>> keyed = with_heat_key(board, 6.6)
     >>> keyed.startswith("<svg") and 'height="226"' in keyed and "up to 6.6 SP" in keyed
+    True
+    >>> narrow = with_heat_key(board.replace('"600"', '"300"'), 6.6)  # the words in two lines
+    >>> 'height="239"' in narrow and narrow.count("<text") == 2
     True
     """
     from fdlab.analysis.report import HEAT
@@ -323,16 +328,19 @@ def with_heat_key(svg: str, top: float, unit: str = "SP") -> str:
         for k, colour in enumerate(HEAT)
     )
     after = 14 + 16 * len(HEAT) + 6
-    words = (
-        f"damage a race, up to {top:.2g} {unit} (none: the board's colours)"
+    lines = (
+        [f"damage a race, up to {top:.2g} {unit}", "(none: the board's colours)"]
         if top > 0
-        else "no damage anywhere"
+        else ["no damage anywhere"]
     )
-    key = (
-        f'<g class="heat-key" font-size="11" fill="#333">{swatches}'
-        f'<text x="{after}" y="{y + 10:.0f}">{words}</text></g>'
+    if after + _CHAR_WIDTH * len(" ".join(lines)) <= width - 4:  # fits beside the swatches
+        lines = [" ".join(lines)]
+    texts = "".join(
+        f'<text x="{after}" y="{y + 10 + 13 * row:.0f}">{words}</text>'
+        for row, words in enumerate(lines)
     )
-    total = height + _KEY_HEIGHT
+    key = f'<g class="heat-key" font-size="11" fill="#333">{swatches}{texts}</g>'
+    total = height + _KEY_HEIGHT + 13 * (len(lines) - 1)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{total:.0f}" '
         f'viewBox="0 0 {width:.0f} {total:.0f}" font-family="DejaVu Sans, Helvetica, Arial, '
