@@ -24,6 +24,7 @@ from fdlab.editor.backdrop import PICTURE_KEY, checked_placement
 from fdlab.editor.errors import (
     EditError,
     LoadError,
+    NothingChangedError,
     NothingToUndoError,
     SaveError,
     UnsavedChangesError,
@@ -603,9 +604,21 @@ class EditorController:
         >>> editor.set_corner([3], 1)
         >>> editor.track.corner_spaces(1)
         [1, 2, 3]
+        >>> editor.set_corner([0], None)
+        Traceback (most recent call last):
+        ...
+        fdlab.editor.errors.NothingChangedError: not a corner: no selected space is in a corner; nothing changed
         """
         spaces = _as_list(spaces, "set corner")
         what = f"corner {corner}" if corner is not None else "no corner"
+        nodes = self.track.graph.nodes
+        if spaces and all(s in nodes and nodes[s].get("corner") == corner for s in spaces):
+            raise NothingChangedError(  # an edit that changes nothing: none to save or undo
+                "not a corner: no selected space is in a corner; nothing changed"
+                if corner is None
+                else f"put in corner {corner}: every selected space is in it already; "
+                "nothing changed"
+            )
         self.apply(set_same(spaces, label=f"put {_count(spaces)} in {what}", corner=corner))
 
     @recorded

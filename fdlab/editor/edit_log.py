@@ -243,13 +243,15 @@ def replay_edits(
     :class:`Unplaced`) when the edit does not fit the new board; the record
     is then listed as unplaced with that reason.
     """
-    from fdlab.editor.errors import EditorError
+    from fdlab.editor.errors import EditorError, NothingChangedError
 
     result = Replayed()
     for record in records:
         try:
             arguments = decode(board(), record)
             call(record["edit"], arguments)
+        except NothingChangedError:  # the new board is already as the edit made it
+            result.placed.append(record.get("label") or record["edit"])
         except (Unplaced, EditorError) as error:
             result.unplaced.append((record, str(error)))
         else:

@@ -13,6 +13,11 @@ class EditError(EditorError):
     """An edit that cannot be applied to the track (names the space or step)."""
 
 
+class NothingChangedError(EditError):
+    """An edit that would leave the track as it is: not applied, not recorded (a rebuild
+    that replays it finds the new board already as the edit made it)."""
+
+
 class NothingToUndoError(EditorError):
     """Undo or redo was asked for with an empty history."""
 

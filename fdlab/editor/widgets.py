@@ -639,8 +639,9 @@ class TrackEditor:
                 "(shift-click or <i>Box select</i> for more)."
             )
             self._syncing = True
-            try:
+            try:  # no corner's figures left in the corner boxes
                 self.corner_name.value = ""
+                self.stops.value = 1
             finally:
                 self._syncing = False
             self._sync_enabled()
@@ -658,6 +659,8 @@ class TrackEditor:
             if corner is not None:
                 self.stops.value = self.track.corners[corner]["stops"]
                 self.corner_name.value = self.track.corners[corner].get("name", "")
+            else:  # a straight, or spaces of several corners: no name to show
+                self.corner_name.value = ""
             if len(chosen) == 2:
                 self.step_from.value, self.step_to.value = str(chosen[0]), str(chosen[1])
             elif len(chosen) == 1:

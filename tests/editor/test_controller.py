@@ -653,3 +653,17 @@ def test_pit_lane_spaces_may_be_given_in_any_order_even_across_the_finish(editor
     assert [track.space(p)["progress"] for p in pits] == [7.0, 8.0, 0.0, 1.0]
     assert track.graph.edges[13, pits[0]]["kind"] == "pit_in"
     assert "finish" in track.graph.edges[pits[1], pits[2]]["lines"]
+
+
+def test_an_edit_that_changes_nothing_is_refused_and_not_recorded():
+    """'Not a corner' on a straight: said plainly, no unsaved edit, nothing to undo."""
+    from fdlab.editor.errors import NothingChangedError
+
+    editor = EditorController(from_ascii(". 1 1 .", corners={1: 1}))
+    with pytest.raises(NothingChangedError, match="no selected space is in a corner"):
+        editor.set_corner([0, 3], None)
+    with pytest.raises(NothingChangedError, match="in it already"):
+        editor.set_corner([1, 2], 1)
+    assert not editor.dirty and editor.unsaved_edits == 0
+    editor.set_corner([0], 1)  # a real change still goes through
+    assert editor.unsaved_edits == 1

@@ -567,3 +567,16 @@ async def _until_rebuilt(editor: TrackEditor, seconds: float = 30.0) -> None:
         if not editor._rebuilding:
             return
         await asyncio.sleep(0.05)
+
+
+def test_the_corner_boxes_show_only_the_selected_corner():
+    """Selecting a straight after a corner leaves no corner name behind; selecting nothing
+    puts the stops back to 1 (a browser review saw 'Corner 2' and 3 stops left over)."""
+    editor = TrackEditor(from_ascii(". 1 1 . .", corners={1: 3}))
+    editor.select([1])
+    assert (editor.stops.value, editor.corner_name.value) == (3, "Corner 1")
+    editor.select([3])
+    assert editor.corner_name.value == ""
+    editor.select([])
+    assert (editor.stops.value, editor.corner_name.value) == (1, "")
+    assert editor.track.corners[1]["stops"] == 3  # showing a selection edits nothing
