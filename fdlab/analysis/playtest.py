@@ -135,7 +135,10 @@ class PlaytestResult:
         rows = [
             ("races", f"{len(self.races)}"),
             ("cars", ", ".join(self.bots)),
-            ("rules", f"{self.preset.name}, {self.preset.laps} lap(s){self.laps_note}"),
+            (
+                "rules",
+                f"{self.preset.name}, {self.preset.laps} lap{'s' if self.preset.laps != 1 else ''}{self.laps_note}",
+            ),
             ("mean race length", f"{self.races['rounds'].mean():.2f} rounds"),
             ("cars finishing", f"{finished:.1%}"),
             ("seed", f"{self.seed}"),

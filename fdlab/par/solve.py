@@ -247,7 +247,7 @@ class ParSolution:
         body = "".join(f"<tr><td>{k}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
         return (
             f"<div><b>Solo par of {html.escape(self.board.track.name)}</b> "
-            f"({html.escape(self.preset.name)} rules, {self.preset.laps} lap(s))"
+            f"({html.escape(self.preset.name)} rules, {self.preset.laps} lap{'s' if self.preset.laps != 1 else ''})"
             f"<table>{body}</table></div>"
         )
 

@@ -177,7 +177,7 @@ def preset_html(preset: Preset) -> str:
     ]
     pools = ", ".join(f"{n} {v}" for n, v in preset.pools)
     title = (
-        f"{preset.name}: {preset.model} rules, {preset.laps} lap(s)"
+        f"{preset.name}: {preset.model} rules, {preset.laps} lap{'s' if preset.laps != 1 else ''}"
         f"{'; ' + ', '.join(extras) if extras else ''}; pools: {pools}"
     )
     rows = [[_ordinal(g), ", ".join(map(str, f))] for g, f in enumerate(preset.gear_faces, 1)]

@@ -255,7 +255,7 @@ class Preset:
         return dataclasses.replace(self, laps=laps, pools=pools)
 
     def __repr__(self) -> str:
-        return f"<Preset {self.name!r}: {self.model} rules, {self.laps} lap(s)>"
+        return f"<Preset {self.name!r}: {self.model} rules, {self.laps} lap{'s' if self.laps != 1 else ''}>"
 
     def _repr_html_(self) -> str:
         """A table of the dice and pools for a notebook.
