@@ -66,7 +66,7 @@ FINISHED: Final = -1
 Finished: TypeAlias = Literal[-1]
 
 #: What ``move_cost`` reads of an option besides braking: its overshoots, and whether it
-#: starts and whether it ends in the pit zone (:meth:`SoloModel._cost_class`).
+#: starts and whether it ends in the pit zone (:meth:`SoloModel._new_cost_class`).
 _CostClass: TypeAlias = tuple[tuple[Overshoot, ...], bool, bool]
 
 #: Face group, option, loss and doom of every row of a search (:meth:`SoloModel._shape`).
@@ -278,7 +278,7 @@ class SoloModel:
                 if kept is not None:
                     found = kept.on(self.board)
             if found is None:
-                found = _Searched(self, space, position[2], rules)
+                found = _Searched(self, space, rules)
             self._searches[key] = found
         return found
 
@@ -408,15 +408,9 @@ class SoloModel:
             self._last_lap_cars[space] = car
         return move_cost(self.board, self.preset, car, option)
 
-    def _cost_class(self, space: int, option: MoveOption) -> int:
-        """A small integer naming what ``move_cost`` reads of an option besides braking."""
-        board = self.board
-        key = (option.overshoots, in_pit_zone(board, space), in_pit_zone(board, option.destination))
-        k = self._classes.get(key)
-        return self._new_cost_class(key) if k is None else k
-
     def _new_cost_class(self, key: _CostClass) -> int:
-        """Number a cost class not seen yet, growing the cost tables when full."""
+        """Number a cost class not seen yet (a small integer naming what ``move_cost``
+        reads of an option besides braking), growing the cost tables when full."""
         k = len(self._classes)
         self._classes[key] = k
         if k >= self._loss.shape[0]:
@@ -579,7 +573,7 @@ class _Searched:
     :func:`~fdlab.rules.movement.after_move` once per option.
     """
 
-    def __init__(self, model: SoloModel, space: int, stops: int, rules: MoveRules):
+    def __init__(self, model: SoloModel, space: int, rules: MoveRules):
         board = model.board
         self.space = space
         self._board = board
@@ -599,7 +593,7 @@ class _Searched:
         self.laps_gained = np.asarray(columns.laps, dtype=np.int64)
         stops_after = np.asarray(columns.stops, dtype=np.int64)
         self.capped_stops = np.minimum(stops_after, model._need[self.destination])
-        #: The cost class of each option (:meth:`SoloModel._cost_class`).
+        #: The cost class of each option (:meth:`SoloModel._new_cost_class`).
         self.classes = self._cost_classes(model)
         self._finish: dict[int, tuple[int, bool]] = {}
         #: Taken from a model of an earlier version of the board (:mod:`fdlab.par.reuse`).
@@ -630,12 +624,12 @@ class _Searched:
         self._paths = self._lines = None
 
     def _cost_classes(self, model: SoloModel) -> NDArray[np.int64]:
-        """The cost class of each option (:meth:`SoloModel._cost_class`)."""
+        """The cost class of each option (:meth:`SoloModel._new_cost_class`)."""
         start_pit = in_pit_zone(model.board, self.space)
         known = model._classes
         classes = []
         for overshoots, pit in zip(self.overshoots, self.pit.tolist(), strict=True):
-            key = (overshoots, start_pit, pit)  # _cost_class's key
+            key = (overshoots, start_pit, pit)  # a cost class (_CostClass)
             k = known.get(key)
             classes.append(model._new_cost_class(key) if k is None else k)
         return np.asarray(classes, dtype=np.int64)
