@@ -18,7 +18,18 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["number_in", "shown", "whole_at_least"]
+__all__ = ["counted", "number_in", "shown", "whole_at_least"]
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1.
+
+    Examples
+    --------
+    >>> counted(1, "lap"), counted(2, "lap"), counted(0, "stop")
+    ('1 lap', '2 laps', '0 stops')
+    """
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def shown(value: Any, limit: int = 60) -> str:

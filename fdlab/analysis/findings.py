@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fdlab._text import counted
 from fdlab.analysis.stats import mean_interval, spread_text, wilson
 
 if TYPE_CHECKING:
@@ -98,10 +99,6 @@ def findings(report: CircuitReport) -> list[Finding]:
     return [f for f in found if f is not None]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _pct(x: float) -> str:
     return f"{x:.0%}" if x == x else "n/a"
 
@@ -116,9 +113,9 @@ def _race_length(report: CircuitReport) -> Finding:
     rounds = result.races["rounds"]
     mean, low, high = mean_interval(rounds)
     cars, laps = len(result.bots), result.preset.laps
-    raced = _plural(laps, "lap") + result.laps_note
+    raced = counted(laps, "lap") + result.laps_note
     text = (
-        f"A race of {_plural(cars, 'car')} over {raced} lasts {mean:.1f} rounds "
+        f"A race of {counted(cars, 'car')} over {raced} lasts {mean:.1f} rounds "
         f"({spread_text(low, high)}); the shortest took {int(rounds.min())}, "
         f"the longest {int(rounds.max())}."
     )
@@ -237,7 +234,7 @@ def _corners(report: CircuitReport) -> Finding | None:
     parts = []
     if len(biting):
         said = "; ".join(
-            f"{row['name']} ({_plural(int(row['stops']), 'stop')}): overshot in "
+            f"{row['name']} ({counted(int(row['stops']), 'stop')}): overshot in "
             f"{_pct(row['overshoot_rate'])} of passages, {row['damage_per_passage']:.1f} {unit} a car"
             for _, row in biting.iterrows()
         )

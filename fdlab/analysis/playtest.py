@@ -41,6 +41,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import pandas as pd
 
+from fdlab._text import counted
 from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.racelog import (
     CAR_COLUMNS,
@@ -137,7 +138,7 @@ class PlaytestResult:
             ("cars", ", ".join(self.bots)),
             (
                 "rules",
-                f"{self.preset.name}, {self.preset.laps} lap{'s' if self.preset.laps != 1 else ''}{self.laps_note}",
+                f"{self.preset.name}, {counted(self.preset.laps, 'lap')}{self.laps_note}",
             ),
             ("mean race length", f"{self.races['rounds'].mean():.2f} rounds"),
             ("cars finishing", f"{finished:.1%}"),

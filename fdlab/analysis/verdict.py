@@ -46,6 +46,9 @@ from fdlab.track.model import Track
 
 __all__ = ["CornerVerdict", "Verdict", "VerdictError", "board_verdict", "solve_for_edits"]
 
+#: The least share the verdict shows (it rounds to 1%).
+_SHOWN_SHARE = 0.005
+
 #: Races of the verdict: 24 six-car laps of Monaco take about a second.
 VERDICT_RACES = 24
 
@@ -133,9 +136,9 @@ class CornerVerdict:
                 f"overshot in {self.overshoot:.0%} of passages by {self.mean_overshoot:.1f} "
                 f"spaces, {self.damage:.1f} SP a car"
             )
-            if self.to_flag >= 0.005:
+            if self.to_flag >= _SHOWN_SHARE:
                 text += f"; besides, {flag}"
-        elif self.to_flag >= 0.005:
+        elif self.to_flag >= _SHOWN_SHARE:
             text += f"overshot only in {flag}"
         else:
             text += "never overshot"
@@ -269,7 +272,7 @@ class Verdict:
 def _overshot_cell(corner: CornerVerdict) -> str:
     """The verdict table's overshoot share of a corner, the run to the flag apart."""
     cell = f"{corner.overshoot:.0%}"
-    if corner.to_flag >= 0.005:
+    if corner.to_flag >= _SHOWN_SHARE:
         cell += (
             f" <span style='color:#666' title='overshot on the run to the flag: spare SP "
             f"spent by cars that finished'>+{corner.to_flag:.0%} at the flag</span>"

@@ -47,6 +47,7 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from fdlab._text import counted
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.reuse import remember_model
 from fdlab.par.table import ParTable, board_key
@@ -247,7 +248,7 @@ class ParSolution:
         body = "".join(f"<tr><td>{k}</td><td>{html.escape(v)}</td></tr>" for k, v in rows)
         return (
             f"<div><b>Solo par of {html.escape(self.board.track.name)}</b> "
-            f"({html.escape(self.preset.name)} rules, {self.preset.laps} lap{'s' if self.preset.laps != 1 else ''})"
+            f"({html.escape(self.preset.name)} rules, {counted(self.preset.laps, 'lap')})"
             f"<table>{body}</table></div>"
         )
 

@@ -12,6 +12,8 @@ import html
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from fdlab._text import counted
+
 if TYPE_CHECKING:
     # annotations only: the rules engine stands beside the pictures (tests/test_layers.py)
     from fdlab.rules.board import Board
@@ -177,7 +179,7 @@ def preset_html(preset: Preset) -> str:
     ]
     pools = ", ".join(f"{n} {v}" for n, v in preset.pools)
     title = (
-        f"{preset.name}: {preset.model} rules, {preset.laps} lap{'s' if preset.laps != 1 else ''}"
+        f"{preset.name}: {preset.model} rules, {counted(preset.laps, 'lap')}"
         f"{'; ' + ', '.join(extras) if extras else ''}; pools: {pools}"
     )
     rows = [[_ordinal(g), ", ".join(map(str, f))] for g, f in enumerate(preset.gear_faces, 1)]

@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from fdlab._text import counted
 from fdlab.rules.dice import Die
 from fdlab.rules.errors import PresetError
 
@@ -255,7 +256,7 @@ class Preset:
         return dataclasses.replace(self, laps=laps, pools=pools)
 
     def __repr__(self) -> str:
-        return f"<Preset {self.name!r}: {self.model} rules, {self.laps} lap{'s' if self.laps != 1 else ''}>"
+        return f"<Preset {self.name!r}: {self.model} rules, {counted(self.laps, 'lap')}>"
 
     def _repr_html_(self) -> str:
         """A table of the dice and pools for a notebook.

@@ -51,6 +51,7 @@ from fdlab._shell import (
     running_loop,
     table_row,
 )
+from fdlab._text import counted
 from fdlab.plot import colors
 from fdlab.plot.data import board_data, car_data
 from fdlab.plot.figure import board_figure, car_rows, pixels_per_unit
@@ -254,7 +255,7 @@ class RaceTable:
     def _build_board(self) -> None:
         race = self.race
         track = race.track
-        laps = f"{race.preset.laps} lap" + ("" if race.preset.laps == 1 else "s")
+        laps = counted(race.preset.laps, "lap")
         self._space = space_size(track)
         data = board_data(track)
         x0, y0, x1, y1 = _bounds(data)
