@@ -45,6 +45,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
+import importlib
+import sys
 import traceback
 import weakref
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -70,6 +72,7 @@ __all__ = [
     "bug_report",
     "button",
     "fold",
+    "import_in_background",
     "in_background",
     "labelled",
     "load_bokehjs",
@@ -201,6 +204,23 @@ def in_background(
 
     _TASKS.add(task := loop.create_task(wait()))
     task.add_done_callback(_TASKS.discard)
+
+
+def import_in_background(module: str) -> None:
+    """Import ``module`` in the widgets' worker thread now, ahead of its first use.
+
+    For a module that is slow to import and first needed by a button (the
+    board builder takes 0.7 s, most of it scipy): the first press then
+    waits only for its own work. The notebook's thread is not held up. In
+    plain Python (no event loop), or when ``module`` is imported already,
+    nothing happens: it is imported where it is used.
+
+    Examples
+    --------
+    >>> import_in_background("fdlab.track.build")  # plain Python: imported on first use
+    """
+    if module not in sys.modules and running_loop() is not None:
+        _WORKER.submit(importlib.import_module, module)
 
 
 #: Tasks of :func:`in_background` still running (the loop keeps only weak references).

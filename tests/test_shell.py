@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import sys
+
 import pytest
 
 pytest.importorskip("ipywidgets")
 
-from fdlab._shell import ERROR_COLOR, Buttons, MessageLine, reported
+from fdlab._shell import (
+    _WORKER,
+    ERROR_COLOR,
+    Buttons,
+    MessageLine,
+    import_in_background,
+    reported,
+)
 from fdlab.errors import FdlabError
 
 
@@ -77,3 +87,23 @@ def test_editor_table_and_formula_fun_refuse_in_one_colour():
     for widget in (editor, table, fun):
         assert widget.messages.last_error, f"{type(widget).__name__} refused"
         assert f"color:{ERROR_COLOR}" in widget.messages.widget.value
+
+
+def test_a_module_is_imported_in_the_background_only_in_a_notebook(tmp_path, monkeypatch):
+    """In a notebook (an event loop runs) the module is imported by the worker thread, ahead
+    of the button that needs it; in plain Python it is left to be imported where used."""
+    (tmp_path / "fdlab_slow_to_import.py").write_text(
+        "import threading\nBY = threading.current_thread().name\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "fdlab_slow_to_import", raising=False)
+    import_in_background("fdlab_slow_to_import")
+    assert "fdlab_slow_to_import" not in sys.modules
+
+    async def in_a_notebook():
+        import_in_background("fdlab_slow_to_import")
+        await asyncio.wrap_future(_WORKER.submit(lambda: None))  # the worker did its jobs
+
+    asyncio.run(in_a_notebook())
+    assert sys.modules["fdlab_slow_to_import"].BY.startswith("fdlab-widget")
+    sys.modules.pop("fdlab_slow_to_import")

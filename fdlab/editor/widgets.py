@@ -30,6 +30,7 @@ from fdlab._shell import (
     MessageLine,
     board_beside_panel,
     fold,
+    import_in_background,
     in_background,
     labelled,
     load_bokehjs,
@@ -169,6 +170,7 @@ class TrackEditor:
         self.tracing.follow_board()  # the picture saved with the board, where it was left
         if self.verdict is not None:
             self.verdict.start()
+        import_in_background("fdlab.track.build")  # ready for the first Rebuild
 
     @classmethod
     def open(cls, path: str | Path, **options: Any) -> TrackEditor:
