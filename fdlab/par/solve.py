@@ -613,25 +613,45 @@ def _tables(
 
 
 def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
-    """``rows`` without the rows that land exactly like an earlier row of their face group.
+    """``rows`` without the rows another row of their face group makes useless.
 
-    Two rows of a group are interchangeable when they reach the same
-    position with the same pool change and the same engine check; every
-    row that eliminates the car at every pool value is interchangeable
-    with every other such row. Keeping the first row of each kind (in
-    the original order) leaves every group minimum and the first row that
-    reaches it unchanged: the solution is the same, from fewer rows.
+    A row is dropped when an earlier row of its group lands exactly like
+    it (the same position, pool change and engine check), or when a row
+    of its group reaches the same position with the same engine check
+    and the same box (P-2) for a smaller loss: a lone car's value never
+    rises with more pool (whatever it could do with less it can do with
+    more), so the cheaper row is at least as good at every pool value.
+    Every row that eliminates the car at every pool value is
+    interchangeable with every other such row. The rows kept, in the
+    original order, give every group minimum unchanged, from fewer rows
+    (on Monaco, 0.8 M of 3.3 M); where rows tie, the cheaper one is
+    chosen.
+
+    Examples
+    --------
+    Two lanes to a one-stop corner and the line: from the grid, 482 rows
+    (every face of every gear, every option within its roll), 291 useful.
+
+    >>> board = from_ascii(". . 1 1 . . . .\\n. . 1 1 . . . .", corners={1: 1}, grid=[0], finish=6)
+    >>> model = SoloModel(compile_board(board), BASIC)
+    >>> rows = model.rows(0)
+    >>> len(rows.group), len(_distinct(model, rows).group)
+    (482, 291)
     """
     top = model.pool_max
     doomed = rows.doomed | (
         ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
     )
-    loss = np.where(rows.restore, -1, rows.loss)
-    span = int(loss.max(initial=0)) + 3
+    # in the box the pool is restored whatever the move cost: such rows differ in nothing else
+    loss = np.where(doomed | rows.restore, 0, rows.loss)
     n_targets = len(model.positions) + 2
-    kind = np.where(doomed, 0, ((rows.target + 2) * span + (loss + 2)) * 2 + rows.exempt)
-    key = rows.group.astype(np.int64) * (n_targets * span * 2 + 1) + kind
-    keep = _first_of_each(key)
+    kind = np.where(doomed, 0, ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt)
+    key = rows.group.astype(np.int64) * (n_targets * 4 + 1) + kind
+    # per key the cheapest row, the first of them: sorted by key, loss and place
+    order = np.lexsort((loss, key))
+    head = np.ones(len(order), dtype=bool)
+    head[1:] = key[order[1:]] != key[order[:-1]]
+    keep = np.sort(order[head])
     if len(keep) == len(key):
         return rows
     group = rows.group[keep]
@@ -644,27 +664,6 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
         exempt=rows.exempt[keep],
         starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
     )
-
-
-def _first_of_each(key: NDArray[np.int64]) -> NDArray[np.intp]:
-    """Where each distinct value of ``key`` (integers, none negative) first occurs, in order.
-
-    ``np.unique(key, return_index=True)`` sorted, by one plain sort of the
-    values tagged with their place (faster than its stable argsort).
-
-    Examples
-    --------
-    >>> _first_of_each(np.array([5, 3, 5, 0, 3])).tolist()
-    [0, 1, 3]
-    """
-    n = len(key)
-    if not n or int(key.max()) >= np.iinfo(np.int64).max // (n + 1):
-        return np.sort(np.unique(key, return_index=True)[1])
-    tagged = np.sort(key * n + np.arange(n))
-    value = tagged // n
-    head = np.ones(n, dtype=bool)
-    head[1:] = value[1:] != value[:-1]
-    return np.sort(tagged[head] % n)
 
 
 class _Store:

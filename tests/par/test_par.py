@@ -386,3 +386,35 @@ def test_a_solution_says_how_long_each_part_of_the_solve_took():
     assert list(solution.phases) == ["model", "tables", "values"]
     assert all(seconds >= 0 for seconds in solution.phases.values())
     assert sum(solution.phases.values()) == pytest.approx(solution.seconds)
+
+
+@pytest.mark.parametrize("name", ["ring", "training"])
+def test_the_rows_kept_give_every_group_minimum_of_all_the_rows(name):
+    """_distinct drops a row only where another row of its face group is as good at every
+    pool value: the group minima over the kept rows are those over all the rows, for any
+    values that do not rise with the pool (a lone car's values never do)."""
+    import numpy as np
+
+    from fdlab.par.solve import _distinct, _Rows, _Store, _tables
+    from fdlab.track import load_track
+
+    track = ring() if name == "ring" else load_track(TRACKS / "training.json")
+    model = SoloModel(compile_board(track), BASIC)
+    tables = _tables(model)
+    store = _Store(model, 1000.0)
+    rng = np.random.default_rng(5)
+    steps = rng.exponential(size=store.value.shape)
+    store.value[...] = 50.0 + np.cumsum(steps[:, :, ::-1], axis=2)[:, :, ::-1]
+    dropped = 0
+    for p in range(len(model.positions)):
+        rows = model.rows(p)
+        kept = _distinct(model, rows)
+        dropped += len(rows.group) - len(kept.group)
+        least = []
+        for some in (rows, kept):
+            w = _Rows(model, tables, some).row_values(
+                model, np.arange(len(some.group)), store.value_store
+            )
+            least.append(np.minimum.reduceat(w, some.starts, axis=0))
+        assert np.array_equal(least[0], least[1]), model.positions[p]
+    assert dropped > 0
