@@ -37,6 +37,7 @@ from fdlab._shell import (
     reported,
     table_row,
 )
+from fdlab._text import counted
 from fdlab.editor.backdrop import Backdrop
 from fdlab.editor.board_plot import (
     ARROW_MODES,
@@ -536,8 +537,10 @@ class TrackEditor:
 
         Examples
         --------
+        A board that came from no file says so: *Save* asks for a file first.
+
         >>> TrackEditor(from_ascii(". . .", name="Oval")).status_text
-        'Oval · 3 spaces · 3 problems · saved'
+        'Oval · 3 spaces · 3 problems · no file yet'
         """
         return " · ".join(self._status())
 
@@ -545,12 +548,12 @@ class TrackEditor:
         """The status line's parts: name, spaces, problems ('no problems', '1 problem'...),
         then whether it is saved and its file."""
         controller = self.controller
-        count = controller.unsaved_edits
-        if not controller.dirty:
-            state = "saved"
-        else:
-            state = f"{count} unsaved edit{'s' if count != 1 else ''}"
-        where = f" · {controller.path}" if controller.path else ""
+        dirty = controller.dirty
+        state = counted(controller.unsaved_edits, "unsaved edit") if dirty else "saved"
+        if controller.path:
+            where = f" · {controller.path}"
+        else:  # nothing on disk to call saved
+            state, where = (f"{state} · " if dirty else "") + "no file yet", ""
         problems = len(controller.problems)
         said = f"{problems} problem{'s' if problems != 1 else ''}" if problems else "no problems"
         return controller.track.name, f"{len(controller.track)} spaces", said, state + where

@@ -64,11 +64,22 @@ def test_undo_redo_and_save_sit_above_the_board_in_sight(editor, tmp_path):
 def test_the_status_line_counts_the_problems(editor):
     """The problems are listed at the foot of the panel; the status line says how many, in red."""
     assert len(editor.controller.problems) == 5  # long steps where the loop closes, a short grid
-    assert "18 spaces · 5 problems · saved" in editor.status_text
+    assert "18 spaces · 5 problems · no file yet" in editor.status_text
     assert '<span style="color:#b00020"' in editor.status.value
     shipped = TrackEditor(load_track(Path(__file__).parents[2] / "tracks" / "monaco.json"))
-    assert "487 spaces · no problems · saved" in shipped.status_text
+    assert "487 spaces · no problems · no file yet" in shipped.status_text
     assert "color" not in shipped.status.value
+
+
+def test_the_status_line_never_calls_saved_a_board_that_has_no_file(editor, tmp_path):
+    """A board from no file is 'no file yet', with its edits counted; saved once it has one."""
+    assert editor.status_text.endswith("· no file yet")
+    browser_select(editor, [12])
+    editor.stops.value = 3
+    assert editor.status_text.endswith("· 1 unsaved edit · no file yet")
+    editor.path.value = str(tmp_path / "oval.json")
+    _click(editor, "fdlab-save")
+    assert editor.status_text.endswith(f"· saved · {tmp_path / 'oval.json'}")
 
 
 def test_an_edit_is_drawn_and_said_before_the_board_is_validated(editor):
