@@ -39,6 +39,8 @@ from fdlab.analysis.playtest import playtest
 from fdlab.analysis.stats import corner_table, mean_interval, spread_text
 from fdlab.errors import FdlabError
 from fdlab.par import solo_table
+from fdlab.par.approx import solo_preset
+from fdlab.par.reuse import remembers
 from fdlab.par.table import solve_to_reuse
 from fdlab.rules.board import Board, compile_board
 from fdlab.rules.presets import get_preset
@@ -304,6 +306,7 @@ def solve_for_edits(track: Track | Board, rules: str = "basic") -> None:
     Even when a cache holds the board's table, its solve is remembered in
     this process (:func:`fdlab.par.table.solve_to_reuse`): the verdict of a
     changed board then re-solves only the positions its edit can reach.
+    Nothing is solved when such a solve of the board is remembered already.
     A board that cannot be solved is left for its verdict to explain.
 
     Examples
@@ -313,7 +316,9 @@ def solve_for_edits(track: Track | Board, rules: str = "basic") -> None:
     """
     with suppress(FdlabError):  # the verdict says what is wrong with the board
         board = track if isinstance(track, Board) else compile_board(track)
-        solve_to_reuse(board, get_preset(rules, VERDICT_RULES[1]))
+        preset = get_preset(rules, VERDICT_RULES[1])
+        if not remembers(board, solo_preset(preset)):
+            solve_to_reuse(board, preset)
 
 
 def board_verdict(

@@ -117,11 +117,14 @@ class VerdictPanel:
 
     async def _after(self, delay: float) -> None:
         await asyncio.sleep(delay)
-        future = self.watch.submit(self.track_of())
+        track = self.track_of()
+        future = self.watch.submit(track)
         self._show()
         answer = await asyncio.wrap_future(future)
         if self.watch.accept(answer):
             self._announce()
+            if answer.verdict is not None:  # ready for the next edit's verdict
+                self.watch.prepare_for_edits(track)
         self._show()
 
     def _announce(self) -> None:

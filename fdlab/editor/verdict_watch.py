@@ -164,6 +164,24 @@ class VerdictWatch:
         self.stale = answer.verdict is None and self.verdict is not None
         return True
 
+    def prepare_for_edits(self, track: Track) -> Future[None]:
+        """Solve ``track`` in the background, after any verdict on its way, if no solve of
+        it is remembered (:func:`fdlab.analysis.verdict.solve_for_edits`).
+
+        A board whose table came from a cache has no solve behind it: the
+        verdict after its first edit would solve the whole board (2 s on
+        Monaco) where a remembered solve leaves only what the edit touched.
+
+        Examples
+        --------
+        >>> from fdlab.analysis.examples import tight_ring
+        >>> VerdictWatch().prepare_for_edits(tight_ring()).result()
+        """
+        from fdlab.analysis.verdict import rules_for, solve_for_edits
+
+        snapshot = track.copy()
+        return _WORKER.submit(solve_for_edits, snapshot, rules_for(snapshot))
+
     def refresh_now(self, track: Track) -> Verdict | None:
         """Compute and accept the verdict of ``track`` here and now (scripts and tests).
 

@@ -61,6 +61,7 @@ __all__ = [
     "closest_model",
     "forget_models",
     "remember_model",
+    "remembers",
     "space_signatures",
     "untouched_spaces",
 ]
@@ -210,6 +211,35 @@ def remember_model(model: SoloModel, solved: Any = None) -> None:
         for kept in [k for k in _RECENT if k[0] is model]:
             _RECENT.remove(kept)
         _RECENT.append((model, solved))
+
+
+def remembers(board: Board, preset: Preset, box_slot: int = 1) -> bool:
+    """Whether a model of ``board`` as it is now (every space alike) is remembered.
+
+    Then the solves of its edited versions reuse it; when a cache gave the
+    board's table, no model is behind it (:func:`fdlab.par.table.solve_to_reuse`).
+
+    Examples
+    --------
+    >>> forget_models()
+    >>> board = compile_board(from_ascii(". . . . . . . .", grid=[0], finish=3))
+    >>> remembers(board, BASIC)
+    False
+    >>> from fdlab.par.model import SoloModel
+    >>> remember_model(SoloModel(board, BASIC))
+    >>> remembers(board, BASIC), remembers(compile_board(board.track), BASIC)
+    (True, True)
+    """
+    with _LOCK:
+        recent = [model for model, _ in _RECENT]
+    for model in recent:
+        if model.preset != preset or model.box_slot != box_slot:
+            continue
+        if model.board is board or (
+            model.board.ids == board.ids and _signatures(model.board) == _signatures(board)
+        ):
+            return True
+    return False
 
 
 def closest_model(board: Board, preset: Preset, box_slot: int, reach: int) -> Earlier | None:

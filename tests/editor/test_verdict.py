@@ -97,6 +97,41 @@ def test_the_watch_computes_on_a_copy_of_the_board():
     assert seen[0] is not track and seen[0] == track
 
 
+def test_a_board_whose_table_came_from_a_cache_is_solved_after_its_verdict_for_the_edits(
+    monkeypatch,
+):
+    """The editor's first verdict of a cached board leaves a solve behind it (in the verdict's
+    thread, after the answer), so the next edit's verdict re-solves only what it touched;
+    a board already solved here is not solved again."""
+    import fdlab.analysis.verdict as verdict_module
+    from fdlab.editor.verdict_watch import _WORKER
+    from fdlab.par.approx import solo_preset
+    from fdlab.par.reuse import forget_models, remembers
+
+    solves = []
+    solve = verdict_module.solve_to_reuse
+    monkeypatch.setattr(
+        verdict_module, "solve_to_reuse", lambda *args: solves.append(args) or solve(*args)
+    )
+    track = tight_ring()
+    board = compile_board(track)
+    solo_table(board, get_preset("basic", 1))  # in the cache now
+    forget_models()  # as in a new session: the table is read, nothing was solved here
+
+    async def scenario():
+        panel = VerdictPanel(lambda: track, races=RACES, delay=0.0)
+        panel.start()
+        while panel.watch.verdict is None:
+            await asyncio.sleep(0.05)
+        return panel
+
+    panel = _run_with_loop(scenario)
+    _WORKER.submit(lambda: None).result()  # the verdict's thread has done what was queued
+    assert remembers(board, solo_preset(get_preset("basic", 1))) and len(solves) == 1
+    panel.watch.prepare_for_edits(track).result()
+    assert len(solves) == 1  # remembered: not solved again
+
+
 def _run_with_loop(scenario):
     """Run ``scenario`` inside an event loop, as a notebook runs a cell."""
     return asyncio.run(scenario())
