@@ -43,6 +43,7 @@ import pandas as pd
 
 from fdlab._text import counted
 from fdlab.analysis.errors import PlaytestError
+from fdlab.analysis.race_helper import RaceHelper
 from fdlab.analysis.racelog import (
     CAR_COLUMNS,
     EVENT_COLUMNS,
@@ -259,6 +260,7 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
     progress: bool = True,
     keep_events: bool = False,
     chunk_size: int | None = None,
+    helper: RaceHelper | None = None,
 ) -> PlaytestResult:
     """Race bots on a board ``races`` times and tabulate what happened.
 
@@ -289,6 +291,11 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
         Keep every engine event in ``result.events``.
     chunk_size : int, optional
         Races per task (default: about eight tasks per worker).
+    helper : RaceHelper, optional
+        With ``workers=1``: a process kept alive beside this one
+        (:mod:`fdlab.analysis.race_helper`) that plays part of the races
+        while this process plays the rest. The editor's verdict uses one:
+        no process starts for it.
 
     Returns
     -------
@@ -375,9 +382,20 @@ def playtest(  # noqa: PLR0913 (a playtest's options are keywords, read in noteb
             logs = _on_dask(client, payload, chunks, bar)
         elif workers == 1:
             local = dict(payload, board=board, token=token)
-            for chunk_numbers, chunk_seeds in chunks:
-                logs.extend(run_races(local, chunk_numbers, chunk_seeds))
-                bar.update(len(chunk_numbers))
+
+            def play_here(
+                numbers: Sequence[int], seeds: Sequence[tuple[int, int]]
+            ) -> list[RaceLog]:
+                part = run_races(local, numbers, seeds)
+                bar.update(len(part))
+                return part
+
+            if helper is not None and all(isinstance(spec, str) for spec in specs):
+                logs = helper.share(local, chunks, play_here)
+                bar.update(races - bar.n)  # the helper's races too
+            else:
+                for chunk_numbers, chunk_seeds in chunks:
+                    logs.extend(play_here(chunk_numbers, chunk_seeds))
         else:
             logs = _on_processes(payload, chunks, workers, bar)
     finally:

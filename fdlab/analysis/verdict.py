@@ -36,6 +36,7 @@ from typing import Any
 from fdlab.analysis.errors import PlaytestError
 from fdlab.analysis.pit_worth import PitWorth
 from fdlab.analysis.playtest import playtest
+from fdlab.analysis.race_helper import RaceHelper
 from fdlab.analysis.stats import corner_table, mean_interval, spread_text
 from fdlab.errors import FdlabError
 from fdlab.par import solo_table
@@ -53,6 +54,9 @@ _SHOWN_SHARE = 0.005
 
 #: Races of the verdict: 24 six-car laps of Monaco take about a second.
 VERDICT_RACES = 24
+
+#: Races per chunk when a helper process shares them: small, so neither side waits long.
+_CHUNK = 2
 
 #: The verdict's rules: basic, one lap.
 VERDICT_RULES = ("basic", 1)
@@ -329,6 +333,7 @@ def board_verdict(
     seed: int = 0,
     before: Verdict | None = None,
     rules: str = "basic",
+    helper: RaceHelper | None = None,
 ) -> Verdict:
     """What ``track`` plays like for the default bot, over one lap (basic rules).
 
@@ -347,6 +352,10 @@ def board_verdict(
     rules : {"basic", "street"}
         The rules of the races and the par: ``"street"`` adds the street
         hazards (X) a street circuit's spaces carry.
+    helper : RaceHelper, optional
+        A process kept alive beside this one that plays part of the races
+        when it is ready (:mod:`fdlab.analysis.race_helper`); the verdict is
+        the same with it or without.
 
     Returns
     -------
@@ -380,7 +389,16 @@ def board_verdict(
         par = solo_table(board, preset).par
         cars = max(1, min(cars, len(track.grid_spots())))
         result = playtest(
-            board, cars, races=races, preset=preset, seed=seed, laps=1, workers=1, progress=False
+            board,
+            cars,
+            races=races,
+            preset=preset,
+            seed=seed,
+            laps=1,
+            workers=1,
+            progress=False,
+            helper=helper,
+            chunk_size=_CHUNK if helper is not None else None,
         )
     except FdlabError as error:
         raise VerdictError(f"not playable yet: {error}") from error

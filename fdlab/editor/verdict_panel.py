@@ -93,7 +93,13 @@ class VerdictPanel:
         self._show()
 
     def start(self) -> None:
-        """Ask for the first verdict (in the background when a notebook runs this)."""
+        """Ask for the first verdict (in the background when a notebook runs this).
+
+        In a notebook the verdicts' helper process starts too
+        (:meth:`VerdictWatch.start_helper`).
+        """
+        if running_loop() is not None:
+            self.watch.start_helper()
         if len(self.track_of()):
             self._schedule(0.0)
         self._show()

@@ -64,13 +64,22 @@ class VerdictAnswer:
 
 def _verdict_of(track: Track, races: int, before: Verdict | None, generation: int) -> VerdictAnswer:
     """Compute one verdict (in the worker thread); an unplayable board is an answer too."""
+    from fdlab.analysis.race_helper import shared_helper
     from fdlab.analysis.verdict import board_verdict, rules_for
 
     try:
-        verdict = board_verdict(track, races=races, before=before, rules=rules_for(track))
+        verdict = board_verdict(
+            track, races=races, before=before, rules=rules_for(track), helper=shared_helper()
+        )
     except FdlabError as error:
         return VerdictAnswer(generation, problem=str(error))
     return VerdictAnswer(generation, verdict=verdict)
+
+
+def _start_helper() -> None:
+    from fdlab.analysis.race_helper import shared_helper
+
+    shared_helper().start()
 
 
 class VerdictWatch:
@@ -181,6 +190,22 @@ class VerdictWatch:
 
         snapshot = track.copy()
         return _WORKER.submit(solve_for_edits, snapshot, rules_for(snapshot))
+
+    def start_helper(self) -> Future[None]:
+        """Start the verdicts' helper process, from the verdicts' thread (the import is slow).
+
+        The helper (:func:`fdlab.analysis.race_helper.shared_helper`, one
+        per process) plays part of each verdict's races on another core
+        once it is ready; until then the verdicts play them all here.
+
+        Examples
+        --------
+        >>> from fdlab.analysis.race_helper import shared_helper
+        >>> VerdictWatch().start_helper().result()
+        >>> shared_helper().wait(60)
+        True
+        """
+        return _WORKER.submit(_start_helper)
 
     def refresh_now(self, track: Track) -> Verdict | None:
         """Compute and accept the verdict of ``track`` here and now (scripts and tests).
