@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from bokeh import events
 from bokeh.core.properties import field
 from bokeh.models import (
@@ -33,8 +34,10 @@ from bokeh.models import (
     TapTool,
 )
 from bokeh.plotting import figure
+from numpy.typing import NDArray
 
 from fdlab.editor.errors import EditorError
+from fdlab.editor.flag_room import LINE_PX, LabelBox, fitted_frame, fitted_scale, spread_labels
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
 from fdlab.track.corners import spaces_by_corner
@@ -102,8 +105,6 @@ gesture.data = {kind: [...d.kind, "moved"], x: [...d.x, p.x[0]], y: [...d.y, p.y
 
 #: How near (screen pixels) the pointer must be to a centreline point to drag it.
 SNAP_RADIUS_PX = 12
-#: How far (screen pixels) a corner's flag sits outside the corner.
-FLAG_OFFSET = 22
 
 
 def annotation_tables(track: Track) -> dict[str, Columns]:
@@ -126,8 +127,8 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
         flags["corner"], flags["dx"], flags["dy"], strict=True)]  # fmt: skip
     flags["x"] = [float(nodes[space]["x"]) for space, _ in placed]
     flags["y"] = [float(nodes[space]["y"]) for space, _ in placed]
-    flags["ox"] = [FLAG_OFFSET * ux for _, (ux, _) in placed]
-    flags["oy"] = [-FLAG_OFFSET * uy for _, (_, uy) in placed]  # screen y grows downwards
+    flags["ux"] = [ux for _, (ux, _) in placed]
+    flags["uy"] = [uy for _, (_, uy) in placed]
     flags["text"] = [
         f"#{corner} {stops}\u2691 {long}/{short}"
         for corner, stops, long, short in zip(
@@ -135,7 +136,38 @@ def annotation_tables(track: Track) -> dict[str, Columns]:
         )
     ]
     flags["align"] = _toward_the_middle(track, flags["x"])
+    # a fixed distance on screen at any zoom, moved round the corner where labels would pile up
+    screen = _Screen.of(track)
+    offsets = spread_labels(
+        screen.pixels(flags["x"], flags["y"]),
+        list(zip(flags["ux"], flags["uy"], strict=True)),
+        flags["text"],
+        flags["align"],
+        points=screen.spaces,
+        frame=fitted_frame(screen.spaces),
+    )
+    flags["ox"] = [ox for ox, _ in offsets]
+    flags["oy"] = [oy for _, oy in offsets]
     return notes
+
+
+@dataclass(frozen=True)
+class _Screen:
+    """A board as the editor first shows it: metres to pixels, and its spaces in pixels."""
+
+    scale: float
+    spaces: NDArray[np.float64]
+
+    @classmethod
+    def of(cls, track: Track) -> _Screen:
+        xs = [float(x) for _, x in track.graph.nodes(data="x")]
+        ys = [float(y) for _, y in track.graph.nodes(data="y")]
+        scale = fitted_scale(xs, ys)
+        return cls(scale, np.column_stack([np.asarray(xs) * scale, np.asarray(ys) * -scale]))
+
+    def pixels(self, xs: Sequence[float], ys: Sequence[float]) -> list[tuple[float, float]]:
+        """Screen positions (y down) of board positions."""
+        return [(x * self.scale, -y * self.scale) for x, y in zip(xs, ys, strict=True)]
 
 
 #: A flag this close to the board's left or right edge (a share of its width) runs
@@ -271,28 +303,44 @@ def verdict_marks(track: Track, worst: Sequence[tuple[Any, str]]) -> Columns:
     >>> track = from_ascii(". 1 1 .", corners={1: 2})
     >>> marks = verdict_marks(track, [(1, "58% overshot"), (7, "gone")])
     >>> marks["text"], marks["align"]
-    (['\u26a0 58% overshot'], ['left'])
+    (['\u26a0 #1 58% overshot'], ['left'])
     """
     marks: Columns = {"x": [], "y": [], "ox": [], "oy": [], "text": [], "align": []}
     if not worst:
         return marks  # nothing to mark: no need to place the flags again (every edit asks)
     flags = annotation_tables(track)["flags"]
-    where = {
-        corner: (x, y, ox, oy)
-        for corner, x, y, ox, oy in zip(
-            flags["corner"], flags["x"], flags["y"], flags["ox"], flags["oy"], strict=True
+    screen = _Screen.of(track)
+    anchors = screen.pixels(flags["x"], flags["y"])
+    boxes = [
+        LabelBox.of(ax + ox, ay + oy, text, align)
+        for (ax, ay), ox, oy, text, align in zip(
+            anchors, flags["ox"], flags["oy"], flags["text"], flags["align"], strict=True
         )
-    }
-    xs = [x for x, _, _, _ in where.values()]
-    middle = (min(xs) + max(xs)) / 2 if xs else 0.0
-    for corner, text in worst:
-        if corner not in where:
-            continue
-        x, y, ox, oy = where[corner]
-        for key, value in zip(("x", "y", "ox", "oy"), (x, y, ox, oy + 15), strict=True):
-            marks[key].append(value)
-        marks["text"].append(f"\u26a0 {text}")
-        marks["align"].append("right" if x > middle else "left")
+    ]
+    row_of = {corner: row for row, corner in enumerate(flags["corner"])}
+    middle = (min(flags["x"]) + max(flags["x"])) / 2 if flags["x"] else 0.0
+    rows = [row_of[corner] for corner, _ in worst if corner in row_of]
+    # the corner's number too: a mark that had to move away from its flag still says whose it is
+    texts = [f"\u26a0 #{corner} {text}" for corner, text in worst if corner in row_of]
+    aligns = ["right" if flags["x"][r] > middle else "left" for r in rows]
+    # under its corner's flag, or the nearest place that covers no flag and no other mark
+    offsets = spread_labels(
+        [(anchors[r][0] + flags["ox"][r], anchors[r][1] + flags["oy"][r]) for r in rows],
+        [(flags["ux"][r], flags["uy"][r]) for r in rows],
+        texts,
+        aligns,
+        points=screen.spaces,
+        placed=boxes,
+        below=[LINE_PX + 1] * len(rows),
+        frame=fitted_frame(screen.spaces),
+    )
+    for r, text, align, (ox, oy) in zip(rows, texts, aligns, offsets, strict=True):
+        marks["x"].append(flags["x"][r])
+        marks["y"].append(flags["y"][r])
+        marks["ox"].append(flags["ox"][r] + ox)
+        marks["oy"].append(flags["oy"][r] + oy)
+        marks["text"].append(text)
+        marks["align"].append(align)
     return marks
 
 
