@@ -43,6 +43,7 @@ from contextlib import suppress
 from typing import Any
 
 from fdlab.analysis.racelog import RaceLog
+from fdlab.errors import FdlabError
 
 __all__ = ["RaceHelper", "shared_helper"]
 
@@ -82,6 +83,10 @@ def _load(payload: dict[str, Any]) -> None:
     _LOADED.update(payload)
 
 
+class PlaytestNotLoaded(FdlabError):
+    """The helper was asked for a chunk of a playtest it no longer holds (the chunk is played here)."""
+
+
 def _play_loaded(
     token: str, numbers: Sequence[int], seeds: Sequence[tuple[int, int]]
 ) -> list[RaceLog]:
@@ -89,7 +94,7 @@ def _play_loaded(
     from fdlab.analysis.playtest import run_races
 
     if _LOADED.get("token") != token:
-        raise RuntimeError(f"race helper: playtest {token!r} is not loaded")
+        raise PlaytestNotLoaded(f"race helper: playtest {token!r} is not loaded")
     return run_races(_LOADED, numbers, seeds)
 
 
@@ -224,6 +229,8 @@ class RaceHelper:
                 part = future.result()
                 self.races_played += len(part)
                 logs.extend(part)
+            except PlaytestNotLoaded:
+                logs.extend(play_here(numbers, seeds))
             except (BrokenProcessPool, RuntimeError):
                 self.close()
                 logs.extend(play_here(numbers, seeds))

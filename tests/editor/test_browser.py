@@ -360,7 +360,7 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(editor.locator(".fdlab-selection")).to_contain_text(str(plain["id"]))
             editor.locator("button.fdlab-danger").click()
             expect(message).to_contain_text("hazard='danger'")
-            assert editor.locator("button.fdlab-danger").is_disabled()  # the selection is used
+            expect(editor.locator("button.fdlab-danger")).to_be_disabled()  # the selection is used
             # 3. two spaces of lane 1, a few apart, with shift: Tunnel pair
             lane1 = sorted((s for s in spaces if s["lane"] == 1 and s["corner"] is None
                             and s["id"] != plain["id"]), key=lambda s: s["progress"])  # fmt: skip
