@@ -10,11 +10,12 @@ rest the way the board implies:
   are lanes 0, 1, 2... from the left, and every later space joins the lane
   of the nearest space stepping into it that is still the last of its lane;
 * **progress**: 0 just past the finish line; a step along a lane on a
-  straight adds 1, a lane change half a space or one space depending on how
-  far ahead the space lies (a space a step along the finish line leads into,
+  straight adds 1, a lane change half a space (one space where it starts a
+  lane a whole row ahead; a space a step along the finish line leads into,
   half a space); inside a corner the file's own distances (or, if it has
   none, each lane's spaces spread evenly over the corner) are added to where
-  the straight before it ended, over all its lanes; the pit lane follows its entry and
+  the straight before it ended, over all its lanes, plus half a space per
+  lane short of three entering it, as GP Online counts them; the pit lane follows its entry and
   crosses the finish line where its progress passes the lap (a pit lane that ends
   before the line crosses it on its way out, as GP Online counts a lap through the pits);
 * step **kinds** (ahead, lane change, pit in and out, box in and out) and
@@ -475,6 +476,7 @@ class _Assembly:
                 (u, n) for c, into in entries.items() for u in into for n in members[c]
             )
         offsets = self.corner_offsets(main, members)
+        margins = self.entry_margins(main, members, stretches)
         base: dict[Any, float] = {}
         start = self.finish_offsets(main)
         for v in self.order(waits):
@@ -483,9 +485,12 @@ class _Assembly:
             elif v in self.corner_ids:
                 corner = self.corner_ids[v]
                 if corner not in base:
-                    base[corner] = max(
-                        (self.progress[u] for u in stretches[corner] if not spaces[u].virtual),
-                        default=0.0,
+                    base[corner] = (
+                        max(
+                            (self.progress[u] for u in stretches[corner] if not spaces[u].virtual),
+                            default=0.0,
+                        )
+                        + margins[corner]
                     )
                 self.progress[v] = base[corner] + offsets[v]
             else:
@@ -501,6 +506,39 @@ class _Assembly:
             ),
             default=max(self.progress.values(), default=0.0) + 1.0,
         )
+
+    def entry_margins(
+        self,
+        main: nx.DiGraph,
+        members: dict[Any, list[SpaceId]],
+        stretches: dict[Any, list[SpaceId]],
+    ) -> dict[Any, float]:
+        """Corner -> where its distances written in the file start, past the straight before it.
+
+        GP Online counts the distances of the curves entered from one straight
+        from the straight's farthest space plus half a space for each lane
+        short of three where cars enter them: 0 for three entry spaces, 0.5
+        for two, -0.5 for four (the corners entered from one straight, each
+        lane's run of curve spaces a corner of its own, count together). A
+        corner with no distances in the file is spread from the straight's end: 0.
+        """
+        entered: dict[frozenset[SpaceId], set[SpaceId]] = {}
+        for corner, inside in members.items():
+            into = entered.setdefault(frozenset(stretches[corner]), set())
+            into.update(
+                n
+                for n in inside
+                if any(
+                    u not in self.corner_ids and not self.spaces[u].virtual
+                    for u in main.predecessors(n)
+                )
+            )
+        margins: dict[Any, float] = {}
+        for corner, inside in members.items():
+            count = len(entered[frozenset(stretches[corner])])
+            typed = all(self.spaces[n].offset is not None for n in inside)
+            margins[corner] = 0.5 * (3 - count) if typed and count else 0.0
+        return margins
 
     def virtual_within_corners(self, main: nx.DiGraph) -> dict[SpaceId, Any]:
         """Virtual spaces inside a corner -> the corner: those reached only from it.
@@ -557,9 +595,19 @@ class _Assembly:
         return stretches
 
     def gain(self, graph: nx.DiGraph, u: SpaceId, v: SpaceId) -> float:
-        """Progress from one straight space to the next: 1 along a lane, 0.5 or 1 across."""
-        if self.lanes.get(u) == self.lanes.get(v):
+        """Progress from one straight space to the next: 1 along a lane, 0.5 or 1 across.
+
+        A lane change gains 1 only into a space that starts its lane a whole
+        row ahead; into a space its own lane runs into, half a space (else a
+        sideways step and a diagonal one would put that lane half a row on).
+        """
+        lane = self.lanes.get(v)
+        if self.lanes.get(u) == lane:
             return 1.0
+        # a space its own lane runs into lies a row past that lane's space: a lane change
+        # into it gains no more than half a space, even from a space level with that one
+        if any(self.lanes.get(w) == lane for w in graph.predecessors(v)):
+            return 0.5
         hx, hy = self.heading(graph, u)
         a, b = self.spaces[u], self.spaces[v]
         # measured in steps of u's own lane (shorter on the inside of a curve)
