@@ -476,7 +476,7 @@ class _Assembly:
                 (u, n) for c, into in entries.items() for u in into for n in members[c]
             )
         offsets = self.corner_offsets(main, members)
-        margins = self.entry_margins(main, members, stretches)
+        margins = self.entry_margins(main, members, entries, stretches)
         base: dict[Any, float] = {}
         start = self.finish_offsets(main)
         for v in self.order(waits):
@@ -511,6 +511,7 @@ class _Assembly:
         self,
         main: nx.DiGraph,
         members: dict[Any, list[SpaceId]],
+        entries: dict[Any, list[SpaceId]],
         stretches: dict[Any, list[SpaceId]],
     ) -> dict[Any, float]:
         """Corner -> where its distances written in the file start, past the straight before it.
@@ -524,14 +525,10 @@ class _Assembly:
         """
         entered: dict[frozenset[SpaceId], set[SpaceId]] = {}
         for corner, inside in members.items():
-            into = entered.setdefault(frozenset(stretches[corner]), set())
-            into.update(
-                n
-                for n in inside
-                if any(
-                    u not in self.corner_ids and not self.spaces[u].virtual
-                    for u in main.predecessors(n)
-                )
+            # the straight spaces stepping into the corner, less blocked ones
+            into = {u for u in entries[corner] if not self.spaces[u].virtual}
+            entered.setdefault(frozenset(stretches[corner]), set()).update(
+                n for n in inside if not into.isdisjoint(main.predecessors(n))
             )
         margins: dict[Any, float] = {}
         for corner, inside in members.items():
