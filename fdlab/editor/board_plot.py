@@ -28,9 +28,7 @@ from bokeh.models import (
     PanTool,
     Patches,
     PolyDrawTool,
-    PolyEditTool,
     ScaleBar,
-    Scatter,
     TapTool,
 )
 from bokeh.plotting import figure
@@ -38,6 +36,7 @@ from numpy.typing import NDArray
 
 from fdlab.editor.errors import EditorError
 from fdlab.editor.flag_room import LINE_PX, LabelBox, fitted_frame, fitted_scale, spread_labels
+from fdlab.editor.point_drag import PointDragSources, add_point_drag
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
 from fdlab.track.corners import spaces_by_corner
@@ -59,7 +58,7 @@ TOOLS = {
     "Select": "tool-tap",
     "Box select": "tool-box",
     "Draw centreline": "tool-draw",
-    "Move points": "tool-edit",
+    "Move points": "tool-move-points",  # no Bokeh tool: fdlab.editor.point_drag
     "Move picture": "tool-move-picture",  # no Bokeh tool: the drag is handled in the browser
     "Pan": "tool-pan",
 }
@@ -102,9 +101,6 @@ if (mode.data.mode[0] !== "move" || p.x.length === 0) return;
 const d = gesture.data;
 gesture.data = {kind: [...d.kind, "moved"], x: [...d.x, p.x[0]], y: [...d.y, p.y[0]]};
 """
-
-#: How near (screen pixels) the pointer must be to a centreline point to drag it.
-SNAP_RADIUS_PX = 12
 
 
 def annotation_tables(track: Track) -> dict[str, Columns]:
@@ -241,6 +237,8 @@ class EditorSources:
     picture_mode: ColumnDataSource
     #: Written by the browser: a click on the picture (``tap``) or where a drag left it (``moved``).
     picture_gesture: ColumnDataSource
+    #: The ringed centreline point and the drag of one (:mod:`fdlab.editor.point_drag`).
+    points: PointDragSources
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -265,6 +263,7 @@ class EditorSources:
                 {"mode": ["off"], "x0": [0.0], "y0": [0.0], "sx": [0.0], "sy": [0.0]}
             ),
             picture_gesture=ColumnDataSource({"kind": [], "x": [], "y": []}),
+            points=PointDragSources.empty(),
         )
 
     def refresh(
@@ -410,7 +409,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__, plot.sizing_mode
     ('fdlab-board', 'Patches', 'stretch_width')
     >>> sorted(t.name for t in plot.tools if not t.visible)
-    ['point-cue', 'tool-box', 'tool-draw', 'tool-edit', 'tool-pan', 'tool-tap']
+    ['tool-box', 'tool-draw', 'tool-pan', 'tool-tap']
     """
     plot = figure(
         height=height,
@@ -493,18 +492,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
         line_width=2,
         name="centreline",
     )
-    # The points of the centreline are caught this far from the pointer (the
-    # renderer's size is its hit area) and light up under it, so a drag that
-    # starts a little off the point still moves it.
-    vertices = plot.scatter(
-        "x", "y", source=sources.vertices, size=2 * SNAP_RADIUS_PX, fill_color="#1b1d21",
-        fill_alpha=0.12, line_color="#1b1d21", line_alpha=0.35, name="centreline-points",
-    )  # fmt: skip
-    vertices.hover_glyph = Scatter(
-        size=2 * SNAP_RADIUS_PX, fill_color=colors.HIGHLIGHT, fill_alpha=0.35,
-        line_color=colors.HIGHLIGHT, line_width=2,
-    )  # fmt: skip
-    plot.scatter("x", "y", source=sources.vertices, size=7, color="#1b1d21")
+    add_point_drag(plot, sources.centreline, sources.vertices, sources.points)
     canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
     plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
     _picture_gestures(plot, sources)
@@ -520,9 +508,7 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     tap = TapTool(renderers=[spaces], name="tool-tap", visible=False)
     box = BoxSelectTool(renderers=[centres], name="tool-box", visible=False)
     draw = PolyDrawTool(renderers=[line], num_objects=1, name="tool-draw", visible=False)
-    edit = PolyEditTool(renderers=[line], vertex_renderer=vertices, name="tool-edit", visible=False)
-    point_cue = HoverTool(renderers=[vertices], tooltips=None, name="point-cue", visible=False)
-    plot.add_tools(tap, box, hover, point_cue, draw, edit, PanTool(name="tool-pan", visible=False))
+    plot.add_tools(tap, box, hover, draw, PanTool(name="tool-pan", visible=False))
     plot.toolbar.active_tap = tap
     plot.toolbar.active_drag = None
     _add_legend(plot)

@@ -69,7 +69,7 @@ TOOL_HINTS = {
     "Box select": "drag a box round the spaces to select",
     "Draw centreline": "press and hold for the first point, click the next ones, press and "
     "hold on the last one (or press Esc)",
-    "Move points": "press and hold the line to show its points, then drag one",
+    "Move points": "drag a point of the centreline: the ringed one is the one that moves",
     "Move picture": "drag the picture under the board to where it belongs",
     "Pan": "drag the board to move it; to zoom with the wheel, pick the wheel-zoom tool above the plot",
 }
@@ -160,6 +160,7 @@ class TrackEditor:
         # Handlers go on before the figure is wrapped (design.md, Jupyter pitfalls).
         self.board_source.selected.on_change("indices", self._on_indices)
         self.centreline_source.on_change("data", self._on_centreline)
+        self.sources.points.drag.on_change("data", self._on_point_moved)
         self.plot = BokehModel(self.figure, layout=w.Layout(width="100%"))
         self.plot.add_class("fdlab-plot")
         self._build_controls()
@@ -744,6 +745,7 @@ class TrackEditor:
         toolbar.active_multi = tools[name] if drawing else None
         toolbar.active_tap = None if drawing else tools["Select"]
         toolbar.active_drag = tools[name] if name in ("Box select", "Pan") else None
+        self._show_points(name == "Move points")
         if name == "Move picture":
             toolbar.active_tap = None  # a click there must not change the selection
         self.tracing.set_tool(name == "Move picture")
@@ -1050,6 +1052,29 @@ class TrackEditor:
         xs = [x for x, _ in points]
         ys = [y for _, y in points]
         self.centreline_source.data = {"xs": [xs] if points else [], "ys": [ys] if points else []}
+        self.sources.vertices.data = {"x": xs, "y": ys}
+
+    def _show_points(self, shown: bool) -> None:
+        """Show the centreline's points to drag (tool *Move points*), or hide them.
+
+        The points are the line as it is now: one drawn in the browser
+        reaches the kernel before the tool is picked.
+        """
+        if shown:
+            points = self.centreline_points()
+            self.sources.vertices.data = {"x": [x for x, _ in points], "y": [y for _, y in points]}
+        self.sources.points.cue.data = {"x": [], "y": [], "index": []}
+        for name in ("centreline-points", "centreline-cue"):
+            self.figure.select_one({"name": name}).visible = shown
+
+    @reported
+    def _on_point_moved(self, attr: str, old: Any, new: Any) -> None:
+        moved = new["moved"]
+        if moved:  # the end of a drag in the browser (fdlab.editor.point_drag)
+            self._say(
+                f"moved centreline point {int(moved[0]) + 1} of {len(self.centreline_points())}:"
+                " press Rebuild from centreline to build the board from the new line"
+            )
 
     @reported
     def _on_centreline(self, attr: str, old: Any, new: Any) -> None:
@@ -1057,7 +1082,7 @@ class TrackEditor:
         count = len(self.centreline_points())
         self.centreline_info.value = (
             f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
-            " (to move a point: tool <i>Move points</i>, press and hold the line, drag the point)"
+            " (to move a point: tool <i>Move points</i>, then drag the point)"
             if count
             else DRAWING_HINT
         )

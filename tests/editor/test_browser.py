@@ -11,7 +11,8 @@ it. The other, in the last editor (a shipped board opened from
 ``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
 count with the *Stops* dropdown (the verdict beside the board follows by
 itself and says what the edit did to par), marks a danger space and a tunnel pair,
-drags a centreline point from 8 px off it (tool *Move points*), rebuilds, finds all three
+drags a centreline point from 8 px off it, slowly, and another quickly (tool
+*Move points*), rebuilds, finds all three
 edits on the new board, presses *Save* and reads the saved file.
 Screenshots are kept in ``test-artifacts/`` (``editor-browser.png``,
 ``editor-trace.png``).
@@ -120,6 +121,18 @@ _CENTRELINE = (
 """
 )
 
+# Whether the ring of Move points is on point ``index`` of the centreline.
+_RINGED = (
+    "([editor, index]) => {"
+    + _VIEW
+    + """
+  const cue = view.model.renderers.find((r) => r.name === "centreline-cue");
+  const data = cue.data_source.data;
+  return cue.visible && data.index.length === 1 && data.index[0] === index;
+}
+"""
+)
+
 # The picture under the plot, as the browser has it.
 _PICTURE = (
     "(editor) => {"
@@ -133,9 +146,20 @@ _PICTURE = (
 )
 
 
-def _use_tool(page: Any, editor: Any, button: str, tool: str) -> None:
-    """Press one of the editor's Tool buttons and wait until the plot has that tool active."""
+def _use_tool(page: Any, editor: Any, button: str, tool: str | None) -> None:
+    """Press one of the editor's Tool buttons and wait until the plot has that tool active.
+
+    *Move points* (``tool=None``) has no Bokeh tool: it is ready when the points show.
+    """
     editor.locator(".fdlab-tool button", has_text=button).click()
+    if tool is None:
+        page.wait_for_function(
+            "(editor) => {" + _VIEW + " return !!view && view.model.renderers.some("
+            "(r) => r.name === 'centreline-points' && r.visible"
+            " && r.data_source.data.x.length > 0); }",
+            arg=editor.element_handle(),
+        )
+        return
     page.wait_for_function(
         "([editor, tool]) => {" + _VIEW + " return !!view && view.model.toolbar.tools.some("
         "(t) => t.name === tool && t.active); }",
@@ -370,26 +394,44 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(editor.locator(".fdlab-selection")).to_contain_text("2 spaces selected")
             editor.locator("button.fdlab-tunnel").click()
             expect(message).to_contain_text("tunnel 1:")
-            # 4. drag one centreline point (Move points: press the line, drag a point)
-            _use_tool(page, editor, "Move points", "tool-edit")
+            # 4. drag one centreline point (Move points shows the points; the ringed one moves)
+            _use_tool(page, editor, "Move points", None)
             line = page.evaluate(_CENTRELINE, handle)
             middle = line[len(line) // 2]
-            _press_and_hold(page, middle["px"], middle["py"])
-            page.wait_for_timeout(1500)  # the shown points travel to the kernel and back
-            # the drag starts 8 px off the point: within the snap radius, it still takes it
+            # the drag starts 8 px off the point: within the snap radius, it still takes
+            # it, or a closer neighbour on a line whose points are close together
             grab_x, grab_y = middle["px"] + 6, middle["py"] - 5
+            taken = min(range(len(line)), key=lambda i: math.dist(
+                (line[i]["px"], line[i]["py"]), (grab_x, grab_y)))  # fmt: skip
+            page.mouse.move(grab_x - 3, grab_y)
             page.mouse.move(grab_x, grab_y)
+            page.wait_for_function(_RINGED, arg=[handle, taken])  # the cue shows which point
             page.mouse.down()
-            # small steps first: the drag starts where it is recognised, still on the point
+            # slow first steps: Bokeh takes the hold for a press, which drags all the same
             for step in [*range(1, 8), 10, 14, 18, 22, 26]:
                 page.mouse.move(grab_x + step, grab_y + 0.75 * step)
                 page.wait_for_timeout(40)
             page.mouse.up()
-            page.wait_for_timeout(500)
+            page.wait_for_timeout(300)
             moved = page.evaluate(_CENTRELINE, handle)
-            assert [(p["x"], p["y"]) for p in moved] != [(p["x"], p["y"]) for p in line], (
-                "dragging a centreline point moved nothing"
-            )
+            changed = [i for i, (a, b) in enumerate(zip(line, moved, strict=True))
+                       if (a["x"], a["y"]) != (b["x"], b["y"])]  # fmt: skip
+            assert changed == [taken], f"the drag moved points {changed}, not only {taken}"
+            # the point went where the pointer went (26 px right, 19.5 px down)
+            assert moved[taken]["px"] - line[taken]["px"] == pytest.approx(26, abs=1.5)
+            assert moved[taken]["py"] - line[taken]["py"] == pytest.approx(19.5, abs=1.5)
+            expect(message).to_contain_text(f"moved centreline point {taken + 1} of {len(line)}")
+            # a quick drag (the pointer moves at once: Bokeh's pan) takes the point too
+            other = (taken + len(line) // 4) % len(line)
+            start_x, start_y = moved[other]["px"], moved[other]["py"]
+            page.mouse.move(start_x, start_y)
+            page.wait_for_function(_RINGED, arg=[handle, other])
+            page.mouse.down()
+            page.mouse.move(start_x - 20, start_y, steps=4)
+            page.mouse.up()
+            expect(message).to_contain_text(f"moved centreline point {other + 1} of {len(line)}")
+            again = page.evaluate(_CENTRELINE, handle)
+            assert again[other]["px"] - moved[other]["px"] == pytest.approx(-20, abs=1.5)
             # 5. rebuild with 'keep my edits': all three are found on the new board
             assert editor.locator(".fdlab-keep-build input").is_checked()
             editor.locator("button.fdlab-rebuild").click()

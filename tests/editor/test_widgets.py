@@ -267,6 +267,29 @@ def test_drawing_a_centreline_in_the_browser_is_read_back(editor):
     assert editor.centreline_info.value.startswith("No centreline")
 
 
+def test_move_points_shows_the_line_as_it_is_now_and_hides_it_after(editor):
+    """The points to drag are those of the line the browser has, shown only while moving points."""
+    shown = [editor.figure.select_one({"name": n}) for n in ("centreline-points", "centreline-cue")]
+    xs, ys = np.array([0.0, 10.0, 10.0, 0.0]), np.array([0.0, 0.0, 8.0, 8.0])
+    browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
+    editor.use_tool("Move points")
+    assert [r.visible for r in shown] == [True, True]
+    assert editor.sources.vertices.data == {"x": list(xs), "y": list(ys)}
+    assert editor.figure.toolbar.active_drag is None  # the drag is the point's, not a pan
+    editor.use_tool("Select")
+    assert [r.visible for r in shown] == [False, False]
+    assert editor.sources.points.cue.data["index"] == []
+
+
+def test_the_end_of_a_point_drag_says_which_point_moved(editor):
+    editor.use_tool("Move points")
+    count = len(editor.centreline_points())
+    moved = {"index": [], "x0": [], "y0": [], "sx": [], "sy": [], "moved": [3]}
+    browser_change(editor, editor.sources.points.drag, "data", moved)
+    assert editor.last_message.startswith(f"moved centreline point 4 of {count}")
+    assert "Rebuild from centreline" in editor.last_message
+
+
 def test_rebuild_needs_a_centreline(editor):
     editor.centreline_source.data = {"xs": [], "ys": []}
     _click(editor, "fdlab-rebuild")
