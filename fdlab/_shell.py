@@ -90,7 +90,13 @@ Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
 class MessageLine:
-    """One line of a widget that keeps the last message: what was done, or why not.
+    """The lines of a widget that say what was done, or why not.
+
+    Every message has a *topic*; a new message replaces the last one of its
+    topic only. The newest shows first and up to :attr:`SHOWN` topics show
+    at once, the older ones greyed, so a verdict that arrives by itself
+    does not wipe out what the designer's last action said. Widgets that
+    never give a topic keep one line with the last message.
 
     The line keeps its height when empty, so nothing below it jumps when a
     message comes.
@@ -98,7 +104,7 @@ class MessageLine:
     Attributes
     ----------
     widget : ipywidgets.HTML
-        The line on the page (CSS class ``fdlab-message``).
+        The lines on the page (CSS class ``fdlab-message``).
     last_message : str or None
         The text of the last message, refusal or not.
     last_error : str or None
@@ -110,24 +116,36 @@ class MessageLine:
     >>> line.refuse("no such file", details="Traceback ...")
     >>> "details" in line.widget.value and "#b00020" in line.widget.value
     True
-    >>> line.clear(); line.widget.value, line.last_error
-    ('', None)
+    >>> line.say("corner 3: 2 stops")
+    >>> line.say("Par 7.9 (-0.1)", topic="verdict")
+    >>> line.shown()
+    ['Par 7.9 (-0.1)', 'corner 3: 2 stops']
+    >>> line.clear(); line.widget.value, line.last_error, line.shown()
+    ('', None, [])
     """
+
+    #: How many topics show at once, newest first.
+    SHOWN = 3
 
     def __init__(self) -> None:
         self.widget = w.HTML(layout=w.Layout(min_height="1.8em"))
         self.widget.add_class("fdlab-message")
         self.last_message: str | None = None
         self.last_error: str | None = None
+        # topic -> (plain text, html), oldest first
+        self._recent: dict[str, tuple[str, str]] = {}
 
-    def say(self, message: str, *, markup: bool = False) -> None:
-        """Show what was done (plain text, or HTML when ``markup`` is true)."""
+    def say(self, message: str, *, markup: bool = False, topic: str = "action") -> None:
+        """Show what was done (plain text, or HTML when ``markup`` is true).
+
+        It replaces the last message of the same ``topic``.
+        """
         self.last_error = None
         self.last_message = message
         shown = message if markup else html.escape(message)
-        self.widget.value = f"<span class='fdlab-said'>{shown}</span>"
+        self._show(topic, message, f"<span class='fdlab-said'>{shown}</span>")
 
-    def refuse(self, message: str, details: str = "") -> None:
+    def refuse(self, message: str, details: str = "", *, topic: str = "action") -> None:
         """Show why an action was refused; ``details`` (a traceback) folds under it."""
         self.last_error = message
         self.last_message = message
@@ -136,16 +154,38 @@ class MessageLine:
             if details
             else ""
         )
-        self.widget.value = (
+        self._show(
+            topic,
+            message,
             f"<span class='fdlab-refused' style='color:{ERROR_COLOR}'>"
-            f"\u26a0 {html.escape(message)}</span>{more}"
+            f"\u26a0 {html.escape(message)}</span>{more}",
         )
+
+    def shown(self) -> list[str]:
+        """The messages on the page, newest first (their plain text)."""
+        return [text for text, _ in reversed(self._recent.values())][: self.SHOWN]
 
     def clear(self) -> None:
         """Empty the line."""
         self.last_error = None
         self.last_message = None
+        self._recent.clear()
         self.widget.value = ""
+
+    def _show(self, topic: str, text: str, markup: str) -> None:
+        self._recent.pop(topic, None)
+        self._recent[topic] = (text, markup)
+        while len(self._recent) > self.SHOWN:
+            del self._recent[next(iter(self._recent))]
+        newest_first = list(reversed(self._recent.values()))
+        if len(newest_first) == 1:
+            self.widget.value = newest_first[0][1]
+            return
+        older = "".join(
+            f"<div class='fdlab-older' style='opacity:0.6'>{shown}</div>"
+            for _, shown in newest_first[1:]
+        )
+        self.widget.value = f"<div>{newest_first[0][1]}</div>{older}"
 
 
 #: One worker thread for the widgets' long work (printing...): one job at a time.

@@ -55,6 +55,31 @@ def test_a_refusal_is_said_in_its_own_words_and_a_bug_with_its_traceback():
     assert widget.after == 3, "the controls are brought up to date after every callback"
 
 
+def test_a_message_replaces_only_the_last_one_of_its_topic():
+    line = MessageLine()
+    line.say("moved centreline point 87 of 174")
+    line.say("How it plays now: Par 7.9 (+0.1)", topic="verdict")
+    assert line.shown() == ["How it plays now: Par 7.9 (+0.1)", "moved centreline point 87 of 174"]
+    assert "moved centreline point 87" in line.widget.value  # still on the page
+    line.say("How it plays now: Par 8.0 (+0.1)", topic="verdict")
+    line.refuse("make corner: select a space first")
+    assert line.shown() == ["make corner: select a space first", "How it plays now: Par 8.0 (+0.1)"]
+    assert line.last_error == "make corner: select a space first"
+    for topic in ("print", "picture", "more"):
+        line.say(topic, topic=topic)
+    assert line.shown() == ["more", "picture", "print"]  # three at most, newest first
+    assert "Par 8.0" not in line.widget.value
+
+
+def test_a_widget_that_gives_no_topic_shows_one_message():
+    line = MessageLine()
+    line.say("first")
+    line.say("second")
+    assert line.shown() == ["second"]
+    assert "first" not in line.widget.value
+    assert "fdlab-older" not in line.widget.value
+
+
 def test_buttons_are_kept_by_their_css_class():
     clicks: list[str] = []
     buttons = Buttons()

@@ -996,16 +996,17 @@ class TrackEditor:
         if not target.parent.is_dir():
             raise EditError(f"print: there is no folder {str(target.parent)!r} to write into")
         snapshot = self.track.copy()
-        self._say(f"printing {snapshot.name} to {target}...")
+        self._say(f"printing {snapshot.name} to {target}...", topic="print")
 
         def printed(layout: Any) -> None:
             self._say(
                 f"printed {snapshot.name} to {target}: {layout.pages} {layout.paper} page"
-                f"{'s' if layout.pages != 1 else ''} at real size (the first shows how they join)"
+                f"{'s' if layout.pages != 1 else ''} at real size (the first shows how they join)",
+                topic="print",
             )
 
         def failed(error: BaseException) -> None:
-            self.messages.refuse(f"print: {error}")
+            self.messages.refuse(f"print: {error}", topic="print")
 
         in_background(lambda: print_board(snapshot, target), printed, failed)
 
@@ -1098,12 +1099,17 @@ class TrackEditor:
         )
         refill(self.sources.verdict, verdict_marks(self.track, worst))
         if verdict is not None and verdict.par_change is not None:
-            self._say(f"How it plays now: {verdict.lines()[0]}")
+            self._say(f"How it plays now: {verdict.lines()[0]}", topic="verdict")
 
     # -- errors -----------------------------------------------------------------
-    def _say(self, message: str) -> None:
-        """Show what was done in the message area (it keeps the last message only)."""
-        self.messages.say(message)
+    def _say(self, message: str, *, topic: str = "action") -> None:
+        """Show what was done in the message area.
+
+        A message replaces the last one of its ``topic`` only: the verdict,
+        which comes by itself, and a print running in the background keep
+        their own line beside what the designer's last action said.
+        """
+        self.messages.say(message, topic=topic)
 
     @property
     def last_error(self) -> str | None:
