@@ -9,8 +9,9 @@ The *Picture to trace* section of :class:`fdlab.editor.TrackEditor`:
   of the picture whose real distance you know (the ends of a scale bar, a
   straight of known length), type that distance, and the picture is scaled
   about the first point;
-- **drag** it with the tool *Move picture* and **turn** it with *angle*
-  (about its centre); *width*, *x*, *y* and *opacity* can be typed too;
+- **drag** it with the tool *Move picture* and **turn** it with the *angle*
+  slider (about its centre); *width*, *x*, *y*, *opacity* and the angle can be
+  typed too;
 - its placement is an edit of the board like any other (undo puts it back)
   and is saved with it (the track's ``picture`` field,
   :meth:`~fdlab.editor.backdrop.Backdrop.placement`): opening the file again
@@ -44,6 +45,17 @@ _SCALE_HINTS = (
     "click the first of two points of the picture whose real distance you know",
     "click the second point",
 )
+
+
+#: ipywidgets writes how many files were picked after the upload button's label
+#: ("Upload picture (0)"): the button shows its label alone, icon first.
+_UPLOAD_STYLE = """<style>
+.fdlab-picture-upload.widget-upload { font-size: 0 !important; }
+.fdlab-picture-upload.widget-upload::after {
+  content: "Upload picture";
+  font-size: var(--jp-widgets-font-size, 13px);
+}
+</style>"""
 
 
 class Tracing:
@@ -94,7 +106,14 @@ class Tracing:
         self.width = self._number("width (m)", "fdlab-picture-width", 1000.0, "12em", low=0.001)
         self.x = self._number("x (m)", "fdlab-picture-x", 0.0, "9em")
         self.y = self._number("y (m)", "fdlab-picture-y", 0.0, "9em")
-        self.angle = self._number("angle (°)", "fdlab-picture-angle", 0.0, "10em")
+        self.angle = labelled(
+            w.FloatSlider(
+                description="angle (°)", value=0.0, min=-180.0, max=180.0, step=0.5,
+                readout_format=".1f", continuous_update=False, layout=w.Layout(width="20em"),
+                tooltip="turn the picture about its centre: drag, or type in the number",
+            ),
+            "fdlab-picture-angle",
+        )  # fmt: skip
         self.opacity = labelled(
             w.FloatSlider(
                 description="opacity", value=0.5, min=0.0, max=1.0, step=0.05,
@@ -109,6 +128,7 @@ class Tracing:
         self.distance = self._number("distance (m)", "fdlab-picture-distance", 100.0, "12em")
         return w.VBox(
             [
+                w.HTML(_UPLOAD_STYLE, layout=w.Layout(display="none")),  # applies unseen
                 row(
                     self.path,
                     make(
@@ -120,7 +140,8 @@ class Tracing:
                     self.upload,
                     make("Remove picture", "fdlab-remove-picture", self.remove),
                 ),
-                row(self.width, self.x, self.y, self.angle, self.opacity),
+                row(self.width, self.x, self.y),
+                row(self.angle, self.opacity),
                 row(
                     make(
                         "Scale by two points",
@@ -350,7 +371,7 @@ class Tracing:
             try:
                 self.width.value = round(picture.width, 3)
                 self.x.value, self.y.value = round(picture.x, 3), round(picture.y, 3)
-                self.angle.value = round(picture.angle, 3)
+                self.angle.value = round((picture.angle + 180.0) % 360.0 - 180.0, 3)
                 self.opacity.value = picture.opacity
             finally:
                 self._syncing = False

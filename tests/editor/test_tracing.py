@@ -89,6 +89,18 @@ def test_the_angle_turns_the_picture_about_its_centre(board_file):
     assert editor.sources.picture.data["angle"] == [pytest.approx(math.radians(30.0))]
 
 
+def test_the_angle_is_a_slider_a_half_turn_either_way(board_file):
+    editor = TrackEditor.open(board_file, verdict=False)
+    editor.load_picture(board_file.parent / "scan.png")
+    slider = editor.tracing.angle
+    assert (slider.min, slider.max) == (-180.0, 180.0)
+    # a board whose file turns the picture 270 degrees shows it as -90, the same turn
+    editor.controller.set_picture({**editor.backdrop.placement("scan.png"), "angle": 270.0})
+    editor.tracing.follow_board()
+    assert editor.backdrop.angle == 270.0
+    assert slider.value == -90.0
+
+
 def test_the_placement_is_saved_with_the_board_and_shown_when_it_is_opened(board_file):
     editor = TrackEditor.open(board_file, verdict=False)
     editor.load_picture(board_file.parent / "scan.png")
