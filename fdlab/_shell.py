@@ -99,7 +99,15 @@ class MessageLine:
     never give a topic keep one line with the last message.
 
     The line keeps its height when empty, so nothing below it jumps when a
-    message comes.
+    message comes. With ``lines`` it is always that many lines tall, and
+    what does not fit scrolls inside it (the newest message on top): a
+    widget whose board lies below its messages keeps the board still.
+
+    Parameters
+    ----------
+    lines : int, optional
+        The fixed height in lines; by default one line at least, growing
+        with the message.
 
     Attributes
     ----------
@@ -127,8 +135,16 @@ class MessageLine:
     #: How many topics show at once, newest first.
     SHOWN = 3
 
-    def __init__(self) -> None:
-        self.widget = w.HTML(layout=w.Layout(min_height="1.8em"))
+    def __init__(self, lines: int | None = None) -> None:
+        layout = (
+            # ipywidgets sets a line of HTML that tall
+            w.Layout(
+                height=f"calc({lines} * var(--jp-widgets-inline-height, 28px))", overflow="auto"
+            )
+            if lines is not None
+            else w.Layout(min_height="1.8em")
+        )
+        self.widget = w.HTML(layout=layout)
         self.widget.add_class("fdlab-message")
         self.last_message: str | None = None
         self.last_error: str | None = None

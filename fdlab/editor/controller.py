@@ -218,6 +218,20 @@ class EditorController:
         return bool(self._redo)
 
     @property
+    def last_edit(self) -> object | None:
+        """The edit :meth:`undo` would revert now, as a token compared by identity (or ``None``).
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> before = editor.last_edit
+        >>> editor.set_hazard([1], "danger")
+        >>> editor.last_edit is before, before is None
+        (False, True)
+        """
+        return self._undo[-1] if self._undo else None
+
+    @property
     def history(self) -> list[str]:
         """Labels of the edits that :meth:`undo` would revert, oldest first."""
         return [op.label for op in self._undo]

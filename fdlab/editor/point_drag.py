@@ -28,7 +28,8 @@ SNAP_RADIUS_PX = 12
 
 #: Columns of the drag's state: the point taken (``index``), where it was
 #: (``x0``, ``y0``), where the drag began (``sx``, ``sy``); ``moved`` names
-#: the point a finished drag left somewhere new.
+#: the point a finished drag left somewhere new. The source holds one row
+#: (or none before the first drag); ``-1`` stands for no point.
 DRAG_COLUMNS = ("index", "x0", "y0", "sx", "sy", "moved")
 
 #: In the browser: the point of the (last) centreline nearest ``(x, y)`` within
@@ -47,6 +48,9 @@ function nearest(line, x, y) {
   }
   return best;
 }
+function dragging() {
+  return drag.data.index.length > 0 && drag.data.index[0] >= 0;
+}
 function ring(i, x, y) {
   cue.data = i < 0 ? {x: [], y: [], index: []} : {x: [x], y: [y], index: [i]};
 }
@@ -54,7 +58,7 @@ function ring(i, x, y) {
 #: The pointer moves with no drag going on: ring the point a drag would take.
 _HOVER = """
 if (!points.visible) return;
-if (drag.data.index.length > 0) { follow(cb_obj.x, cb_obj.y); return; }
+if (dragging()) { follow(cb_obj.x, cb_obj.y); return; }
 const i = nearest(line.data, cb_obj.x, cb_obj.y);
 if (i === (cue.data.index.length > 0 ? cue.data.index[0] : -1)) return;
 const last = line.data.xs.length - 1;
@@ -64,19 +68,19 @@ ring(i, i < 0 ? 0 : line.data.xs[last][i], i < 0 ? 0 : line.data.ys[last][i]);
 #: Bokeh calls it a pan when the pointer moves at once and a press when the
 #: button is held still first (300 ms); either starts the drag.
 _START = """
-if (!points.visible || drag.data.index.length > 0) return;
+if (!points.visible || dragging()) return;
 const i = nearest(line.data, cb_obj.x, cb_obj.y);
 if (i < 0) return;
 const last = line.data.xs.length - 1;
 const x0 = line.data.xs[last][i], y0 = line.data.ys[last][i];
-drag.data = {index: [i], x0: [x0], y0: [y0], sx: [cb_obj.x], sy: [cb_obj.y], moved: []};
+drag.data = {index: [i], x0: [x0], y0: [y0], sx: [cb_obj.x], sy: [cb_obj.y], moved: [-1]};
 ring(i, x0, y0);
 """
 #: The point (its dot, its ring and the line through it) follows the pointer.
 _FOLLOW = """
 function follow(px, py) {
   const d = drag.data;
-  if (d.index.length === 0) return;
+  if (!dragging()) return;
   const i = d.index[0];
   const x = d.x0[0] + px - d.sx[0], y = d.y0[0] + py - d.sy[0];
   const last = line.data.xs.length - 1;
@@ -95,10 +99,10 @@ follow(cb_obj.x, cb_obj.y);
 #: The drag ends: tell the kernel which point moved (none if it stayed put).
 _END = """
 const d = drag.data;
-if (d.index.length === 0) return;
+if (!dragging()) return;
 const i = d.index[0], last = line.data.xs.length - 1;
 const moved = line.data.xs[last][i] !== d.x0[0] || line.data.ys[last][i] !== d.y0[0];
-drag.data = {index: [], x0: [], y0: [], sx: [], sy: [], moved: moved ? [i] : []};
+drag.data = {index: [-1], x0: [0], y0: [0], sx: [0], sy: [0], moved: [moved ? i : -1]};
 """
 
 

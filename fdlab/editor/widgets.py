@@ -50,6 +50,7 @@ from fdlab.editor.board_plot import (
 from fdlab.editor.centreline import board_centreline
 from fdlab.editor.controller import EditorController, RebuildRequest, RebuiltBoard
 from fdlab.editor.errors import EditError
+from fdlab.editor.line_moves import LineMoves
 from fdlab.editor.tracing import Tracing
 from fdlab.editor.verdict_panel import VerdictPanel
 from fdlab.track.model import EDGE_KINDS, SpaceId, Track
@@ -147,7 +148,7 @@ class TrackEditor:
         self.selected: list[SpaceId] = []
         self.highlighted: list[SpaceId] = []
         self._problem_shown: tuple[Any, ...] | None = None
-        self.messages = MessageLine()
+        self.messages = MessageLine(lines=2)  # the board below never jumps
         self._syncing = False
         self._rebuilding = False  # a new board is being built in the background
         self._row_of: dict[SpaceId, int] = {}
@@ -156,6 +157,9 @@ class TrackEditor:
         self.step_source = self.sources.steps
         self.note_sources = self.sources.notes
         self.centreline_source = self.sources.centreline
+        # drags of centreline points, for Undo and Redo (not edits of the board)
+        self.line_moves = LineMoves()
+        self._line_settled: list[tuple[float, float]] = []  # the line before a drag
         self.figure = editor_figure(self.sources, height)
         # Handlers go on before the figure is wrapped (design.md, Jupyter pitfalls).
         self.board_source.selected.on_change("indices", self._on_indices)
@@ -516,6 +520,8 @@ class TrackEditor:
         # edited board (the controller's report is made when first read).
         self.redraw()
         self.tracing.follow_board()
+        if not what.startswith(("undo ", "redo ")):
+            self.line_moves.board_edited()  # drags taken back are not made again after an edit
         if self.verdict is not None:
             refill(self.sources.verdict, verdict_marks(self.track, []))
             self.verdict.edited()
@@ -569,8 +575,9 @@ class TrackEditor:
         self.status.value = f"<b>{name}</b> · {spaces} · {problems} · {rest}"
         if what:
             self._say(what)
-        self.undo_button.disabled = not controller.can_undo
-        self.redo_button.disabled = not controller.can_redo
+        marker = controller.last_edit
+        self.undo_button.disabled = not (controller.can_undo or self.line_moves.can_undo(marker))
+        self.redo_button.disabled = not (controller.can_redo or self.line_moves.can_redo(marker))
         unplaced = controller.unplaced_edits
         self.unplaced_row.layout.display = "flex" if unplaced else "none"
         self.unplaced.value = (
@@ -960,13 +967,28 @@ class TrackEditor:
 
     @reported
     def undo(self) -> None:
-        """Undo the last edit."""
+        """Undo the last edit: of the board, or a drag of a centreline point after it."""
+        if self.line_moves.can_undo(self.controller.last_edit):
+            before = self.centreline_points()
+            self._set_line(self.line_moves.undo())
+            self._sync_controls(f"undo: {_line_move(before, self.centreline_points())} back")
+            return
         self.controller.undo()
 
     @reported
     def redo(self) -> None:
-        """Redo the last undone edit."""
+        """Redo the last undone edit (of the board, or a centreline drag)."""
+        if self.line_moves.can_redo(self.controller.last_edit):
+            before = self.centreline_points()
+            self._set_line(self.line_moves.redo())
+            self._sync_controls(f"redo: {_line_move(before, self.centreline_points())} again")
+            return
         self.controller.redo()
+
+    def _set_line(self, points: list[tuple[float, float]]) -> None:
+        """Show ``points`` as the centreline; the points to drag follow if they are shown."""
+        self.set_centreline(points)
+        self.sources.points.cue.data = {"x": [], "y": [], "index": []}
 
     @reported
     def save(self) -> None:
@@ -1018,6 +1040,7 @@ class TrackEditor:
             raise EditError("load: type the file to load in 'File'")
         self.selected = []
         self.controller.load(text, discard_unsaved=self.discard.value)
+        self.line_moves.clear()
         self.discard.value = False
         self._fill_build_boxes()
         self.highlighted = []
@@ -1070,16 +1093,23 @@ class TrackEditor:
 
     @reported
     def _on_point_moved(self, attr: str, old: Any, new: Any) -> None:
-        moved = new["moved"]
+        moved = [index for index in new["moved"] if index >= 0]
         if moved:  # the end of a drag in the browser (fdlab.editor.point_drag)
-            self._say(
-                f"moved centreline point {int(moved[0]) + 1} of {len(self.centreline_points())}:"
+            before, after = self._line_settled, self.centreline_points()
+            if before != after:
+                self.line_moves.moved(before, after, self.controller.last_edit)
+            self._line_settled = after
+            self._sync_controls(
+                f"moved centreline point {int(moved[0]) + 1} of {len(after)}:"
                 " press Rebuild from centreline to build the board from the new line"
+                " (Undo puts it back)"
             )
 
     @reported
     def _on_centreline(self, attr: str, old: Any, new: Any) -> None:
         # Idempotent: the second delivery writes the same text again.
+        if not any(i >= 0 for i in self.sources.points.drag.data["index"]):  # no drag under way
+            self._line_settled = self.centreline_points()
         count = len(self.centreline_points())
         self.centreline_info.value = (
             f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
@@ -1124,6 +1154,22 @@ class TrackEditor:
     def after_callback(self) -> None:
         """Enable the controls that fit the selection, after every callback."""
         self._sync_enabled()
+
+
+def _line_move(before: Sequence[tuple[float, float]], after: Sequence[tuple[float, float]]) -> str:
+    """Name the centreline points that differ between two lines, for the message line.
+
+    Examples
+    --------
+    >>> _line_move([(0, 0), (5, 0), (9, 9)], [(0, 0), (6, 1), (9, 9)])
+    'centreline point 2'
+    """
+    changed = [i + 1 for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b]
+    if len(before) != len(after) or not changed:
+        return "the centreline"
+    if len(changed) == 1:
+        return f"centreline point {changed[0]}"
+    return f"centreline points {', '.join(map(str, changed))}"
 
 
 def parse_lane_counts(text: str) -> list[tuple[tuple[float, float], int]]:

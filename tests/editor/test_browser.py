@@ -432,6 +432,14 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(message).to_contain_text(f"moved centreline point {other + 1} of {len(line)}")
             again = page.evaluate(_CENTRELINE, handle)
             assert again[other]["px"] - moved[other]["px"] == pytest.approx(-20, abs=1.5)
+            # Undo takes the last drag back (not the tunnel before it)
+            editor.locator("button.fdlab-undo").click()
+            expect(message).to_contain_text(f"undo: centreline point {other + 1} back")
+            page.wait_for_function(
+                "([editor, index, x]) => {" + _VIEW + " const line = view.model.renderers.find("
+                "(r) => r.name === 'centreline'); return line.data_source.data.xs[0][index] === x; }",
+                arg=[handle, other, moved[other]["x"]],
+            )
             # 5. rebuild with 'keep my edits': all three are found on the new board
             assert editor.locator(".fdlab-keep-build input").is_checked()
             editor.locator("button.fdlab-rebuild").click()

@@ -284,10 +284,64 @@ def test_move_points_shows_the_line_as_it_is_now_and_hides_it_after(editor):
 def test_the_end_of_a_point_drag_says_which_point_moved(editor):
     editor.use_tool("Move points")
     count = len(editor.centreline_points())
-    moved = {"index": [], "x0": [], "y0": [], "sx": [], "sy": [], "moved": [3]}
+    moved = {"index": [-1], "x0": [0], "y0": [0], "sx": [0], "sy": [0], "moved": [3]}
     browser_change(editor, editor.sources.points.drag, "data", moved)
     assert editor.last_message.startswith(f"moved centreline point 4 of {count}")
     assert "Rebuild from centreline" in editor.last_message
+
+
+def _drag_point(editor, index: int, to: tuple[float, float]) -> None:
+    """A drag of centreline point ``index`` as the browser sends it: start, line, end."""
+    drag = editor.sources.points.drag
+    x0, y0 = editor.centreline_points()[index]
+    start = {"index": [index], "x0": [x0], "y0": [y0], "sx": [x0], "sy": [y0], "moved": [-1]}
+    browser_change(editor, drag, "data", start)
+    points = editor.centreline_points()
+    points[index] = to
+    line = {"xs": [np.array([x for x, _ in points])], "ys": [np.array([y for _, y in points])]}
+    browser_change(editor, editor.centreline_source, "data", line)
+    end = {"index": [-1], "x0": [0], "y0": [0], "sx": [0], "sy": [0], "moved": [index]}
+    browser_change(editor, drag, "data", end)
+
+
+def test_undo_takes_a_point_drag_back_in_turn_with_the_board_edits(editor):
+    editor.set_centreline([(0.0, 0.0), (100.0, 0.0), (100.0, 80.0), (0.0, 80.0)])
+    editor.use_tool("Move points")
+    line = editor.centreline_points()
+    straight = [n for n, d in editor.track.graph.nodes(data=True) if d.get("corner") is None]
+    editor.select(straight[:1])
+    editor.set_hazard("danger")  # a board edit before the drag
+    _drag_point(editor, 2, (line[2][0] + 30.0, line[2][1]))
+    assert editor.centreline_points()[2] == (line[2][0] + 30.0, line[2][1])
+    assert "Undo puts it back" in editor.last_message
+    editor.undo()  # the drag first: it came last
+    assert editor.centreline_points() == line
+    assert editor.last_message == "undo: centreline point 3 back"
+    assert editor.sources.vertices.data["x"] == [x for x, _ in line]  # the dots follow
+    assert editor.track.graph.nodes[straight[0]]["hazard"] == "danger"  # the board edit stays
+    editor.undo()  # then the board edit
+    assert editor.track.graph.nodes[straight[0]].get("hazard") in (None, "")
+    assert editor.centreline_points() == line
+    editor.redo()  # the board edit again, then the drag
+    assert editor.track.graph.nodes[straight[0]]["hazard"] == "danger"
+    assert editor.centreline_points() == line
+    editor.redo()
+    assert editor.centreline_points()[2] == (line[2][0] + 30.0, line[2][1])
+    assert editor.redo_button.disabled
+
+
+def test_a_board_edit_after_undoing_a_drag_drops_its_redo(editor):
+    editor.set_centreline([(0.0, 0.0), (100.0, 0.0), (100.0, 80.0), (0.0, 80.0)])
+    editor.use_tool("Move points")
+    line = editor.centreline_points()
+    _drag_point(editor, 1, (line[1][0], line[1][1] + 20.0))
+    editor.undo()
+    assert not editor.redo_button.disabled
+    straight = [n for n, d in editor.track.graph.nodes(data=True) if d.get("corner") is None]
+    editor.select(straight[:1])
+    editor.set_hazard("danger")
+    assert editor.redo_button.disabled
+    assert editor.centreline_points() == line
 
 
 def test_rebuild_needs_a_centreline(editor):
