@@ -228,6 +228,7 @@ class TrackEditor:
             "fdlab-problems",
         )
         self.problem_list.observe(self._on_problem, names="value")
+        self.no_problems = labelled(w.HTML("no problems found"), "fdlab-no-problems")
         self.verdict = (
             VerdictPanel(lambda: self.track, self._mark_worst) if self._with_verdict else None
         )
@@ -249,7 +250,7 @@ class TrackEditor:
             [self.status, self.message, tool_row, self.plot, self.selection],
             [
                 *plays,
-                fold("Problems", [self.problem_list], "fdlab-problem-section"),
+                fold("Problems", [self.no_problems, self.problem_list], "fdlab-problem-section"),
                 fold("Corner", [corner_row], "fdlab-corner-section"),
                 fold("Spaces: hazards, tunnels, grid, boxes", [space_row], "fdlab-space-section"),
                 fold(
@@ -594,6 +595,9 @@ class TrackEditor:
         try:
             if list(self.problem_list.options) != options:
                 self.problem_list.options = options
+            # a board without problems says so in one line, not in an empty list box
+            self.problem_list.layout.display = "" if controller.problems else "none"
+            self.no_problems.layout.display = "none" if controller.problems else ""
             keys = _problem_keys(controller)
             shown = self._problem_shown
             self.problem_list.value = keys.index(shown) if shown in keys else None

@@ -233,6 +233,16 @@ def test_problems_are_listed_and_a_click_highlights_their_spaces(editor):
     assert editor.selected == [16, 17]  # the selection survives the redraw
 
 
+def test_a_board_without_problems_says_so_in_one_line(editor):
+    assert editor.controller.problems  # the small test board has some: they are listed
+    assert (editor.problem_list.layout.display, editor.no_problems.layout.display) == ("", "none")
+    training = Path(__file__).resolve().parents[2] / "tracks" / "training.json"
+    sound = TrackEditor.open(training, verdict=False)
+    assert not sound.controller.problems
+    assert (sound.problem_list.layout.display, sound.no_problems.layout.display) == ("none", "")
+    assert sound.no_problems.value == "no problems found"
+
+
 def test_save_and_load_through_the_widgets(editor, tmp_path):
     target = tmp_path / "mine.json"
     browser_select(editor, [12])
