@@ -61,6 +61,7 @@ from fdlab.errors import FdlabError
 __all__ = [
     "ERROR_COLOR",
     "PANEL_WIDTH",
+    "SCREEN_HEIGHT",
     "Buttons",
     "MessageLine",
     "PolledWidget",
@@ -469,6 +470,9 @@ def table_row(buttons: Buttons, table: Sequence[RowEntry]) -> w.HBox:
 
 #: How wide the control panel beside the board is.
 PANEL_WIDTH = "30em"
+#: As tall as the browser window leaves room for below JupyterLab's menu, tab bar and
+#: notebook toolbar (about 130 px), never shorter than a usable board.
+SCREEN_HEIGHT = "max(440px, calc(100vh - 132px))"
 
 
 def fold(title: str, children: list[w.Widget], css: str, *, open: bool = True) -> w.VBox:
@@ -516,26 +520,47 @@ _PANEL_STYLE = """<style>
 </style>"""
 
 
-def board_beside_panel(board: list[w.Widget], panel: list[w.Widget], css: str) -> w.Box:
+def board_beside_panel(
+    board: list[w.Widget], panel: list[w.Widget], css: str, *, height: str | None = None
+) -> w.Box:
     """The one-screen layout: the board column on the left, the controls on the right.
 
     The panel scrolls on its own when its open sections are taller than the
     board; on a screen too narrow for both, it wraps below the board.
+
+    Parameters
+    ----------
+    board : list of ipywidgets.Widget
+        The board column, top to bottom.
+    panel : list of ipywidgets.Widget
+        The controls beside it (sections made by :func:`fold`).
+    css : str
+        The CSS class of the whole layout.
+    height : str, optional
+        A CSS height for the board column, e.g. :data:`SCREEN_HEIGHT`: the
+        column is that tall and a child laid out to grow (``flex="1 1 0"``)
+        takes what the others leave; the panel is no taller, scrolling inside
+        itself. By default the column is as tall as its content and the panel
+        at most 88 % of the window.
 
     Examples
     --------
     >>> layout = board_beside_panel([w.HTML("board")], [w.HTML("controls")], "fdlab-demo")
     >>> [child.layout.flex for child in layout.children]
     ['1 1 34em', '0 1 30em']
+    >>> left, right = board_beside_panel([w.HTML("board")], [], "fdlab-demo",
+    ...                                  height=SCREEN_HEIGHT).children
+    >>> left.layout.height == right.layout.max_height == SCREEN_HEIGHT
+    True
     """
-    left = w.VBox(board, layout=w.Layout(flex="1 1 34em", min_width="0"))
+    left = w.VBox(board, layout=w.Layout(flex="1 1 34em", min_width="0", height=height))
     left.add_class("fdlab-board-column")
     style = w.HTML(_PANEL_STYLE, layout=w.Layout(display="none"))  # <style> applies unseen
     right = w.VBox(
         [style, *panel],
         layout=w.Layout(
             flex=f"0 1 {PANEL_WIDTH}",
-            max_height="88vh",
+            max_height=height or "88vh",
             overflow="hidden auto",
             padding="0 0 0 6px",
         ),

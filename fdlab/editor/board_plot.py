@@ -102,6 +102,24 @@ const d = gesture.data;
 gesture.data = {kind: [...d.kind, "moved"], x: [...d.x, p.x[0]], y: [...d.y, p.y[0]]};
 """
 
+#: In the browser, when the plot's frame is resized (the window, the board column) after
+#: the view was panned or zoomed: Bokeh no longer fits the ranges to the frame's shape
+#: (``match_aspect`` gives way to the view the designer chose), so this widens one of
+#: them about its middle to keep a metre as many pixels across as up, all that was in
+#: view still in view.
+_KEEP_ASPECT = """
+const x = fig.x_range, y = fig.y_range;
+if (!(x.have_updated_interactively || y.have_updated_interactively)) return;
+const w = fig.inner_width, h = fig.inner_height;
+if (!(w > 0 && h > 0)) return;
+const per_px = Math.max(Math.abs(x.end - x.start) / w, Math.abs(y.end - y.start) / h);
+if (!(per_px > 0 && Number.isFinite(per_px))) return;
+const cx = (x.start + x.end) / 2, cy = (y.start + y.end) / 2;
+const sx = Math.sign(x.end - x.start) || 1, sy = Math.sign(y.end - y.start) || 1;
+x.setv({start: cx - sx * per_px * w / 2, end: cx + sx * per_px * w / 2});
+y.setv({start: cy - sy * per_px * h / 2, end: cy + sy * per_px * h / 2});
+"""
+
 
 def annotation_tables(track: Track) -> dict[str, Columns]:
     """:func:`~fdlab.plot.data.annotation_data` with a ``text`` column for the corner flags.
@@ -392,12 +410,17 @@ def drawing_area(track: Track) -> Columns:
     return {"x": [x0, x1], "y": [y0, y1]}
 
 
-def editor_figure(sources: EditorSources, height: int = 520) -> Any:
+def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     """The editing plot: spaces (tap and box select, hover), arrows, marks, centreline tools.
 
-    The plot fills the width of its cell (``sizing_mode="stretch_width"``)
-    and follows it when the cell is resized; its ranges follow the board
-    (and the picture under it, if any) alone, so *Reset* zooms to the board.
+    The plot fills its cell, width and height (``sizing_mode="stretch_both"``:
+    the cell gives it the screen's height), and follows it when the cell is
+    resized; with a ``height`` in pixels it is that tall and as wide as its
+    cell (``"stretch_width"``). Its ranges follow the board (and the picture
+    under it, if any) alone, so *Reset* zooms to the board, and a metre is as
+    many pixels across as up whatever shape the cell has: Bokeh widens one
+    range to the frame's shape (``match_aspect``) until the view is panned or
+    zoomed, and after that :data:`_KEEP_ASPECT` does when the frame is resized.
     A legend says what the colours are and a scale bar gives metres. The
     gesture tools have no toolbar buttons: the editor's *Tool* buttons
     switch between them (see :data:`TOOLS`), so the active tool is always
@@ -405,15 +428,22 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
 
     Examples
     --------
-    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")), 300)
+    >>> plot = editor_figure(EditorSources.of(from_ascii(". . .")))
     >>> plot.name, plot.select_one({"name": "spaces"}).glyph.__class__.__name__, plot.sizing_mode
-    ('fdlab-board', 'Patches', 'stretch_width')
+    ('fdlab-board', 'Patches', 'stretch_both')
+    >>> fixed = editor_figure(EditorSources.of(from_ascii(". . .")), 300)
+    >>> fixed.height, fixed.sizing_mode
+    (300, 'stretch_width')
     >>> sorted(t.name for t in plot.tools if not t.visible)
     ['tool-box', 'tool-draw', 'tool-pan', 'tool-tap']
     """
+    size: dict[str, Any] = (
+        {"sizing_mode": "stretch_both"}
+        if height is None
+        else {"height": height, "sizing_mode": "stretch_width"}
+    )
     plot = figure(
-        height=height,
-        sizing_mode="stretch_width",
+        **size,
         match_aspect=True,
         tools="wheel_zoom,reset,save",
         active_scroll=None,  # the wheel scrolls the page until the wheel-zoom tool is picked
@@ -496,6 +526,9 @@ def editor_figure(sources: EditorSources, height: int = 520) -> Any:
     canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
     plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
     _picture_gestures(plot, sources)
+    keep = CustomJS(args={"fig": plot}, code=_KEEP_ASPECT)
+    plot.js_on_change("inner_width", keep)
+    plot.js_on_change("inner_height", keep)
     hover = HoverTool(
         renderers=[spaces],
         tooltips=[

@@ -26,6 +26,7 @@ import ipywidgets as w
 from jupyter_bokeh import BokehModel
 
 from fdlab._shell import (
+    SCREEN_HEIGHT,
     Buttons,
     MessageLine,
     board_beside_panel,
@@ -103,9 +104,14 @@ class TrackEditor:
         centreline with the draw tool and press *Rebuild*.
     path : str or Path, optional
         The file the board came from, and where *Save* writes by default.
-    height : int
-        Height of the plot in pixels; it is as wide as the board column
-        (the controls are beside it, so board and controls fit a laptop screen).
+    height : int, optional
+        Height of the plot in pixels. By default the board column and the
+        panel beside it are as tall as the browser window leaves room for
+        (:data:`fdlab._shell.SCREEN_HEIGHT`) and the plot fills what the
+        column's lines leave it, so a 1366x768 laptop shows the whole board
+        and its controls, and a 1920x1080 screen a larger board. With a height
+        the plot is that tall and the column as tall as its content. The plot
+        is as wide as the board column either way.
     verdict : bool
         Show what the board plays like for the default bot (*How it plays*:
         par, race length, the corners that bite, marked on the board),
@@ -139,11 +145,12 @@ class TrackEditor:
         track: Track | None = None,
         *,
         path: str | Path | None = None,
-        height: int = 460,
+        height: int | None = None,
         verdict: bool = True,
     ) -> None:
         load_bokehjs()
         self._with_verdict = verdict
+        self._fills_screen = height is None
         self.controller = EditorController(track, path=path)
         self.selected: list[SpaceId] = []
         self.highlighted: list[SpaceId] = []
@@ -165,7 +172,13 @@ class TrackEditor:
         self.board_source.selected.on_change("indices", self._on_indices)
         self.centreline_source.on_change("data", self._on_centreline)
         self.sources.points.drag.on_change("data", self._on_point_moved)
-        self.plot = BokehModel(self.figure, layout=w.Layout(width="100%"))
+        # by default the plot takes the column's height that its lines leave (flex grows it)
+        self.plot = BokehModel(
+            self.figure,
+            layout=w.Layout(width="100%", flex="1 1 0", min_height="0")
+            if height is None
+            else w.Layout(width="100%"),
+        )
         self.plot.add_class("fdlab-plot")
         self._build_controls()
         self.controller.observe(self._on_model_change)
@@ -207,7 +220,18 @@ class TrackEditor:
 
         self.status = labelled(w.HTML(), "fdlab-status")
         self.centreline_info = labelled(w.HTML(), "fdlab-centreline")
-        self.selection = labelled(w.HTML(), "fdlab-selection")
+        # two lines, whatever it says: the plot takes the column's height these lines leave,
+        # and a click that changed the line's height would resize the board under the pointer
+        self.selection = labelled(
+            w.HTML(
+                layout=w.Layout(
+                    height="calc(2 * var(--jp-widgets-inline-height, 28px))",
+                    overflow="hidden auto",
+                    flex="0 0 auto",
+                )
+            ),
+            "fdlab-selection",
+        )
         self.message = self.messages.widget
 
         tool_row = self._tool_row()
@@ -267,15 +291,18 @@ class TrackEditor:
                 fold("File: load, save as, print", [file_row], "fdlab-file-section", open=False),
             ],
             "fdlab-editor",
+            height=SCREEN_HEIGHT if self._fills_screen else None,
         )
         self.path.value = str(self.controller.path) if self.controller.path else ""
         self._fill_build_boxes()
 
-    def _tool_row(self) -> w.VBox:
+    def _tool_row(self) -> w.HBox:
         """The toolbar above the plot: the tools, then arrows, Undo, Redo and Save.
 
         Undo, Redo and Save sit here, always in sight beside the board, so a
         designer never scrolls the panel to take an edit back or keep the work.
+        All share one row, wrapping only where the board column is too narrow
+        for it: the height it saves goes to the plot.
         """
         hints = [TOOL_HINTS[name] for name in TOOLS]
         self.tool = w.ToggleButtons(options=list(TOOLS), value="Select", tooltips=hints)
@@ -284,12 +311,10 @@ class TrackEditor:
             options=list(ARROW_MODES), value="in corners", layout=w.Layout(width="12em")
         )
         self.arrows.observe(self._on_arrows, names="value")
-        tools = table_row(self._buttons, [("", "fdlab-tool", self.tool)])
-        # the tool buttons as wide as their names
-        self.tool.style = {"description_width": "initial", "button_width": "auto"}
-        edits = table_row(
+        toolbar = table_row(
             self._buttons,
             [
+                ("", "fdlab-tool", self.tool),
                 ("Arrows", "fdlab-arrows", self.arrows),
                 ("Undo", "fdlab-undo", self.undo, "take the last edit back"),
                 ("Redo", "fdlab-redo", self.redo, "make the edit taken back again"),
@@ -301,11 +326,14 @@ class TrackEditor:
                 ),
             ],
         )
+        # the tool buttons as wide as their names
+        self.tool.style = {"description_width": "initial", "button_width": "auto"}
         self.undo_button, self.redo_button = (
             self._buttons["fdlab-undo"],
             self._buttons["fdlab-redo"],
         )
-        return w.VBox([tools, edits])
+        toolbar.add_class("fdlab-toolbar")
+        return toolbar
 
     def _corner_row(self) -> w.HBox:
         """Stops, corner name and the corner buttons."""

@@ -13,9 +13,11 @@ count with the *Stops* dropdown (the verdict beside the board follows by
 itself and says what the edit did to par), marks a danger space and a tunnel pair,
 drags a centreline point from 8 px off it, slowly, and another quickly (tool
 *Move points*), rebuilds, finds all three
-edits on the new board, presses *Save* and reads the saved file.
+edits on the new board, presses *Save* and reads the saved file, then
+checks the board and the corner controls are in sight together at 1366x768
+and 1920x1080 (the board taller there, in proportion on both).
 Screenshots are kept in ``test-artifacts/`` (``editor-browser.png``,
-``editor-trace.png``).
+``editor-trace.png``, ``editor-laptop.png``, ``editor-full-hd.png``).
 
 Needs ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run`` does
 it). Without it the test skips, or fails when the ``CI`` variable is set.
@@ -76,6 +78,31 @@ _FRAME = (
   return {left: canvas.left + frame.left, top: canvas.top + frame.top,
           width: frame.width, height: frame.height,
           x0: x_range.start, x1: x_range.end, y0: y_range.start, y1: y_range.end};
+}
+"""
+)
+
+# Whether the plot's frame is whole in sight and settled: Bokeh lays a resized canvas out
+# a frame later (the plot fills its column, so a line above or below it that changes
+# height resizes it), so the frame is read until two looks agree, its corners on the plot.
+_FRAME_SETTLED = (
+    "(editor) => {"
+    + _VIEW
+    + """
+  if (!view) return false;
+  const canvas = view.canvas_view.el.getBoundingClientRect();
+  const frame = view.frame.bbox;
+  const now = [canvas.left, canvas.top, canvas.width, canvas.height,
+               frame.left, frame.top, frame.width, frame.height].join();
+  const looks = window.fdlabFrameLooks ??= new WeakMap();
+  const settled = looks.get(editor) === now;
+  looks.set(editor, now);
+  const plot = editor.querySelector(".fdlab-plot");
+  const shown = (x, y) => plot.contains(document.elementFromPoint(x, y));
+  const [x0, y0] = [canvas.left + frame.left + 2, canvas.top + frame.top + 2];
+  const [x1, y1] = [canvas.left + frame.right - 2, canvas.top + frame.bottom - 2];
+  return settled && frame.width > 0 && frame.height > 0
+    && shown(x0, y0) && shown(x1, y0) && shown(x0, y1) && shown(x1, y1);
 }
 """
 )
@@ -146,6 +173,23 @@ _PICTURE = (
 )
 
 
+def _in_sight(page: Any, editor: Any) -> None:
+    """Scroll the whole plot into the window and wait until its frame is settled there.
+
+    Positions on the plot are read after this: the plot is as tall as the window leaves
+    room for, so the editor may be only partly in view, and a point read off screen
+    (or before Bokeh has laid a resized canvas out) is no place to click.
+    """
+    editor.locator(".fdlab-plot").evaluate("(e) => e.scrollIntoView({block: 'nearest'})")
+    page.wait_for_function(_FRAME_SETTLED, arg=editor.element_handle())
+
+
+def _frame(page: Any, editor: Any) -> dict[str, float]:
+    """The plot frame (:data:`_FRAME`), whole in the window and settled."""
+    _in_sight(page, editor)
+    return page.evaluate(_FRAME, editor.element_handle())
+
+
 def _use_tool(page: Any, editor: Any, button: str, tool: str | None) -> None:
     """Press one of the editor's Tool buttons and wait until the plot has that tool active.
 
@@ -169,6 +213,7 @@ def _use_tool(page: Any, editor: Any, button: str, tool: str | None) -> None:
 
 def _click_space(page: Any, editor: Any, space: Any, *, shift: bool = False) -> None:
     """Click the middle of a space where it is on the page now (the page may have moved)."""
+    _in_sight(page, editor)
     where = next(s for s in page.evaluate(_SPACES, editor.element_handle()) if s["id"] == space)
     if shift:
         page.keyboard.down("Shift")
@@ -219,7 +264,7 @@ def _scale_and_drag_the_picture(page: Any, editor: Any) -> None:
     _set_box(editor, "fdlab-picture-distance", "1000")
     editor.locator("button.fdlab-scale-picture").click()
     expect(message).to_contain_text("click the first")
-    frame = page.evaluate(_FRAME, editor.element_handle())
+    frame = _frame(page, editor)
     page.mouse.click(*_on_page(frame, -480, -390))
     expect(message).to_contain_text("click the second point")
     page.wait_for_timeout(500)  # two clicks within 300 ms make a double tap
@@ -232,7 +277,7 @@ def _scale_and_drag_the_picture(page: Any, editor: Any) -> None:
     # the tool Move picture: the picture follows the mouse, and stays where it is left
     editor.locator(".fdlab-tool button", has_text="Move picture").click()
     expect(message).to_contain_text("Tool: Move picture")
-    frame = page.evaluate(_FRAME, editor.element_handle())
+    frame = _frame(page, editor)
     start = _on_page(frame, place["x"] + 300, place["y"] + 300)
     page.mouse.move(*start)
     page.mouse.down()
@@ -295,7 +340,7 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
             _scale_and_drag_the_picture(page, editor)
             _use_tool(page, editor, "Draw centreline", "tool-draw")
             expect(message).to_contain_text("Tool: Draw centreline")
-            frame = page.evaluate(_FRAME, editor.element_handle())
+            frame = _frame(page, editor)
             assert frame is not None and all(
                 math.isfinite(frame[key]) for key in ("x0", "x1", "y0", "y1")
             ), f"the picture must give finite ranges to draw in: {frame}"
@@ -350,8 +395,8 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             run_all_cells(page, url, STEP_TIMEOUT_MS)
             editor = page.locator(".fdlab-editor").last
             handle = editor.element_handle()
-            editor.locator(".fdlab-plot").scroll_into_view_if_needed()
             page.wait_for_function(_SPACES, arg=handle)
+            _in_sight(page, editor)
             spaces = page.evaluate(_SPACES, handle)
             message = editor.locator(".fdlab-message")
             verdict_state = editor.locator(".fdlab-verdict-state")
@@ -396,6 +441,7 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(message).to_contain_text("tunnel 1:")
             # 4. drag one centreline point (Move points shows the points; the ringed one moves)
             _use_tool(page, editor, "Move points", None)
+            _in_sight(page, editor)
             line = page.evaluate(_CENTRELINE, handle)
             middle = line[len(line) // 2]
             # the drag starts 8 px off the point: within the snap radius, it still takes
@@ -459,20 +505,27 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             )
             page.screenshot(path=str(ARTIFACTS / "editor-browser-wide.png"))
             # 6. one screen: on a 1366x768 laptop the whole board and the corner controls
-            # show together, with no scrolling between them
-            page.set_viewport_size({"width": 1366, "height": 768})
-            page.wait_for_timeout(500)
-            editor.locator(".fdlab-status").evaluate(
-                "(element) => element.scrollIntoView({block: 'start'})"
-            )
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(ARTIFACTS / "editor-laptop.png"))
-            plot = editor.locator(".fdlab-plot").bounding_box()
-            make_corner = editor.locator("button.fdlab-make-corner").bounding_box()
-            assert plot is not None and make_corner is not None
-            assert plot["y"] >= 0 and plot["y"] + plot["height"] <= 768, plot
-            assert make_corner["x"] > plot["x"] + plot["width"] - 1, "controls beside the board"
-            assert make_corner["y"] >= 0 and make_corner["y"] + make_corner["height"] <= 768
+            # show together, with no scrolling between them; a 1920x1080 screen shows
+            # them so too, with a taller board; a metre is as long across as up on both
+            heights = {}
+            for width, height, shot in ((1366, 768, "laptop"), (1920, 1080, "full-hd")):
+                page.set_viewport_size({"width": width, "height": height})
+                editor.locator(".fdlab-status").evaluate(
+                    "(element) => element.scrollIntoView({block: 'start'})"
+                )
+                frame = _frame(page, editor)
+                page.screenshot(path=str(ARTIFACTS / f"editor-{shot}.png"))
+                plot = editor.locator(".fdlab-plot").bounding_box()
+                make_corner = editor.locator("button.fdlab-make-corner").bounding_box()
+                assert plot is not None and make_corner is not None
+                assert plot["y"] >= 0 and plot["y"] + plot["height"] <= height, (shot, plot)
+                assert make_corner["x"] > plot["x"] + plot["width"] - 1, "controls beside it"
+                assert make_corner["y"] >= 0 and make_corner["y"] + make_corner["height"] <= height
+                across = (frame["x1"] - frame["x0"]) / frame["width"]
+                up = (frame["y1"] - frame["y0"]) / frame["height"]
+                assert across == pytest.approx(up, rel=0.02), (shot, frame)
+                heights[shot] = plot["height"]
+            assert heights["full-hd"] > 1.5 * heights["laptop"], heights
         finally:
             # kept whether the test passed or not: it shows where it stopped
             page.screenshot(path=str(ARTIFACTS / "editor-browser.png"), full_page=True)

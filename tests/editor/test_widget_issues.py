@@ -173,7 +173,7 @@ def test_laps_and_corner_names_are_editable(editor):
 
 def test_the_plot_fits_its_cell_zooms_to_the_board_and_has_a_legend_and_a_scale(editor):
     plot = editor.figure
-    assert plot.sizing_mode == "stretch_width" and editor.plot.layout.width == "100%"
+    assert plot.sizing_mode == "stretch_both" and editor.plot.layout.width == "100%"
     names = {r.name for r in plot.x_range.renderers}
     assert names == {"spaces", "drawing-area", "picture"}  # no labels or lines widen it
     legend = plot.select_one({"type": Legend})
