@@ -198,8 +198,10 @@ class MessageLine:
         if len(newest_first) == 1:
             self.widget.value = newest_first[0][1]
             return
+        # a line break between the messages: their text never runs together (a search
+        # for "to 2" must not find "to 2How it plays")
         older = "".join(
-            f"<div class='fdlab-older' style='opacity:0.6'>{shown}</div>"
+            f"\n<div class='fdlab-older' style='opacity:0.6'>{shown}</div>"
             for _, shown in newest_first[1:]
         )
         self.widget.value = f"<div>{newest_first[0][1]}</div>{older}"

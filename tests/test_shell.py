@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 
 import pytest
@@ -61,6 +62,9 @@ def test_a_message_replaces_only_the_last_one_of_its_topic():
     line.say("How it plays now: Par 7.9 (+0.1)", topic="verdict")
     assert line.shown() == ["How it plays now: Par 7.9 (+0.1)", "moved centreline point 87 of 174"]
     assert "moved centreline point 87" in line.widget.value  # still on the page
+    # the page's text keeps the messages apart (textContent joins the lines' text)
+    text = re.sub(r"<[^>]+>", "", line.widget.value)
+    assert re.search(r"\(\+0\.1\)\s+moved centreline point 87 of 174$", text), text
     line.say("How it plays now: Par 8.0 (+0.1)", topic="verdict")
     line.refuse("make corner: select a space first")
     assert line.shown() == ["make corner: select a space first", "How it plays now: Par 8.0 (+0.1)"]
