@@ -647,8 +647,11 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     n_targets = len(model.positions) + 2
     kind = np.where(doomed, 0, ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt)
     key = rows.group.astype(np.int64) * (n_targets * 4 + 1) + kind
-    # per key the cheapest row, the first of them: sorted by key, loss and place
-    order = np.lexsort((loss, key))
+    # per key the cheapest row, the first of them: sorted by key, loss and place (one
+    # stable sort of one number, key then loss, instead of a sort per column)
+    low = int(loss.min(initial=0))
+    spread = int(loss.max(initial=0)) - low + 1
+    order = np.argsort(key * spread + (loss - low), kind="stable")
     head = np.ones(len(order), dtype=bool)
     head[1:] = key[order[1:]] != key[order[:-1]]
     keep = np.sort(order[head])
