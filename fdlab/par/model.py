@@ -46,6 +46,7 @@ from fdlab.rules.movement import (
     MoveOption,
     MoveRules,
     Overshoot,
+    OvershootMemo,
     after_move,
     braking,
     move_options,
@@ -178,8 +179,9 @@ class SoloModel:
         self._costs: dict[tuple[int, bool, tuple[Overshoot, ...], bool, bool], MoveCost] = {}
         self._cars: dict[int, CarState] = {}  # a healthy car on each space, for move_cost
         self._classes: dict[_CostClass, int] = {}
-        #: One tuple object per distinct overshoots of an option (:class:`_Searched`).
-        self._overshoot_tuples: dict[tuple[Overshoot, ...], tuple[Overshoot, ...]] = {}
+        #: The overshoots of the options searched, one tuple object per distinct value
+        #: (:class:`_Searched`), made once per state's overshoot record and spaces moved.
+        self._overshoots = OvershootMemo()
         empty = (0, self.max_roll + 1, 2)
         self._loss = np.zeros(empty, dtype=np.int64)
         self._doom = np.zeros(empty, dtype=bool)
@@ -205,7 +207,7 @@ class SoloModel:
         """Start from the cost tables of ``earlier`` (a cost never depends on the board)."""
         self._costs = dict(earlier._costs)
         self._classes = dict(earlier._classes)
-        self._overshoot_tuples = dict(earlier._overshoot_tuples)
+        self._overshoots = earlier._overshoots.copy()
         self._loss = earlier._loss.copy()
         self._doom = earlier._doom.copy()
         self._known = earlier._known.copy()
@@ -583,15 +585,14 @@ class _Searched:
         self._roll = model.max_roll
         self._rules = rules
         self._options: list[MoveOption] | None = None
-        columns = option_columns(board, space, self._roll, rules)
+        columns = option_columns(board, space, self._roll, rules, model._overshoots)
         self.destination = np.asarray(columns.destination, dtype=np.int64)
         self.moved = np.asarray(columns.moved, dtype=np.int64)
         self.boxed = np.asarray(columns.boxed, dtype=bool)
         #: Each option's overshoots (what ``move_cost`` reads of it besides braking). Equal
         #: tuples are one object: a model keeps hundreds of thousands of options, and the
         #: cycle collector would pass over each named tuple on every full collection.
-        same = model._overshoot_tuples
-        self.overshoots = [same.setdefault(o, o) if o else () for o in columns.overshoots]
+        self.overshoots = columns.overshoots
         #: Path and lines of each option, for moves that end the race (S-4), until released.
         self._paths: list[tuple[int, ...]] | None = columns.path
         self._lines: list[frozenset[str]] | None = columns.lines
