@@ -395,7 +395,7 @@ def _settled(
     position it can reach: its value, finish probability and policy are
     then computed from the same numbers. Returns the mask over positions,
     the index of each position in the earlier model (-2 where it has none),
-    the earlier solve's store, the rows made on the way (position -> rows)
+    the earlier solve's store, the distinct rows made on the way (position -> rows)
     and the distinct rows carried over from the earlier solve for the
     positions valued again whose search the edit did not touch.
     """
@@ -415,11 +415,16 @@ def _settled(
         (before_edit.index.get(position, -2) for position in model.positions), np.intp, n
     )
     # a new search can still give the same rows (a corner past the finish line is cut, S-4;
-    # a grid spot moved)
+    # a grid spot moved): the distinct rows, those the solver reads, compared with those the
+    # earlier solve kept (made again only where it kept none)
     made = {}
     for p in np.flatnonzero(changed & (old_index >= 0)).tolist():
-        rows = made[p] = model.rows(p)
-        if _same_rows(rows, before_edit.rows(int(old_index[p])), old_index):
+        old = int(old_index[p])
+        before = kept.rows[old]
+        rows = made[p] = _distinct(model, model.rows(p))
+        if before is None:
+            before = _distinct(before_edit, before_edit.rows(old))
+        if _same_rows(rows, before, old_index):
             changed[p] = False
             unchanged[p] = True
     # walk the moves backwards from every changed position: whatever reaches one changes
@@ -573,8 +578,8 @@ def _tables(
 ) -> _Tables:
     """Gear tables of every position, and option rows of those not ``settled`` (default: all).
 
-    ``made`` holds rows already made (position -> :meth:`SoloModel.rows`),
-    ``carried`` distinct rows already made (:func:`_distinct`).
+    ``made`` and ``carried`` hold distinct rows already made (position -> :func:`_distinct`
+    rows).
     """
     if settled is None:
         settled = np.zeros(len(model.positions), dtype=bool)
@@ -600,7 +605,9 @@ def _tables(
         if settled[p]:
             continue
         known = carried.get(p)
-        rows[p] = known if known is not None else _distinct(model, made.get(p) or model.rows(p))
+        if known is None:
+            known = made.get(p)
+        rows[p] = known if known is not None else _distinct(model, model.rows(p))
     return _Tables(
         rows=rows,
         legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
