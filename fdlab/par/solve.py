@@ -420,11 +420,11 @@ def _settled(
     made = {}
     for p in np.flatnonzero(changed & (old_index >= 0)).tolist():
         old = int(old_index[p])
-        before = kept.rows[old]
+        kept_rows = kept.rows[old]
         rows = made[p] = _distinct(model, model.rows(p))
-        if before is None:
-            before = _distinct(before_edit, before_edit.rows(old))
-        if _same_rows(rows, before, old_index):
+        if kept_rows is None:
+            kept_rows = _distinct(before_edit, before_edit.rows(old))
+        if _same_rows(rows, kept_rows, old_index):
             changed[p] = False
             unchanged[p] = True
     # walk the moves backwards from every changed position: whatever reaches one changes
