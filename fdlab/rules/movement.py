@@ -748,17 +748,20 @@ def _chosen(found: list[Any]) -> tuple[list[tuple[Any, ...]], bool]:
     fewest lane changes (the first found among equals); the key is also the sort
     order: moved descending, destination, danger, overshoots.
     """
-    chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    any_boxed = False
-    for item in found:
-        moved, (v, _, overs, danger), entry, boxed = item
-        if boxed:
-            any_boxed = True
-        key = (-moved, v, danger, overs, boxed)
-        other = chosen.get(key)
-        if other is None or entry[0] < other[2][0]:
-            chosen[key] = item
-    return [chosen[key] for key in sorted(chosen)], any_boxed
+    # sorted by key, found order among equals (a stable sort), then one state per key: a
+    # sort of the keys' positions costs less than a dict of the keys, sorted after
+    keys = [(-moved, key[0], key[3], key[2], boxed) for moved, key, _, boxed in found]
+    chosen: list[tuple[Any, ...]] = []
+    last = None
+    for i in sorted(range(len(found)), key=keys.__getitem__):
+        key = keys[i]
+        item = found[i]
+        if key != last:
+            chosen.append(item)
+            last = key
+        elif item[2][0] < chosen[-1][2][0]:
+            chosen[-1] = item
+    return chosen, any(key[4] for key in keys)
 
 
 def _overshoots(overs: tuple[Any, ...], moved: int) -> tuple[Overshoot, ...]:
