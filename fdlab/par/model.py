@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 from fdlab.par.errors import SoloModelError
 from fdlab.par.reuse import Earlier, closest_model
 from fdlab.rules.board import STEP_PIT_IN, Board
-from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs
 from fdlab.rules.engine import Engine
 from fdlab.rules.movement import (
     MoveOption,
@@ -400,6 +400,43 @@ class SoloModel:
             self._costs[key] = cost
         return cost
 
+    def _price(
+        self,
+        found: _Searched,
+        options: NDArray[np.intp],
+        classes: NDArray[np.int64],
+        braked: NDArray[np.int64],
+        blocked: NDArray[np.int64],
+    ) -> None:
+        """Fill the cost tables for (cost class, braked, blocked) combinations not known yet.
+
+        One ``move_costs`` call prices them all, each with an option of ``found`` of that
+        class (``options``) braked and blocked as given: as :meth:`_priced` prices
+        them one by one.
+        """
+        space = found.space
+        pit_start = in_pit_zone(self.board, space)
+        rows = list(
+            zip(options.tolist(), classes.tolist(), braked.tolist(), blocked.tolist(), strict=True)
+        )
+        priced = [found.priced_option(i, b, bool(x)) for i, _, b, x in rows]
+        car = self._cars.get(space)
+        if car is None:
+            car = self._cars[space] = replace(self._full_car, space=space)
+        costs = move_costs(self.board, self.preset, car, priced)
+        for (_, c, b, x), option, cost in zip(rows, priced, costs, strict=True):
+            key = (
+                b,
+                bool(x),
+                option.overshoots,
+                pit_start,
+                in_pit_zone(self.board, option.destination),
+            )
+            self._costs.setdefault(key, cost)
+            self._loss[c, b, x] = cost.total
+            self._doom[c, b, x] = cost.eliminated or not cost.allowed
+            self._known[c, b, x] = True
+
     def finish_cost(self, space: int, option: MoveOption) -> MoveCost:
         """``move_cost`` of a move that ends the race (S-4: on the last lap, across the line).
 
@@ -407,11 +444,15 @@ class SoloModel:
         (no braking, nothing past the line), so its cost does not depend on
         the roll.
         """
+        return move_cost(self.board, self.preset, self.last_lap_car(space), option)
+
+    def last_lap_car(self, space: int) -> CarState:
+        """A healthy car on ``space`` on the last lap (moves that end the race, S-4)."""
         car = self._last_lap_cars.get(space)
         if car is None:
             car = replace(self._full_car, space=space, lap=self.preset.laps)
             self._last_lap_cars[space] = car
-        return move_cost(self.board, self.preset, car, option)
+        return car
 
     def _new_cost_class(self, key: _CostClass) -> int:
         """Number a cost class not seen yet (a small integer naming what ``move_cost``
@@ -461,7 +502,6 @@ class SoloModel:
         cache = self._shape_cache
         if cache[0] is found:
             return cache[1]
-        space = found.space
         moved = found.moved
         boxed = found.boxed
         classes = found.classes
@@ -487,13 +527,8 @@ class SoloModel:
         missing = np.flatnonzero(~self._known.reshape(-1)[code])
         if len(missing):  # price the first row of each combination not known yet
             missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
-        for m in missing.tolist():
-            c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
-            option = found.priced_option(int(idx[m]), b, bool(x))
-            cost = self._priced(space, option, b, bool(x))
-            self._loss[c, b, x] = cost.total
-            self._doom[c, b, x] = cost.eliminated or not cost.allowed
-            self._known[c, b, x] = True
+        if len(missing):
+            self._price(found, idx[missing], cls[missing], braked[missing], blocked[missing])
         shape = (
             group.astype(np.int32),
             idx,
@@ -679,15 +714,16 @@ class _Searched:
         doom = np.zeros(n, dtype=bool)
         known = self._finish
         overshoots = self.overshoots
-        for i in which.tolist():
-            if not overshoots[i]:
-                continue
-            got = known.get(i)
-            if got is None:
-                option = self.priced_option(i, self._roll - int(self.moved[i]), False)
-                cost = model.finish_cost(self.space, option)
-                got = known[i] = (cost.total, cost.eliminated or not cost.allowed)
-            loss[i], doom[i] = got
+        wanted = [i for i in which.tolist() if overshoots[i]]
+        new = [i for i in wanted if i not in known]
+        if new:  # priced in one call, each as model.finish_cost prices it
+            options = [self.priced_option(i, self._roll - int(self.moved[i]), False) for i in new]
+            car = model.last_lap_car(self.space)
+            costs = move_costs(model.board, model.preset, car, options)
+            for i, cost in zip(new, costs, strict=True):
+                known[i] = (cost.total, cost.eliminated or not cost.allowed)
+        for i in wanted:
+            loss[i], doom[i] = known[i]
         return loss, doom
 
 
