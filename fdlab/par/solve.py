@@ -428,14 +428,7 @@ def _settled(
             changed[p] = False
             unchanged[p] = True
     # walk the moves backwards from every changed position: whatever reaches one changes
-    sources, targets = [], []
-    for p in range(n):
-        q = np.unique(model.targets(p))
-        q = q[q != FINISHED]
-        sources.append(np.full(len(q), p))
-        targets.append(q)
-    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
-    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    src, dst = _moves(n, [model.targets(p) for p in range(n)])
     order = np.argsort(dst, kind="stable")
     bounds = np.searchsorted(dst[order], np.arange(n + 1))
     before = src[order]
@@ -511,6 +504,27 @@ def _rows_of(model: SoloModel, tables: _Tables, p: int) -> OptionRows:
     return rows if rows is not None else _distinct(model, model.rows(p))
 
 
+def _moves(n: int, targets: list[NDArray[np.int64]]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The moves ``p -> q`` between ``n`` positions, once each, sorted by ``p`` then ``q``,
+    from the positions each position's options lead to (``targets[p]``, with
+    :data:`~fdlab.par.model.FINISHED` left out).
+
+    Examples
+    --------
+    >>> src, dst = _moves(3, [np.array([2, 1, 2, -1]), np.array([-1]), np.array([0])])
+    >>> src.tolist(), dst.tolist()
+    ([0, 0, 2], [1, 2, 0])
+    """
+    if not targets:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    counts = np.fromiter((len(t) for t in targets), np.int64, len(targets))
+    dst = np.concatenate(targets).astype(np.int64)
+    src = np.repeat(np.arange(len(targets), dtype=np.int64), counts)
+    leads = dst != FINISHED
+    code = np.unique(src[leads] * n + dst[leads])
+    return code // n, code % n
+
+
 def _levels(
     rows: list[OptionRows | None],
 ) -> tuple[NDArray[np.int32], NDArray[np.bool_], list[NDArray[np.intp]]]:
@@ -532,16 +546,9 @@ def _levels(
         The positions of each level, lowest level first.
     """
     n = len(rows)
-    sources, targets = [], []
-    for p, r in enumerate(rows):
-        if r is None:  # solved earlier: a sink here
-            continue
-        q = np.unique(r.target)
-        q = q[q != FINISHED]
-        sources.append(np.full(len(q), p))
-        targets.append(q)
-    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
-    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    # a position solved earlier (no rows) is a sink here
+    src, dst = _moves(n, [empty if r is None else r.target for r in rows])
     graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
