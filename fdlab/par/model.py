@@ -506,13 +506,19 @@ class SoloModel:
         boxed = found.boxed
         classes = found.classes
         # every (group, option) pair at once: option i is listed under face group k when
-        # it moved at most that face's roll (rows sorted by group, then by option)
+        # it moved at most that face's roll (rows sorted by group, then by option). The
+        # options are sorted by spaces moved, farthest first: those of a face are the
+        # last ones, from the first that moved at most its roll
         rolls = self._rolls
-        fits = moved[None, :] <= rolls[:, None]
-        full = np.any(fits & ((moved[None, :] == rolls[:, None]) | boxed[None, :]), axis=1)
+        n = len(moved)
+        first = np.searchsorted(-moved, -rolls)
+        fits = n - first
         # a blocked car moves as far as it can; only its farthest options are blocked
-        farthest = np.where(fits, moved[None, :], -1).max(axis=1)
-        group, idx = np.nonzero(fits)
+        farthest = np.where(fits > 0, moved[np.minimum(first, n - 1)], -1)
+        boxes = np.concatenate([[0], np.cumsum(boxed)])
+        full = (farthest == rolls) | (boxes[n] > boxes[first])
+        group = np.repeat(np.arange(len(rolls)), fits)
+        idx = np.arange(len(group)) + np.repeat(first - (np.cumsum(fits) - fits), fits)
         braked, blocked_rows = braking(  # arithmetic, so it applies element by element
             rolls[group],
             moved[idx],
