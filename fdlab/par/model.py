@@ -40,12 +40,13 @@ from numpy.typing import NDArray
 from fdlab.par.errors import SoloModelError
 from fdlab.par.reuse import Earlier, closest_model
 from fdlab.rules.board import STEP_PIT_IN, Board
-from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost
+from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs
 from fdlab.rules.engine import Engine
 from fdlab.rules.movement import (
     MoveOption,
     MoveRules,
     Overshoot,
+    OvershootMemo,
     after_move,
     braking,
     move_options,
@@ -178,8 +179,9 @@ class SoloModel:
         self._costs: dict[tuple[int, bool, tuple[Overshoot, ...], bool, bool], MoveCost] = {}
         self._cars: dict[int, CarState] = {}  # a healthy car on each space, for move_cost
         self._classes: dict[_CostClass, int] = {}
-        #: One tuple object per distinct overshoots of an option (:class:`_Searched`).
-        self._overshoot_tuples: dict[tuple[Overshoot, ...], tuple[Overshoot, ...]] = {}
+        #: The overshoots of the options searched, one tuple object per distinct value
+        #: (:class:`_Searched`), made once per state's overshoot record and spaces moved.
+        self._overshoots = OvershootMemo()
         empty = (0, self.max_roll + 1, 2)
         self._loss = np.zeros(empty, dtype=np.int64)
         self._doom = np.zeros(empty, dtype=bool)
@@ -205,7 +207,7 @@ class SoloModel:
         """Start from the cost tables of ``earlier`` (a cost never depends on the board)."""
         self._costs = dict(earlier._costs)
         self._classes = dict(earlier._classes)
-        self._overshoot_tuples = dict(earlier._overshoot_tuples)
+        self._overshoots = earlier._overshoots.copy()
         self._loss = earlier._loss.copy()
         self._doom = earlier._doom.copy()
         self._known = earlier._known.copy()
@@ -398,6 +400,43 @@ class SoloModel:
             self._costs[key] = cost
         return cost
 
+    def _price(
+        self,
+        found: _Searched,
+        options: NDArray[np.intp],
+        classes: NDArray[np.int64],
+        braked: NDArray[np.int64],
+        blocked: NDArray[np.int64],
+    ) -> None:
+        """Fill the cost tables for (cost class, braked, blocked) combinations not known yet.
+
+        One ``move_costs`` call prices them all, each with an option of ``found`` of that
+        class (``options``) braked and blocked as given: as :meth:`_priced` prices
+        them one by one.
+        """
+        space = found.space
+        pit_start = in_pit_zone(self.board, space)
+        rows = list(
+            zip(options.tolist(), classes.tolist(), braked.tolist(), blocked.tolist(), strict=True)
+        )
+        priced = [found.priced_option(i, b, bool(x)) for i, _, b, x in rows]
+        car = self._cars.get(space)
+        if car is None:
+            car = self._cars[space] = replace(self._full_car, space=space)
+        costs = move_costs(self.board, self.preset, car, priced)
+        for (_, c, b, x), option, cost in zip(rows, priced, costs, strict=True):
+            key = (
+                b,
+                bool(x),
+                option.overshoots,
+                pit_start,
+                in_pit_zone(self.board, option.destination),
+            )
+            self._costs.setdefault(key, cost)
+            self._loss[c, b, x] = cost.total
+            self._doom[c, b, x] = cost.eliminated or not cost.allowed
+            self._known[c, b, x] = True
+
     def finish_cost(self, space: int, option: MoveOption) -> MoveCost:
         """``move_cost`` of a move that ends the race (S-4: on the last lap, across the line).
 
@@ -405,11 +444,15 @@ class SoloModel:
         (no braking, nothing past the line), so its cost does not depend on
         the roll.
         """
+        return move_cost(self.board, self.preset, self.last_lap_car(space), option)
+
+    def last_lap_car(self, space: int) -> CarState:
+        """A healthy car on ``space`` on the last lap (moves that end the race, S-4)."""
         car = self._last_lap_cars.get(space)
         if car is None:
             car = replace(self._full_car, space=space, lap=self.preset.laps)
             self._last_lap_cars[space] = car
-        return move_cost(self.board, self.preset, car, option)
+        return car
 
     def _new_cost_class(self, key: _CostClass) -> int:
         """Number a cost class not seen yet (a small integer naming what ``move_cost``
@@ -459,18 +502,23 @@ class SoloModel:
         cache = self._shape_cache
         if cache[0] is found:
             return cache[1]
-        space = found.space
         moved = found.moved
         boxed = found.boxed
         classes = found.classes
         # every (group, option) pair at once: option i is listed under face group k when
-        # it moved at most that face's roll (rows sorted by group, then by option)
+        # it moved at most that face's roll (rows sorted by group, then by option). The
+        # options are sorted by spaces moved, farthest first: those of a face are the
+        # last ones, from the first that moved at most its roll
         rolls = self._rolls
-        fits = moved[None, :] <= rolls[:, None]
-        full = np.any(fits & ((moved[None, :] == rolls[:, None]) | boxed[None, :]), axis=1)
+        n = len(moved)
+        first = np.searchsorted(-moved, -rolls)
+        fits = n - first
         # A-6: a blocked car moves as far as it can; only its farthest options are blocked
-        farthest = np.where(fits, moved[None, :], -1).max(axis=1)
-        group, idx = np.nonzero(fits)
+        farthest = np.where(fits > 0, moved[np.minimum(first, n - 1)], -1)
+        boxes = np.concatenate([[0], np.cumsum(boxed)])
+        full = (farthest == rolls) | (boxes[n] > boxes[first])
+        group = np.repeat(np.arange(len(rolls)), fits)
+        idx = np.arange(len(group)) + np.repeat(first - (np.cumsum(fits) - fits), fits)
         braked, blocked_rows = braking(  # arithmetic, so it applies element by element
             rolls[group],
             moved[idx],
@@ -485,13 +533,8 @@ class SoloModel:
         missing = np.flatnonzero(~self._known.reshape(-1)[code])
         if len(missing):  # price the first row of each combination not known yet
             missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
-        for m in missing.tolist():
-            c, b, x = int(cls[m]), int(braked[m]), int(blocked[m])
-            option = found.priced_option(int(idx[m]), b, bool(x))
-            cost = self._priced(space, option, b, bool(x))
-            self._loss[c, b, x] = cost.total
-            self._doom[c, b, x] = cost.eliminated or not cost.allowed
-            self._known[c, b, x] = True
+        if len(missing):
+            self._price(found, idx[missing], cls[missing], braked[missing], blocked[missing])
         shape = (
             group.astype(np.int32),
             idx,
@@ -583,15 +626,14 @@ class _Searched:
         self._roll = model.max_roll
         self._rules = rules
         self._options: list[MoveOption] | None = None
-        columns = option_columns(board, space, self._roll, rules)
+        columns = option_columns(board, space, self._roll, rules, model._overshoots)
         self.destination = np.asarray(columns.destination, dtype=np.int64)
         self.moved = np.asarray(columns.moved, dtype=np.int64)
         self.boxed = np.asarray(columns.boxed, dtype=bool)
         #: Each option's overshoots (what ``move_cost`` reads of it besides braking). Equal
         #: tuples are one object: a model keeps hundreds of thousands of options, and the
         #: cycle collector would pass over each named tuple on every full collection.
-        same = model._overshoot_tuples
-        self.overshoots = [same.setdefault(o, o) if o else () for o in columns.overshoots]
+        self.overshoots = columns.overshoots
         #: Path and lines of each option, for moves that end the race (S-4), until released.
         self._paths: list[tuple[int, ...]] | None = columns.path
         self._lines: list[frozenset[str]] | None = columns.lines
@@ -678,15 +720,16 @@ class _Searched:
         doom = np.zeros(n, dtype=bool)
         known = self._finish
         overshoots = self.overshoots
-        for i in which.tolist():
-            if not overshoots[i]:
-                continue
-            got = known.get(i)
-            if got is None:
-                option = self.priced_option(i, self._roll - int(self.moved[i]), False)
-                cost = model.finish_cost(self.space, option)
-                got = known[i] = (cost.total, cost.eliminated or not cost.allowed)
-            loss[i], doom[i] = got
+        wanted = [i for i in which.tolist() if overshoots[i]]
+        new = [i for i in wanted if i not in known]
+        if new:  # priced in one call, each as model.finish_cost prices it
+            options = [self.priced_option(i, self._roll - int(self.moved[i]), False) for i in new]
+            car = model.last_lap_car(self.space)
+            costs = move_costs(model.board, model.preset, car, options)
+            for i, cost in zip(new, costs, strict=True):
+                known[i] = (cost.total, cost.eliminated or not cost.allowed)
+        for i in wanted:
+            loss[i], doom[i] = known[i]
         return loss, doom
 
 

@@ -395,7 +395,7 @@ def _settled(
     position it can reach: its value, finish probability and policy are
     then computed from the same numbers. Returns the mask over positions,
     the index of each position in the earlier model (-2 where it has none),
-    the earlier solve's store, the rows made on the way (position -> rows)
+    the earlier solve's store, the distinct rows made on the way (position -> rows)
     and the distinct rows carried over from the earlier solve for the
     positions valued again whose search the edit did not touch.
     """
@@ -415,22 +415,20 @@ def _settled(
         (before_edit.index.get(position, -2) for position in model.positions), np.intp, n
     )
     # a new search can still give the same rows (a corner past the finish line is cut, S-4;
-    # a grid spot moved)
+    # a grid spot moved): the distinct rows, those the solver reads, compared with those the
+    # earlier solve kept (made again only where it kept none)
     made = {}
     for p in np.flatnonzero(changed & (old_index >= 0)).tolist():
-        rows = made[p] = model.rows(p)
-        if _same_rows(rows, before_edit.rows(int(old_index[p])), old_index):
+        old = int(old_index[p])
+        kept_rows = kept.rows[old]
+        rows = made[p] = _distinct(model, model.rows(p))
+        if kept_rows is None:
+            kept_rows = _distinct(before_edit, before_edit.rows(old))
+        if _same_rows(rows, kept_rows, old_index):
             changed[p] = False
             unchanged[p] = True
     # walk the moves backwards from every changed position: whatever reaches one changes
-    sources, targets = [], []
-    for p in range(n):
-        q = np.unique(model.targets(p))
-        q = q[q != FINISHED]
-        sources.append(np.full(len(q), p))
-        targets.append(q)
-    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
-    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    src, dst = _moves(n, [model.targets(p) for p in range(n)])
     order = np.argsort(dst, kind="stable")
     bounds = np.searchsorted(dst[order], np.arange(n + 1))
     before = src[order]
@@ -506,6 +504,27 @@ def _rows_of(model: SoloModel, tables: _Tables, p: int) -> OptionRows:
     return rows if rows is not None else _distinct(model, model.rows(p))
 
 
+def _moves(n: int, targets: list[NDArray[np.int64]]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The moves ``p -> q`` between ``n`` positions, once each, sorted by ``p`` then ``q``,
+    from the positions each position's options lead to (``targets[p]``, with
+    :data:`~fdlab.par.model.FINISHED` left out).
+
+    Examples
+    --------
+    >>> src, dst = _moves(3, [np.array([2, 1, 2, -1]), np.array([-1]), np.array([0])])
+    >>> src.tolist(), dst.tolist()
+    ([0, 0, 2], [1, 2, 0])
+    """
+    if not targets:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    counts = np.fromiter((len(t) for t in targets), np.int64, len(targets))
+    dst = np.concatenate(targets).astype(np.int64)
+    src = np.repeat(np.arange(len(targets), dtype=np.int64), counts)
+    leads = dst != FINISHED
+    code = np.unique(src[leads] * n + dst[leads])
+    return code // n, code % n
+
+
 def _levels(
     rows: list[OptionRows | None],
 ) -> tuple[NDArray[np.int32], NDArray[np.bool_], list[NDArray[np.intp]]]:
@@ -527,16 +546,9 @@ def _levels(
         The positions of each level, lowest level first.
     """
     n = len(rows)
-    sources, targets = [], []
-    for p, r in enumerate(rows):
-        if r is None:  # solved earlier: a sink here
-            continue
-        q = np.unique(r.target)
-        q = q[q != FINISHED]
-        sources.append(np.full(len(q), p))
-        targets.append(q)
-    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
-    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    # a position solved earlier (no rows) is a sink here
+    src, dst = _moves(n, [empty if r is None else r.target for r in rows])
     graph = csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
@@ -573,8 +585,8 @@ def _tables(
 ) -> _Tables:
     """Gear tables of every position, and option rows of those not ``settled`` (default: all).
 
-    ``made`` holds rows already made (position -> :meth:`SoloModel.rows`),
-    ``carried`` distinct rows already made (:func:`_distinct`).
+    ``made`` and ``carried`` hold distinct rows already made (position -> :func:`_distinct`
+    rows).
     """
     if settled is None:
         settled = np.zeros(len(model.positions), dtype=bool)
@@ -600,7 +612,9 @@ def _tables(
         if settled[p]:
             continue
         known = carried.get(p)
-        rows[p] = known if known is not None else _distinct(model, made.get(p) or model.rows(p))
+        if known is None:
+            known = made.get(p)
+        rows[p] = known if known is not None else _distinct(model, model.rows(p))
     return _Tables(
         rows=rows,
         legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
@@ -647,8 +661,11 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     n_targets = len(model.positions) + 2
     kind = np.where(doomed, 0, ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt)
     key = rows.group.astype(np.int64) * (n_targets * 4 + 1) + kind
-    # per key the cheapest row, the first of them: sorted by key, loss and place
-    order = np.lexsort((loss, key))
+    # per key the cheapest row, the first of them: sorted by key, loss and place (one
+    # stable sort of one number, key then loss, instead of a sort per column)
+    low = int(loss.min(initial=0))
+    spread = int(loss.max(initial=0)) - low + 1
+    order = np.argsort(key * spread + (loss - low), kind="stable")
     head = np.ones(len(order), dtype=bool)
     head[1:] = key[order[1:]] != key[order[:-1]]
     keep = np.sort(order[head])

@@ -68,6 +68,7 @@ __all__ = [
     "MoveRules",
     "MovementError",
     "OptionColumns",
+    "OvershootMemo",
     "Overshoot",
     "PathCheck",
     "after_move",
@@ -747,17 +748,20 @@ def _chosen(found: list[Any]) -> tuple[list[tuple[Any, ...]], bool]:
     fewest lane changes (the first found among equals); the key is also the sort
     order: moved descending, destination, danger, overshoots.
     """
-    chosen: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    any_boxed = False
-    for item in found:
-        moved, (v, _, overs, danger), entry, boxed = item
-        if boxed:
-            any_boxed = True
-        key = (-moved, v, danger, overs, boxed)
-        other = chosen.get(key)
-        if other is None or entry[0] < other[2][0]:
-            chosen[key] = item
-    return [chosen[key] for key in sorted(chosen)], any_boxed
+    # sorted by key, found order among equals (a stable sort), then one state per key: a
+    # sort of the keys' positions costs less than a dict of the keys, sorted after
+    keys = [(-moved, key[0], key[3], key[2], boxed) for moved, key, _, boxed in found]
+    chosen: list[tuple[Any, ...]] = []
+    last = None
+    for i in sorted(range(len(found)), key=keys.__getitem__):
+        key = keys[i]
+        item = found[i]
+        if key != last:
+            chosen.append(item)
+            last = key
+        elif item[2][0] < chosen[-1][2][0]:
+            chosen[-1] = item
+    return chosen, any(key[4] for key in keys)
 
 
 def _overshoots(overs: tuple[Any, ...], moved: int) -> tuple[Overshoot, ...]:
@@ -856,15 +860,55 @@ class OptionColumns(NamedTuple):
     lines: list[frozenset[str]]
 
 
+class OvershootMemo(dict[tuple[tuple[Any, ...], int], tuple[Overshoot, ...]]):
+    """(a search state's overshoot record, spaces moved) -> the option's overshoots.
+
+    Made once per distinct key, and one tuple object per distinct value
+    (:attr:`distinct`): a solver asks :func:`option_columns` for hundreds of
+    thousands of options, most of them with overshoots it has met before.
+
+    Examples
+    --------
+    >>> memo = OvershootMemo()
+    >>> board = compile_board(from_ascii(". 1 1 . .", corners={1: 1}))
+    >>> columns = option_columns(board, 0, 4, overshoots=memo)
+    >>> columns.overshoots[0] is memo[((1, 0, 1, 2), ), 4], len(memo.distinct)
+    (True, 2)
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Each distinct tuple of overshoots, mapped to itself.
+        self.distinct: dict[tuple[Overshoot, ...], tuple[Overshoot, ...]] = {}
+
+    def __missing__(self, key: tuple[tuple[Any, ...], int]) -> tuple[Overshoot, ...]:
+        made = _overshoots(*key)
+        made = self[key] = self.distinct.setdefault(made, made)
+        return made
+
+    def copy(self) -> OvershootMemo:
+        """A memo holding the same entries (new ones are not shared)."""
+        other = OvershootMemo()
+        other.update(self)
+        other.distinct.update(self.distinct)
+        return other
+
+
 def option_columns(
-    board: Board, start: int, roll: int, rules: MoveRules = FREE_RUN
+    board: Board,
+    start: int,
+    roll: int,
+    rules: MoveRules = FREE_RUN,
+    overshoots: OvershootMemo | None = None,
 ) -> OptionColumns:
     """:func:`move_options` as columns, in the same order, with the counts of :func:`after_move`.
 
     The same search as :func:`move_options`, without making an option object
     per option (a lone car's solver reads a few hundred per space): a test
     checks every column against the options and :func:`after_move`. Not
-    remembered for the next call, unlike :func:`move_options`.
+    remembered for the next call, unlike :func:`move_options`. With
+    ``overshoots`` (an :class:`OvershootMemo` kept across calls) the
+    overshoot column holds the memo's objects.
 
     Examples
     --------
@@ -884,50 +928,42 @@ def option_columns(
     stops_made = rules.stops_made
     # a state that left the start corner has it in corners_left when its stops were made
     start_done = start_corner is not None and stops_made >= board.stops[start_corner]
-    destination: list[int] = []
-    moved_column: list[int] = []
-    boxed_column: list[bool] = []
-    overshoot_column: list[tuple[Overshoot, ...]] = []
-    stops_column: list[int] = []
-    laps_column: list[int] = []
-    path_column: list[tuple[int, ...]] = []
-    lines_column: list[frozenset[str]] = []
     items, _ = _chosen(found)
-    for moved, (v, left, overs, _), (_, _, path, _, lines), boxed in items:
-        destination.append(v)
-        path_column.append(path)
-        lines_column.append(lines)
-        moved_column.append(moved)
-        boxed_column.append(boxed)
-        laps_column.append(1 if "finish" in lines else 0)
-        # after_move(), inlined (C-2, C-6, C-5; this loop runs per option)
+    # column by column (comprehensions: a list append per option and column costs more)
+    moved_column = [item[0] for item in items]
+    keys = [item[1] for item in items]
+    entries = [item[2] for item in items]
+    destination = [key[0] for key in keys]
+    lines_column = [entry[4] for entry in entries]
+    states = [(key[1], key[2]) for key in keys]  # (left the start corner, overshoot record)
+    memo = OvershootMemo() if overshoots is None else overshoots
+    overshoot_column = [
+        memo[overs, moved] if overs else ()
+        for (_, overs), moved in zip(states, moved_column, strict=True)
+    ]
+
+    # after_move(), inlined (C-2, C-6, C-5): stops made after the move
+    def stops_after(v: int, left: bool, overs: tuple[Any, ...]) -> int:
         dest_corner = corner[v]
-        if not overs:
-            overshoot_column.append(())
-            if dest_corner is None:
-                stops_column.append(0)
-            elif dest_corner == start_corner and not (left and start_done):
-                stops_column.append(stops_made + 1)
-            else:
-                stops_column.append(1)
-            continue
-        overshoot_column.append(_overshoots(overs, moved))
         if dest_corner is None:
-            stops_column.append(0)
-        elif dest_corner == start_corner and not (
+            return 0
+        if dest_corner == start_corner and not (
             (left and start_done) or any(over[0] == start_corner for over in overs)
         ):
-            stops_column.append(stops_made + 1)
-        else:
-            stops_column.append(0)  # stop_counts is False: the destination is a corner
+            return stops_made + 1
+        return 0 if overs else 1  # with overshoots stop_counts is False: a corner
+
     return OptionColumns(
         destination,
         moved_column,
-        boxed_column,
+        [item[3] for item in items],
         overshoot_column,
-        stops_column,
-        laps_column,
-        path_column,
+        [
+            0 if corner[v] is None else stops_after(v, left, overs)
+            for v, (left, overs) in zip(destination, states, strict=True)
+        ],
+        [1 if "finish" in lines else 0 for lines in lines_column],
+        [entry[2] for entry in entries],
         lines_column,
     )
 

@@ -418,3 +418,48 @@ def test_the_rows_kept_give_every_group_minimum_of_all_the_rows(name):
             least.append(np.minimum.reduceat(w, some.starts, axis=0))
         assert np.array_equal(least[0], least[1]), model.positions[p]
     assert dropped > 0
+
+
+def _distinct_reference(model, rows):
+    """:func:`fdlab.par.solve._distinct` as first written: a sort per column (lexsort)."""
+    import numpy as np
+
+    top = model.pool_max
+    doomed = rows.doomed | (
+        ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
+    )
+    loss = np.where(doomed | rows.restore, 0, rows.loss)
+    n_targets = len(model.positions) + 2
+    kind = np.where(doomed, 0, ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt)
+    key = rows.group.astype(np.int64) * (n_targets * 4 + 1) + kind
+    order = np.lexsort((loss, key))
+    head = np.ones(len(order), dtype=bool)
+    head[1:] = key[order[1:]] != key[order[:-1]]
+    return np.sort(order[head])
+
+
+@pytest.mark.parametrize("name", ["ring", "pit ring", "training"])
+def test_the_distinct_rows_are_those_of_the_plain_reference(name):
+    """_distinct keeps, row for row, what the column-by-column sort kept (the cheapest
+    row of each face group and landing, the first among equals), on every position;
+    two laps with the pits open on the pit ring (rows that restore the pool)."""
+    import numpy as np
+
+    from fdlab.par.solve import _distinct
+    from fdlab.rules.presets import get_preset
+    from fdlab.track import load_track
+
+    laps = 1
+    if name == "ring":
+        track = ring()
+    elif name == "pit ring":
+        track, laps = two_box_ring(), 2
+    else:
+        track = load_track(TRACKS / "training.json")
+    model = SoloModel(compile_board(track), get_preset("basic", laps))
+    for p in range(len(model.positions)):
+        rows = model.rows(p)
+        kept = _distinct(model, rows)
+        keep = _distinct_reference(model, rows)
+        for name_ in ("group", "target", "loss", "doomed", "restore", "exempt"):
+            assert np.array_equal(getattr(kept, name_), getattr(rows, name_)[keep])

@@ -23,6 +23,7 @@ from fdlab.rules.movement import (
     MoveOption,
     MoveRules,
     Overshoot,
+    OvershootMemo,
     after_move,
     check_path,
     follow_path,
@@ -1097,6 +1098,7 @@ def test_c2_c6_s4_option_columns_are_the_options_with_after_move(name):
     boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
     danger = frozenset(i for i, d in enumerate(board.danger_space) if d)
     checked = 0
+    shared = OvershootMemo()  # as the solo solver keeps one across its searches
     for start in range(len(board.ids)):
         corner = board.corner[start]
         for stops in range(1 if corner is None else board.stops[corner] + 1):
@@ -1120,5 +1122,50 @@ def test_c2_c6_s4_option_columns_are_the_options_with_after_move(name):
                 assert columns.lines == [o.lines for o in options]
                 assert columns.stops == [c[0] for c in counts]
                 assert columns.laps == [c[1] for c in counts]
+                assert option_columns(board, start, 12, rules, shared) == columns
                 checked += len(options)
     assert checked > 10_000
+    # one object per distinct tuple of overshoots
+    assert len({id(o) for o in shared.values()}) == len(set(shared.values())) > 0
+
+
+def _chosen_reference(found):
+    """:func:`fdlab.rules.movement._chosen` as first written: a dict of the keys, sorted."""
+    chosen = {}
+    any_boxed = False
+    for item in found:
+        moved, (v, _, overs, danger), entry, boxed = item
+        any_boxed = any_boxed or boxed
+        key = (-moved, v, danger, overs, boxed)
+        other = chosen.get(key)
+        if other is None or entry[0] < other[2][0]:
+            chosen[key] = item
+    return [chosen[key] for key in sorted(chosen)], any_boxed
+
+
+@pytest.mark.parametrize("name", ["monaco", "street", "ring"])
+def test_the_states_chosen_as_options_are_those_of_the_plain_reference(name):
+    """_chosen (one state per option, fewest lane changes, first found among equals, in
+    the options' order) gives what a dict of the keys sorted gives, from every space,
+    with several stop counts, the pit lane open, the box and another car."""
+    from fdlab.rules.movement import _chosen, _explore
+
+    if name == "ring":  # a roll longer than the lap: the start corner left and met again
+        row = ". . 1 1 . . . ."
+        track = from_ascii("\n".join([row] * 2), corners={1: 2}, closed=True, grid=[0])
+    else:
+        track = load_track(Path(__file__).parents[2] / "tracks" / f"{name}.json")
+    board = compile_board(track)
+    boxes = [i for i, kind in enumerate(board.kind) if kind == "box"]
+    for start in range(len(board.ids)):
+        for stops in (0, 1, 2):
+            rules = MoveRules(
+                occupied=frozenset({(start + 5) % len(board.ids)}) - {start}
+                if stops
+                else frozenset(),
+                stops_made=stops,
+                pit_allowed=bool(stops % 2),
+                own_box=boxes[0] if boxes else None,
+            )
+            found, _ = _explore(board, start, 14, rules)
+            assert _chosen(found) == _chosen_reference(found)
