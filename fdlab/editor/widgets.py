@@ -972,8 +972,9 @@ class TrackEditor:
 
     def _put_rebuilt(self, rebuilt: RebuiltBoard) -> None:
         self.selected = []
+        # the board's change shows its centreline (_on_model_change), before the message
+        # says it is built: setting it again after would overwrite a point moved meanwhile
         self.controller.apply_rebuild(rebuilt)
-        self.set_centreline(board_centreline(self.track))
         if self.tool.value != "Select":
             self.use_tool("Select")  # the new board's spaces can be clicked at once
             self._say(self.controller.history[-1] + " · Tool: Select")
