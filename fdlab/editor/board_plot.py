@@ -27,7 +27,6 @@ from bokeh.models import (
     LegendItem,
     PanTool,
     Patches,
-    PolyDrawTool,
     ScaleBar,
     TapTool,
 )
@@ -36,6 +35,7 @@ from numpy.typing import NDArray
 
 from fdlab.editor.errors import EditorError
 from fdlab.editor.flag_room import LINE_PX, LabelBox, fitted_frame, fitted_scale, spread_labels
+from fdlab.editor.line_draw import LineDrawSources, add_line_draw
 from fdlab.editor.point_drag import PointDragSources, add_point_drag
 from fdlab.plot import colors
 from fdlab.plot.data import annotation_data, board_data, step_data
@@ -57,7 +57,7 @@ ARROW_MODES = ("in corners", "all", "none")
 TOOLS = {
     "Select": "tool-tap",
     "Box select": "tool-box",
-    "Draw centreline": "tool-draw",
+    "Draw centreline": "tool-draw-line",  # no Bokeh tool: fdlab.editor.line_draw
     "Move points": "tool-move-points",  # no Bokeh tool: fdlab.editor.point_drag
     "Move picture": "tool-move-picture",  # no Bokeh tool: the drag is handled in the browser
     "Pan": "tool-pan",
@@ -257,6 +257,8 @@ class EditorSources:
     picture_gesture: ColumnDataSource
     #: The ringed centreline point and the drag of one (:mod:`fdlab.editor.point_drag`).
     points: PointDragSources
+    #: Drawing a new centreline a click a point (:mod:`fdlab.editor.line_draw`).
+    draw: LineDrawSources
 
     @classmethod
     def of(cls, track: Track) -> EditorSources:
@@ -282,6 +284,7 @@ class EditorSources:
             ),
             picture_gesture=ColumnDataSource({"kind": [], "x": [], "y": []}),
             points=PointDragSources.empty(),
+            draw=LineDrawSources.empty(),
         )
 
     def refresh(
@@ -435,7 +438,7 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     >>> fixed.height, fixed.sizing_mode
     (300, 'stretch_width')
     >>> sorted(t.name for t in plot.tools if not t.visible)
-    ['tool-box', 'tool-draw', 'tool-pan', 'tool-tap']
+    ['tool-box', 'tool-pan', 'tool-tap']
     """
     size: dict[str, Any] = (
         {"sizing_mode": "stretch_both"}
@@ -513,7 +516,7 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
             "x", "y", text="text", source=notes[name], text_font_size="10px",
             text_color=colors.LABEL_LIGHT, text_align="center", text_baseline="middle",
         )  # fmt: skip
-    line = plot.multi_line(
+    plot.multi_line(
         "xs",
         "ys",
         source=sources.centreline,
@@ -522,6 +525,8 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
         line_width=2,
         name="centreline",
     )
+    # drawing first: its press-up must see whether the press took a point to drag
+    add_line_draw(plot, sources.centreline, sources.vertices, sources.points.drag, sources.draw)
     add_point_drag(plot, sources.centreline, sources.vertices, sources.points)
     canvas = plot.scatter("x", "y", source=sources.canvas, size=1, alpha=0.0, name="drawing-area")
     plot.x_range.renderers = plot.y_range.renderers = [spaces, canvas, picture]
@@ -540,8 +545,7 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     )
     tap = TapTool(renderers=[spaces], name="tool-tap", visible=False)
     box = BoxSelectTool(renderers=[centres], name="tool-box", visible=False)
-    draw = PolyDrawTool(renderers=[line], num_objects=1, name="tool-draw", visible=False)
-    plot.add_tools(tap, box, hover, draw, PanTool(name="tool-pan", visible=False))
+    plot.add_tools(tap, box, hover, PanTool(name="tool-pan", visible=False))
     plot.toolbar.active_tap = tap
     plot.toolbar.active_drag = None
     _add_legend(plot)

@@ -59,18 +59,17 @@ from fdlab.track.model import EDGE_KINDS, SpaceId, Track
 if TYPE_CHECKING:
     from fdlab.analysis.verdict import Verdict
 
-#: How Bokeh's Poly Draw tool draws a line (a double-click does nothing there).
+#: How to draw a line (fdlab.editor.line_draw).
 DRAWING_HINT = (
-    "No centreline: pick the tool <i>Draw centreline</i>, press and hold for the first point, "
-    "click the next ones in the direction of travel, press and hold on the last one "
-    "(or press Esc) to finish"
+    "No centreline: pick the tool <i>Draw centreline</i> and click the points of the lap in "
+    "the direction of travel, from the finish line; click the first point again to close it"
 )
 #: What each tool does, said in the message area when it is picked.
 TOOL_HINTS = {
     "Select": "click a space to select it, shift-click to add more",
     "Box select": "drag a box round the spaces to select",
-    "Draw centreline": "press and hold for the first point, click the next ones, press and "
-    "hold on the last one (or press Esc)",
+    "Draw centreline": "click the points of a new lap in the direction of travel, from the "
+    "finish line; click the first point again to close it",
     "Move points": "drag a point of the centreline: the ringed one is the one that moves",
     "Move picture": "drag the picture under the board to where it belongs",
     "Pan": "drag the board to move it; to zoom with the wheel, pick the wheel-zoom tool above the plot",
@@ -172,6 +171,8 @@ class TrackEditor:
         self.board_source.selected.on_change("indices", self._on_indices)
         self.centreline_source.on_change("data", self._on_centreline)
         self.sources.points.drag.on_change("data", self._on_point_moved)
+        self.sources.draw.state.on_change("data", self._on_draw_state)
+        self._line_before_draw: list[tuple[float, float]] = []
         # by default the plot takes the column's height that its lines leave (flex grows it)
         self.plot = BokehModel(
             self.figure,
@@ -781,10 +782,11 @@ class TrackEditor:
         drawing = name in ("Draw centreline", "Move points")
         if drawing:  # the rebuild that follows a drawn or moved line is in sight
             self._build_section.children[0].value = True
-        toolbar.active_multi = tools[name] if drawing else None
+        toolbar.active_multi = None  # drawing and moving points are the editor's own gestures
         toolbar.active_tap = None if drawing else tools["Select"]
         toolbar.active_drag = tools[name] if name in ("Box select", "Pan") else None
-        self._show_points(name == "Move points")
+        self._show_points(drawing)
+        self._draw(name == "Draw centreline")
         if name == "Move picture":
             toolbar.active_tap = None  # a click there must not change the selection
         self.tracing.set_tool(name == "Move picture")
@@ -1000,7 +1002,14 @@ class TrackEditor:
 
     @reported
     def undo(self) -> None:
-        """Undo the last edit: of the board, or a drag of a centreline point after it."""
+        """Undo the last edit: of the board, or a drag of a centreline point after it.
+
+        While a line is being drawn, Undo takes the whole drawing back.
+        """
+        if self.sources.draw.state.data["on"][0]:
+            self._keep_drawn_line()
+            self.sources.draw.state.data = {"on": [1], "fresh": [1], "closed": [0]}
+            self.sources.draw.guide.data = {"x": [], "y": []}
         if self.line_moves.can_undo(self.controller.last_edit):
             before = self.centreline_points()
             self._set_line(self.line_moves.undo())
@@ -1111,8 +1120,39 @@ class TrackEditor:
         self.centreline_source.data = {"xs": [xs] if points else [], "ys": [ys] if points else []}
         self.sources.vertices.data = {"x": xs, "y": ys}
 
+    def _draw(self, on: bool) -> None:
+        """Let clicks draw a new centreline (tool *Draw centreline*), or stop.
+
+        A line drawn since the tool was picked can be taken back with Undo.
+        """
+        state = self.sources.draw.state
+        if on:
+            self._line_before_draw = self.centreline_points()
+        elif state.data["on"][0]:
+            self._keep_drawn_line()
+        state.data = {"on": [1 if on else 0], "fresh": [1], "closed": [0]}
+        self.sources.draw.guide.data = {"x": [], "y": []}
+
+    def _keep_drawn_line(self) -> None:
+        """Remember the line drawn since the tool was picked, for Undo."""
+        before, after = self._line_before_draw, self.centreline_points()
+        if after != before:
+            self.line_moves.moved(before, after, self.controller.last_edit)
+            self._line_before_draw = after
+            self._sync_controls()
+
+    @reported
+    def _on_draw_state(self, attr: str, old: Any, new: Any) -> None:
+        closed = int(new["closed"][0]) if new.get("closed") else 0
+        if closed:  # the lap was closed on its first point in the browser
+            self._keep_drawn_line()
+            self._say(
+                f"lap drawn: {closed} points; press Rebuild from centreline to build the board"
+                " (a next click starts a new line; Undo takes this one back)"
+            )
+
     def _show_points(self, shown: bool) -> None:
-        """Show the centreline's points to drag (tool *Move points*), or hide them.
+        """Show the centreline's points (tools *Draw centreline* and *Move points*), or hide them.
 
         The points are the line as it is now: one drawn in the browser
         reaches the kernel before the tool is picked.
@@ -1129,7 +1169,7 @@ class TrackEditor:
         moved = [index for index in new["moved"] if index >= 0]
         if moved:  # the end of a drag in the browser (fdlab.editor.point_drag)
             before, after = self._line_settled, self.centreline_points()
-            if before != after:
+            if before != after and not self.sources.draw.state.data["on"][0]:  # else: drawing
                 self.line_moves.moved(before, after, self.controller.last_edit)
             self._line_settled = after
             self._sync_controls(

@@ -6,7 +6,8 @@ runs it. One test traces a board scan in the notebook's blank editor: it
 loads the picture under the plot, scales it by clicking two points and
 typing their distance, drags it with the tool *Move picture*, sets its
 width and place by typing, draws a lap
-over it with the mouse (tool *Draw centreline*) and rebuilds the board from
+over it with the mouse (tool *Draw centreline*: a click a point, the first
+clicked again to close the lap) and rebuilds the board from
 it. The other, in the last editor (a shipped board opened from
 ``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
 count with the *Stops* dropdown (the verdict beside the board follows by
@@ -190,18 +191,19 @@ def _frame(page: Any, editor: Any) -> dict[str, float]:
     return page.evaluate(_FRAME, editor.element_handle())
 
 
-def _use_tool(page: Any, editor: Any, button: str, tool: str | None) -> None:
+def _use_tool(page: Any, editor: Any, button: str, tool: str | None, points: bool = True) -> None:
     """Press one of the editor's Tool buttons and wait until the plot has that tool active.
 
-    *Move points* (``tool=None``) has no Bokeh tool: it is ready when the points show.
+    *Move points* and *Draw centreline* (``tool=None``) have no Bokeh tool: they are
+    ready when the centreline's points show (``points``: the line has some).
     """
     editor.locator(".fdlab-tool button", has_text=button).click()
     if tool is None:
         page.wait_for_function(
-            "(editor) => {" + _VIEW + " return !!view && view.model.renderers.some("
+            "([editor, points]) => {" + _VIEW + " return !!view && view.model.renderers.some("
             "(r) => r.name === 'centreline-points' && r.visible"
-            " && r.data_source.data.x.length > 0); }",
-            arg=editor.element_handle(),
+            " && (!points || r.data_source.data.x.length > 0)); }",
+            arg=[editor.element_handle(), points],
         )
         return
     page.wait_for_function(
@@ -338,7 +340,7 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
             picture = page.evaluate(_PICTURE, editor.element_handle())
             assert picture == {"url": "data:image/png;base64,", "w": 1215, "alpha": 0.5}
             _scale_and_drag_the_picture(page, editor)
-            _use_tool(page, editor, "Draw centreline", "tool-draw")
+            _use_tool(page, editor, "Draw centreline", None, points=False)
             expect(message).to_contain_text("Tool: Draw centreline")
             frame = _frame(page, editor)
             assert frame is not None and all(
@@ -358,11 +360,21 @@ def test_trace_a_board_scan_with_the_mouse_and_rebuild(lab: tuple[str, Path]) ->
                 for x, y in lap
             ]
             for index, (x, y) in enumerate(points):
-                if index in (0, len(points) - 1):  # press and hold: first and last point
+                if index == 3:  # a click held still (Bokeh's press) adds its point too
                     _press_and_hold(page, x, y)
                 else:
                     page.mouse.click(x, y)
-                    page.wait_for_timeout(500)  # two clicks within 300 ms make a double tap
+                    page.wait_for_timeout(350)  # two clicks within 300 ms make a double tap
+            # the dotted guide runs from the last point to the pointer and back to the first
+            page.mouse.move(points[0][0] + 40, points[0][1] + 40)
+            page.wait_for_function(
+                "(editor) => {" + _VIEW + " const guide = view.model.renderers.find("
+                "(r) => r.name === 'centreline-guide'); return guide.data_source.data.x.length"
+                " === 3; }",
+                arg=editor.element_handle(),
+            )
+            page.mouse.click(points[0][0] + 4, points[0][1] - 3)  # the first point: lap closed
+            expect(message).to_contain_text(f"lap drawn: {len(points)} points")
             expect(editor.locator(".fdlab-centreline")).to_contain_text(
                 f"Centreline: {len(points)} points"
             )

@@ -94,7 +94,7 @@ def test_the_active_tool_is_the_one_shown_and_drawing_drops_the_selection(editor
     assert editor.tool.value == "Select" and toolbar.active_tap.name == "tool-tap"
     browser_select(editor, [4, 5])
     editor.tool.value = "Draw centreline"
-    assert toolbar.active_multi.name == "tool-draw" and toolbar.active_tap is None
+    assert editor.sources.draw.state.data["on"] == [1] and toolbar.active_tap is None
     assert editor.selected == [] and "Tool: Draw centreline" in editor.message.value
     editor.tool.value = "Box select"
     assert toolbar.active_drag.name == "tool-box" and toolbar.active_tap.name == "tool-tap"

@@ -354,6 +354,62 @@ def test_a_board_edit_after_undoing_a_drag_drops_its_redo(editor):
     assert editor.centreline_points() == line
 
 
+def _click_points(editor, points, close: bool) -> None:
+    """What the browser sends while a line is drawn: the first click, the line, the lap closed."""
+    state = editor.sources.draw.state
+    for count in range(1, len(points) + 1):
+        xs = np.array([x for x, _ in points[:count]])
+        ys = np.array([y for _, y in points[:count]])
+        browser_change(editor, editor.centreline_source, "data", {"xs": [xs], "ys": [ys]})
+        if count == 1:
+            browser_change(editor, state, "data", {"on": [1], "fresh": [0], "closed": [0]})
+    if close:
+        browser_change(editor, state, "data", {"on": [1], "fresh": [1], "closed": [len(points)]})
+
+
+def test_drawing_a_lap_a_click_a_point_and_undoing_it(editor):
+    old = [(0.0, 0.0), (100.0, 0.0), (100.0, 80.0), (0.0, 80.0)]
+    editor.set_centreline(old)
+    editor.use_tool("Draw centreline")
+    assert editor.sources.draw.state.data == {"on": [1], "fresh": [1], "closed": [0]}
+    points = editor.figure.select_one({"name": "centreline-points"})
+    assert points.visible  # the points show while drawing, as while moving them
+    lap = [(0.0, 0.0), (300.0, 0.0), (350.0, 120.0), (40.0, 150.0)]
+    _click_points(editor, lap, close=True)
+    assert editor.centreline_points() == lap
+    assert editor.last_message.startswith("lap drawn: 4 points")
+    assert "Centreline: 4 points" in editor.centreline_info.value
+    editor.undo()  # the whole drawing goes
+    assert editor.centreline_points() == old
+    editor.redo()
+    assert editor.centreline_points() == lap
+
+
+def test_undo_while_drawing_takes_the_unfinished_line_back(editor):
+    old = [(0.0, 0.0), (100.0, 0.0), (100.0, 80.0), (0.0, 80.0)]
+    editor.set_centreline(old)
+    editor.use_tool("Draw centreline")
+    _click_points(editor, [(5.0, 5.0), (60.0, 5.0)], close=False)
+    editor.undo()
+    assert editor.centreline_points() == old
+    assert editor.sources.draw.state.data["fresh"] == [1]  # the next click starts anew
+    editor.use_tool("Select")
+    assert editor.sources.draw.state.data["on"] == [0]
+
+
+def test_leaving_the_draw_tool_keeps_the_line_for_undo(editor):
+    old = [(0.0, 0.0), (100.0, 0.0), (100.0, 80.0), (0.0, 80.0)]
+    editor.set_centreline(old)
+    editor.use_tool("Draw centreline")
+    lap = [(0.0, 0.0), (300.0, 0.0), (350.0, 120.0)]
+    _click_points(editor, lap, close=False)
+    editor.use_tool("Select")
+    assert editor.centreline_points() == lap
+    assert not editor.undo_button.disabled
+    editor.undo()
+    assert editor.centreline_points() == old
+
+
 def test_rebuild_needs_a_centreline(editor):
     editor.centreline_source.data = {"xs": [], "ys": []}
     _click(editor, "fdlab-rebuild")
@@ -502,7 +558,7 @@ def test_a_blank_board_offers_an_area_in_metres_to_draw_in():
     assert (min(area["x"]), max(area["x"])) == (0.0, 1000.0)
     assert (min(area["y"]), max(area["y"])) == (0.0, 600.0)
     assert editor.figure.select_one({"name": "drawing-area"}).data_source is editor.sources.canvas
-    assert "press and hold for the first point" in editor.centreline_info.value
+    assert "click the first point again to close it" in editor.centreline_info.value
     assert editor.space_length.value == 0.0  # auto: the builder's default spaces a lap
     points = [(100.0, 100.0), (900.0, 100.0), (900.0, 500.0), (100.0, 500.0)]
     xs, ys = np.array([x for x, _ in points]), np.array([y for _, y in points])
