@@ -1007,9 +1007,7 @@ class TrackEditor:
         While a line is being drawn, Undo takes the whole drawing back.
         """
         if self.sources.draw.state.data["on"][0]:
-            self._keep_drawn_line()
-            self.sources.draw.state.data = {"on": [1], "fresh": [1], "closed": [0]}
-            self.sources.draw.guide.data = {"x": [], "y": []}
+            self._draw(True)  # the drawing so far becomes a line Undo can take back
         if self.line_moves.can_undo(self.controller.last_edit):
             before = self.centreline_points()
             self._set_line(self.line_moves.undo())
@@ -1028,8 +1026,12 @@ class TrackEditor:
         self.controller.redo()
 
     def _set_line(self, points: list[tuple[float, float]]) -> None:
-        """Show ``points`` as the centreline; the points to drag follow if they are shown."""
+        """Show ``points`` as the centreline (undo, redo); the points to drag follow.
+
+        A drawing under way starts again from it: it is not drawn by the designer.
+        """
         self.set_centreline(points)
+        self._line_before_draw = list(points)
         self.sources.points.cue.data = {"x": [], "y": [], "index": []}
 
     @reported
@@ -1123,13 +1125,13 @@ class TrackEditor:
     def _draw(self, on: bool) -> None:
         """Let clicks draw a new centreline (tool *Draw centreline*), or stop.
 
-        A line drawn since the tool was picked can be taken back with Undo.
+        A line drawn since the tool was picked (or since the last call) is
+        kept for Undo; the next click starts a new line.
         """
         state = self.sources.draw.state
-        if on:
-            self._line_before_draw = self.centreline_points()
-        elif state.data["on"][0]:
+        if state.data["on"][0]:
             self._keep_drawn_line()
+        self._line_before_draw = self.centreline_points()
         state.data = {"on": [1 if on else 0], "fresh": [1], "closed": [0]}
         self.sources.draw.guide.data = {"x": [], "y": []}
 

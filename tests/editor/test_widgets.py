@@ -383,6 +383,11 @@ def test_drawing_a_lap_a_click_a_point_and_undoing_it(editor):
     assert editor.centreline_points() == old
     editor.redo()
     assert editor.centreline_points() == lap
+    editor.undo()
+    editor.use_tool("Select")  # still the line Undo left: nothing new to keep
+    assert editor.centreline_points() == old
+    editor.undo()  # the next Undo is the board's, not a line drawn back to the lap
+    assert editor.centreline_points() == old
 
 
 def test_undo_while_drawing_takes_the_unfinished_line_back(editor):
@@ -395,6 +400,10 @@ def test_undo_while_drawing_takes_the_unfinished_line_back(editor):
     assert editor.sources.draw.state.data["fresh"] == [1]  # the next click starts anew
     editor.use_tool("Select")
     assert editor.sources.draw.state.data["on"] == [0]
+    # leaving the tool after Undo keeps nothing new: Redo still brings the drawing back
+    assert editor.centreline_points() == old
+    editor.redo()
+    assert editor.centreline_points() == [(5.0, 5.0), (60.0, 5.0)]
 
 
 def test_leaving_the_draw_tool_keeps_the_line_for_undo(editor):
