@@ -48,7 +48,8 @@ _SCALE_HINTS = (
 
 
 #: ipywidgets writes how many files were picked after the upload button's label
-#: ("Upload picture (0)"): the button shows its label alone, icon first.
+#: ("Upload picture (0)"): the button shows its label alone (its text, icon and
+#: count set to size 0, the label written after them).
 _UPLOAD_STYLE = """<style>
 .fdlab-picture-upload.widget-upload { font-size: 0 !important; }
 .fdlab-picture-upload.widget-upload::after {

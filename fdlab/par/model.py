@@ -381,24 +381,34 @@ class SoloModel:
         the car's pools (here always full: pool-dependent eliminations are
         applied by the solver for each pool value).
         """
+        key = self._cost_key(space, option, braked, blocked)
+        cost = self._costs.get(key)
+        if cost is None:
+            if braked != option.braked or blocked != option.blocked:
+                option = option._replace(braked=braked, blocked=blocked)
+            cost = move_cost(self.board, self.preset, self._car_on(space), option)
+            self._costs[key] = cost
+        return cost
+
+    def _cost_key(
+        self, space: int, option: MoveOption, braked: int, blocked: bool
+    ) -> tuple[int, bool, tuple[Overshoot, ...], bool, bool]:
+        """What ``move_cost`` reads of a move from ``space`` (see :meth:`_priced`)."""
         board = self.board
-        key = (
+        return (
             braked,
             blocked,
             option.overshoots,
             in_pit_zone(board, space),
             in_pit_zone(board, option.destination),
         )
-        cost = self._costs.get(key)
-        if cost is None:
-            if braked != option.braked or blocked != option.blocked:
-                option = option._replace(braked=braked, blocked=blocked)
-            car = self._cars.get(space)
-            if car is None:
-                car = self._cars[space] = replace(self._full_car, space=space)
-            cost = move_cost(board, self.preset, car, option)
-            self._costs[key] = cost
-        return cost
+
+    def _car_on(self, space: int) -> CarState:
+        """A healthy car on ``space`` (what ``move_cost`` prices a move of)."""
+        car = self._cars.get(space)
+        if car is None:
+            car = self._cars[space] = replace(self._full_car, space=space)
+        return car
 
     def _price(
         self,
@@ -415,24 +425,13 @@ class SoloModel:
         them one by one.
         """
         space = found.space
-        pit_start = in_pit_zone(self.board, space)
         rows = list(
             zip(options.tolist(), classes.tolist(), braked.tolist(), blocked.tolist(), strict=True)
         )
         priced = [found.priced_option(i, b, bool(x)) for i, _, b, x in rows]
-        car = self._cars.get(space)
-        if car is None:
-            car = self._cars[space] = replace(self._full_car, space=space)
-        costs = move_costs(self.board, self.preset, car, priced)
+        costs = move_costs(self.board, self.preset, self._car_on(space), priced)
         for (_, c, b, x), option, cost in zip(rows, priced, costs, strict=True):
-            key = (
-                b,
-                bool(x),
-                option.overshoots,
-                pit_start,
-                in_pit_zone(self.board, option.destination),
-            )
-            self._costs.setdefault(key, cost)
+            self._costs.setdefault(self._cost_key(space, option, b, bool(x)), cost)
             self._loss[c, b, x] = cost.total
             self._doom[c, b, x] = cost.eliminated or not cost.allowed
             self._known[c, b, x] = True
