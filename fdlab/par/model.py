@@ -283,9 +283,25 @@ class SoloModel:
                 if kept is not None:
                     found = kept.on(self.board)
             if found is None:
-                found = _Searched(self, space, rules)
+                found = self._searched(space, rules)
             self._searches[key] = found
         return found
+
+    def _searched(self, space: int, rules: MoveRules) -> _Searched:
+        """A new search from ``space`` under ``rules``.
+
+        A car in a corner with fewer stops than it needs searches like one
+        with none: only the stops recorded when it leaves the corner differ
+        (C-3), so that search is made once (:meth:`_Searched.with_stops`).
+        """
+        corner = self.board.corner[space]
+        if corner is None or not 0 < rules.stops_made < self.board.stops[corner]:
+            return _Searched(self, space, rules)
+        none_made = replace(rules, stops_made=0)
+        base = self._searches.get((space, none_made))
+        if base is None:
+            base = self._searches[space, none_made] = _Searched(self, space, none_made)
+        return base.with_stops(self, rules)
 
     def release_options(self) -> None:
         """Drop the option lists of the searches: what the solver needs of them is in arrays.
@@ -654,6 +670,56 @@ class _Searched:
         copy._options = None
         copy._finish = dict(self._finish)
         copy.reused = True
+        return copy
+
+    def with_stops(self, model: SoloModel, rules: MoveRules) -> _Searched:
+        """This search, made with no stops in the start corner, for ``rules.stops_made``
+        stops there (fewer than the corner needs).
+
+        Both searches find the same moves in the same order: leaving the
+        corner is an overshoot either way (C-3), whose record says how many
+        stops were made, and a move that ends in the corner without leaving
+        it counts one stop more than were made (C-2). Those two columns are
+        changed; the first overshoot of the start corner in a record is its
+        leaving (a later one is a second lap round it, with no stops made).
+        """
+        made = rules.stops_made
+        corner = model.board.corner[self.space]
+        copy = object.__new__(_Searched)
+        copy.__dict__.update(self.__dict__)
+        copy._rules = rules
+        copy._options = None
+        copy._finish = {}
+        copy.reused = False
+        distinct = model._overshoots.distinct
+        # one changed record per distinct record object (equal records are one object)
+        changed: dict[int, tuple[Overshoot, ...]] = {}
+
+        def with_made(overshoots: tuple[Overshoot, ...]) -> tuple[Overshoot, ...]:
+            for k, over in enumerate(overshoots):
+                if over.corner == corner:
+                    new = (*overshoots[:k], over._replace(stops_made=made), *overshoots[k + 1 :])
+                    return distinct.setdefault(new, new)
+            return overshoots
+
+        column = []
+        for overshoots in self.overshoots:
+            key = id(overshoots)
+            new = changed.get(key)
+            if new is None:
+                new = changed[key] = with_made(overshoots) if overshoots else overshoots
+            column.append(new)
+        copy.overshoots = column
+        # ended in the start corner without leaving it: one stop more than made (C-2)
+        ends_inside = np.fromiter(
+            (model.board.corner[d] == corner for d in self.destination.tolist()),
+            bool,
+            len(self.destination),
+        )
+        copy.capped_stops = np.where(
+            ends_inside & (self.capped_stops == 1), made + 1, self.capped_stops
+        )
+        copy.classes = copy._cost_classes(model)
         return copy
 
     @property

@@ -11,7 +11,7 @@ import pytest
 
 from fdlab.bots.solo import SoloOptimalBot
 from fdlab.par import SoloModelError, solve_par
-from fdlab.par.model import FINISHED, SoloModel
+from fdlab.par.model import FINISHED, SoloModel, _Searched
 from fdlab.rules.actions import ChooseGear
 from fdlab.rules.board import compile_board
 from fdlab.rules.dice import LoadedDice
@@ -260,7 +260,8 @@ def test_shared_searches_give_each_position_the_engines_options_and_successors()
     reach); every option leads where :meth:`SoloModel.successor` says (C-2, C-6, S-4)."""
     board = compile_board(two_box_ring())
     model = SoloModel(board, BASIC.with_laps(2))
-    assert len(model._searches) < len(model.positions)  # laps 0 and 2, and far from the pits
+    searches = {id(found) for found in model._search_of}
+    assert len(searches) < len(model.positions)  # laps 0 and 2, and far from the pits
     for p, position in enumerate(model.positions):
         found = model._search_of[p]
         direct = move_options(board, position[0], model.max_roll, model._rules(position))
@@ -271,6 +272,45 @@ def test_shared_searches_give_each_position_the_engines_options_and_successors()
         for option, target in zip(direct, model._targets[p].tolist(), strict=True):
             nxt = model.successor(position, option)
             assert target == (FINISHED if nxt == FINISHED else model.index[nxt])
+
+
+@pytest.mark.parametrize(
+    ("track", "laps_round"),
+    [
+        (ring(stops=(3, 2, 1)), False),
+        # 14 spaces a lap: a 30 moves round it twice, leaving the 3-stop corner twice
+        (
+            from_ascii(". 1 1 . . . . . . . 2 . . .", corners={1: 3, 2: 1}, closed=True, grid=[13]),
+            True,
+        ),
+    ],
+)
+def test_c3_a_car_with_some_stops_made_takes_the_search_with_none_made(track, laps_round):
+    """C-2, C-3: in a corner, a position with fewer stops made than needed reuses the
+    search made for no stops; its options, overshoots (stops made recorded on leaving
+    the corner, not on a second lap round it), stop counts and cost classes are those of
+    a search of its own."""
+    board = compile_board(track)
+    model = SoloModel(board, BASIC)
+    some_made = [
+        p
+        for p, (space, _, stops) in enumerate(model.positions)
+        if board.corner[space] is not None and 0 < stops < board.stops[board.corner[space]]
+    ]
+    assert len(some_made) >= 3
+    for p in some_made:
+        position = model.positions[p]
+        shared = model._search_of[p]
+        own = _Searched(model, position[0], shared._rules)
+        assert shared._rules.stops_made == position[2]
+        assert shared.overshoots == own.overshoots
+        assert shared.capped_stops.tolist() == own.capped_stops.tolist()
+        assert shared.classes.tolist() == own.classes.tolist()
+        assert shared.destination.tolist() == own.destination.tolist()
+        assert shared.moved.tolist() == own.moved.tolist()
+    twice = [o for p in some_made for o in model._search_of[p].overshoots if len(o) > 1]
+    left_twice = any(len({o.corner for o in overs}) < len(overs) for overs in twice)
+    assert left_twice == laps_round
 
 
 def test_solve_par_pauses_the_cycle_collector_and_switches_it_back_on():
