@@ -9,6 +9,7 @@ engine, street hazards) happens after the move and lives in
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -281,26 +282,50 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
     tunnel pair as one space (M-6, X-5).
     """
     walk = (start, *option.path)
-    lines = board.step_lines
-    corner = board.corner
+    crossing, tunnels = _finish_steps(board)
     finish_at = len(walk)
-    for j in range(1, len(walk)):
-        if "finish" in lines.get((walk[j - 1], walk[j]), ()):
+    for j, step in enumerate(zip(walk, option.path, strict=False), start=1):  # walk is one longer
+        if step in crossing:
             finish_at = j
             break
     kept = []
-    for over in option.overshoots:
-        exit_at = None
-        for j in range(1, min(finish_at + 1, len(walk))):  # an exit after the line: dropped
-            if corner[walk[j - 1]] == over.corner and corner[walk[j]] != over.corner:
-                exit_at = j
-                break
-        if exit_at is not None and exit_at <= finish_at:
+    if option.overshoots:
+        corner = board.corner
+        # the corner of each space of the walk up to the line: an exit after it is dropped
+        corners = [corner[v] for v in walk[: finish_at + 1]]
+        for over in option.overshoots:
+            exit_at = None
+            for j in range(1, len(corners)):
+                if corners[j - 1] == over.corner and corners[j] != over.corner:
+                    exit_at = j
+                    break
+            if exit_at is None:
+                continue
             # Spaces from the exit line to the finish line; a tunnel pair is one space (M-6, X-5).
-            tunnel_exit = board.tunnel_exit
-            between = 0
-            for j in range(exit_at + 1, finish_at + 1):
-                if tunnel_exit[walk[j - 1]] != walk[j]:
-                    between += 1
+            if tunnels:
+                tunnel_exit = board.tunnel_exit
+                between = sum(
+                    1
+                    for j in range(exit_at + 1, finish_at + 1)
+                    if tunnel_exit[walk[j - 1]] != walk[j]
+                )
+            else:
+                between = finish_at - exit_at
             kept.append(over._replace(beyond=min(over.beyond, between)))
     return option._replace(overshoots=tuple(kept), braked=0, blocked=False)
+
+
+#: Board -> the steps that cross the finish line, and whether the board has a tunnel.
+_FINISH_STEPS: weakref.WeakKeyDictionary[Board, tuple[frozenset[tuple[int, int]], bool]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _finish_steps(board: Board) -> tuple[frozenset[tuple[int, int]], bool]:
+    """The steps ``(from, to)`` that cross the finish line, and whether a tunnel is on the
+    board (made once per board: :func:`_cut_at_finish` runs for every move over the line)."""
+    known = _FINISH_STEPS.get(board)
+    if known is None:
+        steps = frozenset(step for step, lines in board.step_lines.items() if "finish" in lines)
+        known = _FINISH_STEPS[board] = (steps, any(t >= 0 for t in board.tunnel_exit))
+    return known

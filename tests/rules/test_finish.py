@@ -1,20 +1,27 @@
 """S-4: a car that crosses the finish line on its last lap has finished there."""
 
+from pathlib import Path
+
+import pytest
+
 from fdlab.rules.actions import ChooseGear, ChooseMove
 from fdlab.rules.board import compile_board
-from fdlab.rules.costs import move_cost
+from fdlab.rules.costs import _cut_at_finish, move_cost
 from fdlab.rules.dice import LoadedDice
 from fdlab.rules.engine import Engine
-from fdlab.rules.movement import move_options
+from fdlab.rules.movement import MoveRules, move_options
 from fdlab.rules.presets import BASIC
 from fdlab.rules.state import CarState
-from fdlab.track import from_ascii
+from fdlab.track import from_ascii, load_track
 
 
 def _options(text, corners, finish, start, roll):
     board = compile_board(from_ascii(text, corners=corners, finish=finish))
     options = move_options(board, start, roll)
     return board, options
+
+
+TRACKS = Path(__file__).resolve().parents[2] / "tracks"
 
 
 def test_S4_corner_after_the_line_costs_nothing_on_the_last_lap():
@@ -124,3 +131,53 @@ def test_S4_grid_laps_behind_and_past_the_line_on_open_and_closed_boards():
         board = compile_board(track)
         engine = Engine(board, preset, ["Blue"])
         assert [engine.grid_lap(board.index[s]) for s in spots] == laps
+
+
+def _cut_at_finish_by_the_letter(board, start, option):
+    """S-4 as the clause reads, step by step: the plain version of ``_cut_at_finish``."""
+    walk = (start, *option.path)
+    finish_at = len(walk)
+    for j in range(1, len(walk)):
+        if "finish" in board.step_lines.get((walk[j - 1], walk[j]), ()):
+            finish_at = j
+            break
+    kept = []
+    for over in option.overshoots:
+        exit_at = None
+        for j in range(1, min(finish_at + 1, len(walk))):
+            if board.corner[walk[j - 1]] == over.corner and board.corner[walk[j]] != over.corner:
+                exit_at = j
+                break
+        if exit_at is not None and exit_at <= finish_at:
+            between = sum(
+                1
+                for j in range(exit_at + 1, finish_at + 1)
+                if board.tunnel_exit[walk[j - 1]] != walk[j]
+            )
+            kept.append(over._replace(beyond=min(over.beyond, between)))
+    return option._replace(overshoots=tuple(kept), braked=0, blocked=False)
+
+
+@pytest.mark.parametrize(
+    "track",
+    [
+        load_track(TRACKS / "monaco.json"),
+        load_track(TRACKS / "street.json"),  # a tunnel
+        from_ascii(
+            ". . 1 1 . . . . . . . . . 2 2 .", corners={1: 2, 2: 1}, finish=9, tunnels={"T": (5, 7)}
+        ),
+    ],
+    ids=["monaco", "street", "tunnel"],
+)
+def test_S4_every_move_over_the_line_is_cut_as_the_clause_reads(track):
+    """S-4, M-6: the cut of every option over the line from every space (the widest roll),
+    overshoots and all, is the plain step-by-step reading of the clause."""
+    board = compile_board(track)
+    crossing = 0
+    for space in range(len(board.ids)):
+        for option in move_options(board, space, 30, MoveRules(stops_made=0)):
+            if "finish" in option.lines:
+                crossing += 1
+                want = _cut_at_finish_by_the_letter(board, space, option)
+                assert _cut_at_finish(board, space, option) == want
+    assert crossing > 50
