@@ -665,7 +665,7 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     # stable sort of one number, key then loss, instead of a sort per column)
     low = int(loss.min(initial=0))
     spread = int(loss.max(initial=0)) - low + 1
-    order = np.argsort(key * spread + (loss - low), kind="stable")
+    order = _stable_order(key * spread + (loss - low), int(key.max(initial=0) + 1) * spread)
     head = np.ones(len(order), dtype=bool)
     head[1:] = key[order[1:]] != key[order[:-1]]
     keep = np.sort(order[head])
@@ -681,6 +681,30 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
         exempt=rows.exempt[keep],
         starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
     )
+
+
+def _stable_order(values: NDArray[np.int64], bound: int) -> NDArray[np.int64]:
+    """``np.argsort(values, kind="stable")`` for ``values`` in ``0 <= values < bound``.
+
+    Each value is packed with its place into one number (value, then place)
+    and the numbers are sorted: all distinct, so any sort keeps equal values
+    in their order, and a sort of numbers is several times faster than a
+    stable argsort. Falls back to the argsort where the packing would
+    overflow.
+
+    Examples
+    --------
+    >>> _stable_order(np.array([3, 1, 3, 0, 1]), 4).tolist()
+    [3, 1, 4, 0, 2]
+    """
+    n = len(values)
+    shift = max(n - 1, 1).bit_length()
+    if bound >= 1 << (62 - shift):
+        order: NDArray[np.int64] = np.argsort(values, kind="stable")
+        return order
+    packed = np.sort((values << shift) | np.arange(n, dtype=np.int64))
+    order = packed & ((1 << shift) - 1)
+    return order
 
 
 class _Store:

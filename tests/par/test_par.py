@@ -401,6 +401,20 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
     assert restored and checked
 
 
+@pytest.mark.parametrize(("size", "bound"), [(0, 1), (1, 1), (7, 3), (4000, 50), (4000, 2**61)])
+def test_stable_order_is_the_stable_argsort(size, bound):
+    """The packed sort behind ``_distinct`` orders like a stable argsort, equal values in
+    their order; values too large to pack fall back to the argsort itself."""
+    import numpy as np
+
+    from fdlab.par.solve import _stable_order
+
+    rng = np.random.default_rng(size)
+    values = rng.integers(0, bound, size, dtype=np.int64)
+    want = np.argsort(values, kind="stable")
+    assert _stable_order(values, bound).tolist() == want.tolist()
+
+
 def test_first_true_is_the_first_row_of_each_group_and_column():
     """The solver's first row of least value (ties: the option listed first) per face."""
     import numpy as np
