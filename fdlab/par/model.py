@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 
 from fdlab.par.errors import SoloModelError
 from fdlab.par.reuse import Earlier, closest_model
+from fdlab.par.searches import search_many
 from fdlab.rules.board import STEP_PIT_IN, Board
 from fdlab.rules.costs import MoveCost, in_pit_zone, move_cost, move_costs
 from fdlab.rules.engine import Engine
@@ -121,6 +122,13 @@ class SoloModel:
     box_slot : int
         The car number whose pit box the car may use (P-2): in a race the
         solo car must be solved for its own box.
+    reuse : bool
+        Take the searches an edit did not touch from a model of an earlier
+        version of the board (:mod:`fdlab.par.reuse`).
+    batched : bool
+        Make the searches all at once, as arrays (:mod:`fdlab.par.searches`);
+        ``False`` makes them one by one with the plain search of
+        :mod:`fdlab.rules.movement`, the reference (the same options).
 
     Raises
     ------
@@ -136,7 +144,13 @@ class SoloModel:
     """
 
     def __init__(
-        self, board: Board, preset: Preset, box_slot: int = 1, *, reuse: bool = False
+        self,
+        board: Board,
+        preset: Preset,
+        box_slot: int = 1,
+        *,
+        reuse: bool = False,
+        batched: bool = True,
     ) -> None:
         if not 1 <= box_slot <= 10:
             raise SoloModelError(f"box_slot is a car number from 1 to 10, not {box_slot}")
@@ -152,6 +166,7 @@ class SoloModel:
             )
         self.board = board
         self.preset = preset
+        self._batched = batched
         # the solo car is car number box_slot (cars before it only name the boxes)
         self.engine = Engine(board, preset, [f"Car {n}" for n in range(1, box_slot + 1)])
         self.box_slot = box_slot
@@ -296,12 +311,48 @@ class SoloModel:
         """
         corner = self.board.corner[space]
         if corner is None or not 0 < rules.stops_made < self.board.stops[corner]:
-            return _Searched(self, space, rules)
+            return self._new_search(space, rules)
         none_made = replace(rules, stops_made=0)
         base = self._searches.get((space, none_made))
         if base is None:
-            base = self._searches[space, none_made] = _Searched(self, space, none_made)
+            base = self._searches[space, none_made] = self._new_search(space, none_made)
         return base.with_stops(self, rules)
+
+    def _new_search(self, space: int, rules: MoveRules) -> _Searched:
+        """The search from ``space`` under ``rules``: from the batch made before the
+        positions were explored (:meth:`_batch_keys`), or made now."""
+        batch = self._batch
+        if batch is not None and (space, rules) in batch.index:
+            return _Searched(self, space, rules, batch)
+        return _Searched(self, space, rules)
+
+    def _batch_keys(self) -> list[tuple[int, MoveRules]]:
+        """The searches the exploration will ask for, to make them all at once: from every
+        space, with no stops made and (in a corner) with its stops made, with the pit lane
+        open and closed as the laps have it where a step into it is in reach. A few are
+        never asked for (a space no move ends on); one not made here is made when asked.
+        Spaces whose searches an earlier model gives are left out."""
+        board = self.board
+        earlier = self._earlier
+        pit_values = sorted({self.pit_allowed(lap) for lap in range(self.preset.laps + 1)})
+        keys = []
+        for space in range(len(board.ids)):
+            if earlier is not None and earlier.untouched[space]:
+                continue
+            corner = board.corner[space]
+            stops = [0] if corner is None else [0, board.stops[corner]]
+            pits = [p for p in pit_values if not p or self._pit_in_reach(space)]
+            for pit in pits:
+                for made in stops:
+                    rules = MoveRules(
+                        stops_made=made,
+                        pit_allowed=pit,
+                        own_box=self.own_box,
+                        avoid=self.engine.danger,
+                        max_lane_changes=self.preset.max_lane_changes,
+                    )
+                    keys.append((space, rules))
+        return keys
 
     def release_options(self) -> None:
         """Drop the option lists of the searches: what the solver needs of them is in arrays.
@@ -325,6 +376,7 @@ class SoloModel:
         return bool(reach[space] <= 2 * self.max_roll)
 
     _pit_reach: NDArray[np.int64] | None = None
+    _batch: _Batch | None = None
 
     def _rules(self, position: Position) -> MoveRules:
         """The movement rules of the lone car at ``position``."""
@@ -364,6 +416,8 @@ class SoloModel:
 
         for position in dict.fromkeys(self.grid_positions):
             add(position)
+        if self._batched:
+            self._batch = _Batch(self, self._batch_keys())
         head = 0
         while head < len(self.positions):
             space, lap, stops = position = self.positions[head]
@@ -383,6 +437,7 @@ class SoloModel:
                     add((int(found.destination[i]), int(new_lap[i]), int(found.capped_stops[i])))
                 target = np.where(done, FINISHED, lookup[code])
             self._targets.append(target)
+        self._batch = None  # the searches keep what they need of it
 
     # -- costs and rows ------------------------------------------------------------
     def cost(self, space: int, option: MoveOption) -> MoveCost:
@@ -625,6 +680,94 @@ class SoloModel:
         return {"space": self.board.ids[space], "lap": lap, "stops": stops}
 
 
+class _Batch:
+    """The widest searches of a model made all at once (:func:`fdlab.par.searches.search_many`),
+    with the columns :class:`_Searched` reads, made for all of them together.
+
+    Parameters
+    ----------
+    model : SoloModel
+    keys : list of (space, MoveRules)
+        The searches to make, as :attr:`SoloModel._searches` keys them.
+    """
+
+    def __init__(self, model: SoloModel, keys: list[tuple[int, MoveRules]]) -> None:
+        board = model.board
+        self.index = {key: k for k, key in enumerate(keys)}
+        found = self.found = search_many(
+            board, [space for space, _ in keys], [rules for _, rules in keys], model.max_roll
+        )
+        self._line_sets: dict[int, frozenset[str]] = {}
+        n_search = len(keys)
+        search = np.repeat(np.arange(n_search), np.diff(found.first))
+        start = np.asarray([space for space, _ in keys], dtype=np.int64)[search]
+        # overshoots: one tuple per distinct (record, spaces moved), the model's own objects
+        code = found.record * (model.max_roll + 1) + found.moved
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        distinct = np.empty(len(first), dtype=object)
+        memo, records = model._overshoots, found.records
+        for u, i in enumerate(first.tolist()):
+            record = records[int(found.record[i])]
+            distinct[u] = memo[record, int(found.moved[i])] if record else ()
+        self.overshoots: NDArray[np.object_] = distinct[inverse]
+        # cost classes: one per distinct (overshoots, starts in the pit zone, ends in it)
+        pit = model._off_track[found.destination]
+        start_pit = model._off_track[start]
+        kind = (inverse.astype(np.int64) * 2 + start_pit) * 2 + pit
+        kinds, first_kind, kind_inverse = np.unique(kind, return_index=True, return_inverse=True)
+        numbers = np.empty(len(kinds), dtype=np.int64)
+        known = model._classes
+        for u, i in enumerate(first_kind.tolist()):
+            key = (distinct[inverse[i]], bool(start_pit[i]), bool(pit[i]))
+            k = known.get(key)
+            numbers[u] = model._new_cost_class(key) if k is None else k
+        self.classes = numbers[kind_inverse]
+        # laps: the finish line crossed (S-4)
+        names = found.line_names
+        self.laps = (
+            (found.lines >> names.index("finish")) & 1
+            if "finish" in names
+            else np.zeros(len(found.lines), dtype=np.int64)
+        )
+        self.stops = self._stops_after(model, keys, search, start)
+
+    def _stops_after(
+        self,
+        model: SoloModel,
+        keys: list[tuple[int, MoveRules]],
+        search: NDArray[np.int64],
+        start: NDArray[np.int64],
+    ) -> NDArray[np.int64]:
+        """Stops made after each option (C-2, C-6, C-5), as
+        :func:`~fdlab.rules.movement.option_columns` counts them."""
+        board, found = model.board, self.found
+        corner_ids = sorted({c for c in board.corner if c is not None}, key=repr)
+        code_of = {c: k for k, c in enumerate(corner_ids)}
+        corner = np.asarray([-1 if c is None else code_of[c] for c in board.corner], np.int64)
+        need = np.asarray([board.stops[c] for c in corner_ids] + [0], dtype=np.int64)
+        made = np.asarray([rules.stops_made for _, rules in keys], dtype=np.int64)[search]
+        start_corner = corner[start]
+        dest_corner = corner[found.destination]
+        start_done = (start_corner >= 0) & (made >= need[start_corner])
+        inside = (dest_corner >= 0) & (dest_corner == start_corner)
+        # a move that ends in the start corner after leaving it without its stops
+        left_short = np.zeros(len(search), dtype=bool)
+        for i in np.flatnonzero(inside & (found.record > 0)).tolist():
+            mine = corner_ids[int(start_corner[i])]
+            left_short[i] = any(over[0] == mine for over in found.records[int(found.record[i])])
+        again = inside & ~((found.left & start_done) | left_short)
+        after = np.where(again, made + 1, np.where(found.record > 0, 0, 1))
+        stops: NDArray[np.int64] = np.where(dest_corner < 0, 0, after)
+        return stops
+
+    def line_set(self, bits: int) -> frozenset[str]:
+        """The lines of a :attr:`Searches.lines` value (one set object per value)."""
+        lines = self._line_sets.get(bits)
+        if lines is None:
+            lines = self._line_sets[bits] = self.found.line_set(bits)
+        return lines
+
+
 class _Searched:
     """One search (:func:`~fdlab.rules.movement.move_options` with the widest roll) as arrays.
 
@@ -634,30 +777,53 @@ class _Searched:
     :func:`~fdlab.rules.movement.after_move` once per option.
     """
 
-    def __init__(self, model: SoloModel, space: int, rules: MoveRules):
+    def __init__(
+        self,
+        model: SoloModel,
+        space: int,
+        rules: MoveRules,
+        batch: _Batch | None = None,
+    ):
         board = model.board
         self.space = space
         self._board = board
         self._roll = model.max_roll
         self._rules = rules
         self._options: list[MoveOption] | None = None
-        columns = option_columns(board, space, self._roll, rules, model._overshoots)
-        self.destination = np.asarray(columns.destination, dtype=np.int64)
-        self.moved = np.asarray(columns.moved, dtype=np.int64)
-        self.boxed = np.asarray(columns.boxed, dtype=bool)
-        #: Each option's overshoots (what ``move_cost`` reads of it besides braking). Equal
-        #: tuples are one object: a model keeps hundreds of thousands of options, and the
-        #: cycle collector would pass over each named tuple on every full collection.
-        self.overshoots = columns.overshoots
-        #: Path and lines of each option, for moves that end the race (S-4), until released.
-        self._paths: list[tuple[int, ...]] | None = columns.path
-        self._lines: list[frozenset[str]] | None = columns.lines
-        self.pit = model._off_track[self.destination]
-        self.laps_gained = np.asarray(columns.laps, dtype=np.int64)
-        stops_after = np.asarray(columns.stops, dtype=np.int64)
+        #: Path and lines of each option, for moves that end the race (S-4), until released:
+        #: lists, or the batch of searches this one is part of (:meth:`_path_and_lines`).
+        self._paths: list[tuple[int, ...]] | None = None
+        self._lines: list[frozenset[str]] | None = None
+        self._batch: tuple[_Batch, int] | None = None
+        if batch is None:
+            columns = option_columns(board, space, self._roll, rules, model._overshoots)
+            self.destination = np.asarray(columns.destination, dtype=np.int64)
+            self.moved = np.asarray(columns.moved, dtype=np.int64)
+            self.boxed = np.asarray(columns.boxed, dtype=bool)
+            #: Each option's overshoots (what ``move_cost`` reads of it besides braking).
+            #: Equal tuples are one object: a model keeps hundreds of thousands of options,
+            #: and the cycle collector would pass over each named tuple on every full
+            #: collection.
+            self.overshoots = columns.overshoots
+            self._paths, self._lines = columns.path, columns.lines
+            self.laps_gained = np.asarray(columns.laps, dtype=np.int64)
+            stops_after = np.asarray(columns.stops, dtype=np.int64)
+            self.pit = model._off_track[self.destination]
+            #: The cost class of each option (:meth:`SoloModel._new_cost_class`).
+            self.classes = self._cost_classes(model)
+        else:
+            k = batch.index[space, rules]
+            a, z = int(batch.found.first[k]), int(batch.found.first[k + 1])
+            self._batch = (batch, a)
+            self.destination = batch.found.destination[a:z]
+            self.moved = batch.found.moved[a:z]
+            self.boxed = batch.found.boxed[a:z]
+            self.overshoots = batch.overshoots[a:z].tolist()
+            self.laps_gained = batch.laps[a:z]
+            stops_after = batch.stops[a:z]
+            self.pit = model._off_track[self.destination]
+            self.classes = batch.classes[a:z]
         self.capped_stops = np.minimum(stops_after, model._need[self.destination])
-        #: The cost class of each option (:meth:`SoloModel._new_cost_class`).
-        self.classes = self._cost_classes(model)
         self._finish: dict[int, tuple[int, bool]] = {}
         #: Taken from a model of an earlier version of the board (:mod:`fdlab.par.reuse`).
         self.reused = False
@@ -735,6 +901,7 @@ class _Searched:
         """Drop the option list and the paths (the arrays stay)."""
         self._options = None
         self._paths = self._lines = None
+        self._batch = None
 
     def _cost_classes(self, model: SoloModel) -> NDArray[np.int64]:
         """The cost class of each option (:meth:`SoloModel._new_cost_class`)."""
@@ -752,13 +919,10 @@ class _Searched:
         search's widest roll lists it once; a smaller roll brakes it less)."""
         overshoots = self.overshoots[i]
         destination = int(self.destination[i])
-        paths, lines = self._paths, self._lines
-        if paths is None or lines is None:  # released: searched again
-            columns = option_columns(self._board, self.space, self._roll, self._rules)
-            paths, lines = self._paths, self._lines = columns.path, columns.lines
+        path, lines = self._path_and_lines(i)
         return MoveOption(
             destination=destination,
-            path=paths[i],
+            path=path,
             moved=int(self.moved[i]),
             braked=braked,
             blocked=blocked,
@@ -766,10 +930,21 @@ class _Searched:
             overshoots=overshoots,
             corners_left=(),
             stop_counts=not overshoots or self._board.corner[destination] is None,
-            lines=lines[i],
+            lines=lines,
             danger=(),
             boxed=bool(self.boxed[i]),
         )
+
+    def _path_and_lines(self, i: int) -> tuple[tuple[int, ...], frozenset[str]]:
+        """The path and the lines crossed of option ``i``."""
+        if self._batch is not None:
+            batch, first = self._batch
+            return batch.found.path(first + i), batch.line_set(int(batch.found.lines[first + i]))
+        paths, lines = self._paths, self._lines
+        if paths is None or lines is None:  # released: searched again
+            columns = option_columns(self._board, self.space, self._roll, self._rules)
+            paths, lines = self._paths, self._lines = columns.path, columns.lines
+        return paths[i], lines[i]
 
     def finish_costs(
         self, model: SoloModel, which: NDArray[np.intp]
