@@ -32,7 +32,7 @@ nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -167,6 +167,7 @@ class SoloModel:
         self.board = board
         self.preset = preset
         self._batched = batched
+        self._tunnels = any(exit_ >= 0 for exit_ in board.tunnel_exit)
         # the solo car is car number box_slot (cars before it only name the boxes)
         self.engine = Engine(board, preset, [f"Car {n}" for n in range(1, box_slot + 1)])
         self.box_slot = box_slot
@@ -499,8 +500,10 @@ class SoloModel:
         rows = list(
             zip(options.tolist(), classes.tolist(), braked.tolist(), blocked.tolist(), strict=True)
         )
-        priced = [found.priced_option(i, b, bool(x)) for i, _, b, x in rows]
-        costs = move_costs(self.board, self.preset, self._car_on(space), priced)
+        # a healthy car on lap 0, never on its last lap: move_cost reads no path (S-4)
+        car = self._car_on(space)
+        priced = [found.priced_option(i, b, bool(x), last_lap=False) for i, _, b, x in rows]
+        costs = move_costs(self.board, self.preset, car, priced)
         for (_, c, b, x), option, cost in zip(rows, priced, costs, strict=True):
             self._costs.setdefault(self._cost_key(space, option, b, bool(x)), cost)
             self._loss[c, b, x] = cost.total
@@ -795,6 +798,9 @@ class _Searched:
         self._paths: list[tuple[int, ...]] | None = None
         self._lines: list[frozenset[str]] | None = None
         self._batch: tuple[_Batch, int] | None = None
+        #: Per option its overshoot record and the spaces moved when it crossed the
+        #: finish line, with the records (a batch search), for S-4 (:meth:`finish_costs`).
+        self._cuts: tuple[NDArray[np.int64], NDArray[np.int64], list[Any]] | None = None
         if batch is None:
             columns = option_columns(board, space, self._roll, rules, model._overshoots)
             self.destination = np.asarray(columns.destination, dtype=np.int64)
@@ -823,6 +829,7 @@ class _Searched:
             stops_after = batch.stops[a:z]
             self.pit = model._off_track[self.destination]
             self.classes = batch.classes[a:z]
+            self._cuts = (batch.found.record[a:z], batch.found.finish_at[a:z], batch.found.records)
         self.capped_stops = np.minimum(stops_after, model._need[self.destination])
         self._finish: dict[int, tuple[int, bool]] = {}
         #: Taken from a model of an earlier version of the board (:mod:`fdlab.par.reuse`).
@@ -856,6 +863,7 @@ class _Searched:
         copy._rules = rules
         copy._options = None
         copy._finish = {}
+        copy._cuts = None  # its records hold no stops made: S-4 walks the paths
         copy.reused = False
         distinct = model._overshoots.distinct
         # one changed record per distinct record object (equal records are one object)
@@ -914,12 +922,18 @@ class _Searched:
             classes.append(model._new_cost_class(key) if k is None else k)
         return np.asarray(classes, dtype=np.int64)
 
-    def priced_option(self, i: int, braked: int, blocked: bool) -> MoveOption:
+    def priced_option(
+        self, i: int, braked: int, blocked: bool, *, last_lap: bool = True
+    ) -> MoveOption:
         """Option ``i`` as ``move_cost`` reads it, with ``braked`` and ``blocked`` (the
-        search's widest roll lists it once; a smaller roll brakes it less)."""
+        search's widest roll lists it once; a smaller roll brakes it less).
+
+        ``last_lap=False`` leaves the path and lines out: ``move_cost`` reads them
+        only for a car on its last lap (S-4), and they are rebuilt for each option.
+        """
         overshoots = self.overshoots[i]
         destination = int(self.destination[i])
-        path, lines = self._path_and_lines(i)
+        path, lines = self._path_and_lines(i) if last_lap else ((), frozenset[str]())
         return MoveOption(
             destination=destination,
             path=path,
@@ -963,14 +977,61 @@ class _Searched:
         wanted = [i for i in which.tolist() if overshoots[i]]
         new = [i for i in wanted if i not in known]
         if new:  # priced in one call, each as model.finish_cost prices it
-            options = [self.priced_option(i, self._roll - int(self.moved[i]), False) for i in new]
-            car = model.last_lap_car(self.space)
-            costs = move_costs(model.board, model.preset, car, options)
-            for i, cost in zip(new, costs, strict=True):
-                known[i] = (cost.total, cost.eliminated or not cost.allowed)
+            cuts = [self._cut_at_finish(model, i) for i in new]
+            plain = [i for i, cut in zip(new, cuts, strict=True) if cut is None]
+            if plain:  # the path walked up to the line
+                options = [
+                    self.priced_option(i, self._roll - int(self.moved[i]), False) for i in plain
+                ]
+                costs = move_costs(
+                    model.board, model.preset, model.last_lap_car(self.space), options
+                )
+                for i, cost in zip(plain, costs, strict=True):
+                    known[i] = (cost.total, cost.eliminated or not cost.allowed)
+            cut_options = [(i, cut) for i, cut in zip(new, cuts, strict=True) if cut is not None]
+            if cut_options:  # already cut: priced as any move of a car before its last lap
+                car = model._car_on(self.space)
+                costs = move_costs(model.board, model.preset, car, [o for _, o in cut_options])
+                for (i, _), cost in zip(cut_options, costs, strict=True):
+                    known[i] = (cost.total, cost.eliminated or not cost.allowed)
         for i in wanted:
             loss[i], doom[i] = known[i]
         return loss, doom
+
+    def _cut_at_finish(self, model: SoloModel, i: int) -> MoveOption | None:
+        """Option ``i`` as S-4 cuts it at the finish line, from its overshoot record and
+        the spaces moved when it crossed the line, without its path (``None`` where the
+        path must be walked: a board with a tunnel, or a corner left twice).
+
+        The overshoots kept are those whose exit line came no later than the finish
+        line (the record lists them in that order), each with the spaces moved from
+        its exit line up to the finish line.
+        """
+        cuts = self._cuts
+        if cuts is None or model._tunnels:
+            return None
+        records, finish_at, tuples = cuts
+        crossed = int(finish_at[i])
+        record = tuples[int(records[i])]
+        if not crossed or len({over[0] for over in record}) < len(record):
+            return None
+        kept = tuple(over for over in record if over[3] < crossed)
+        overshoots = model._overshoots[kept, crossed - 1] if kept else ()
+        destination = int(self.destination[i])
+        return MoveOption(
+            destination=destination,
+            path=(),
+            moved=int(self.moved[i]),
+            braked=0,
+            blocked=False,
+            lane_changes=0,
+            overshoots=overshoots,
+            corners_left=(),
+            stop_counts=not overshoots or self._board.corner[destination] is None,
+            lines=frozenset(),
+            danger=(),
+            boxed=bool(self.boxed[i]),
+        )
 
 
 def engine_check(preset: Preset, gear: int, roll: int) -> bool:

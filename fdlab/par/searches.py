@@ -114,6 +114,7 @@ class _Board:
     tunnel: _Ints  # exit of the target's tunnel, -1
     tunnel_lines: _Ints  # bits of the lines crossed from the target to that exit
     line_names: list[str]
+    finish: int  # the bit of the finish line (0 if none)
     depth: int
 
 
@@ -155,6 +156,7 @@ def _board_arrays(board: Board, avoid: frozenset[int], roll: int) -> _Board:
             dtype=np.int64,
         ),
         line_names=names,
+        finish=bit.get("finish", 0),
         depth=roll + 1,
     )
 
@@ -176,6 +178,9 @@ class Searches:
         The move left the start's corner (a state flag of the search).
     lines : ndarray of int
         Bits of the lines crossed (:attr:`line_names`).
+    finish_at : ndarray of int
+        Spaces moved when the finish line was first crossed (a tunnel pair is one
+        space), 0 where it was not.
     node : ndarray of int
         The option's last step in the path store (:meth:`path`).
     records : list of tuple
@@ -191,6 +196,7 @@ class Searches:
     record: _Ints
     left: _Bools
     lines: _Ints
+    finish_at: _Ints
     node: _Ints
     records: list[tuple[tuple[Any, ...], ...]]
     line_names: list[str]
@@ -277,6 +283,7 @@ class _Entries:
     lc: _Ints
     fb: _Ints
     ln: _Ints
+    fin: _Ints
     node: _Ints
     moved: _Ints
     boxed: _Bools
@@ -302,7 +309,9 @@ class _Entries:
         return best
 
 
-_FIELDS = ("s", "v", "left", "rec", "nd", "lc", "fb", "ln", "node", "moved", "boxed", "head")
+_FIELDS = (
+    "s", "v", "left", "rec", "nd", "lc", "fb", "ln", "fin", "node", "moved", "boxed", "head",
+)  # fmt: skip
 
 
 class _Batch:
@@ -338,7 +347,8 @@ class _Batch:
         zeros = np.zeros(n, dtype=np.int64)
         return _Entries(
             s=np.arange(n, dtype=np.int64), v=self.start.copy(), left=self.start_corner < 0,
-            rec=zeros, nd=zeros, lc=zeros, fb=zeros, ln=zeros, node=np.arange(n, dtype=np.int64),
+            rec=zeros, nd=zeros, lc=zeros, fb=zeros, ln=zeros, fin=zeros,
+            node=np.arange(n, dtype=np.int64),
             moved=zeros, boxed=np.zeros(n, dtype=bool), head=np.ones(n, dtype=bool),
         )  # fmt: skip
 
@@ -355,7 +365,7 @@ class _Batch:
         steps = layer.take(entry)
         j = b.target[edge]
         code = b.code[edge]
-        steps.ln = steps.ln | b.lines[edge]
+        self.cross(steps, b.lines[edge], d)
         # M-3, M-4: lane changes on straights, not back to a lane left; C-5: none after
         # an overshoot; P-7: the pit lane only when open
         change = code == STEP_STRAIGHT_LANE_CHANGE
@@ -390,11 +400,18 @@ class _Batch:
         if len(through):  # on to the tunnel's exit: one space moved (M-6)
             inside = steps.take(through)
             self.enter(inside, b.tunnel[edge[through]], d + 1)
-            inside.ln = inside.ln | b.tunnel_lines[edge[through]]
+            self.cross(inside, b.tunnel_lines[edge[through]], d)
             inside.node = self.nodes(inside.node, inside.v)
             for name in ("v", "left", "rec", "nd", "fb", "ln", "node"):
                 getattr(steps, name)[through] = getattr(inside, name)
         return steps, boxed
+
+    def cross(self, steps: _Entries, lines: _Ints, d: int) -> None:
+        """Add the ``lines`` crossed by each entry's step from ``d`` spaces moved, and
+        note the spaces moved when the finish line is first crossed."""
+        first = (lines & ~steps.ln & self.b.finish) != 0
+        steps.ln = steps.ln | lines
+        steps.fin = np.where(first, d + 1, steps.fin)
 
     def enter(self, steps: _Entries, to: _Ints, d: int) -> None:
         """Step each entry from its space into ``to``: corners left (C-3, C-6), danger
@@ -481,6 +498,7 @@ class _Batch:
             record=chosen.rec,
             left=chosen.left,
             lines=chosen.ln,
+            finish_at=chosen.fin,
             node=chosen.node,
             records=self.records.tuples,
             line_names=self.b.line_names,

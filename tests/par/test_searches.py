@@ -53,6 +53,21 @@ def assert_same_as_plain(board, keys, roll):
             for i in mine
         ]
         assert overshoots == plain.overshoots
+        for i, path in zip(mine, plain.path, strict=True):  # S-4: where the line is crossed
+            assert found.finish_at[i] == finish_layer(board, start, path)
+
+
+def finish_layer(board, start, path):
+    """Spaces moved when ``path`` first crosses the finish line (a tunnel pair is one
+    space, M-6), 0 if it does not."""
+    walk = (start, *path)
+    moved = 0
+    for a, b in zip(walk, walk[1:], strict=False):
+        if board.tunnel_exit[a] != b:
+            moved += 1
+        if "finish" in board.step_lines.get((a, b), ()):
+            return moved
+    return 0
 
 
 @pytest.mark.parametrize(
@@ -118,10 +133,14 @@ def test_a_search_with_another_car_is_refused_with_the_reason():
         search_many(board, [0], [MoveRules(occupied=frozenset({2}))], 3)
 
 
-@pytest.mark.parametrize(("name", "laps"), [("pit ring", 2), ("street", 1)])
+@pytest.mark.parametrize(
+    ("name", "laps"), [("pit ring", 2), ("street", 1), ("monaco", 1), ("training", 1)]
+)
 def test_the_batched_model_has_the_rows_of_the_plain_one(name, laps):
     """The positions, targets and option rows of the solo model are the same whichever
-    search made it: the batch, or one plain search per position (``batched=False``)."""
+    search made it: the batch, or one plain search per position (``batched=False``).
+    S-4: the cost of a move that ends the race, cut at the line from its overshoot
+    record without walking its path (a board without tunnels), is the plain cut's."""
     track = pit_ring() if name == "pit ring" else load_track(TRACKS / f"{name}.json")
     board = compile_board(track)
     batched = SoloModel(board, BASIC.with_laps(laps))
@@ -132,5 +151,11 @@ def test_the_batched_model_has_the_rows_of_the_plain_one(name, laps):
     for p in range(len(plain.positions)):
         assert batched.targets(p).tolist() == plain.targets(p).tolist()
         mine, theirs = batched.rows(p), plain.rows(p)
-        for name in ("group", "target", "loss", "doomed", "restore", "exempt", "starts"):
-            assert getattr(mine, name).tolist() == getattr(theirs, name).tolist(), name
+        for column in ("group", "target", "loss", "doomed", "restore", "exempt", "starts"):
+            assert getattr(mine, column).tolist() == getattr(theirs, column).tolist(), column
+    cut = [
+        found._cut_at_finish(batched, i) is not None
+        for found in batched._searches.values()
+        for i in found._finish
+    ]
+    assert any(cut) == (name != "street")  # Baku has a tunnel: its paths are walked
