@@ -550,6 +550,25 @@ class SoloModel:
         that search alike and made once when they are asked one after the
         other (the solver asks for the rows in that order).
         """
+        found, group, idx, loss, doomed = self.row_parts(p)
+        target = self._targets[p]
+        return OptionRows(
+            group=group,
+            target=target[idx],
+            loss=loss,
+            doomed=doomed,
+            restore=found.boxed[idx] & self.restores,
+            exempt=found.pit[idx],
+            starts=np.searchsorted(group, np.arange(len(self.groups))).astype(np.int64),
+        )
+
+    def row_parts(
+        self, p: int
+    ) -> tuple[
+        _Searched, NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], NDArray[np.bool_]
+    ]:
+        """What :meth:`rows` makes the rows of position ``p`` from: its search, and each
+        row's face group, option (an index into the search's options), loss and doom."""
         found = self._search_of[p]
         group, idx, loss, doomed = self._shape(found)
         target = self._targets[p]
@@ -560,15 +579,7 @@ class SoloModel:
             done = finishing[idx]
             loss = np.where(done, finish_loss[idx], loss)
             doomed = np.where(done, finish_doom[idx], doomed)
-        return OptionRows(
-            group=group,
-            target=target[idx],
-            loss=loss,
-            doomed=doomed,
-            restore=found.boxed[idx] & self.restores,
-            exempt=found.pit[idx],
-            starts=np.searchsorted(group, np.arange(len(self.groups))).astype(np.int64),
-        )
+        return found, group, idx, loss, doomed
 
     def _shape(self, found: _Searched) -> _Shape:
         """Face group, option, loss and doom of every row of a search (the last one is kept)."""

@@ -614,7 +614,7 @@ def _tables(
         known = carried.get(p)
         if known is None:
             known = made.get(p)
-        rows[p] = known if known is not None else _distinct(model, model.rows(p))
+        rows[p] = known if known is not None else _distinct_rows(model, p)
     return _Tables(
         rows=rows,
         legal=np.stack(legal) if legal else np.zeros((0, 1, 1), dtype=bool),
@@ -652,24 +652,9 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     >>> len(rows.group), len(_distinct(model, rows).group)
     (482, 291)
     """
-    top = model.pool_max
-    doomed = rows.doomed | (
-        ~rows.restore & (rows.loss >= (top if model.pool_dies_at_zero else top + 1))
-    )
-    # in the box the pool is restored whatever the move cost: such rows differ in nothing else
-    loss = np.where(doomed | rows.restore, 0, rows.loss)
-    n_targets = len(model.positions) + 2
-    kind = np.where(doomed, 0, ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt)
-    key = rows.group.astype(np.int64) * (n_targets * 4 + 1) + kind
-    # per key the cheapest row, the first of them: sorted by key, loss and place (one
-    # stable sort of one number, key then loss, instead of a sort per column)
-    low = int(loss.min(initial=0))
-    spread = int(loss.max(initial=0)) - low + 1
-    order = _stable_order(key * spread + (loss - low), int(key.max(initial=0) + 1) * spread)
-    head = np.ones(len(order), dtype=bool)
-    head[1:] = key[order[1:]] != key[order[:-1]]
-    keep = np.sort(order[head])
-    if len(keep) == len(key):
+    kind = ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt
+    keep = _kept(model, rows.group, rows.loss, rows.doomed, rows.restore, kind)
+    if len(keep) == len(rows.group):
         return rows
     group = rows.group[keep]
     return OptionRows(
@@ -680,6 +665,56 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
         restore=rows.restore[keep],
         exempt=rows.exempt[keep],
         starts=np.searchsorted(group, np.arange(len(rows.starts))).astype(np.int64),
+    )
+
+
+def _kept(
+    model: SoloModel,
+    group: NDArray[np.int32],
+    loss: NDArray[np.int64],
+    doomed: NDArray[np.bool_],
+    restore: NDArray[np.bool_],
+    kind: NDArray[np.int64],
+) -> NDArray[np.intp]:
+    """The rows :func:`_distinct` keeps, in order, from each row's face group, loss, doom,
+    restore (P-2) and landing kind (target, restore and engine-check exemption as one
+    number, non-negative)."""
+    top = model.pool_max
+    doomed = doomed | (~restore & (loss >= (top if model.pool_dies_at_zero else top + 1)))
+    # in the box the pool is restored whatever the move cost: such rows differ in nothing else
+    loss = np.where(doomed | restore, 0, loss)
+    n_targets = len(model.positions) + 2
+    key = group.astype(np.int64) * (n_targets * 4 + 1) + np.where(doomed, 0, kind)
+    # per key the cheapest row, the first of them: sorted by key, loss and place (one
+    # stable sort of one number, key then loss, instead of a sort per column)
+    low = int(loss.min(initial=0))
+    spread = int(loss.max(initial=0)) - low + 1
+    order = _stable_order(key * spread + (loss - low), int(key.max(initial=0) + 1) * spread)
+    head = np.ones(len(order), dtype=bool)
+    head[1:] = key[order[1:]] != key[order[:-1]]
+    keep: NDArray[np.intp] = np.sort(order[head])
+    return keep
+
+
+def _distinct_rows(model: SoloModel, p: int) -> OptionRows:
+    """``_distinct(model, model.rows(p))``, made from the options of ``p``'s search: what
+    a row lands on is worked out once per option, and only the rows kept are made."""
+    found, group, idx, loss, doomed = model.row_parts(p)
+    restore_option = found.boxed & model.restores
+    restore = restore_option[idx]
+    target = model.targets(p)
+    kind = ((target + 2) * 2 + restore_option) * 2 + found.pit
+    keep = _kept(model, group, loss, doomed, restore, kind[idx])
+    kept_group = group[keep]
+    option = idx[keep]
+    return OptionRows(
+        group=kept_group,
+        target=target[option],
+        loss=loss[keep],
+        doomed=doomed[keep],
+        restore=restore[keep],
+        exempt=found.pit[option],
+        starts=np.searchsorted(kept_group, np.arange(len(model.groups))).astype(np.int64),
     )
 
 

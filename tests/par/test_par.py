@@ -415,6 +415,27 @@ def test_stable_order_is_the_stable_argsort(size, bound):
     assert _stable_order(values, bound).tolist() == want.tolist()
 
 
+@pytest.mark.parametrize("name", ["ring", "training", "pit ring"])
+def test_distinct_rows_made_from_the_options_are_those_of_all_the_rows(name):
+    """The solver's rows of each position, made from its search's options, are those
+    ``_distinct`` keeps of all its rows (P-2 boxes and two laps in the pit ring)."""
+    from fdlab.par.solve import _distinct, _distinct_rows
+    from fdlab.track import load_track
+
+    laps = 2 if name == "pit ring" else 1
+    if name == "ring":
+        track = ring()
+    elif name == "pit ring":
+        track = two_box_ring()
+    else:
+        track = load_track(TRACKS / "training.json")
+    model = SoloModel(compile_board(track), BASIC.with_laps(laps))
+    for p in range(len(model.positions)):
+        want, got = _distinct(model, model.rows(p)), _distinct_rows(model, p)
+        for column in ("group", "target", "loss", "doomed", "restore", "exempt", "starts"):
+            assert getattr(got, column).tolist() == getattr(want, column).tolist(), column
+
+
 def test_first_true_is_the_first_row_of_each_group_and_column():
     """The solver's first row of least value (ties: the option listed first) per face."""
     import numpy as np
