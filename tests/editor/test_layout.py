@@ -13,6 +13,7 @@ from bokeh.models import CustomJS, DataRange1d
 
 from fdlab._shell import SCREEN_HEIGHT
 from fdlab.editor import TrackEditor
+from fdlab.editor.board_plot import TOOLS
 from fdlab.track import from_ascii
 
 BOARD = """
@@ -77,6 +78,30 @@ def test_tools_arrows_undo_redo_and_save_share_one_wrapping_row_above_the_plot(e
     assert shown == ["fdlab-tool", "fdlab-arrows", "fdlab-undo", "fdlab-redo", "fdlab-save"]
     assert toolbar.children[0] is editor.tool and toolbar.children[2] is editor.undo_button
     assert column.children.index(toolbar) < column.children.index(editor.plot)
+
+
+def test_the_toolbar_is_short_enough_for_a_laptop_with_the_file_browser_open(editor):
+    """One word a tool, the arrows named in their choices, Undo and Redo as icons: the row
+    fits the 540 px board column of a 1366x768 screen with JupyterLab's file browser open
+    (``test_browser.py`` measures it there); the tooltips keep the full names."""
+    labels = [label for label, _ in editor.tool.options]
+    assert labels == ["Select", "Box", "Draw", "Points", "Picture", "Pan"]
+    assert [value for _, value in editor.tool.options] == list(TOOLS)  # use_tool's names
+    assert all(
+        tip.startswith(f"{name}: ") for tip, name in zip(editor.tool.tooltips, TOOLS, strict=True)
+    )
+    assert [label for label, _ in editor.arrows.options] == [
+        "corner arrows",
+        "all arrows",
+        "no arrows",
+    ]
+    assert editor.arrows.value == "in corners" and not editor.arrows.description
+    for button, icon, tip in (
+        (editor.undo_button, "undo", "Undo"),
+        (editor.redo_button, "redo", "Redo"),
+    ):
+        assert (button.description, button.icon) == ("", icon)
+        assert button.tooltip.startswith(f"{tip}: ")
 
 
 def test_a_height_in_pixels_keeps_the_plot_that_tall_and_the_column_as_tall_as_its_content():
