@@ -9,7 +9,8 @@ width and place by typing, draws a lap
 over it with the mouse (tool *Draw centreline*: a click a point, the first
 clicked again to close the lap) and rebuilds the board from
 it. The other, in the last editor (a shipped board opened from
-``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
+``../tracks/``), clicks a corner space on the Bokeh canvas (its tooltip gives
+way to the selection until the pointer moves) and sets its stop
 count with the *Stops* dropdown (the verdict beside the board follows by
 itself and says what the edit did to par), marks a danger space and a tunnel pair,
 drags a centreline point from 8 px off it, slowly, and another quickly (tool
@@ -443,6 +444,11 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(tooltip).to_contain_text(f"corner {target['corner']}")
             page.mouse.click(target["px"], target["py"])
             expect(editor.locator(".fdlab-selection")).to_contain_text(f"corner {target['corner']}")
+            # the tooltip gives way to what the click did (the selection, the corner's flag),
+            # the kernel's answer drawn, and comes back when the pointer moves
+            expect(page.locator(".bk-Tooltip:visible")).to_have_count(0)
+            page.mouse.move(target["px"] + 1, target["py"])
+            expect(tooltip).to_contain_text(re.compile(rf"space: {target['id']}\b"))
             new_stops = 3 if target["stops"] != 3 else 2
             editor.locator(".fdlab-stops select").select_option(label=str(new_stops))
             expect(message).to_contain_text(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipywidgets as w
 import pytest
-from bokeh.models import CustomJS, DataRange1d
+from bokeh.models import CustomJS, DataRange1d, HoverTool
 
 from fdlab._shell import SCREEN_HEIGHT
 from fdlab.editor import TrackEditor
@@ -116,3 +116,15 @@ def test_the_selection_line_keeps_its_height_so_a_click_does_not_resize_the_boar
     layout = editor.selection.layout
     assert "2 *" in layout.height and layout.flex == "0 0 auto"
     assert layout.overflow == "hidden auto"  # a longer selection scrolls inside its two lines
+
+
+def test_a_click_or_a_drag_puts_the_space_tooltip_away(editor):
+    """The tooltip of the space under the pointer must not cover what a click selected or
+    drew (``test_browser.py`` sees it go, and come back when the pointer moves)."""
+    (hover,) = editor.figure.select({"type": HoverTool})
+    callbacks = editor.figure.js_event_callbacks
+    for gesture in ("tap", "press", "panstart"):
+        assert any(
+            callback.args.get("hover") is hover and "_move_exit" in callback.code
+            for callback in callbacks[gesture]
+        ), gesture
