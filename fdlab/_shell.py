@@ -523,7 +523,12 @@ _PANEL_STYLE = """<style>
 
 
 def board_beside_panel(
-    board: list[w.Widget], panel: list[w.Widget], css: str, *, height: str | None = None
+    board: list[w.Widget],
+    panel: list[w.Widget],
+    css: str,
+    *,
+    height: str | None = None,
+    fill: bool = True,
 ) -> w.Box:
     """The one-screen layout: the board column on the left, the controls on the right.
 
@@ -544,6 +549,12 @@ def board_beside_panel(
         takes what the others leave; the panel is no taller, scrolling inside
         itself. By default the column is as tall as its content and the panel
         at most 88 % of the window.
+    fill : bool
+        With a ``height``: the column is that tall (true), or at most that
+        tall (false): as tall as its content, a child laid out to shrink
+        (``flex="0 1 auto"``) giving up what does not fit. A board that has a
+        height of its own (the race table's small boards) takes no more of a
+        big screen than it needs.
 
     Examples
     --------
@@ -554,8 +565,20 @@ def board_beside_panel(
     ...                                  height=SCREEN_HEIGHT).children
     >>> left.layout.height == right.layout.max_height == SCREEN_HEIGHT
     True
+    >>> left, _ = board_beside_panel([w.HTML("board")], [], "fdlab-demo", height=SCREEN_HEIGHT,
+    ...                              fill=False).children
+    >>> left.layout.height is None and left.layout.max_height == SCREEN_HEIGHT
+    True
     """
-    left = w.VBox(board, layout=w.Layout(flex="1 1 34em", min_width="0", height=height))
+    left = w.VBox(
+        board,
+        layout=w.Layout(
+            flex="1 1 34em",
+            min_width="0",
+            height=height if fill else None,
+            max_height=None if fill else height,
+        ),
+    )
     left.add_class("fdlab-board-column")
     style = w.HTML(_PANEL_STYLE, layout=w.Layout(display="none"))  # <style> applies unseen
     right = w.VBox(

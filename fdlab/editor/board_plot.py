@@ -120,6 +120,20 @@ x.setv({start: cx - sx * per_px * w / 2, end: cx + sx * per_px * w / 2});
 y.setv({start: cy - sy * per_px * h / 2, end: cy + sy * per_px * h / 2});
 """
 
+#: In the browser, on a click or at the start of a drag: the tooltip of the space under the
+#: pointer goes, as when the pointer leaves the plot, so what the click did (the space
+#: selected, the point drawn, the corner's flag) is not under it; the next move of the
+#: pointer brings it back. Bokeh draws the tooltip again after every repaint (the kernel's
+#: answer to the click is one) while it keeps the pointer's place; ``_move_exit``, the
+#: hover tool's own handler of the pointer leaving, forgets that place. A BokehJS without
+#: it keeps the tooltip, as before.
+_TOOLTIP_GIVES_WAY = """
+const index = globalThis.Bokeh?.index;
+for (const view of index ? index.find_all(hover) : []) {
+  if (typeof view._move_exit === "function") view._move_exit();
+}
+"""
+
 
 def annotation_tables(track: Track) -> dict[str, Columns]:
     """:func:`~fdlab.plot.data.annotation_data` with a ``text`` column for the corner flags.
@@ -427,7 +441,8 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     A legend says what the colours are and a scale bar gives metres. The
     gesture tools have no toolbar buttons: the editor's *Tool* buttons
     switch between them (see :data:`TOOLS`), so the active tool is always
-    the one shown.
+    the one shown. A click or a drag puts the tooltip of the space under
+    the pointer away until the pointer moves (:data:`_TOOLTIP_GIVES_WAY`).
 
     Examples
     --------
@@ -543,6 +558,8 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
             ("about", "@hover"),  # corner, stops, hazard, tunnel, grid, box, bridge
         ],
     )
+    for gesture in (events.Tap, events.Press, events.PanStart):
+        plot.js_on_event(gesture, CustomJS(args={"hover": hover}, code=_TOOLTIP_GIVES_WAY))
     tap = TapTool(renderers=[spaces], name="tool-tap", visible=False)
     box = BoxSelectTool(renderers=[centres], name="tool-box", visible=False)
     plot.add_tools(tap, box, hover, PanTool(name="tool-pan", visible=False))

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 #: How to draw a line (fdlab.editor.line_draw).
 DRAWING_HINT = (
-    "No centreline: pick the tool <i>Draw centreline</i> and click the points of the lap in "
+    "No centreline: press <i>Draw</i> above the plot and click the points of the lap in "
     "the direction of travel, from the finish line; click the first point again to close it"
 )
 #: What each tool does, said in the message area when it is picked.
@@ -74,6 +74,29 @@ TOOL_HINTS = {
     "Move picture": "drag the picture under the board to where it belongs",
     "Pan": "drag the board to move it; to zoom with the wheel, pick the wheel-zoom tool above the plot",
 }
+#: What each tool's button says: a word, so the row above the plot fits a 1366 px laptop
+#: with JupyterLab's file browser open (the board column is then about 540 px wide); the
+#: tooltip and the message on picking it give the tool's full name.
+TOOL_LABELS = {
+    "Select": "Select",
+    "Box select": "Box",
+    "Draw centreline": "Draw",
+    "Move points": "Points",
+    "Move picture": "Picture",
+    "Pan": "Pan",
+}
+#: What the Arrows dropdown says of each mode (:data:`ARROW_MODES`): the word "arrows" in
+#: every choice, so the dropdown needs no label of its own.
+ARROW_LABELS = {"in corners": "corner arrows", "all": "all arrows", "none": "no arrows"}
+#: The toolbar's buttons a little tighter than ipywidgets' (10 px a side): with one-word
+#: tools and icons for Undo and Redo the row then fits 540 px. The tool buttons sit on a
+#: line of text whose descent makes them 4 px taller than a button; aligned to its top and
+#: the row centred, the tools, the dropdown and the buttons line up.
+_TOOLBAR_STYLE = """<style>
+.fdlab-toolbar { align-items: center; }
+.fdlab-toolbar .widget-toggle-button { vertical-align: top; }
+.fdlab-toolbar .widget-toggle-button, .fdlab-toolbar .widget-button { padding: 0 6px; }
+</style>"""
 #: Controls that act on the selection (CSS class -> what they need: "any" or a count).
 NEEDS_SELECTION = {
     "fdlab-make-corner": "any",
@@ -302,23 +325,31 @@ class TrackEditor:
 
         Undo, Redo and Save sit here, always in sight beside the board, so a
         designer never scrolls the panel to take an edit back or keep the work.
-        All share one row, wrapping only where the board column is too narrow
-        for it: the height it saves goes to the plot.
+        All share one row, even in the 540 px board column of a 1366x768 laptop
+        with JupyterLab's file browser open: a word a tool (:data:`TOOL_LABELS`,
+        the full name and what it does in the tooltip), arrows named in the
+        dropdown's choices, Undo and Redo as the usual curved arrows. The row
+        wraps only where the column is narrower still: the height it saves
+        goes to the plot.
         """
-        hints = [TOOL_HINTS[name] for name in TOOLS]
-        self.tool = w.ToggleButtons(options=list(TOOLS), value="Select", tooltips=hints)
+        hints = [f"{name}: {TOOL_HINTS[name]}" for name in TOOLS]
+        self.tool = w.ToggleButtons(
+            options=[(TOOL_LABELS[name], name) for name in TOOLS], value="Select", tooltips=hints
+        )
         self.tool.observe(self._on_tool, names="value")
         self.arrows = w.Dropdown(
-            options=list(ARROW_MODES), value="in corners", layout=w.Layout(width="12em")
+            options=[(ARROW_LABELS[mode], mode) for mode in ARROW_MODES],
+            value="in corners",
+            layout=w.Layout(width="auto"),
         )
         self.arrows.observe(self._on_arrows, names="value")
         toolbar = table_row(
             self._buttons,
             [
                 ("", "fdlab-tool", self.tool),
-                ("Arrows", "fdlab-arrows", self.arrows),
-                ("Undo", "fdlab-undo", self.undo, "take the last edit back"),
-                ("Redo", "fdlab-redo", self.redo, "make the edit taken back again"),
+                ("", "fdlab-arrows", self.arrows, "Arrows: which steps the plot draws"),
+                ("", "fdlab-undo", self.undo, "Undo: take the last edit back"),
+                ("", "fdlab-redo", self.redo, "Redo: make the edit taken back again"),
                 (
                     "Save",
                     "fdlab-save",
@@ -333,6 +364,9 @@ class TrackEditor:
             self._buttons["fdlab-undo"],
             self._buttons["fdlab-redo"],
         )
+        self.undo_button.icon, self.redo_button.icon = "undo", "redo"
+        style = w.HTML(_TOOLBAR_STYLE, layout=w.Layout(display="none"))  # <style> applies unseen
+        toolbar.children = (*toolbar.children, style)
         toolbar.add_class("fdlab-toolbar")
         return toolbar
 
@@ -682,7 +716,7 @@ class TrackEditor:
         if not chosen:
             self.selection.value = (
                 "Nothing selected: with the tool <i>Select</i>, click a space "
-                "(shift-click or <i>Box select</i> for more)."
+                "(shift-click, or drag with the tool <i>Box</i>, for more)."
             )
             self._syncing = True
             try:  # no corner's figures left in the corner boxes
@@ -1188,7 +1222,7 @@ class TrackEditor:
         count = len(self.centreline_points())
         self.centreline_info.value = (
             f"Centreline: {count} points; press <i>Rebuild from centreline</i> to build a board"
-            " (to move a point: tool <i>Move points</i>, then drag the point)"
+            " (to move a point: tool <i>Points</i>, then drag the point)"
             if count
             else DRAWING_HINT
         )

@@ -39,6 +39,7 @@ from bokeh.models import ColumnDataSource, CustomJS, HoverTool, Range1d, TapTool
 from jupyter_bokeh import BokehModel
 
 from fdlab._shell import (
+    SCREEN_HEIGHT,
     Buttons,
     MessageLine,
     board_beside_panel,
@@ -70,12 +71,10 @@ __all__ = ["RULES_FILE", "RaceTable", "file_link", "rules_link"]
 #: Where the rules are written down in the repository, for the table's help line.
 RULES_FILE = "docs/rules.md"
 
-#: The tallest the board gets, in pixels (a screen shorter than it plus the page's
-#: headers gets a board as tall as the screen leaves room for: see _BOARD_HEIGHT).
+#: The tallest the board gets, in pixels: on a shorter screen the board column is as tall
+#: as the screen leaves room for (:data:`fdlab._shell.SCREEN_HEIGHT`, as the editor's) and
+#: the board gives up what the legend under it needs.
 _HEIGHT = 900
-#: The board's height on the page: the screen's height less JupyterLab's bars and the
-#: legend under the board, so that a 1366x768 laptop shows the board whole.
-_BOARD_HEIGHT = "min({px}px, calc(100vh - 215px))"
 #: The narrowest view when following the car on turn, in spaces across the board.
 _FOLLOW_SPACES = 22
 
@@ -336,10 +335,11 @@ class RaceTable:
         self.figure.toolbar.active_tap = tap
         # Handlers go on before the figure is wrapped (design notes, Jupyter pitfalls).
         self.target_source.selected.on_change("indices", self._on_target_indices)
+        # its own height, less where the screen is shorter (it shrinks in the board column)
         self.plot = BokehModel(
             self.figure,
             layout=w.Layout(
-                width="100%", height=_BOARD_HEIGHT.format(px=height), min_height="300px"
+                width="100%", height=f"{height}px", flex="0 1 auto", min_height="300px"
             ),
         )
         self.plot.add_class("fdlab-race-plot")
@@ -497,10 +497,11 @@ class RaceTable:
                 fold("What the bots do", [self.bots_help], "fdlab-bots-section", open=False),
             ],
             "fdlab-race-table",
+            # at most the screen's height, the panel no taller (it scrolls inside itself,
+            # not the page); a small board takes no more of a big screen than it needs
+            height=SCREEN_HEIGHT,
+            fill=False,
         )
-        # the panel is no taller than the board column: the page does not scroll for it
-        board_column, panel = self.widget.children
-        panel.layout.max_height = "calc(100vh - 130px)"
 
     # -- drawing --------------------------------------------------------------------
     def refresh(self) -> None:

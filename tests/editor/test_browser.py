@@ -9,14 +9,16 @@ width and place by typing, draws a lap
 over it with the mouse (tool *Draw centreline*: a click a point, the first
 clicked again to close the lap) and rebuilds the board from
 it. The other, in the last editor (a shipped board opened from
-``../tracks/``), clicks a corner space on the Bokeh canvas and sets its stop
+``../tracks/``), clicks a corner space on the Bokeh canvas (its tooltip gives
+way to the selection until the pointer moves) and sets its stop
 count with the *Stops* dropdown (the verdict beside the board follows by
 itself and says what the edit did to par), marks a danger space and a tunnel pair,
 drags a centreline point from 8 px off it, slowly, and another quickly (tool
 *Move points*), rebuilds, finds all three
 edits on the new board, presses *Save* and reads the saved file, then
 checks the board and the corner controls are in sight together at 1366x768
-and 1920x1080 (the board taller there, in proportion on both).
+and 1920x1080 (the board taller there, in proportion on both), JupyterLab's
+file browser open, the toolbar above the plot one line on both.
 Screenshots are kept in ``test-artifacts/`` (``editor-browser.png``,
 ``editor-trace.png``, ``editor-laptop.png``, ``editor-full-hd.png``).
 
@@ -108,6 +110,18 @@ _FRAME_SETTLED = (
 """
 )
 
+# The vertical middles of the toolbar's controls (those shown) and the board column's width:
+# the toolbar is one line when the middles agree.
+_TOOLBAR = """
+(editor) => ({
+  middles: [...editor.querySelector(".fdlab-toolbar").children]
+    .map((child) => child.getBoundingClientRect())
+    .filter((box) => box.width > 0)
+    .map((box) => box.top + box.height / 2),
+  column: editor.querySelector(".fdlab-board-column").getBoundingClientRect().width,
+})
+"""
+
 # Spaces of the board in the browser's data source: id, corner, stops, hover
 # text and page position of each (for clicking them).
 _SPACES = (
@@ -191,13 +205,18 @@ def _frame(page: Any, editor: Any) -> dict[str, float]:
     return page.evaluate(_FRAME, editor.element_handle())
 
 
+def _tool_button(editor: Any, name: str) -> Any:
+    """The Tool button of the tool ``name``: its label is a word, its tooltip the full name."""
+    return editor.locator(f".fdlab-tool button[title^='{name}: ']")
+
+
 def _use_tool(page: Any, editor: Any, button: str, tool: str | None, points: bool = True) -> None:
     """Press one of the editor's Tool buttons and wait until the plot has that tool active.
 
     *Move points* and *Draw centreline* (``tool=None``) have no Bokeh tool: they are
     ready when the centreline's points show (``points``: the line has some).
     """
-    editor.locator(".fdlab-tool button", has_text=button).click()
+    _tool_button(editor, button).click()
     if tool is None:
         page.wait_for_function(
             "([editor, points]) => {" + _VIEW + " return !!view && view.model.renderers.some("
@@ -277,7 +296,7 @@ def _scale_and_drag_the_picture(page: Any, editor: Any) -> None:
     assert abs(place["w"] - 2430) < 0.03 * 2430, place
     assert abs(place["x"] - (-480 + 2 * (-580 + 480))) < 0.03 * 2430, place
     # the tool Move picture: the picture follows the mouse, and stays where it is left
-    editor.locator(".fdlab-tool button", has_text="Move picture").click()
+    _tool_button(editor, "Move picture").click()
     expect(message).to_contain_text("Tool: Move picture")
     frame = _frame(page, editor)
     start = _on_page(frame, place["x"] + 300, place["y"] + 300)
@@ -425,6 +444,11 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             expect(tooltip).to_contain_text(f"corner {target['corner']}")
             page.mouse.click(target["px"], target["py"])
             expect(editor.locator(".fdlab-selection")).to_contain_text(f"corner {target['corner']}")
+            # the tooltip gives way to what the click did (the selection, the corner's flag),
+            # the kernel's answer drawn, and comes back when the pointer moves
+            expect(page.locator(".bk-Tooltip:visible")).to_have_count(0)
+            page.mouse.move(target["px"] + 1, target["py"])
+            expect(tooltip).to_contain_text(re.compile(rf"space: {target['id']}\b"))
             new_stops = 3 if target["stops"] != 3 else 2
             editor.locator(".fdlab-stops select").select_option(label=str(new_stops))
             expect(message).to_contain_text(
@@ -517,8 +541,11 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
             )
             page.screenshot(path=str(ARTIFACTS / "editor-browser-wide.png"))
             # 6. one screen: on a 1366x768 laptop the whole board and the corner controls
-            # show together, with no scrolling between them; a 1920x1080 screen shows
-            # them so too, with a taller board; a metre is as long across as up on both
+            # show together, with no scrolling between them, and the toolbar above the
+            # plot is one line, JupyterLab's file browser open beside the notebook; a
+            # 1920x1080 screen shows them so too, with a taller board; a metre is as long
+            # across as up on both
+            page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
             heights = {}
             for width, height, shot in ((1366, 768, "laptop"), (1920, 1080, "full-hd")):
                 page.set_viewport_size({"width": width, "height": height})
@@ -527,6 +554,10 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
                 )
                 frame = _frame(page, editor)
                 page.screenshot(path=str(ARTIFACTS / f"editor-{shot}.png"))
+                toolbar = page.evaluate(_TOOLBAR, handle)
+                assert max(toolbar["middles"]) - min(toolbar["middles"]) < 8, (shot, toolbar)
+                if shot == "laptop":  # the narrow column of a laptop with the file browser open
+                    assert toolbar["column"] < 600, toolbar
                 plot = editor.locator(".fdlab-plot").bounding_box()
                 make_corner = editor.locator("button.fdlab-make-corner").bounding_box()
                 assert plot is not None and make_corner is not None

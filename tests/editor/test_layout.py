@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import ipywidgets as w
 import pytest
-from bokeh.models import CustomJS, DataRange1d
+from bokeh.models import CustomJS, DataRange1d, HoverTool
 
 from fdlab._shell import SCREEN_HEIGHT
 from fdlab.editor import TrackEditor
+from fdlab.editor.board_plot import TOOLS
 from fdlab.track import from_ascii
 
 BOARD = """
@@ -79,6 +80,30 @@ def test_tools_arrows_undo_redo_and_save_share_one_wrapping_row_above_the_plot(e
     assert column.children.index(toolbar) < column.children.index(editor.plot)
 
 
+def test_the_toolbar_is_short_enough_for_a_laptop_with_the_file_browser_open(editor):
+    """One word a tool, the arrows named in their choices, Undo and Redo as icons: the row
+    fits the 540 px board column of a 1366x768 screen with JupyterLab's file browser open
+    (``test_browser.py`` measures it there); the tooltips keep the full names."""
+    labels = [label for label, _ in editor.tool.options]
+    assert labels == ["Select", "Box", "Draw", "Points", "Picture", "Pan"]
+    assert [value for _, value in editor.tool.options] == list(TOOLS)  # use_tool's names
+    assert all(
+        tip.startswith(f"{name}: ") for tip, name in zip(editor.tool.tooltips, TOOLS, strict=True)
+    )
+    assert [label for label, _ in editor.arrows.options] == [
+        "corner arrows",
+        "all arrows",
+        "no arrows",
+    ]
+    assert editor.arrows.value == "in corners" and not editor.arrows.description
+    for button, icon, tip in (
+        (editor.undo_button, "undo", "Undo"),
+        (editor.redo_button, "redo", "Redo"),
+    ):
+        assert (button.description, button.icon) == ("", icon)
+        assert button.tooltip.startswith(f"{tip}: ")
+
+
 def test_a_height_in_pixels_keeps_the_plot_that_tall_and_the_column_as_tall_as_its_content():
     editor = _editor(height=500)
     column, panel = editor.widget.children
@@ -91,3 +116,15 @@ def test_the_selection_line_keeps_its_height_so_a_click_does_not_resize_the_boar
     layout = editor.selection.layout
     assert "2 *" in layout.height and layout.flex == "0 0 auto"
     assert layout.overflow == "hidden auto"  # a longer selection scrolls inside its two lines
+
+
+def test_a_click_or_a_drag_puts_the_space_tooltip_away(editor):
+    """The tooltip of the space under the pointer must not cover what a click selected or
+    drew (``test_browser.py`` sees it go, and come back when the pointer moves)."""
+    (hover,) = editor.figure.select({"type": HoverTool})
+    callbacks = editor.figure.js_event_callbacks
+    for gesture in ("tap", "press", "panstart"):
+        assert any(
+            callback.args.get("hover") is hover and "_move_exit" in callback.code
+            for callback in callbacks[gesture]
+        ), gesture

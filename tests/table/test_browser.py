@@ -249,8 +249,9 @@ def test_the_replay_page_opens_offline_and_its_slider_moves_the_cars(tmp_path: P
     assert all(url.startswith("file:") for url in requests), requests  # nothing from a network
 
 
-# Bounding boxes in the viewport of the first table's board canvas, its first gear
-# button and the panel, and the board's view (to see that the wheel leaves it alone).
+# Bounding boxes in the viewport of the first table's board canvas, the legend under it,
+# its gear buttons and the panel, and the board's view (to see that the wheel leaves it
+# alone).
 _LAYOUT = """
 (table) => {
   const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
@@ -259,7 +260,7 @@ _LAYOUT = """
     (v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
   const gears = [...table.querySelectorAll("button.fdlab-gear")].map(box);
   return {
-    plot: box(view.canvas_view.el), gears,
+    plot: box(view.canvas_view.el), gears, legend: box(table.querySelector(".fdlab-legend")),
     panel: box(table.querySelector(".fdlab-panel")),
     x: [view.model.x_range.start, view.model.x_range.end],
     y: [view.model.y_range.start, view.model.y_range.end],
@@ -320,6 +321,7 @@ def test_the_table_fits_a_laptop_screen_and_links_its_replay_page(notebook_url: 
             page.screenshot(path=str(ARTIFACTS / "table-laptop.png"))
             layout = page.evaluate(_LAYOUT, table.element_handle())
             assert _inside(layout["plot"], 1366, 768), layout
+            assert _inside(layout["legend"], 1366, 768), layout  # the board leaves it room
             assert layout["gears"] and all(_inside(g, 1366, 768) for g in layout["gears"]), layout
             assert layout["gears"][0]["x"] >= layout["plot"]["x"] + layout["plot"]["width"] - 1
             # the board keeps its proportions on the canvas the screen gives it
@@ -339,7 +341,7 @@ def test_the_table_fits_a_laptop_screen_and_links_its_replay_page(notebook_url: 
             page.wait_for_timeout(800)
             page.screenshot(path=str(ARTIFACTS / "table-desktop.png"))
             wide = page.evaluate(_LAYOUT, table.element_handle())
-            assert _inside(wide["plot"], 1920, 1080), wide
+            assert _inside(wide["plot"], 1920, 1080) and _inside(wide["legend"], 1920, 1080), wide
             assert wide["plot"]["width"] > 1.5 * plot["width"], (wide, plot)
             # the replay page: written from the Game file section, opened from its link
             table.locator(".fdlab-file-section-fold").click()

@@ -14,6 +14,7 @@ from pathlib import Path
 import ipywidgets as w
 import pytest
 
+from fdlab._shell import SCREEN_HEIGHT
 from fdlab.rules import LoadedDice, Race
 from fdlab.table import RaceTable
 from fdlab.table import widget as table_widget
@@ -68,7 +69,14 @@ def test_the_board_is_sized_to_the_screen_and_the_wheel_scrolls_the_page(ring):
     table = RaceTable(Race(ring, cars=2, seed=1), ["person", "heuristic"])
     assert table.figure.toolbar.active_scroll is None
     assert table.figure.sizing_mode == "stretch_both"
-    assert "100vh" in table.plot.layout.height and table.plot.layout.width == "100%"
+    assert table.plot.layout.width == "100%"
+    # the shell's one-screen height, as the editor's: the board column at most that tall,
+    # the board giving up what the legend under it needs, the panel no taller
+    column, panel = table.widget.children
+    assert column.layout.max_height == panel.layout.max_height == SCREEN_HEIGHT
+    assert column.layout.height is None  # a small board takes no more than it needs
+    assert table.plot.layout.height == f"{table.figure.height}px"
+    assert table.plot.layout.flex == "0 1 auto" and table.plot.layout.min_height == "300px"
     # the browser fits the view box to the canvas it gets, keeping the board's proportions
     assert set(table._view_source.data) == {"x0", "y0", "x1", "y1"}
     assert table.figure.js_property_callbacks.keys() >= {"change:inner_width",
