@@ -168,6 +168,8 @@ class SoloModel:
         self.preset = preset
         self._batched = batched
         self._tunnels = any(exit_ >= 0 for exit_ in board.tunnel_exit)
+        #: The price of a move cut at the finish line (:meth:`_Searched._cut_at_finish`).
+        self._finish_prices: dict[tuple[int, int, int, bool, bool], tuple[int, bool]] = {}
         # the solo car is car number box_slot (cars before it only name the boxes)
         self.engine = Engine(board, preset, [f"Car {n}" for n in range(1, box_slot + 1)])
         self.box_slot = box_slot
@@ -987,10 +989,9 @@ class _Searched:
         overshoots = self.overshoots
         wanted = [i for i in which.tolist() if overshoots[i]]
         new = [i for i in wanted if i not in known]
-        if new:  # priced in one call, each as model.finish_cost prices it
-            cuts = [self._cut_at_finish(model, i) for i in new]
-            plain = [i for i, cut in zip(new, cuts, strict=True) if cut is None]
-            if plain:  # the path walked up to the line
+        if new:
+            plain = [i for i in new if not self._cut_at_finish(model, i)]
+            if plain:  # the path walked up to the line, as model.finish_cost prices it
                 options = [
                     self.priced_option(i, self._roll - int(self.moved[i]), False) for i in plain
                 ]
@@ -999,50 +1000,55 @@ class _Searched:
                 )
                 for i, cost in zip(plain, costs, strict=True):
                     known[i] = (cost.total, cost.eliminated or not cost.allowed)
-            cut_options = [(i, cut) for i, cut in zip(new, cuts, strict=True) if cut is not None]
-            if cut_options:  # already cut: priced as any move of a car before its last lap
-                car = model._car_on(self.space)
-                costs = move_costs(model.board, model.preset, car, [o for _, o in cut_options])
-                for (i, _), cost in zip(cut_options, costs, strict=True):
-                    known[i] = (cost.total, cost.eliminated or not cost.allowed)
         for i in wanted:
             loss[i], doom[i] = known[i]
         return loss, doom
 
-    def _cut_at_finish(self, model: SoloModel, i: int) -> MoveOption | None:
-        """Option ``i`` as S-4 cuts it at the finish line, from its overshoot record and
-        the spaces moved when it crossed the line, without its path (``None`` where the
-        path must be walked: a board with a tunnel, or a corner left twice).
+    def _cut_at_finish(self, model: SoloModel, i: int) -> bool:
+        """Price option ``i`` as S-4 cuts it at the finish line, from its overshoot record
+        and the spaces moved when it crossed the line, without its path (into
+        :attr:`_finish`); False where the path must be walked (a board with a tunnel,
+        a corner left twice, a search that is not a batch's).
 
         The overshoots kept are those whose exit line came no later than the finish
         line (the record lists them in that order), each with the spaces moved from
-        its exit line up to the finish line.
+        its exit line up to the finish line. What is left is priced as the move of
+        a car before its last lap (nothing more to cut), once per record, spaces
+        moved at the line and pit zone at both ends.
         """
         cuts = self._cuts
         if cuts is None or model._tunnels:
-            return None
+            return False
         records, finish_at, tuples = cuts
         crossed = int(finish_at[i])
-        record = tuples[int(records[i])]
-        if not crossed or len({over[0] for over in record}) < len(record):
-            return None
-        kept = tuple(over for over in record if over[3] < crossed)
-        overshoots = model._overshoots[kept, crossed - 1] if kept else ()
+        number = int(records[i])
         destination = int(self.destination[i])
-        return MoveOption(
-            destination=destination,
-            path=(),
-            moved=int(self.moved[i]),
-            braked=0,
-            blocked=False,
-            lane_changes=0,
-            overshoots=overshoots,
-            corners_left=(),
-            stop_counts=not overshoots or self._board.corner[destination] is None,
-            lines=frozenset(),
-            danger=(),
-            boxed=bool(self.boxed[i]),
-        )
+        key = (id(tuples), number, crossed, bool(model._off_track[self.space]), bool(self.pit[i]))
+        price = model._finish_prices.get(key)
+        if price is None:
+            record = tuples[number]
+            if not crossed or len({over[0] for over in record}) < len(record):
+                return False
+            kept = tuple(over for over in record if over[3] < crossed)
+            overshoots = model._overshoots[kept, crossed - 1] if kept else ()
+            cut = MoveOption(
+                destination=destination,
+                path=(),
+                moved=int(self.moved[i]),
+                braked=0,
+                blocked=False,
+                lane_changes=0,
+                overshoots=overshoots,
+                corners_left=(),
+                stop_counts=not overshoots or self._board.corner[destination] is None,
+                lines=frozenset(),
+                danger=(),
+                boxed=bool(self.boxed[i]),
+            )
+            (cost,) = move_costs(model.board, model.preset, model._car_on(self.space), [cut])
+            price = model._finish_prices[key] = (cost.total, cost.eliminated or not cost.allowed)
+        self._finish[i] = price
+        return True
 
 
 def engine_check(preset: Preset, gear: int, roll: int) -> bool:
