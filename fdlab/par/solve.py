@@ -520,9 +520,43 @@ def _moves(n: int, targets: list[NDArray[np.int64]]) -> tuple[NDArray[np.int64],
     counts = np.fromiter((len(t) for t in targets), np.int64, len(targets))
     dst = np.concatenate(targets).astype(np.int64)
     src = np.repeat(np.arange(len(targets), dtype=np.int64), counts)
-    leads = dst != FINISHED
-    code = np.unique(src[leads] * n + dst[leads])
-    return code // n, code % n
+    # FINISHED (-1) is kept as a column n of its own, dropped at the end
+    return _pairs(n, src, np.where(dst == FINISHED, n, dst), n + 1, drop_last=True)
+
+
+#: Largest number of (from, to) pairs :func:`_pairs` marks in a dense table (bytes).
+_DENSE_PAIRS = 1 << 25
+
+
+def _pairs(
+    n: int, src: NDArray[np.int64], dst: NDArray[np.int64], width: int, drop_last: bool = False
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct pairs ``(src, dst)``, sorted by ``src`` then ``dst``; ``src`` is below
+    ``n`` and ``dst`` below ``width`` (the pairs with ``dst == width - 1`` left out when
+    ``drop_last``).
+
+    A dense ``n`` by ``width`` table of marks, read in order, gives them without the sort
+    of :func:`numpy.unique` (on Monaco 0.8 M moves between 836 positions: 5 ms instead
+    of 25); a table too large for that falls back to the sort.
+
+    Examples
+    --------
+    >>> src, dst = _pairs(3, np.array([2, 0, 2, 0]), np.array([1, 3, 1, 0]), 4, drop_last=True)
+    >>> src.tolist(), dst.tolist()
+    ([0, 2], [0, 1])
+    """
+    if n * width <= _DENSE_PAIRS:
+        marks = np.zeros((n, width), dtype=bool)
+        marks[src, dst] = True
+        if drop_last:
+            marks = marks[:, : width - 1]
+        first, second = np.nonzero(marks)
+        return first.astype(np.int64), second.astype(np.int64)
+    if drop_last:
+        kept = dst != width - 1
+        src, dst = src[kept], dst[kept]
+    code = np.unique(src * width + dst)
+    return code // width, code % width
 
 
 def _levels(
@@ -553,8 +587,9 @@ def _levels(
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
     # the condensed graph: group a leads to group b, once per pair, sorted by a and by b
-    code = np.unique(label[src][cross].astype(np.int64) * count + label[dst][cross])
-    lead, led = code // count, code % count
+    lead, led = _pairs(
+        count, label[src][cross].astype(np.int64), label[dst][cross].astype(np.int64), count
+    )
     successors = np.split(led, np.searchsorted(lead, np.arange(1, count)))
     by_target = np.argsort(led, kind="stable")
     predecessors = np.split(lead[by_target], np.searchsorted(led[by_target], np.arange(1, count)))
