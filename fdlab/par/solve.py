@@ -949,9 +949,9 @@ def _solve_level(
     if len(outer):
         w = every.row_values(model, outer, store.value_store)
         faces, starts = _segments(face[outer])
-        outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
-        reached = w == outer_best[face[outer]]
-        outer_first[faces] = outer[_first_true(reached, starts)]
+        least_w, first = _least(w, starts)
+        outer_best[faces] = least_w
+        outer_first[faces] = outer[first]
     inner_land = every.land(model, inner[:, None])
     inner_face = face[inner]
     inner_faces, inner_starts = _segments(inner_face)
@@ -973,13 +973,14 @@ def _solve_level(
         np.maximum.at(most, group_index, change)
         return cyclic & (most[group_index] > tolerance)
 
+    gears = _Gears(model, tables, positions, penalty)
     iterations = 0
     active = np.ones(n_slots, dtype=bool)
     for _ in range(10_000):
         iterations += 1
         _, least = best()
         expected = _expected(tables, least.reshape(n_slots, n_groups, pools))
-        q_value, gear_choice = _gear_choice(model, tables, positions, expected, penalty)
+        q_value, gear_choice = gears.choose(expected)
         change = np.abs(q_value - value[positions]).max(axis=(1, 2))
         update = positions[active]
         value[update] = q_value[active]
@@ -997,17 +998,11 @@ def _solve_level(
     land = every.land(model, chosen)
     active = np.ones(n_slots, dtype=bool)
     shape = (n_slots, n_groups, pools)
+    through, read = gears.through(policy[positions])
     for _ in range(10_000):
         f_group = _values(model, land, store.finish_store).reshape(shape)
         a_group = _values(model, land, store.turns_store).reshape(shape)
-        f, a = _through_gear(
-            model,
-            tables,
-            positions,
-            policy[positions],
-            _expected(tables, f_group),
-            _expected(tables, a_group),
-        )
+        f, a = gears.follow(through, read, _expected(tables, f_group), _expected(tables, a_group))
         change = np.maximum(
             np.abs(f - finish[positions]).max(axis=(1, 2)),
             np.abs(a - turns[positions]).max(axis=(1, 2)),
@@ -1040,63 +1035,99 @@ def _expected(tables: _Tables, best: NDArray[np.float64]) -> NDArray[np.float64]
     return np.add.reduceat(tables.prob[None, :, None] * best, tables.gear_starts, axis=1)
 
 
-def _gear_choice(
-    model: SoloModel,
-    tables: _Tables,
-    positions: NDArray[np.intp],
-    expected: NDArray[np.float64],
-    penalty: float,
-) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
-    """Best gear for every position, previous gear and pool, given each gear's expected value.
+class _Gears:
+    """The gear choice (G-3, G-4) of the positions of one level, its lookups made once.
 
-    ``expected`` is ``(positions, gears, pool)``; returns the values and the
-    gears, each ``(positions, previous gear, pool)``.
+    Every ``(position, previous gear, pool)`` reads each gear's expected
+    value at the pool left after that gear's downshift loss; where it reads
+    does not change from one iteration to the next, only what it reads.
+    The lookups index the flattened ``(positions, gears, pool)`` array of
+    expected values, with two slots past its end: the penalty (the shift
+    eliminates the car) and infinity (the gear is not legal).
     """
-    top = model.pool_max
-    pools = np.arange(top + 1)
-    legal = tables.legal[positions]  # (positions, previous, gears)
-    shift = tables.shift_loss[positions]
-    left = pools[None, None, None, :] - shift[:, :, :, None]
-    dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    at = np.arange(len(positions))[:, None, None, None]
-    g_index = np.arange(legal.shape[2])[None, None, :, None]
-    reach = expected[at, g_index, np.clip(left, 0, top)]
-    cand = np.where(dies, 1.0 + penalty, 1.0 + reach)
-    cand = np.where(legal[:, :, :, None], cand, np.inf)
-    choice = np.argmin(cand, axis=2)
-    q_value = np.take_along_axis(cand, choice[:, :, None, :], axis=2)[:, :, 0, :]
-    q_value[:, :, 0] = penalty
-    gear = (choice + 1).astype(np.int8)
-    gear[:, :, 0] = 0
-    return q_value, gear
 
+    def __init__(
+        self, model: SoloModel, tables: _Tables, positions: NDArray[np.intp], penalty: float
+    ) -> None:
+        top = model.pool_max
+        self.penalty = penalty
+        pools = np.arange(top + 1)
+        legal = tables.legal[positions]  # (positions, previous, gears)
+        self.shift = shift = tables.shift_loss[positions]
+        n, _, gears = legal.shape
+        self.size = size = n * gears * (top + 1)
+        left = pools[None, None, None, :] - shift[:, :, :, None]
+        dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
+        at = (np.arange(n)[:, None, None, None] * gears + np.arange(gears)[None, None, :, None]) * (
+            top + 1
+        )
+        index = np.where(dies, size, at + np.clip(left, 0, top))
+        index = np.where(legal[:, :, :, None], index, size + 1)
+        # gears last: the choice is a minimum along the last axis
+        self.index = np.ascontiguousarray(index.transpose(0, 1, 3, 2))
+        self.read = np.empty(size + 2)
+        self.read[size] = penalty
+        self.read[size + 1] = np.inf
+        self.dies_at_zero = model.pool_dies_at_zero
 
-def _through_gear(
-    model: SoloModel,
-    tables: _Tables,
-    positions: NDArray[np.intp],
-    gear_policy: NDArray[np.int8],
-    f_gear: NDArray[np.float64],
-    a_gear: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Apply the chosen gear (and its downshift loss) to per-gear finish values.
+    def choose(self, expected: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
+        """Best gear for every position, previous gear and pool, given each gear's expected value.
 
-    ``gear_policy`` is ``(positions, previous gear, pool)``, ``f_gear`` and
-    ``a_gear`` are ``(positions, gears, pool)``.
-    """
-    top = model.pool_max
-    pools = np.arange(top + 1)[None, None, :]
-    gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
-    at = np.arange(len(positions))[:, None, None]
-    prev = np.arange(gear_policy.shape[1])[None, :, None]
-    left = pools - tables.shift_loss[positions][at, prev, gear]
-    dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    idx = np.clip(left, 0, top)
-    f = np.where(dies, 0.0, f_gear[at, gear, idx])
-    a = np.where(dies, 0.0, a_gear[at, gear, idx])
-    f[:, :, 0] = 0.0
-    a[:, :, 0] = 0.0
-    return f, f + a
+        ``expected`` is ``(positions, gears, pool)``; returns the values and the
+        gears, each ``(positions, previous gear, pool)``: one plus the least
+        value over the legal gears (the first gear of least value), the
+        penalty and no gear (0) at pool 0.
+        """
+        read = self.read
+        read[: self.size] = expected.reshape(-1)
+        cand = read[self.index]
+        cand += 1.0
+        choice = np.argmin(cand, axis=3)
+        q_value: NDArray[np.float64] = cand.min(axis=3)
+        q_value[:, :, 0] = self.penalty
+        gear = choice.astype(np.int8)
+        gear += 1
+        gear[:, :, 0] = 0
+        return q_value, gear
+
+    def through(
+        self, gear_policy: NDArray[np.int8]
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+        """Where each state of ``gear_policy`` (``(positions, previous gear, pool)``) reads its
+        gear's per-gear values (:meth:`follow`): the slot past the end, 0, where the car is
+        eliminated (by the shift, or with no pool)."""
+        n, width, pools = gear_policy.shape
+        top = pools - 1
+        gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
+        at = np.arange(n)[:, None, None]
+        left = (
+            np.arange(pools)[None, None, :] - self.shift[at, np.arange(width)[None, :, None], gear]
+        )
+        dies = (left <= 0) if self.dies_at_zero else (left < 0)
+        index = (at * self.shift.shape[2] + gear) * pools + np.clip(left, 0, top)
+        index = np.where(dies, self.size, index)
+        index[:, :, 0] = self.size
+        read = np.empty(self.size + 1)
+        read[self.size] = 0.0
+        return index, read
+
+    @staticmethod
+    def follow(
+        index: NDArray[np.intp],
+        read: NDArray[np.float64],
+        f_gear: NDArray[np.float64],
+        a_gear: NDArray[np.float64],
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Finish probability and E[turns * 1{finish}] (``(positions, previous gear, pool)``)
+        of the chosen gears, from the per-gear values ``f_gear``, ``a_gear`` (``(positions,
+        gears, pool)``, before this turn) and the lookups of :meth:`through`."""
+        size = len(read) - 1
+        read[:size] = f_gear.reshape(-1)
+        f = read[index]
+        read[:size] = a_gear.reshape(-1)
+        a = read[index]
+        a += f
+        return f, a
 
 
 def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -1109,19 +1140,35 @@ def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[n
     >>> _first_true(mask, np.array([0, 2])).tolist()
     [[1, 0], [3, 3]]
     """
-    n, columns = mask.shape
-    # true elements column by column, each as column * n + row, in increasing order
-    flat = np.flatnonzero(mask.T)
-    wanted = np.arange(columns)[None, :] * n + starts[:, None]
-    first: NDArray[np.int64] = flat[np.searchsorted(flat, wanted)] - np.arange(columns)[None, :] * n
+    # each true element marked with its row, the others with a row past the end: the
+    # least mark of a group is its first true row (one pass in row order, no transpose)
+    n = len(mask)
+    marks = np.where(mask, np.arange(n, dtype=np.int64)[:, None], n)
+    first: NDArray[np.int64] = np.minimum.reduceat(marks, starts, axis=0)
     return first
+
+
+def _least(
+    w: NDArray[np.float64], starts: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the least value and
+    the first row that has it.
+
+    Examples
+    --------
+    >>> w = np.array([[3.0, 1.0], [2.0, 1.0], [5.0, 0.5], [4.0, 0.5]])
+    >>> best, first = _least(w, np.array([0, 2]))
+    >>> best.tolist(), first.tolist()
+    ([[2.0, 1.0], [4.0, 0.5]], [[1, 0], [3, 2]])
+    """
+    best = np.minimum.reduceat(w, starts, axis=0)
+    lengths = np.diff(np.append(starts, len(w)))
+    return best, _first_true(w == np.repeat(best, lengths, axis=0), starts)
 
 
 def _first_argmin(w: NDArray[np.float64], starts: NDArray[np.int64]) -> NDArray[np.int64]:
     """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the first row of least value."""
-    best = np.minimum.reduceat(w, starts, axis=0)
-    group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(w))))
-    return _first_true(w == best[group], starts)
+    return _least(w, starts)[1]
 
 
 def _start_values(
