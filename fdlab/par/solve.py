@@ -322,22 +322,11 @@ def solve_par(
         if earlier_store is not None:
             store.take(np.flatnonzero(settled), old_index[settled], earlier_store)
 
-        iterations = 0
         label, loops, levels = _levels(tables.rows)
-        for every_position in levels:
-            positions = every_position[~settled[every_position]]
-            if not len(positions):
-                continue
-            iterations += _solve_level(
-                model,
-                tables,
-                positions,
-                label,
-                loops,
-                store,
-                penalty,
-                tolerance,
-            )
+        unsettled = [part[~settled[part]] for part in levels]
+        iterations = _solve_levels(
+            model, tables, unsettled, label, loops, store, penalty, tolerance
+        )
 
         objective, fin, expected, tot = _start_values(model, tables, store, penalty)
         # freed here, before the collector is back on: it would pass over every option
@@ -905,7 +894,109 @@ def _solve_level(
 ) -> int:
     """Solve the positions of one level (:func:`_levels`) at once; returns the iterations.
 
-    The option rows of every position of the level are taken as one table.
+    :func:`_solve_levels` with this level alone.
+    """
+    return _solve_levels(model, tables, [positions], label, loops, store, penalty, tolerance)
+
+
+class _LevelRows:
+    """The option rows of the positions of every level, level after level, as one table.
+
+    What does not depend on values is made once for all the levels, not
+    level by level (on Monaco, 192 levels of 1 to 12 positions): the rows
+    joined, their landings' parts (:class:`_Rows`), which rows stay inside
+    their group (braking to a standstill, waiting in the pit lane) and the
+    face groups of the rows that leave it. Level ``k`` holds the positions
+    ``positions[slots[k]:slots[k + 1]]`` and a contiguous block of the rows.
+    """
+
+    def __init__(
+        self,
+        model: SoloModel,
+        tables: _Tables,
+        levels: list[NDArray[np.intp]],
+        label: NDArray[np.int32],
+    ) -> None:
+        self.positions = positions = (
+            np.concatenate(levels).astype(np.intp) if levels else np.zeros(0, dtype=np.intp)
+        )
+        self.slots = np.concatenate([[0], np.cumsum([len(part) for part in levels])]).astype(
+            np.int64
+        )
+        parts = [_rows_of(model, tables, p) for p in positions.tolist()]
+        counts = np.fromiter((len(r.group) for r in parts), np.int64, len(parts))
+        slot = np.repeat(np.arange(len(parts), dtype=np.int64), counts)
+
+        def joined(name: str, dtype: type) -> NDArray[Any]:
+            if not parts:
+                return np.zeros(0, dtype=dtype)
+            return np.concatenate([getattr(r, name) for r in parts])
+
+        rows = OptionRows(
+            group=joined("group", np.int64),
+            target=joined("target", np.int64),
+            loss=joined("loss", np.int64),
+            doomed=joined("doomed", bool),
+            restore=joined("restore", bool),
+            exempt=joined("exempt", bool),
+            starts=np.zeros(0, dtype=np.int64),
+        )
+        self.every = _Rows(model, tables, rows)
+        self.n_rows = len(rows.group)
+        self.n_groups = n_groups = len(model.groups)
+        #: face group of every row in the table (slot, then face group): non-decreasing
+        self.face = slot * n_groups + rows.group
+        target = rows.target
+        self.group_of_slot = label[positions]
+        internal = (target != FINISHED) & (label[np.maximum(target, 0)] == self.group_of_slot[slot])
+        first_row = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        level_rows = first_row[self.slots]
+        self.outer = np.flatnonzero(~internal)
+        self.inner = np.flatnonzero(internal)
+        self.outer_at = np.searchsorted(self.outer, level_rows)
+        self.inner_at = np.searchsorted(self.inner, level_rows)
+        # a face group's rows are consecutive and within one level: so are its segments
+        self.outer_faces, self.outer_starts = _segments(self.face[self.outer])
+        self.inner_faces, self.inner_starts = _segments(self.face[self.inner])
+        self.outer_segments = np.searchsorted(self.outer_starts, self.outer_at)
+        self.inner_segments = np.searchsorted(self.inner_starts, self.inner_at)
+
+    def part(
+        self, k: int, inner: bool
+    ) -> tuple[NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]:
+        """Level ``k``'s rows that leave their group (or, ``inner``, that stay in it): the
+        rows, and their face groups' places in the level's ``(slots * face groups)`` and
+        first rows (among these rows)."""
+        rows, at, faces, starts, segments = (
+            (self.inner, self.inner_at, self.inner_faces, self.inner_starts, self.inner_segments)
+            if inner
+            else (
+                self.outer,
+                self.outer_at,
+                self.outer_faces,
+                self.outer_starts,
+                self.outer_segments,
+            )
+        )
+        lo = int(at[k])
+        some = slice(int(segments[k]), int(segments[k + 1]))
+        face_lo = int(self.slots[k]) * self.n_groups
+        return rows[lo : int(at[k + 1])], faces[some] - face_lo, starts[some] - lo
+
+
+def _solve_levels(
+    model: SoloModel,
+    tables: _Tables,
+    levels: list[NDArray[np.intp]],
+    label: NDArray[np.int32],
+    loops: NDArray[np.bool_],
+    store: _Store,
+    penalty: float,
+    tolerance: float,
+) -> int:
+    """Solve the positions of each level (:func:`_levels`), lowest first; returns the iterations.
+
+    The option rows of every position of a level are taken as one table.
     Rows leaving their group land on values already final: their least
     value per face group and pool, and the first row reaching it, are
     computed once. Each iteration lands only the rows inside a group
@@ -914,47 +1005,50 @@ def _solve_level(
     by at most ``tolerance``, as if solved alone. Minima are exact, so the
     values are those of Bellman updates over all the rows. Then the chosen
     row of every face group and pool (the first of least value) is fixed and
-    the finish probability and turns are evaluated the same way.
+    the finish probability and turns are evaluated the same way. What does
+    not depend on values is made once for all the levels (:class:`_LevelRows`,
+    :class:`_Gears`).
     """
+    levels = [part for part in levels if len(part)]
+    table = _LevelRows(model, tables, levels, label)
+    gears = _Gears(model, tables, table.positions, penalty)
+    iterations = 0
+    for k in range(len(levels)):
+        iterations += _solve_part(model, tables, table, gears, k, loops, store, tolerance)
+    return iterations
+
+
+def _solve_part(
+    model: SoloModel,
+    tables: _Tables,
+    table: _LevelRows,
+    gears: _Gears,
+    k: int,
+    loops: NDArray[np.bool_],
+    store: _Store,
+    tolerance: float,
+) -> int:
+    """Solve level ``k`` of ``table`` (:func:`_solve_levels`); returns the iterations."""
     value, policy, finish, turns = store.value, store.policy, store.finish, store.turns
-    n_slots = len(positions)
+    lo, hi = int(table.slots[k]), int(table.slots[k + 1])
+    positions = table.positions[lo:hi]
+    n_slots = hi - lo
     n_groups = len(model.groups)
     pools = model.pool_max + 1
-    parts = [_rows_of(model, tables, p) for p in positions]
-    counts = np.fromiter((len(r.group) for r in parts), np.int64, n_slots)
-    slot = np.repeat(np.arange(n_slots), counts)
-
-    def joined(name: str) -> NDArray[Any]:  # the dtype of the field ``name``
-        return np.concatenate([getattr(r, name) for r in parts])
-
-    rows = OptionRows(
-        group=joined("group"),
-        target=joined("target"),
-        loss=joined("loss"),
-        doomed=joined("doomed"),
-        restore=joined("restore"),
-        exempt=joined("exempt"),
-        starts=np.zeros(0, dtype=np.int64),
-    )
-    every = _Rows(model, tables, rows)
-    n = len(rows.group)
-    face = slot * n_groups + rows.group  # face group of the level's table, non-decreasing
-    group_of_slot = label[positions]
-    target = rows.target
-    internal = (target != FINISHED) & (label[np.maximum(target, 0)] == group_of_slot[slot])
-    outer = np.flatnonzero(~internal)
-    inner = np.flatnonzero(internal)
+    every = table.every
+    n = table.n_rows  # past every row: no row yet
+    face_lo = lo * n_groups
+    outer, faces, starts = table.part(k, inner=False)
+    inner, inner_faces, inner_starts = table.part(k, inner=True)
     outer_best = np.full((n_slots * n_groups, pools), np.inf)
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
         w = every.row_values(model, outer, store.value_store)
-        faces, starts = _segments(face[outer])
         least_w, first = _least(w, starts)
         outer_best[faces] = least_w
         outer_first[faces] = outer[first]
     inner_land = every.land(model, inner[:, None])
-    inner_face = face[inner]
-    inner_faces, inner_starts = _segments(inner_face)
+    inner_face = table.face[inner] - face_lo
 
     def best() -> tuple[NDArray[np.float64] | None, NDArray[np.float64]]:
         if not len(inner):
@@ -964,23 +1058,22 @@ def _solve_level(
         least[inner_faces] = np.minimum(least[inner_faces], np.minimum.reduceat(w, inner_starts))
         return w, least
 
-    groups, group_index = np.unique(group_of_slot, return_inverse=True)
+    group_of_slot = table.group_of_slot[lo:hi]
     cyclic = loops[group_of_slot]
 
     def still_changing(change: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Per slot: its group changed by more than the tolerance (and has a cycle)."""
-        most = np.zeros(len(groups))
-        np.maximum.at(most, group_index, change)
-        return cyclic & (most[group_index] > tolerance)
+        most = np.zeros(len(loops))
+        np.maximum.at(most, group_of_slot, change)
+        return cyclic & (most[group_of_slot] > tolerance)
 
-    gears = _Gears(model, tables, positions, penalty)
     iterations = 0
     active = np.ones(n_slots, dtype=bool)
     for _ in range(10_000):
         iterations += 1
         _, least = best()
         expected = _expected(tables, least.reshape(n_slots, n_groups, pools))
-        q_value, gear_choice = gears.choose(expected)
+        q_value, gear_choice = gears.choose(expected, lo)
         change = np.abs(q_value - value[positions]).max(axis=(1, 2))
         update = positions[active]
         value[update] = q_value[active]
@@ -998,7 +1091,7 @@ def _solve_level(
     land = every.land(model, chosen)
     active = np.ones(n_slots, dtype=bool)
     shape = (n_slots, n_groups, pools)
-    through, read = gears.through(policy[positions])
+    through, read = gears.through(policy[positions], lo)
     for _ in range(10_000):
         f_group = _values(model, land, store.finish_store).reshape(shape)
         a_group = _values(model, land, store.turns_store).reshape(shape)
@@ -1036,14 +1129,16 @@ def _expected(tables: _Tables, best: NDArray[np.float64]) -> NDArray[np.float64]
 
 
 class _Gears:
-    """The gear choice (G-3, G-4) of the positions of one level, its lookups made once.
+    """The gear choice (G-3, G-4) of ``positions``, its lookups made once.
 
     Every ``(position, previous gear, pool)`` reads each gear's expected
     value at the pool left after that gear's downshift loss; where it reads
     does not change from one iteration to the next, only what it reads.
-    The lookups index the flattened ``(positions, gears, pool)`` array of
-    expected values, with two slots past its end: the penalty (the shift
-    eliminates the car) and infinity (the gear is not legal).
+    The lookups index a flat array of the expected values of every
+    ``(position, gear, pool)``, with two slots past its end: the penalty
+    (the shift eliminates the car) and infinity (the gear is not legal).
+    A level, positions ``lo`` to ``lo + n`` (:class:`_LevelRows`), writes
+    and reads its part of that array.
     """
 
     def __init__(
@@ -1051,15 +1146,17 @@ class _Gears:
     ) -> None:
         top = model.pool_max
         self.penalty = penalty
-        pools = np.arange(top + 1)
+        self.pools = pools = top + 1
         legal = tables.legal[positions]  # (positions, previous, gears)
         self.shift = shift = tables.shift_loss[positions]
         n, _, gears = legal.shape
-        self.size = size = n * gears * (top + 1)
-        left = pools[None, None, None, :] - shift[:, :, :, None]
-        dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
+        self.gears = gears
+        self.size = size = n * gears * pools
+        left = np.arange(pools)[None, None, None, :] - shift[:, :, :, None]
+        self.dies_at_zero = model.pool_dies_at_zero
+        dies = (left <= 0) if self.dies_at_zero else (left < 0)
         at = (np.arange(n)[:, None, None, None] * gears + np.arange(gears)[None, None, :, None]) * (
-            top + 1
+            pools
         )
         index = np.where(dies, size, at + np.clip(left, 0, top))
         index = np.where(legal[:, :, :, None], index, size + 1)
@@ -1068,22 +1165,30 @@ class _Gears:
         self.read = np.empty(size + 2)
         self.read[size] = penalty
         self.read[size + 1] = np.inf
-        self.dies_at_zero = model.pool_dies_at_zero
 
-    def choose(self, expected: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
+    def choose(
+        self, expected: NDArray[np.float64], lo: int
+    ) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
         """Best gear for every position, previous gear and pool, given each gear's expected value.
 
-        ``expected`` is ``(positions, gears, pool)``; returns the values and the
-        gears, each ``(positions, previous gear, pool)``: one plus the least
-        value over the legal gears (the first gear of least value), the
-        penalty and no gear (0) at pool 0.
+        ``expected`` is ``(positions, gears, pool)`` of positions ``lo`` to ``lo + n``;
+        returns the values and the gears, each ``(positions, previous gear, pool)``: one plus
+        the least value over the legal gears (the first gear of least value), the penalty
+        and no gear (0) at pool 0.
         """
+        n = len(expected)
         read = self.read
-        read[: self.size] = expected.reshape(-1)
-        cand = read[self.index]
+        step = self.gears * self.pools
+        read[lo * step : (lo + n) * step] = expected.reshape(-1)
+        cand = read[self.index[lo : lo + n]]
         cand += 1.0
         choice = np.argmin(cand, axis=3)
-        q_value: NDArray[np.float64] = cand.min(axis=3)
+        # the least value is the one at the choice: one read per state, not a reduction
+        # along an axis of six
+        flat = cand.reshape(-1)
+        q_value = flat[np.arange(0, flat.size, self.gears) + choice.reshape(-1)].reshape(
+            choice.shape
+        )
         q_value[:, :, 0] = self.penalty
         gear = choice.astype(np.int8)
         gear += 1
@@ -1091,24 +1196,24 @@ class _Gears:
         return q_value, gear
 
     def through(
-        self, gear_policy: NDArray[np.int8]
+        self, gear_policy: NDArray[np.int8], lo: int
     ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
-        """Where each state of ``gear_policy`` (``(positions, previous gear, pool)``) reads its
-        gear's per-gear values (:meth:`follow`): the slot past the end, 0, where the car is
-        eliminated (by the shift, or with no pool)."""
+        """Where each state of ``gear_policy`` (``(positions, previous gear, pool)``, positions
+        ``lo`` to ``lo + n``) reads its gear's per-gear values (:meth:`follow`): the slot past
+        the end, 0, where the car is eliminated (by the shift, or with no pool)."""
         n, width, pools = gear_policy.shape
         top = pools - 1
         gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
         at = np.arange(n)[:, None, None]
-        left = (
-            np.arange(pools)[None, None, :] - self.shift[at, np.arange(width)[None, :, None], gear]
-        )
+        shift = self.shift[lo : lo + n]
+        left = np.arange(pools)[None, None, :] - shift[at, np.arange(width)[None, :, None], gear]
         dies = (left <= 0) if self.dies_at_zero else (left < 0)
-        index = (at * self.shift.shape[2] + gear) * pools + np.clip(left, 0, top)
-        index = np.where(dies, self.size, index)
-        index[:, :, 0] = self.size
-        read = np.empty(self.size + 1)
-        read[self.size] = 0.0
+        size = n * self.gears * pools
+        index = (at * self.gears + gear) * pools + np.clip(left, 0, top)
+        index = np.where(dies, size, index)
+        index[:, :, 0] = size
+        read = np.empty(size + 1)
+        read[size] = 0.0
         return index, read
 
     @staticmethod
