@@ -839,37 +839,92 @@ class _Rows:
 
         Row ``r`` lands, at pool values 0 to the full pool, on consecutive
         states of one gear of one position: a window of the flat ``store``
-        taken whole, instead of one index per element.
+        taken whole, instead of one index per element (:class:`_Reads`).
         """
+        return self.reads(model, r).read(model, store, 0, len(r))
+
+    def reads(self, model: SoloModel, r: NDArray[np.intp]) -> _Reads:
+        """Where rows ``r`` read their values at every pool value (:meth:`row_values`)."""
         rows = self.rows
         top = model.pool_max
-        flat = store.reshape(-1)
-        windows = np.lib.stride_tricks.sliding_window_view(flat, top + 1)
         base = self.base[r]
         gone = self.gone[r]
         restore = rows.restore[r]
         start = base - rows.loss[r]
         start[gone | restore] = 0
-        out: NDArray[np.float64] = windows[start]
-        if restore.any():
-            out[restore] = flat[base[restore] + top][:, None]
-        if gone.any():
-            out[gone] = flat[0]
-        out[:, 0] = flat[0]  # a car with no pool left is eliminated (the margin)
         at = np.flatnonzero(self.check[r] & ~gone)
-        if not len(at):
-            return out
         pools = np.arange(top + 1)[None, :]
         left = np.where(restore[at, None], top, pools - rows.loss[r][at, None])
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
-        checked = alive & (pools > 0)
         below = np.where(
-            restore[at, None], flat[base[at] + top - 1][:, None], windows[start[at] - 1]
+            restore[at, None], (base[at] + top - 1)[:, None], start[at, None] - 1 + pools
         )
+        restored = np.flatnonzero(restore)
+        return _Reads(
+            start=start,
+            restored=restored,
+            restored_flat=base[restored] + top,
+            gone=np.flatnonzero(gone),
+            checked_rows=at,
+            checked=alive & (pools > 0),
+            below=below,
+        )
+
+
+@dataclass
+class _Reads:
+    """Where some option rows (:class:`_Rows`) read their values, at pool values 0 to the
+    full pool, in a flattened :class:`_Store` array; made once, read for any rows
+    ``lo`` to ``hi`` of them (:meth:`read`).
+
+    A row reads the window of ``pool + 1`` states from ``start``; a row into the box
+    (P-2), the state of the full pool (``restored``, at ``restored_flat``); a row that
+    eliminates the car at every pool value (``gone``), and every row at pool 0, the
+    margin. The rows ``checked_rows`` are followed by an engine check (D-6) where
+    ``checked``: their value is averaged with the state one point lower (``below``).
+    """
+
+    start: NDArray[np.int64]
+    restored: NDArray[np.intp]
+    restored_flat: NDArray[np.int64]
+    gone: NDArray[np.intp]
+    checked_rows: NDArray[np.intp]
+    checked: NDArray[np.bool_]
+    below: NDArray[np.int64]
+
+    def read(
+        self, model: SoloModel, store: NDArray[np.float64], lo: int, hi: int
+    ) -> NDArray[np.float64]:
+        """The values of rows ``lo`` to ``hi`` in ``store``: ``(rows, pool + 1)``."""
+        flat = store.reshape(-1)
+        width = model.pool_max + 1
+        # every window of ``width`` consecutive states, as rows of a view (no copy)
+        windows = np.lib.stride_tricks.as_strided(
+            flat, shape=(len(flat) - width + 1, width), strides=(flat.strides[0],) * 2
+        )
+        out: NDArray[np.float64] = windows[self.start[lo:hi]]
+        some = _within(self.restored, lo, hi)
+        if some.start != some.stop:
+            out[self.restored[some] - lo] = flat[self.restored_flat[some]][:, None]
+        some = _within(self.gone, lo, hi)
+        if some.start != some.stop:
+            out[self.gone[some] - lo] = flat[0]
+        out[:, 0] = flat[0]  # a car with no pool left is eliminated (the margin)
+        some = _within(self.checked_rows, lo, hi)
+        if some.start == some.stop:
+            return out
+        at = self.checked_rows[some] - lo
         hit = model.engine_hit()
         mixed = out[at]
-        out[at] = np.where(checked, (1 - hit) * mixed + hit * below, mixed)
+        below = flat[self.below[some]]
+        out[at] = np.where(self.checked[some], (1 - hit) * mixed + hit * below, mixed)
         return out
+
+
+def _within(rows: NDArray[np.intp], lo: int, hi: int) -> slice:
+    """The part of the sorted ``rows`` from ``lo`` to ``hi`` (excluded)."""
+    first, last = np.searchsorted(rows, (lo, hi)).tolist()
+    return slice(first, last)
 
 
 def _values(model: SoloModel, land: _Landing, store: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -952,6 +1007,8 @@ class _LevelRows:
         first_row = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         level_rows = first_row[self.slots]
         self.outer = np.flatnonzero(~internal)
+        #: where the rows leaving their group read their values (each level reads its part)
+        self.outer_reads = self.every.reads(model, self.outer)
         self.inner = np.flatnonzero(internal)
         self.outer_at = np.searchsorted(self.outer, level_rows)
         self.inner_at = np.searchsorted(self.inner, level_rows)
@@ -1043,7 +1100,8 @@ def _solve_part(
     outer_best = np.full((n_slots * n_groups, pools), np.inf)
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
-        w = every.row_values(model, outer, store.value_store)
+        o_lo = int(table.outer_at[k])
+        w = table.outer_reads.read(model, store.value_store, o_lo, o_lo + len(outer))
         least_w, first = _least(w, starts)
         outer_best[faces] = least_w
         outer_first[faces] = outer[first]
