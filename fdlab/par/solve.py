@@ -850,15 +850,18 @@ class _Rows:
         base = self.base[r]
         gone = self.gone[r]
         restore = rows.restore[r]
-        start = base - rows.loss[r]
+        loss = rows.loss[r]
+        start = base - loss
         start[gone | restore] = 0
         at = np.flatnonzero(self.check[r] & ~gone)
         pools = np.arange(top + 1)[None, :]
-        left = np.where(restore[at, None], top, pools - rows.loss[r][at, None])
+        left = pools - loss[at, None]
+        below = (start[at] - 1)[:, None] + pools
+        boxed = np.flatnonzero(restore[at])
+        if len(boxed):  # the pool restored: one state, whatever the pool before
+            left[boxed] = top
+            below[boxed] = (base[at[boxed]] + top - 1)[:, None]
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
-        below = np.where(
-            restore[at, None], (base[at] + top - 1)[:, None], start[at, None] - 1 + pools
-        )
         restored = np.flatnonzero(restore)
         return _Reads(
             start=start,
@@ -1003,7 +1006,8 @@ class _LevelRows:
         self.face = slot * n_groups + rows.group
         target = rows.target
         self.group_of_slot = label[positions]
-        internal = (target != FINISHED) & (label[np.maximum(target, 0)] == self.group_of_slot[slot])
+        # the group of each row's target; FINISHED (-1) reads a group no position is in
+        internal = np.append(label, -1)[target] == self.group_of_slot[slot]
         first_row = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         level_rows = first_row[self.slots]
         self.outer = np.flatnonzero(~internal)
