@@ -760,6 +760,27 @@ class _Landing:
     flat: NDArray[np.int64]
     checked: NDArray[np.bool_] | None
     flat_below: NDArray[np.int64]
+    #: probability that an engine check costs a point (D-6), where there are checks
+    hit: float = 0.0
+
+    def part(self, lo: int, hi: int, below_at: NDArray[np.int64]) -> _Landing:
+        """The landing of rows ``lo`` to ``hi``; ``below_at`` counts the checked elements
+        before each row (:meth:`below_counts`)."""
+        if self.checked is None:
+            return _Landing(self.flat[lo:hi], None, self.flat_below)
+        first, last = int(below_at[lo]), int(below_at[hi])
+        if first == last:
+            return _Landing(self.flat[lo:hi], None, self.flat_below[:0])
+        return _Landing(
+            self.flat[lo:hi], self.checked[lo:hi], self.flat_below[first:last], self.hit
+        )
+
+    def below_counts(self) -> NDArray[np.int64]:
+        """The number of checked elements before each row, and in all (for :meth:`part`)."""
+        counts = np.zeros(len(self.flat) + 1, dtype=np.int64)
+        if self.checked is not None:
+            np.cumsum(self.checked.sum(axis=1), out=counts[1:])
+        return counts
 
 
 class _Rows:
@@ -806,7 +827,7 @@ class _Rows:
             return _Landing(flat, None, np.zeros(0, dtype=np.int64))
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
         check = check & alive & (pools > 0)
-        return _Landing(flat, check, flat[check] - 1)
+        return _Landing(flat, check, flat[check] - 1, model.engine_hit())
 
     def _land_rows(self, model: SoloModel, r: NDArray[np.intp]) -> _Landing:
         """:meth:`land` of whole rows ``r``: the same indices, in fewer passes over the grid."""
@@ -830,7 +851,7 @@ class _Rows:
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
         checked = np.zeros(flat.shape, dtype=bool)
         checked[at] = alive & (pools[None, :] > 0)
-        return _Landing(flat, checked, flat[checked] - 1)
+        return _Landing(flat, checked, flat[checked] - 1, model.engine_hit())
 
     def row_values(
         self, model: SoloModel, r: NDArray[np.intp], store: NDArray[np.float64]
@@ -871,6 +892,7 @@ class _Rows:
             checked_rows=at,
             checked=alive & (pools > 0),
             below=below,
+            hit=model.engine_hit(),
         )
 
 
@@ -894,6 +916,8 @@ class _Reads:
     checked_rows: NDArray[np.intp]
     checked: NDArray[np.bool_]
     below: NDArray[np.int64]
+    #: probability that an engine check costs a point (D-6)
+    hit: float
 
     def read(
         self, model: SoloModel, store: NDArray[np.float64], lo: int, hi: int
@@ -917,7 +941,7 @@ class _Reads:
         if some.start == some.stop:
             return out
         at = self.checked_rows[some] - lo
-        hit = model.engine_hit()
+        hit = self.hit
         mixed = out[at]
         below = flat[self.below[some]]
         out[at] = np.where(self.checked[some], (1 - hit) * mixed + hit * below, mixed)
@@ -935,7 +959,7 @@ def _values(model: SoloModel, land: _Landing, store: NDArray[np.float64]) -> NDA
     flat = store.reshape(-1)
     out: NDArray[np.float64] = flat[land.flat]
     if land.checked is not None:
-        hit = model.engine_hit()
+        hit = land.hit
         out[land.checked] = (1 - hit) * out[land.checked] + hit * flat[land.flat_below]
     return out
 
@@ -1020,6 +1044,10 @@ class _LevelRows:
         self.outer_faces, self.outer_starts = _segments(self.face[self.outer])
         self.inner_faces, self.inner_starts = _segments(self.face[self.inner])
         self.outer_segments = np.searchsorted(self.outer_starts, self.outer_at)
+        self.outer_lengths = np.diff(np.append(self.outer_starts, len(self.outer)))
+        #: where the rows inside their group land (each level lands its part)
+        self.inner_land = self.every.land(model, self.inner[:, None])
+        self.inner_below_at = self.inner_land.below_counts()
         self.inner_segments = np.searchsorted(self.inner_starts, self.inner_at)
 
     def part(
@@ -1106,10 +1134,12 @@ def _solve_part(
     if len(outer):
         o_lo = int(table.outer_at[k])
         w = table.outer_reads.read(model, store.value_store, o_lo, o_lo + len(outer))
-        least_w, first = _least(w, starts)
+        some = slice(int(table.outer_segments[k]), int(table.outer_segments[k + 1]))
+        least_w, first = _least(w, starts, table.outer_lengths[some])
         outer_best[faces] = least_w
         outer_first[faces] = outer[first]
-    inner_land = every.land(model, inner[:, None])
+    i_lo = int(table.inner_at[k])
+    inner_land = table.inner_land.part(i_lo, i_lo + len(inner), table.inner_below_at)
     inner_face = table.face[inner] - face_lo
 
     def best() -> tuple[NDArray[np.float64] | None, NDArray[np.float64]]:
@@ -1220,7 +1250,7 @@ class _Gears:
         at = (np.arange(n)[:, None, None, None] * gears + np.arange(gears)[None, None, :, None]) * (
             pools
         )
-        index = np.where(dies, size, at + np.clip(left, 0, top))
+        index = np.where(dies, size, at + np.minimum(np.maximum(left, 0), top))
         index = np.where(legal[:, :, :, None], index, size + 1)
         # gears last: the choice is a minimum along the last axis
         self.index = np.ascontiguousarray(index.transpose(0, 1, 3, 2))
@@ -1271,7 +1301,8 @@ class _Gears:
         left = np.arange(pools)[None, None, :] - shift[at, np.arange(width)[None, :, None], gear]
         dies = (left <= 0) if self.dies_at_zero else (left < 0)
         size = n * self.gears * pools
-        index = (at * self.gears + gear) * pools + np.clip(left, 0, top)
+        # np.clip's own overhead is that of several ufuncs on these small arrays
+        index = (at * self.gears + gear) * pools + np.minimum(np.maximum(left, 0), top)
         index = np.where(dies, size, index)
         index[:, :, 0] = size
         read = np.empty(size + 1)
@@ -1316,10 +1347,12 @@ def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[n
 
 
 def _least(
-    w: NDArray[np.float64], starts: NDArray[np.int64]
+    w: NDArray[np.float64],
+    starts: NDArray[np.int64],
+    lengths: NDArray[np.int64] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the least value and
-    the first row that has it.
+    the first row that has it; ``lengths``, the groups' numbers of rows, if known.
 
     Examples
     --------
@@ -1329,7 +1362,8 @@ def _least(
     ([[2.0, 1.0], [4.0, 0.5]], [[1, 0], [3, 2]])
     """
     best = np.minimum.reduceat(w, starts, axis=0)
-    lengths = np.diff(np.append(starts, len(w)))
+    if lengths is None:
+        lengths = np.diff(np.append(starts, len(w)))
     return best, _first_true(w == np.repeat(best, lengths, axis=0), starts)
 
 

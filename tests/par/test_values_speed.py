@@ -272,3 +272,26 @@ def test_a_board_of_one_straight_is_solved_as_before():
     """The module's example: par (3 + 30 + 4) / 20, from three levels of one position."""
     track = from_ascii(". . . . . . . .", grid=[0], finish=3)
     assert round(solve_par(track, reuse=False).par, 6) == 1.85
+
+
+def test_a_part_of_a_landing_is_the_landing_of_those_rows():
+    """:meth:`_Landing.part` (the rows inside their group, landed once for every level)."""
+    model = SoloModel(compile_board(pit_ring()), BASIC.with_laps(2))
+    tables = par_solve._tables(model)
+    store = par_solve._Store(model, 1000.0)
+    store.value_store[:] = np.random.default_rng(18).random(store.value_store.shape)
+    checked = 0
+    for p in range(0, len(model.positions), 5):
+        rows = par_solve._Rows(model, tables, par_solve._rows_of(model, tables, p))
+        every = np.arange(len(rows.rows.group))
+        land = rows.land(model, every[:, None])
+        below_at = land.below_counts()
+        checked += int(below_at[-1])
+        for lo, hi in ((0, len(every)), (0, 1), (len(every) // 2, len(every)), (3, 3)):
+            lo, hi = min(lo, len(every)), min(hi, len(every))
+            alone = par_solve._values(
+                model, rows.land(model, every[lo:hi, None]), store.value_store
+            )
+            part = par_solve._values(model, land.part(lo, hi, below_at), store.value_store)
+            assert np.array_equal(part, alone)
+    assert checked
