@@ -244,9 +244,12 @@ def solved_level_by_level(model, tables, levels, label, loops):
     return store
 
 
+@pytest.mark.parametrize("batch", [1, 2_000, 1 << 30])
 @pytest.mark.parametrize(("name", "laps"), [("ring", 2), ("training", 1)])
-def test_levels_solved_together_are_the_levels_solved_one_by_one(name, laps):
-    """:class:`_LevelRows` slices one table of every level: the same as a table per level."""
+def test_levels_solved_together_are_the_levels_solved_one_by_one(name, laps, batch, monkeypatch):
+    """:class:`_LevelRows` slices one table of several levels (``batch`` rows or more):
+    the same as a table per level."""
+    monkeypatch.setattr(par_solve, "_BATCH_ROWS", batch)
     track = pit_ring() if name == "ring" else load_track(TRACKS / "training.json")
     model = SoloModel(compile_board(track), BASIC.with_laps(laps))
     tables = par_solve._tables(model)
