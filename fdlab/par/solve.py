@@ -738,6 +738,8 @@ class _Store:
         self.finish = self.finish_store[:n, :, pools:]
         self.turns = self.turns_store[:n, :, pools:]
         self.policy = np.zeros(self.value.shape, dtype=np.int8)
+        #: the values' windows of a row's pool values (:func:`_windows`), made once
+        self.value_windows = _windows(self.value_store, pools)
 
     def take(self, positions: NDArray[np.intp], earlier: NDArray[np.intp], other: _Store) -> None:
         """Copy the states of ``positions`` from those of ``earlier`` in ``other``."""
@@ -807,6 +809,8 @@ class _Rows:
         width = model.preset.gears + 1
         # flat index of the landing state with pool 0 (restored: the full pool)
         self.base = (self.position * width + self.gear) * (2 * margin) + margin
+        #: probability that an engine check costs a point (D-6), asked once
+        self.hit = model.engine_hit()
 
     def land(self, model: SoloModel, idx: NDArray[np.intp]) -> _Landing:
         """Landing of rows ``idx`` (shape ``(n, 1)`` for whole rows, or ``(groups, pool + 1)``
@@ -827,7 +831,7 @@ class _Rows:
             return _Landing(flat, None, np.zeros(0, dtype=np.int64))
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
         check = check & alive & (pools > 0)
-        return _Landing(flat, check, flat[check] - 1, model.engine_hit())
+        return _Landing(flat, check, flat[check] - 1, self.hit)
 
     def _land_rows(self, model: SoloModel, r: NDArray[np.intp]) -> _Landing:
         """:meth:`land` of whole rows ``r``: the same indices, in fewer passes over the grid."""
@@ -851,7 +855,7 @@ class _Rows:
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
         checked = np.zeros(flat.shape, dtype=bool)
         checked[at] = alive & (pools[None, :] > 0)
-        return _Landing(flat, checked, flat[checked] - 1, model.engine_hit())
+        return _Landing(flat, checked, flat[checked] - 1, self.hit)
 
     def row_values(
         self, model: SoloModel, r: NDArray[np.intp], store: NDArray[np.float64]
@@ -892,7 +896,7 @@ class _Rows:
             checked_rows=at,
             checked=alive & (pools > 0),
             below=below,
-            hit=model.engine_hit(),
+            hit=self.hit,
         )
 
 
@@ -920,15 +924,18 @@ class _Reads:
     hit: float
 
     def read(
-        self, model: SoloModel, store: NDArray[np.float64], lo: int, hi: int
+        self,
+        model: SoloModel,
+        store: NDArray[np.float64],
+        lo: int,
+        hi: int,
+        windows: NDArray[np.float64] | None = None,
     ) -> NDArray[np.float64]:
-        """The values of rows ``lo`` to ``hi`` in ``store``: ``(rows, pool + 1)``."""
+        """The values of rows ``lo`` to ``hi`` in ``store``: ``(rows, pool + 1)``;
+        ``windows`` are those of ``store`` (:func:`_windows`) if made already."""
         flat = store.reshape(-1)
-        width = model.pool_max + 1
-        # every window of ``width`` consecutive states, as rows of a view (no copy)
-        windows = np.lib.stride_tricks.as_strided(
-            flat, shape=(len(flat) - width + 1, width), strides=(flat.strides[0],) * 2
-        )
+        if windows is None:
+            windows = _windows(store, model.pool_max + 1)
         out: NDArray[np.float64] = windows[self.start[lo:hi]]
         some = _within(self.restored, lo, hi)
         if some.start != some.stop:
@@ -946,6 +953,19 @@ class _Reads:
         below = flat[self.below[some]]
         out[at] = np.where(self.checked[some], (1 - hit) * mixed + hit * below, mixed)
         return out
+
+
+def _windows(store: NDArray[np.float64], width: int) -> NDArray[np.float64]:
+    """Every window of ``width`` consecutive states of the flattened ``store``, as the rows
+    of a view (no copy; read only)."""
+    flat = store.reshape(-1)
+    windows: NDArray[np.float64] = np.lib.stride_tricks.as_strided(
+        flat,
+        shape=(len(flat) - width + 1, width),
+        strides=(flat.strides[0],) * 2,
+        writeable=False,
+    )
+    return windows
 
 
 def _within(rows: NDArray[np.intp], lo: int, hi: int) -> slice:
@@ -1149,7 +1169,9 @@ def _solve_part(
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
         o_lo = int(table.outer_at[k])
-        w = table.outer_reads.read(model, store.value_store, o_lo, o_lo + len(outer))
+        w = table.outer_reads.read(
+            model, store.value_store, o_lo, o_lo + len(outer), store.value_windows
+        )
         some = slice(int(table.outer_segments[k]), int(table.outer_segments[k + 1]))
         least_w, first = _least(w, starts, table.outer_lengths[some])
         outer_best[faces] = least_w
