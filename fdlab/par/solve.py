@@ -1050,6 +1050,10 @@ class _LevelRows:
         self.face = slot * n_groups + rows.group
         target = rows.target
         self.group_of_slot = label[positions]
+        # per level: every group is one position (on Monaco, all of them: a car braking to
+        # a standstill stays where it is), its change is its position's
+        shared = np.bincount(self.group_of_slot, minlength=len(label))[self.group_of_slot] > 1
+        self.alone = ~np.logical_or.reduceat(shared, self.slots[:-1]) if len(shared) else shared
         # the group of each row's target; FINISHED (-1) reads a group no position is in
         internal = np.append(label, -1)[target] == self.group_of_slot[slot]
         first_row = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
@@ -1191,8 +1195,12 @@ def _solve_part(
     group_of_slot = table.group_of_slot[lo:hi]
     cyclic = loops[group_of_slot]
 
+    alone = bool(table.alone[k])
+
     def still_changing(change: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Per slot: its group changed by more than the tolerance (and has a cycle)."""
+        if alone:
+            return cyclic & (change > tolerance)
         most = np.zeros(len(loops))
         np.maximum.at(most, group_of_slot, change)
         return cyclic & (most[group_of_slot] > tolerance)

@@ -298,3 +298,26 @@ def test_a_part_of_a_landing_is_the_landing_of_those_rows():
             part = par_solve._values(model, land.part(lo, hi, below_at), store.value_store)
             assert np.array_equal(part, alone)
     assert checked
+
+
+def test_a_group_of_several_positions_changes_by_its_most_changed_position():
+    """No shipped board has a group of several positions (a position's only cycle is a car
+    staying where it is): two positions of one level made one group here. The level is then
+    not ``alone`` and its group iterates until both positions settle: the values agree
+    with the solve of separate groups within the tolerance."""
+    model = SoloModel(compile_board(pit_ring()), BASIC.with_laps(2))
+    tables = par_solve._tables(model)
+    label, loops, levels = par_solve._levels(tables.rows)
+    k = next(k for k, part in enumerate(levels) if len(part) >= 2 and loops[label[part]].all())
+    a, b = levels[k][:2]
+    merged = label.copy()
+    merged[merged == label[b]] = label[a]
+    table = par_solve._LevelRows(model, tables, levels, merged)
+    assert not table.alone[k] and table.alone[np.arange(len(levels)) != k].all()
+    assert par_solve._LevelRows(model, tables, levels, label).alone.all()
+    apart = par_solve._Store(model, 1000.0)
+    par_solve._solve_levels(model, tables, levels, label, loops, apart, 1000.0, 1e-10)
+    together = par_solve._Store(model, 1000.0)
+    par_solve._solve_levels(model, tables, levels, merged, loops, together, 1000.0, 1e-10)
+    assert np.allclose(together.value, apart.value, rtol=0, atol=1e-8)
+    assert np.allclose(together.finish, apart.finish, rtol=0, atol=1e-8)
