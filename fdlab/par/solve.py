@@ -507,10 +507,11 @@ def _moves(n: int, targets: list[NDArray[np.int64]]) -> tuple[NDArray[np.int64],
     if not targets:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     counts = np.fromiter((len(t) for t in targets), np.int64, len(targets))
-    dst = np.concatenate(targets).astype(np.int64)
+    dst = np.concatenate(targets).astype(np.int64, copy=False)  # a new array: changed in place
     src = np.repeat(np.arange(len(targets), dtype=np.int64), counts)
     # FINISHED (-1) is kept as a column n of its own, dropped at the end
-    return _pairs(n, src, np.where(dst == FINISHED, n, dst), n + 1, drop_last=True)
+    dst[dst == FINISHED] = n
+    return _pairs(n, src, dst, n + 1, drop_last=True)
 
 
 #: Largest number of (from, to) pairs :func:`_pairs` marks in a dense table (bytes).
@@ -1002,14 +1003,15 @@ def _solve_level(
 
 
 class _LevelRows:
-    """The option rows of the positions of every level, level after level, as one table.
+    """The option rows of the positions of some levels, level after level, as one table.
 
-    What does not depend on values is made once for all the levels, not
+    What does not depend on values is made once for these levels, not
     level by level (on Monaco, 192 levels of 1 to 12 positions): the rows
     joined, their landings' parts (:class:`_Rows`), which rows stay inside
-    their group (braking to a standstill, waiting in the pit lane) and the
-    face groups of the rows that leave it. Level ``k`` holds the positions
-    ``positions[slots[k]:slots[k + 1]]`` and a contiguous block of the rows.
+    their group (braking to a standstill, waiting in the pit lane), where
+    those that leave it read their values (:class:`_Reads`) and their face
+    groups. Level ``k`` holds the positions ``positions[slots[k]:slots[k + 1]]``
+    and a contiguous block of the rows.
     """
 
     def __init__(
