@@ -322,22 +322,11 @@ def solve_par(
         if earlier_store is not None:
             store.take(np.flatnonzero(settled), old_index[settled], earlier_store)
 
-        iterations = 0
         label, loops, levels = _levels(tables.rows)
-        for every_position in levels:
-            positions = every_position[~settled[every_position]]
-            if not len(positions):
-                continue
-            iterations += _solve_level(
-                model,
-                tables,
-                positions,
-                label,
-                loops,
-                store,
-                penalty,
-                tolerance,
-            )
+        unsettled = [part[~settled[part]] for part in levels]
+        iterations = _solve_levels(
+            model, tables, unsettled, label, loops, store, penalty, tolerance
+        )
 
         objective, fin, expected, tot = _start_values(model, tables, store, penalty)
         # freed here, before the collector is back on: it would pass over every option
@@ -518,11 +507,46 @@ def _moves(n: int, targets: list[NDArray[np.int64]]) -> tuple[NDArray[np.int64],
     if not targets:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     counts = np.fromiter((len(t) for t in targets), np.int64, len(targets))
-    dst = np.concatenate(targets).astype(np.int64)
+    dst = np.concatenate(targets).astype(np.int64, copy=False)  # a new array: changed in place
     src = np.repeat(np.arange(len(targets), dtype=np.int64), counts)
-    leads = dst != FINISHED
-    code = np.unique(src[leads] * n + dst[leads])
-    return code // n, code % n
+    # FINISHED (-1) is kept as a column n of its own, dropped at the end
+    dst[dst == FINISHED] = n
+    return _pairs(n, src, dst, n + 1, drop_last=True)
+
+
+#: Largest number of (from, to) pairs :func:`_pairs` marks in a dense table (bytes).
+_DENSE_PAIRS = 1 << 25
+
+
+def _pairs(
+    n: int, src: NDArray[np.int64], dst: NDArray[np.int64], width: int, drop_last: bool = False
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct pairs ``(src, dst)``, sorted by ``src`` then ``dst``; ``src`` is below
+    ``n`` and ``dst`` below ``width`` (the pairs with ``dst == width - 1`` left out when
+    ``drop_last``).
+
+    A dense ``n`` by ``width`` table of marks, read in order, gives them without the sort
+    of :func:`numpy.unique` (on Monaco 0.8 M moves between 836 positions: 5 ms instead
+    of 25); a table too large for that falls back to the sort.
+
+    Examples
+    --------
+    >>> src, dst = _pairs(3, np.array([2, 0, 2, 0]), np.array([1, 3, 1, 0]), 4, drop_last=True)
+    >>> src.tolist(), dst.tolist()
+    ([0, 2], [0, 1])
+    """
+    if n * width <= _DENSE_PAIRS:
+        marks = np.zeros((n, width), dtype=bool)
+        marks[src, dst] = True
+        if drop_last:
+            marks = marks[:, : width - 1]
+        first, second = np.nonzero(marks)
+        return first.astype(np.int64), second.astype(np.int64)
+    if drop_last:
+        kept = dst != width - 1
+        src, dst = src[kept], dst[kept]
+    code = np.unique(src * width + dst)
+    return code // width, code % width
 
 
 def _levels(
@@ -553,8 +577,9 @@ def _levels(
     count, label = connected_components(graph, directed=True, connection="strong")
     cross = label[src] != label[dst]
     # the condensed graph: group a leads to group b, once per pair, sorted by a and by b
-    code = np.unique(label[src][cross].astype(np.int64) * count + label[dst][cross])
-    lead, led = code // count, code % count
+    lead, led = _pairs(
+        count, label[src][cross].astype(np.int64), label[dst][cross].astype(np.int64), count
+    )
     successors = np.split(led, np.searchsorted(lead, np.arange(1, count)))
     by_target = np.argsort(led, kind="stable")
     predecessors = np.split(lead[by_target], np.searchsorted(led[by_target], np.arange(1, count)))
@@ -773,6 +798,8 @@ class _Store:
         self.finish = self.finish_store[:n, :, pools:]
         self.turns = self.turns_store[:n, :, pools:]
         self.policy = np.zeros(self.value.shape, dtype=np.int8)
+        #: the values' windows of a row's pool values (:func:`_windows`), made once
+        self.value_windows = _windows(self.value_store, pools)
 
     def take(self, positions: NDArray[np.intp], earlier: NDArray[np.intp], other: _Store) -> None:
         """Copy the states of ``positions`` from those of ``earlier`` in ``other``."""
@@ -795,6 +822,27 @@ class _Landing:
     flat: NDArray[np.int64]
     checked: NDArray[np.bool_] | None
     flat_below: NDArray[np.int64]
+    #: probability that an engine check costs a point (D-6), where there are checks
+    hit: float = 0.0
+
+    def part(self, lo: int, hi: int, below_at: NDArray[np.int64]) -> _Landing:
+        """The landing of rows ``lo`` to ``hi``; ``below_at`` counts the checked elements
+        before each row (:meth:`below_counts`)."""
+        if self.checked is None:
+            return _Landing(self.flat[lo:hi], None, self.flat_below)
+        first, last = int(below_at[lo]), int(below_at[hi])
+        if first == last:
+            return _Landing(self.flat[lo:hi], None, self.flat_below[:0])
+        return _Landing(
+            self.flat[lo:hi], self.checked[lo:hi], self.flat_below[first:last], self.hit
+        )
+
+    def below_counts(self) -> NDArray[np.int64]:
+        """The number of checked elements before each row, and in all (for :meth:`part`)."""
+        counts = np.zeros(len(self.flat) + 1, dtype=np.int64)
+        if self.checked is not None:
+            np.cumsum(self.checked.sum(axis=1), out=counts[1:])
+        return counts
 
 
 class _Rows:
@@ -821,6 +869,8 @@ class _Rows:
         width = model.preset.gears + 1
         # flat index of the landing state with pool 0 (restored: the full pool)
         self.base = (self.position * width + self.gear) * (2 * margin) + margin
+        #: probability that an engine check costs a point (D-6), asked once
+        self.hit = model.engine_hit()
 
     def land(self, model: SoloModel, idx: NDArray[np.intp]) -> _Landing:
         """Landing of rows ``idx`` (shape ``(n, 1)`` for whole rows, or ``(groups, pool + 1)``
@@ -841,7 +891,7 @@ class _Rows:
             return _Landing(flat, None, np.zeros(0, dtype=np.int64))
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
         check = check & alive & (pools > 0)
-        return _Landing(flat, check, flat[check] - 1)
+        return _Landing(flat, check, flat[check] - 1, self.hit)
 
     def _land_rows(self, model: SoloModel, r: NDArray[np.intp]) -> _Landing:
         """:meth:`land` of whole rows ``r``: the same indices, in fewer passes over the grid."""
@@ -865,7 +915,7 @@ class _Rows:
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
         checked = np.zeros(flat.shape, dtype=bool)
         checked[at] = alive & (pools[None, :] > 0)
-        return _Landing(flat, checked, flat[checked] - 1)
+        return _Landing(flat, checked, flat[checked] - 1, self.hit)
 
     def row_values(
         self, model: SoloModel, r: NDArray[np.intp], store: NDArray[np.float64]
@@ -874,37 +924,114 @@ class _Rows:
 
         Row ``r`` lands, at pool values 0 to the full pool, on consecutive
         states of one gear of one position: a window of the flat ``store``
-        taken whole, instead of one index per element.
+        taken whole, instead of one index per element (:class:`_Reads`).
         """
+        return self.reads(model, r).read(model, store, 0, len(r))
+
+    def reads(self, model: SoloModel, r: NDArray[np.intp]) -> _Reads:
+        """Where rows ``r`` read their values at every pool value (:meth:`row_values`)."""
         rows = self.rows
         top = model.pool_max
-        flat = store.reshape(-1)
-        windows = np.lib.stride_tricks.sliding_window_view(flat, top + 1)
         base = self.base[r]
         gone = self.gone[r]
         restore = rows.restore[r]
-        start = base - rows.loss[r]
+        loss = rows.loss[r]
+        start = base - loss
         start[gone | restore] = 0
-        out: NDArray[np.float64] = windows[start]
-        if restore.any():
-            out[restore] = flat[base[restore] + top][:, None]
-        if gone.any():
-            out[gone] = flat[0]
-        out[:, 0] = flat[0]  # a car with no pool left is eliminated (the margin)
         at = np.flatnonzero(self.check[r] & ~gone)
-        if not len(at):
-            return out
         pools = np.arange(top + 1)[None, :]
-        left = np.where(restore[at, None], top, pools - rows.loss[r][at, None])
+        left = pools - loss[at, None]
+        below = (start[at] - 1)[:, None] + pools
+        boxed = np.flatnonzero(restore[at])
+        if len(boxed):  # the pool restored: one state, whatever the pool before
+            left[boxed] = top
+            below[boxed] = (base[at[boxed]] + top - 1)[:, None]
         alive = (left > 0) if model.pool_dies_at_zero else (left >= 0)
-        checked = alive & (pools > 0)
-        below = np.where(
-            restore[at, None], flat[base[at] + top - 1][:, None], windows[start[at] - 1]
+        restored = np.flatnonzero(restore)
+        return _Reads(
+            start=start,
+            restored=restored,
+            restored_flat=base[restored] + top,
+            gone=np.flatnonzero(gone),
+            checked_rows=at,
+            checked=alive & (pools > 0),
+            below=below,
+            hit=self.hit,
         )
-        hit = model.engine_hit()
+
+
+@dataclass
+class _Reads:
+    """Where some option rows (:class:`_Rows`) read their values, at pool values 0 to the
+    full pool, in a flattened :class:`_Store` array; made once, read for any rows
+    ``lo`` to ``hi`` of them (:meth:`read`).
+
+    A row reads the window of ``pool + 1`` states from ``start``; a row into the box
+    (P-2), the state of the full pool (``restored``, at ``restored_flat``); a row that
+    eliminates the car at every pool value (``gone``), and every row at pool 0, the
+    margin. The rows ``checked_rows`` are followed by an engine check (D-6) where
+    ``checked``: their value is averaged with the state one point lower (``below``).
+    """
+
+    start: NDArray[np.int64]
+    restored: NDArray[np.intp]
+    restored_flat: NDArray[np.int64]
+    gone: NDArray[np.intp]
+    checked_rows: NDArray[np.intp]
+    checked: NDArray[np.bool_]
+    below: NDArray[np.int64]
+    #: probability that an engine check costs a point (D-6)
+    hit: float
+
+    def read(
+        self,
+        model: SoloModel,
+        store: NDArray[np.float64],
+        lo: int,
+        hi: int,
+        windows: NDArray[np.float64] | None = None,
+    ) -> NDArray[np.float64]:
+        """The values of rows ``lo`` to ``hi`` in ``store``: ``(rows, pool + 1)``;
+        ``windows`` are those of ``store`` (:func:`_windows`) if made already."""
+        flat = store.reshape(-1)
+        if windows is None:
+            windows = _windows(store, model.pool_max + 1)
+        out: NDArray[np.float64] = windows[self.start[lo:hi]]
+        some = _within(self.restored, lo, hi)
+        if some.start != some.stop:
+            out[self.restored[some] - lo] = flat[self.restored_flat[some]][:, None]
+        some = _within(self.gone, lo, hi)
+        if some.start != some.stop:
+            out[self.gone[some] - lo] = flat[0]
+        out[:, 0] = flat[0]  # a car with no pool left is eliminated (the margin)
+        some = _within(self.checked_rows, lo, hi)
+        if some.start == some.stop:
+            return out
+        at = self.checked_rows[some] - lo
+        hit = self.hit
         mixed = out[at]
-        out[at] = np.where(checked, (1 - hit) * mixed + hit * below, mixed)
+        below = flat[self.below[some]]
+        out[at] = np.where(self.checked[some], (1 - hit) * mixed + hit * below, mixed)
         return out
+
+
+def _windows(store: NDArray[np.float64], width: int) -> NDArray[np.float64]:
+    """Every window of ``width`` consecutive states of the flattened ``store``, as the rows
+    of a view (no copy; read only)."""
+    flat = store.reshape(-1)
+    windows: NDArray[np.float64] = np.lib.stride_tricks.as_strided(
+        flat,
+        shape=(len(flat) - width + 1, width),
+        strides=(flat.strides[0],) * 2,
+        writeable=False,
+    )
+    return windows
+
+
+def _within(rows: NDArray[np.intp], lo: int, hi: int) -> slice:
+    """The part of the sorted ``rows`` from ``lo`` to ``hi`` (excluded)."""
+    first, last = np.searchsorted(rows, (lo, hi)).tolist()
+    return slice(first, last)
 
 
 def _values(model: SoloModel, land: _Landing, store: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -912,7 +1039,7 @@ def _values(model: SoloModel, land: _Landing, store: NDArray[np.float64]) -> NDA
     flat = store.reshape(-1)
     out: NDArray[np.float64] = flat[land.flat]
     if land.checked is not None:
-        hit = model.engine_hit()
+        hit = land.hit
         out[land.checked] = (1 - hit) * out[land.checked] + hit * flat[land.flat_below]
     return out
 
@@ -929,7 +1056,121 @@ def _solve_level(
 ) -> int:
     """Solve the positions of one level (:func:`_levels`) at once; returns the iterations.
 
-    The option rows of every position of the level are taken as one table.
+    :func:`_solve_levels` with this level alone.
+    """
+    return _solve_levels(model, tables, [positions], label, loops, store, penalty, tolerance)
+
+
+class _LevelRows:
+    """The option rows of the positions of some levels, level after level, as one table.
+
+    What does not depend on values is made once for these levels, not
+    level by level (on Monaco, 192 levels of 1 to 12 positions): the rows
+    joined, their landings' parts (:class:`_Rows`), which rows stay inside
+    their group (braking to a standstill, waiting in the pit lane), where
+    those that leave it read their values (:class:`_Reads`) and their face
+    groups. Level ``k`` holds the positions ``positions[slots[k]:slots[k + 1]]``
+    and a contiguous block of the rows.
+    """
+
+    def __init__(
+        self,
+        model: SoloModel,
+        tables: _Tables,
+        levels: list[NDArray[np.intp]],
+        label: NDArray[np.int32],
+    ) -> None:
+        self.positions = positions = (
+            np.concatenate(levels).astype(np.intp) if levels else np.zeros(0, dtype=np.intp)
+        )
+        self.slots = np.concatenate([[0], np.cumsum([len(part) for part in levels])]).astype(
+            np.int64
+        )
+        parts = [_rows_of(model, tables, p) for p in positions.tolist()]
+        counts = np.fromiter((len(r.group) for r in parts), np.int64, len(parts))
+        slot = np.repeat(np.arange(len(parts), dtype=np.int64), counts)
+
+        def joined(name: str, dtype: type) -> NDArray[Any]:
+            if not parts:
+                return np.zeros(0, dtype=dtype)
+            return np.concatenate([getattr(r, name) for r in parts])
+
+        rows = OptionRows(
+            group=joined("group", np.int64),
+            target=joined("target", np.int64),
+            loss=joined("loss", np.int64),
+            doomed=joined("doomed", bool),
+            restore=joined("restore", bool),
+            exempt=joined("exempt", bool),
+            starts=np.zeros(0, dtype=np.int64),
+        )
+        self.every = _Rows(model, tables, rows)
+        self.n_rows = len(rows.group)
+        self.n_groups = n_groups = len(model.groups)
+        #: face group of every row in the table (slot, then face group): non-decreasing
+        self.face = slot * n_groups + rows.group
+        target = rows.target
+        self.group_of_slot = label[positions]
+        # per level: every group is one position (on Monaco, all of them: a car braking to
+        # a standstill stays where it is), its change is its position's
+        shared = np.bincount(self.group_of_slot, minlength=len(label))[self.group_of_slot] > 1
+        self.alone = ~np.logical_or.reduceat(shared, self.slots[:-1]) if len(shared) else shared
+        # the group of each row's target; FINISHED (-1) reads a group no position is in
+        internal = np.append(label, -1)[target] == self.group_of_slot[slot]
+        first_row = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        level_rows = first_row[self.slots]
+        self.outer = np.flatnonzero(~internal)
+        #: where the rows leaving their group read their values (each level reads its part)
+        self.outer_reads = self.every.reads(model, self.outer)
+        self.inner = np.flatnonzero(internal)
+        self.outer_at = np.searchsorted(self.outer, level_rows)
+        self.inner_at = np.searchsorted(self.inner, level_rows)
+        # a face group's rows are consecutive and within one level: so are its segments
+        self.outer_faces, self.outer_starts = _segments(self.face[self.outer])
+        self.inner_faces, self.inner_starts = _segments(self.face[self.inner])
+        self.outer_segments = np.searchsorted(self.outer_starts, self.outer_at)
+        self.outer_lengths = np.diff(np.append(self.outer_starts, len(self.outer)))
+        #: where the rows inside their group land (each level lands its part)
+        self.inner_land = self.every.land(model, self.inner[:, None])
+        self.inner_below_at = self.inner_land.below_counts()
+        self.inner_segments = np.searchsorted(self.inner_starts, self.inner_at)
+
+    def part(
+        self, k: int, inner: bool
+    ) -> tuple[NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]:
+        """Level ``k``'s rows that leave their group (or, ``inner``, that stay in it): the
+        rows, and their face groups' places in the level's ``(slots * face groups)`` and
+        first rows (among these rows)."""
+        rows, at, faces, starts, segments = (
+            (self.inner, self.inner_at, self.inner_faces, self.inner_starts, self.inner_segments)
+            if inner
+            else (
+                self.outer,
+                self.outer_at,
+                self.outer_faces,
+                self.outer_starts,
+                self.outer_segments,
+            )
+        )
+        lo = int(at[k])
+        some = slice(int(segments[k]), int(segments[k + 1]))
+        face_lo = int(self.slots[k]) * self.n_groups
+        return rows[lo : int(at[k + 1])], faces[some] - face_lo, starts[some] - lo
+
+
+def _solve_levels(
+    model: SoloModel,
+    tables: _Tables,
+    levels: list[NDArray[np.intp]],
+    label: NDArray[np.int32],
+    loops: NDArray[np.bool_],
+    store: _Store,
+    penalty: float,
+    tolerance: float,
+) -> int:
+    """Solve the positions of each level (:func:`_levels`), lowest first; returns the iterations.
+
+    The option rows of every position of a level are taken as one table.
     Rows leaving their group land on values already final: their least
     value per face group and pool, and the first row reaching it, are
     computed once. Each iteration lands only the rows inside a group
@@ -938,47 +1179,71 @@ def _solve_level(
     by at most ``tolerance``, as if solved alone. Minima are exact, so the
     values are those of Bellman updates over all the rows. Then the chosen
     row of every face group and pool (the first of least value) is fixed and
-    the finish probability and turns are evaluated the same way.
+    the finish probability and turns are evaluated the same way. What does
+    not depend on values is made once for a run of levels (:class:`_LevelRows`,
+    :class:`_Gears`), of about ``_BATCH_ROWS`` rows: far fewer calls than level
+    by level, on arrays that stay in the processor's caches.
     """
+    levels = [part for part in levels if len(part)]
+    counts = [
+        sum(len(r.group) for r in (tables.rows[p] for p in part.tolist()) if r is not None)
+        for part in levels
+    ]
+    iterations = 0
+    first = 0
+    while first < len(levels):
+        last, rows = first + 1, counts[first]
+        while last < len(levels) and rows + counts[last] <= _BATCH_ROWS:
+            rows += counts[last]
+            last += 1
+        table = _LevelRows(model, tables, levels[first:last], label)
+        gears = _Gears(model, tables, table.positions, penalty)
+        for k in range(last - first):
+            iterations += _solve_part(model, tables, table, gears, k, loops, store, tolerance)
+        first = last
+    return iterations
+
+
+#: Option rows of the levels :func:`_solve_levels` prepares at once.
+_BATCH_ROWS = 1 << 15
+
+
+def _solve_part(
+    model: SoloModel,
+    tables: _Tables,
+    table: _LevelRows,
+    gears: _Gears,
+    k: int,
+    loops: NDArray[np.bool_],
+    store: _Store,
+    tolerance: float,
+) -> int:
+    """Solve level ``k`` of ``table`` (:func:`_solve_levels`); returns the iterations."""
     value, policy, finish, turns = store.value, store.policy, store.finish, store.turns
-    n_slots = len(positions)
+    lo, hi = int(table.slots[k]), int(table.slots[k + 1])
+    positions = table.positions[lo:hi]
+    n_slots = hi - lo
     n_groups = len(model.groups)
     pools = model.pool_max + 1
-    parts = [_rows_of(model, tables, p) for p in positions]
-    counts = np.fromiter((len(r.group) for r in parts), np.int64, n_slots)
-    slot = np.repeat(np.arange(n_slots), counts)
-
-    def joined(name: str) -> NDArray[Any]:  # the dtype of the field ``name``
-        return np.concatenate([getattr(r, name) for r in parts])
-
-    rows = OptionRows(
-        group=joined("group"),
-        target=joined("target"),
-        loss=joined("loss"),
-        doomed=joined("doomed"),
-        restore=joined("restore"),
-        exempt=joined("exempt"),
-        starts=np.zeros(0, dtype=np.int64),
-    )
-    every = _Rows(model, tables, rows)
-    n = len(rows.group)
-    face = slot * n_groups + rows.group  # face group of the level's table, non-decreasing
-    group_of_slot = label[positions]
-    target = rows.target
-    internal = (target != FINISHED) & (label[np.maximum(target, 0)] == group_of_slot[slot])
-    outer = np.flatnonzero(~internal)
-    inner = np.flatnonzero(internal)
+    every = table.every
+    n = table.n_rows  # past every row: no row yet
+    face_lo = lo * n_groups
+    outer, faces, starts = table.part(k, inner=False)
+    inner, inner_faces, inner_starts = table.part(k, inner=True)
     outer_best = np.full((n_slots * n_groups, pools), np.inf)
     outer_first = np.full((n_slots * n_groups, pools), n, dtype=np.int64)
     if len(outer):
-        w = every.row_values(model, outer, store.value_store)
-        faces, starts = _segments(face[outer])
-        outer_best[faces] = np.minimum.reduceat(w, starts, axis=0)
-        reached = w == outer_best[face[outer]]
-        outer_first[faces] = outer[_first_true(reached, starts)]
-    inner_land = every.land(model, inner[:, None])
-    inner_face = face[inner]
-    inner_faces, inner_starts = _segments(inner_face)
+        o_lo = int(table.outer_at[k])
+        w = table.outer_reads.read(
+            model, store.value_store, o_lo, o_lo + len(outer), store.value_windows
+        )
+        some = slice(int(table.outer_segments[k]), int(table.outer_segments[k + 1]))
+        least_w, first = _least(w, starts, table.outer_lengths[some])
+        outer_best[faces] = least_w
+        outer_first[faces] = outer[first]
+    i_lo = int(table.inner_at[k])
+    inner_land = table.inner_land.part(i_lo, i_lo + len(inner), table.inner_below_at)
+    inner_face = table.face[inner] - face_lo
 
     def best() -> tuple[NDArray[np.float64] | None, NDArray[np.float64]]:
         if not len(inner):
@@ -988,14 +1253,18 @@ def _solve_level(
         least[inner_faces] = np.minimum(least[inner_faces], np.minimum.reduceat(w, inner_starts))
         return w, least
 
-    groups, group_index = np.unique(group_of_slot, return_inverse=True)
+    group_of_slot = table.group_of_slot[lo:hi]
     cyclic = loops[group_of_slot]
+
+    alone = bool(table.alone[k])
 
     def still_changing(change: NDArray[np.float64]) -> NDArray[np.bool_]:
         """Per slot: its group changed by more than the tolerance (and has a cycle)."""
-        most = np.zeros(len(groups))
-        np.maximum.at(most, group_index, change)
-        return cyclic & (most[group_index] > tolerance)
+        if alone:
+            return cyclic & (change > tolerance)
+        most = np.zeros(len(loops))
+        np.maximum.at(most, group_of_slot, change)
+        return cyclic & (most[group_of_slot] > tolerance)
 
     iterations = 0
     active = np.ones(n_slots, dtype=bool)
@@ -1003,7 +1272,7 @@ def _solve_level(
         iterations += 1
         _, least = best()
         expected = _expected(tables, least.reshape(n_slots, n_groups, pools))
-        q_value, gear_choice = _gear_choice(model, tables, positions, expected, penalty)
+        q_value, gear_choice = gears.choose(expected, lo)
         change = np.abs(q_value - value[positions]).max(axis=(1, 2))
         update = positions[active]
         value[update] = q_value[active]
@@ -1021,17 +1290,11 @@ def _solve_level(
     land = every.land(model, chosen)
     active = np.ones(n_slots, dtype=bool)
     shape = (n_slots, n_groups, pools)
+    through, read = gears.through(policy[positions], lo)
     for _ in range(10_000):
         f_group = _values(model, land, store.finish_store).reshape(shape)
         a_group = _values(model, land, store.turns_store).reshape(shape)
-        f, a = _through_gear(
-            model,
-            tables,
-            positions,
-            policy[positions],
-            _expected(tables, f_group),
-            _expected(tables, a_group),
-        )
+        f, a = gears.follow(through, read, _expected(tables, f_group), _expected(tables, a_group))
         change = np.maximum(
             np.abs(f - finish[positions]).max(axis=(1, 2)),
             np.abs(a - turns[positions]).max(axis=(1, 2)),
@@ -1064,63 +1327,112 @@ def _expected(tables: _Tables, best: NDArray[np.float64]) -> NDArray[np.float64]
     return np.add.reduceat(tables.prob[None, :, None] * best, tables.gear_starts, axis=1)
 
 
-def _gear_choice(
-    model: SoloModel,
-    tables: _Tables,
-    positions: NDArray[np.intp],
-    expected: NDArray[np.float64],
-    penalty: float,
-) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
-    """Best gear for every position, previous gear and pool, given each gear's expected value.
+class _Gears:
+    """The gear choice (G-3, G-4) of ``positions``, its lookups made once.
 
-    ``expected`` is ``(positions, gears, pool)``; returns the values and the
-    gears, each ``(positions, previous gear, pool)``.
+    Every ``(position, previous gear, pool)`` reads each gear's expected
+    value at the pool left after that gear's downshift loss; where it reads
+    does not change from one iteration to the next, only what it reads.
+    The lookups index a flat array of the expected values of every
+    ``(position, gear, pool)``, with two slots past its end: the penalty
+    (the shift eliminates the car) and infinity (the gear is not legal).
+    A level, positions ``lo`` to ``lo + n`` (:class:`_LevelRows`), writes
+    and reads its part of that array.
     """
-    top = model.pool_max
-    pools = np.arange(top + 1)
-    legal = tables.legal[positions]  # (positions, previous, gears)
-    shift = tables.shift_loss[positions]
-    left = pools[None, None, None, :] - shift[:, :, :, None]
-    dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    at = np.arange(len(positions))[:, None, None, None]
-    g_index = np.arange(legal.shape[2])[None, None, :, None]
-    reach = expected[at, g_index, np.clip(left, 0, top)]
-    cand = np.where(dies, 1.0 + penalty, 1.0 + reach)
-    cand = np.where(legal[:, :, :, None], cand, np.inf)
-    choice = np.argmin(cand, axis=2)
-    q_value = np.take_along_axis(cand, choice[:, :, None, :], axis=2)[:, :, 0, :]
-    q_value[:, :, 0] = penalty
-    gear = (choice + 1).astype(np.int8)
-    gear[:, :, 0] = 0
-    return q_value, gear
 
+    def __init__(
+        self, model: SoloModel, tables: _Tables, positions: NDArray[np.intp], penalty: float
+    ) -> None:
+        top = model.pool_max
+        self.penalty = penalty
+        self.pools = pools = top + 1
+        legal = tables.legal[positions]  # (positions, previous, gears)
+        self.shift = shift = tables.shift_loss[positions]
+        n, _, gears = legal.shape
+        self.gears = gears
+        self.size = size = n * gears * pools
+        left = np.arange(pools)[None, None, None, :] - shift[:, :, :, None]
+        self.dies_at_zero = model.pool_dies_at_zero
+        dies = (left <= 0) if self.dies_at_zero else (left < 0)
+        at = (np.arange(n)[:, None, None, None] * gears + np.arange(gears)[None, None, :, None]) * (
+            pools
+        )
+        index = np.where(dies, size, at + np.minimum(np.maximum(left, 0), top))
+        index = np.where(legal[:, :, :, None], index, size + 1)
+        # gears last: the choice is a minimum along the last axis
+        self.index = np.ascontiguousarray(index.transpose(0, 1, 3, 2))
+        self.read = np.empty(size + 2)
+        self.read[size] = penalty
+        self.read[size + 1] = np.inf
 
-def _through_gear(
-    model: SoloModel,
-    tables: _Tables,
-    positions: NDArray[np.intp],
-    gear_policy: NDArray[np.int8],
-    f_gear: NDArray[np.float64],
-    a_gear: NDArray[np.float64],
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Apply the chosen gear (and its downshift loss) to per-gear finish values.
+    def choose(
+        self, expected: NDArray[np.float64], lo: int
+    ) -> tuple[NDArray[np.float64], NDArray[np.int8]]:
+        """Best gear for every position, previous gear and pool, given each gear's expected value.
 
-    ``gear_policy`` is ``(positions, previous gear, pool)``, ``f_gear`` and
-    ``a_gear`` are ``(positions, gears, pool)``.
-    """
-    top = model.pool_max
-    pools = np.arange(top + 1)[None, None, :]
-    gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
-    at = np.arange(len(positions))[:, None, None]
-    prev = np.arange(gear_policy.shape[1])[None, :, None]
-    left = pools - tables.shift_loss[positions][at, prev, gear]
-    dies = (left <= 0) if model.pool_dies_at_zero else (left < 0)
-    idx = np.clip(left, 0, top)
-    f = np.where(dies, 0.0, f_gear[at, gear, idx])
-    a = np.where(dies, 0.0, a_gear[at, gear, idx])
-    f[:, :, 0] = 0.0
-    a[:, :, 0] = 0.0
-    return f, f + a
+        ``expected`` is ``(positions, gears, pool)`` of positions ``lo`` to ``lo + n``;
+        returns the values and the gears, each ``(positions, previous gear, pool)``: one plus
+        the least value over the legal gears (the first gear of least value), the penalty
+        and no gear (0) at pool 0.
+        """
+        n = len(expected)
+        read = self.read
+        step = self.gears * self.pools
+        read[lo * step : (lo + n) * step] = expected.reshape(-1)
+        cand = read[self.index[lo : lo + n]]
+        cand += 1.0
+        choice = np.argmin(cand, axis=3)
+        # the least value is the one at the choice: one read per state, not a reduction
+        # along an axis of six
+        flat = cand.reshape(-1)
+        q_value = flat[np.arange(0, flat.size, self.gears) + choice.reshape(-1)].reshape(
+            choice.shape
+        )
+        q_value[:, :, 0] = self.penalty
+        gear = choice.astype(np.int8)
+        gear += 1
+        gear[:, :, 0] = 0
+        return q_value, gear
+
+    def through(
+        self, gear_policy: NDArray[np.int8], lo: int
+    ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+        """Where each state of ``gear_policy`` (``(positions, previous gear, pool)``, positions
+        ``lo`` to ``lo + n``) reads its gear's per-gear values (:meth:`follow`): the slot past
+        the end, 0, where the car is eliminated (by the shift, or with no pool)."""
+        n, width, pools = gear_policy.shape
+        top = pools - 1
+        gear = np.maximum(gear_policy.astype(np.int64), 1) - 1
+        at = np.arange(n)[:, None, None]
+        shift = self.shift[lo : lo + n]
+        left = np.arange(pools)[None, None, :] - shift[at, np.arange(width)[None, :, None], gear]
+        dies = (left <= 0) if self.dies_at_zero else (left < 0)
+        size = n * self.gears * pools
+        # np.clip's own overhead is that of several ufuncs on these small arrays
+        index = (at * self.gears + gear) * pools + np.minimum(np.maximum(left, 0), top)
+        index = np.where(dies, size, index)
+        index[:, :, 0] = size
+        read = np.empty(size + 1)
+        read[size] = 0.0
+        return index, read
+
+    @staticmethod
+    def follow(
+        index: NDArray[np.intp],
+        read: NDArray[np.float64],
+        f_gear: NDArray[np.float64],
+        a_gear: NDArray[np.float64],
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Finish probability and E[turns * 1{finish}] (``(positions, previous gear, pool)``)
+        of the chosen gears, from the per-gear values ``f_gear``, ``a_gear`` (``(positions,
+        gears, pool)``, before this turn) and the lookups of :meth:`through`."""
+        size = len(read) - 1
+        read[:size] = f_gear.reshape(-1)
+        f = read[index]
+        read[:size] = a_gear.reshape(-1)
+        a = read[index]
+        a += f
+        return f, a
 
 
 def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -1133,19 +1445,38 @@ def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[n
     >>> _first_true(mask, np.array([0, 2])).tolist()
     [[1, 0], [3, 3]]
     """
-    n, columns = mask.shape
-    # true elements column by column, each as column * n + row, in increasing order
-    flat = np.flatnonzero(mask.T)
-    wanted = np.arange(columns)[None, :] * n + starts[:, None]
-    first: NDArray[np.int64] = flat[np.searchsorted(flat, wanted)] - np.arange(columns)[None, :] * n
+    # each true element marked with its row, the others with a row past the end: the
+    # least mark of a group is its first true row (one pass in row order, no transpose)
+    n = len(mask)
+    marks = np.where(mask, np.arange(n, dtype=np.int64)[:, None], n)
+    first: NDArray[np.int64] = np.minimum.reduceat(marks, starts, axis=0)
     return first
+
+
+def _least(
+    w: NDArray[np.float64],
+    starts: NDArray[np.int64],
+    lengths: NDArray[np.int64] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the least value and
+    the first row that has it; ``lengths``, the groups' numbers of rows, if known.
+
+    Examples
+    --------
+    >>> w = np.array([[3.0, 1.0], [2.0, 1.0], [5.0, 0.5], [4.0, 0.5]])
+    >>> best, first = _least(w, np.array([0, 2]))
+    >>> best.tolist(), first.tolist()
+    ([[2.0, 1.0], [4.0, 0.5]], [[1, 0], [3, 2]])
+    """
+    best = np.minimum.reduceat(w, starts, axis=0)
+    if lengths is None:
+        lengths = np.diff(np.append(starts, len(w)))
+    return best, _first_true(w == np.repeat(best, lengths, axis=0), starts)
 
 
 def _first_argmin(w: NDArray[np.float64], starts: NDArray[np.int64]) -> NDArray[np.int64]:
     """Per group (rows ``starts[k]`` to ``starts[k+1]``) and column, the first row of least value."""
-    best = np.minimum.reduceat(w, starts, axis=0)
-    group = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(w))))
-    return _first_true(w == best[group], starts)
+    return _least(w, starts)[1]
 
 
 def _start_values(
