@@ -61,6 +61,9 @@ from fdlab.track.model import SpaceId
 #: A lone car's place: (space index, lap counter, stops made in its corner).
 Position: TypeAlias = tuple[int, int, int]
 
+#: The lines of an option priced without them (:meth:`_Searched.priced_option`).
+_NO_LINES: Final[frozenset[str]] = frozenset()
+
 #: Stand-in "position" of a car that crossed the line for the last time.
 FINISHED: Final = -1
 
@@ -498,19 +501,17 @@ class SoloModel:
         class (``options``) braked and blocked as given: as :meth:`_priced` prices
         them one by one.
         """
-        space = found.space
-        rows = list(
-            zip(options.tolist(), classes.tolist(), braked.tolist(), blocked.tolist(), strict=True)
-        )
         # a healthy car on lap 0, never on its last lap: move_cost reads no path (S-4)
-        car = self._car_on(space)
-        priced = [found.priced_option(i, b, bool(x), last_lap=False) for i, _, b, x in rows]
+        car = self._car_on(found.space)
+        priced = [
+            found.priced_option(i, b, bool(x), last_lap=False)
+            for i, b, x in zip(options.tolist(), braked.tolist(), blocked.tolist(), strict=True)
+        ]
         costs = move_costs(self.board, self.preset, car, priced)
-        for (_, c, b, x), option, cost in zip(rows, priced, costs, strict=True):
-            self._costs.setdefault(self._cost_key(space, option, b, bool(x)), cost)
-            self._loss[c, b, x] = cost.total
-            self._doom[c, b, x] = cost.eliminated or not cost.allowed
-            self._known[c, b, x] = True
+        at = (classes, braked, blocked)
+        self._loss[at] = [cost.total for cost in costs]
+        self._doom[at] = [cost.eliminated or not cost.allowed for cost in costs]
+        self._known[at] = True
 
     def finish_cost(self, space: int, option: MoveOption) -> MoveCost:
         """``move_cost`` of a move that ends the race (S-4: on the last lap, across the line).
@@ -946,20 +947,24 @@ class _Searched:
         """
         overshoots = self.overshoots[i]
         destination = int(self.destination[i])
-        path, lines = self._path_and_lines(i) if last_lap else ((), frozenset[str]())
-        return MoveOption(
-            destination=destination,
-            path=path,
-            moved=int(self.moved[i]),
-            braked=braked,
-            blocked=blocked,
-            lane_changes=0,
-            overshoots=overshoots,
-            corners_left=(),
-            stop_counts=not overshoots or self._board.corner[destination] is None,
-            lines=lines,
-            danger=(),
-            boxed=bool(self.boxed[i]),
+        path, lines = self._path_and_lines(i) if last_lap else ((), _NO_LINES)
+        # the named tuple made without its Python-level __new__ (made by the thousand)
+        return tuple.__new__(
+            MoveOption,
+            (
+                destination,
+                path,
+                int(self.moved[i]),  # moved
+                braked,
+                blocked,
+                0,  # lane_changes
+                overshoots,
+                (),  # corners_left
+                not overshoots or self._board.corner[destination] is None,  # stop_counts
+                lines,
+                (),  # danger
+                bool(self.boxed[i]),
+            ),
         )
 
     def _path_and_lines(self, i: int) -> tuple[tuple[int, ...], frozenset[str]]:
