@@ -447,8 +447,9 @@ class _Batch:
         n = len(steps.s)
         if not n:
             return steps
-        order = np.argsort(_key_numbers(steps), kind="stable")  # key by key, each as made
-        key = _key_numbers(steps)[order]
+        numbers = _key_numbers(steps)
+        order = np.argsort(numbers, kind="stable")  # key by key, each as made
+        key = numbers[order]
         head = np.ones(n, dtype=bool)
         head[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(head)
@@ -471,22 +472,20 @@ class _Batch:
         fewest lane changes (the first of them), search by search in the plain
         search's order: moved descending, destination, danger, overshoots, boxed."""
         n = len(found.s)
-        order = np.lexsort(
-            (
-                np.arange(n),
-                found.boxed,
-                self.records.ranks()[found.rec],
-                found.nd,
-                found.v,
-                -found.moved,
+        key = _packed(
+            [
                 found.s,
-            )
+                found.moved.max(initial=0) - found.moved,
+                found.v,
+                found.nd,
+                self.records.ranks()[found.rec],
+                found.boxed.astype(np.int64),
+            ]
         )
-        differs = np.zeros(n, dtype=bool)
-        differs[:1] = True
-        for name in ("s", "moved", "v", "nd", "rec", "boxed"):
-            column = getattr(found, name)[order]
-            differs[1:] |= column[1:] != column[:-1]
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        differs = np.ones(n, dtype=bool)
+        differs[1:] = key[1:] != key[:-1]
         heads = np.flatnonzero(differs)
         rank = found.lc[order] * n + np.arange(n)
         chosen = found.take(order[np.minimum.reduceat(rank, heads) % n] if n else order)
@@ -509,13 +508,24 @@ class _Batch:
 
 def _key_numbers(steps: _Entries) -> _Ints:
     """A number per state key (search, space, corner left, record, danger count), equal
-    exactly for equal keys: the fields packed into one integer, or numbered by a sort of
-    the keys where they do not fit in one."""
-    fields = [steps.s, steps.v, steps.left.astype(np.int64), steps.rec, steps.nd]
-    key = np.zeros(len(steps.s), dtype=np.int64)
+    exactly for equal keys (:func:`_packed`)."""
+    return _packed([steps.s, steps.v, steps.left.astype(np.int64), steps.rec, steps.nd])
+
+
+def _packed(fields: list[_Ints]) -> _Ints:
+    """One number per element for non-negative ``fields``, in their lexicographic order
+    (equal exactly where every field is): the fields packed into one integer, or, where
+    they do not fit in one, numbered by a sort of the rows.
+
+    Examples
+    --------
+    >>> _packed([np.array([1, 0, 1]), np.array([0, 5, 0])]).tolist()
+    [6, 5, 6]
+    """
+    key = np.zeros(len(fields[0]), dtype=np.int64)
     room = 1
     for field in fields:
-        width = int(field.max()) + 1
+        width = int(field.max(initial=0)) + 1
         room *= width
         key = key * width + field
     if room >= 1 << 62:
