@@ -719,23 +719,22 @@ class _Batch:
         search = np.repeat(np.arange(n_search), np.diff(found.first))
         start = np.asarray([space for space, _ in keys], dtype=np.int64)[search]
         # overshoots: one tuple per distinct (record, spaces moved), the model's own objects
-        code = found.record * (model.max_roll + 1) + found.moved
-        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        distinct = np.empty(len(first), dtype=object)
+        width = model.max_roll + 1
+        codes, inverse = _numbered(found.record * width + found.moved)
+        distinct = np.empty(len(codes), dtype=object)
         memo, records = model._overshoots, found.records
-        for u, i in enumerate(first.tolist()):
-            record = records[int(found.record[i])]
-            distinct[u] = memo[record, int(found.moved[i])] if record else ()
+        for u, code in enumerate(codes.tolist()):
+            record = records[code // width]
+            distinct[u] = memo[record, code % width] if record else ()
         self.overshoots: NDArray[np.object_] = distinct[inverse]
         # cost classes: one per distinct (overshoots, starts in the pit zone, ends in it)
         pit = model._off_track[found.destination]
         start_pit = model._off_track[start]
-        kind = (inverse.astype(np.int64) * 2 + start_pit) * 2 + pit
-        kinds, first_kind, kind_inverse = np.unique(kind, return_index=True, return_inverse=True)
+        kinds, kind_inverse = _numbered((inverse * 2 + start_pit) * 2 + pit)
         numbers = np.empty(len(kinds), dtype=np.int64)
         known = model._classes
-        for u, i in enumerate(first_kind.tolist()):
-            key = (distinct[inverse[i]], bool(start_pit[i]), bool(pit[i]))
+        for u, kind in enumerate(kinds.tolist()):
+            key = (distinct[kind // 4], bool(kind // 2 % 2), bool(kind % 2))
             k = known.get(key)
             numbers[u] = model._new_cost_class(key) if k is None else k
         self.classes = numbers[kind_inverse]
@@ -783,6 +782,25 @@ class _Batch:
         if lines is None:
             lines = self._line_sets[bits] = self.found.line_set(bits)
         return lines
+
+
+def _numbered(values: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct ``values`` (non-negative, not much larger than their count), in
+    increasing order, and each value's place among them: ``np.unique`` with
+    ``return_inverse``, by counting instead of sorting.
+
+    Examples
+    --------
+    >>> distinct, place = _numbered(np.array([5, 2, 5, 9]))
+    >>> distinct.tolist(), place.tolist()
+    ([2, 5, 9], [1, 0, 1, 2])
+    """
+    if not len(values):
+        return values, values
+    distinct = np.flatnonzero(np.bincount(values))
+    place = np.zeros(int(distinct[-1]) + 1, dtype=np.int64)
+    place[distinct] = np.arange(len(distinct))
+    return distinct, place[values]
 
 
 class _Searched:
