@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from fdlab.par.errors import SoloModelError
 from fdlab.rules.board import (
     STEP_BOX_IN,
     STEP_CORNER_LANE_CHANGE,
@@ -230,7 +231,7 @@ def search_many(board: Board, starts: list[int], rules: list[MoveRules], roll: i
 
     Raises
     ------
-    ValueError
+    SoloModelError
         For rules of a car that is not alone, or rules that differ otherwise.
 
     Examples
@@ -252,7 +253,9 @@ def search_many(board: Board, starts: list[int], rules: list[MoveRules], roll: i
             or (r.own_box, r.avoid, r.max_lane_changes)
             != (common.own_box, common.avoid, common.max_lane_changes)
         ):
-            raise ValueError(f"search_many models a lone car with the same box and limits: {r}")
+            raise SoloModelError(
+                f"search_many models a lone car with the same box and limits, not {r}"
+            )
     search = _Batch(board, starts, rules, common, roll)
     layer = search.first_layer()
     found: list[_Entries] = []

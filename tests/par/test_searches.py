@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fdlab.par.errors import SoloModelError
 from fdlab.par.model import SoloModel
 from fdlab.par.searches import search_many
 from fdlab.rules.board import compile_board
@@ -129,7 +130,7 @@ def test_a_search_with_another_car_is_refused_with_the_reason():
     """Only a lone car is searched in a batch: another car on the board is for the plain
     search (M-2)."""
     board = compile_board(from_ascii(". . . . ."))
-    with pytest.raises(ValueError, match="lone car"):
+    with pytest.raises(SoloModelError, match="lone car"):
         search_many(board, [0], [MoveRules(occupied=frozenset({2}))], 3)
 
 
