@@ -313,10 +313,16 @@ class SoloModel:
 
         A car in a corner with fewer stops than it needs searches like one
         with none: only the stops recorded when it leaves the corner differ
-        (C-3), so that search is made once (:meth:`_Searched.with_stops`).
+        (C-3), so outside the batch that search is made once
+        (:meth:`_Searched.with_stops`).
         """
         corner = self.board.corner[space]
-        if corner is None or not 0 < rules.stops_made < self.board.stops[corner]:
+        batch = self._batch
+        if (
+            corner is None
+            or not 0 < rules.stops_made < self.board.stops[corner]
+            or (batch is not None and (space, rules) in batch.index)
+        ):
             return self._new_search(space, rules)
         none_made = replace(rules, stops_made=0)
         base = self._searches.get((space, none_made))
@@ -334,10 +340,10 @@ class SoloModel:
 
     def _batch_keys(self) -> list[tuple[int, MoveRules]]:
         """The searches the exploration will ask for, to make them all at once: from every
-        space, with no stops made and (in a corner) with its stops made, with the pit lane
-        open and closed as the laps have it where a step into it is in reach. A few are
-        never asked for (a space no move ends on); one not made here is made when asked.
-        Spaces whose searches an earlier model gives are left out."""
+        space, with every count of stops made in its corner (none off corners), with the
+        pit lane open and closed as the laps have it where a step into it is in reach. A
+        few are never asked for (a space no move ends on); one not made here is made when
+        asked. Spaces whose searches an earlier model gives are left out."""
         board = self.board
         earlier = self._earlier
         pit_values = sorted({self.pit_allowed(lap) for lap in range(self.preset.laps + 1)})
@@ -346,7 +352,7 @@ class SoloModel:
             if earlier is not None and earlier.untouched[space]:
                 continue
             corner = board.corner[space]
-            stops = [0] if corner is None else [0, board.stops[corner]]
+            stops = [0] if corner is None else list(range(board.stops[corner] + 1))
             pits = [p for p in pit_values if not p or self._pit_in_reach(space)]
             for pit in pits:
                 for made in stops:
