@@ -120,6 +120,9 @@ class _Board:
 
 
 def _board_arrays(board: Board, avoid: frozenset[int], roll: int) -> _Board:
+    """What the searches read of ``board`` as arrays: corners by code, lanes, danger
+    spaces, the lanes passing a space reopens (M-4, the ``avoid`` spaces), and the
+    steps out of every space in the plain search's order (:func:`_edges`)."""
     corner_ids = sorted({c for c in board.corner if c is not None}, key=repr)
     code_of = {c: k for k, c in enumerate(corner_ids)}
     corner = np.asarray([-1 if c is None else code_of[c] for c in board.corner], dtype=np.int64)
@@ -256,7 +259,7 @@ def search_many(board: Board, starts: list[int], rules: list[MoveRules], roll: i
             raise SoloModelError(
                 f"search_many models a lone car with the same box and limits, not {r}"
             )
-    search = _Batch(board, starts, rules, common, roll)
+    search = _Searching(board, starts, rules, common, roll)
     layer = search.first_layer()
     found: list[_Entries] = []
     for d in range(roll + 1):
@@ -317,7 +320,7 @@ _FIELDS = (
 )  # fmt: skip
 
 
-class _Batch:
+class _Searching:
     """The state of many searches made together: the board as arrays, the overshoot
     records and the path store (a node per space entered: its parent node and the space)."""
 
