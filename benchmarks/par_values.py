@@ -6,8 +6,8 @@ Usage::
     python benchmarks/par_values.py --track tracks/zandvoort.json --laps 2 --runs 5
 
 The model and the option rows of the board are made once; then the value
-iteration (:func:`fdlab.par.solve._levels`, :func:`fdlab.par.solve._solve_levels`
-and the start, :func:`fdlab.par.solve._start_values`) runs ``--runs`` times on
+iteration (:func:`fdlab.par.values._levels`, :func:`fdlab.par.values._solve_levels`
+and the start, :func:`fdlab.par.values._start_values`) runs ``--runs`` times on
 a fresh store, with the cycle collector off as in a solve. Prints the least
 and the median wall-clock time of each part. On a busy machine the least is
 the better guide.
@@ -20,7 +20,8 @@ import statistics
 import time
 from pathlib import Path
 
-from fdlab.par import solve
+from fdlab.par import rows as par_rows
+from fdlab.par import values
 from fdlab.par.model import SoloModel
 from fdlab.rules.board import compile_board
 from fdlab.rules.collector import paused_collections
@@ -40,17 +41,17 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     board = compile_board(load_track(args.track))
     model = SoloModel(board, get_preset("basic", args.laps), 1, reuse=False)
-    tables = solve._tables(model)
+    tables = par_rows._tables(model)
     times: dict[str, list[float]] = {"levels": [], "solve": [], "start": [], "values": []}
     with paused_collections():
         for _ in range(args.runs):
             began = time.perf_counter()
-            store = solve._Store(model, PENALTY)
-            label, loops, levels = solve._levels(tables.rows)
+            store = values._Store(model, PENALTY)
+            label, loops, levels = values._levels(tables.rows)
             leveled = time.perf_counter()
-            solve._solve_levels(model, tables, levels, label, loops, store, PENALTY, TOLERANCE)
+            values._solve_levels(model, tables, levels, label, loops, store, PENALTY, TOLERANCE)
             solved = time.perf_counter()
-            solve._start_values(model, tables, store, PENALTY)
+            values._start_values(model, tables, store, PENALTY)
             ended = time.perf_counter()
             times["levels"].append(leveled - began)
             times["solve"].append(solved - leveled)

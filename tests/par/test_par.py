@@ -378,7 +378,8 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
     with pit stops restoring the pool (P-2) and engine checks (D-6) in the rows."""
     import numpy as np
 
-    from fdlab.par.solve import _Rows, _rows_of, _Store, _tables, _values
+    from fdlab.par.rows import _rows_of, _tables
+    from fdlab.par.values import _Rows, _Store, _values
 
     top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
     pit = "x " * 27 + "p p p p p x"
@@ -407,7 +408,7 @@ def test_stable_order_is_the_stable_argsort(size, bound):
     their order; values too large to pack fall back to the argsort itself."""
     import numpy as np
 
-    from fdlab.par.solve import _stable_order
+    from fdlab.par.rows import _stable_order
 
     rng = np.random.default_rng(size)
     values = rng.integers(0, bound, size, dtype=np.int64)
@@ -419,7 +420,7 @@ def test_stable_order_is_the_stable_argsort(size, bound):
 def test_distinct_rows_made_from_the_options_are_those_of_all_the_rows(name):
     """The solver's rows of each position, made from its search's options, are those
     ``_distinct`` keeps of all its rows (P-2 boxes and two laps in the pit ring)."""
-    from fdlab.par.solve import _distinct, _distinct_rows
+    from fdlab.par.rows import _distinct, _distinct_rows
     from fdlab.track import load_track
 
     laps = 2 if name == "pit ring" else 1
@@ -440,7 +441,7 @@ def test_first_true_is_the_first_row_of_each_group_and_column():
     """The solver's first row of least value (ties: the option listed first) per face."""
     import numpy as np
 
-    from fdlab.par.solve import _first_true
+    from fdlab.par.values import _first_true
 
     rng = np.random.default_rng(3)
     mask = rng.random((60, 5)) < 0.3
@@ -470,7 +471,8 @@ def test_the_rows_kept_give_every_group_minimum_of_all_the_rows(name):
     values that do not rise with the pool (a lone car's values never do)."""
     import numpy as np
 
-    from fdlab.par.solve import _distinct, _Rows, _Store, _tables
+    from fdlab.par.rows import _distinct, _tables
+    from fdlab.par.values import _Rows, _Store
     from fdlab.track import load_track
 
     track = ring() if name == "ring" else load_track(TRACKS / "training.json")
@@ -520,7 +522,7 @@ def test_the_distinct_rows_are_those_of_the_plain_reference(name):
     two laps with the pits open on the pit ring (rows that restore the pool)."""
     import numpy as np
 
-    from fdlab.par.solve import _distinct
+    from fdlab.par.rows import _distinct
     from fdlab.rules.presets import get_preset
     from fdlab.track import load_track
 

@@ -1,4 +1,4 @@
-"""The value iteration's faster routines (fdlab.par.solve) against plain ones: same results.
+"""The value iteration's faster routines (fdlab.par.values, fdlab.par.rows) against plain ones: same results.
 
 Each routine made faster is compared, on random inputs and on edge cases
 (nothing, a single row), with a plain implementation written here: the
@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fdlab.par import solve as par_solve
+from fdlab.par import rows as par_rows
 from fdlab.par import solve_par
+from fdlab.par import values as par_values
 from fdlab.par.model import FINISHED, SoloModel
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import BASIC
@@ -43,7 +44,7 @@ def plain_moves(n, targets):
 @pytest.mark.parametrize("dense", [True, False])
 def test_moves_are_the_distinct_pairs_in_order_dense_or_sorted(dense, monkeypatch):
     if not dense:  # every table too large: the np.unique path
-        monkeypatch.setattr(par_solve, "_DENSE_PAIRS", 0)
+        monkeypatch.setattr(par_values, "_DENSE_PAIRS", 0)
     rng = np.random.default_rng(11)
     for n in (1, 2, 7, 40):
         for _ in range(20):
@@ -51,7 +52,7 @@ def test_moves_are_the_distinct_pairs_in_order_dense_or_sorted(dense, monkeypatc
                 rng.integers(-1, n, size=int(rng.integers(0, 12))).astype(np.int64)
                 for _ in range(n)
             ]
-            src, dst = par_solve._moves(n, targets)
+            src, dst = par_values._moves(n, targets)
             assert src.dtype == dst.dtype == np.int64
             assert (src.tolist(), dst.tolist()) == plain_moves(n, targets)
 
@@ -59,27 +60,27 @@ def test_moves_are_the_distinct_pairs_in_order_dense_or_sorted(dense, monkeypatc
 @pytest.mark.parametrize("dense", [True, False])
 def test_moves_of_nothing_and_of_finishing_moves_only(dense, monkeypatch):
     if not dense:
-        monkeypatch.setattr(par_solve, "_DENSE_PAIRS", 0)
-    src, dst = par_solve._moves(0, [])
+        monkeypatch.setattr(par_values, "_DENSE_PAIRS", 0)
+    src, dst = par_values._moves(0, [])
     assert len(src) == len(dst) == 0
     empty = np.zeros(0, dtype=np.int64)
-    src, dst = par_solve._moves(2, [empty, np.array([FINISHED, FINISHED])])
+    src, dst = par_values._moves(2, [empty, np.array([FINISHED, FINISHED])])
     assert len(src) == len(dst) == 0
-    src, dst = par_solve._moves(1, [np.array([0, 0, FINISHED])])
+    src, dst = par_values._moves(1, [np.array([0, 0, FINISHED])])
     assert (src.tolist(), dst.tolist()) == ([0], [0])
 
 
 @pytest.mark.parametrize("dense", [True, False])
 def test_pairs_match_a_sort_of_the_pairs(dense, monkeypatch):
     if not dense:
-        monkeypatch.setattr(par_solve, "_DENSE_PAIRS", 0)
+        monkeypatch.setattr(par_values, "_DENSE_PAIRS", 0)
     rng = np.random.default_rng(12)
     for n, width in ((1, 1), (3, 5), (30, 30), (50, 9)):
         for drop_last in (False, True):
             size = int(rng.integers(0, 200))
             src = rng.integers(0, n, size=size).astype(np.int64)
             dst = rng.integers(0, width, size=size).astype(np.int64)
-            first, second = par_solve._pairs(n, src, dst, width, drop_last=drop_last)
+            first, second = par_values._pairs(n, src, dst, width, drop_last=drop_last)
             pairs = sorted(
                 {(a, b) for a, b in zip(src.tolist(), dst.tolist(), strict=True)}
                 - ({(a, width - 1) for a in range(n)} if drop_last else set())
@@ -114,22 +115,22 @@ def test_least_is_the_least_value_and_its_first_row_per_group_and_column():
     for rows in (1, 2, 5, 60, 300):
         for columns in (1, 4, 19):
             w, starts = random_groups(rng, rows, columns)
-            best, first = par_solve._least(w, starts)
+            best, first = par_values._least(w, starts)
             want_best, want_first = plain_least(w, starts)
             assert np.array_equal(best, want_best)
             assert np.array_equal(first, want_first)
-            assert np.array_equal(par_solve._first_argmin(w, starts), want_first)
+            assert np.array_equal(par_values._first_argmin(w, starts), want_first)
             every_row = np.ones(w.shape, dtype=bool)  # the first row of each group
             assert np.array_equal(
-                par_solve._first_true(every_row, starts), np.repeat(starts[:, None], columns, 1)
+                par_values._first_true(every_row, starts), np.repeat(starts[:, None], columns, 1)
             )
 
 
 def test_least_of_a_single_row_and_of_no_rows():
     w = np.array([[2.0, np.inf, 0.0]])
-    best, first = par_solve._least(w, np.array([0]))
+    best, first = par_values._least(w, np.array([0]))
     assert best.tolist() == [[2.0, np.inf, 0.0]] and first.tolist() == [[0, 0, 0]]
-    best, first = par_solve._least(np.zeros((0, 3)), np.zeros(0, dtype=np.int64))
+    best, first = par_values._least(np.zeros((0, 3)), np.zeros(0, dtype=np.int64))
     assert best.shape == first.shape == (0, 3)
 
 
@@ -144,7 +145,7 @@ def test_first_true_of_random_masks_is_the_plain_first_true_row():
             [a + int(np.argmax(mask[a:b, c])) for c in range(7)]
             for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
         ]
-        assert par_solve._first_true(mask, starts).tolist() == want
+        assert par_values._first_true(mask, starts).tolist() == want
 
 
 # --- the gear choice (G-3, G-4) ----------------------------------------------------------
@@ -191,10 +192,10 @@ def plain_through_gear(model, tables, positions, gear_policy, f_gear, a_gear):
 def test_gears_choose_and_follow_as_the_plain_gear_choice(laps):
     """Random expected values with ties (a gear as good as another: the first is chosen)."""
     model = SoloModel(compile_board(pit_ring()), BASIC.with_laps(laps))
-    tables = par_solve._tables(model)
+    tables = par_rows._tables(model)
     rng = np.random.default_rng(15)
     everyone = rng.permutation(len(model.positions))
-    gears = par_solve._Gears(model, tables, everyone, 1000.0)
+    gears = par_values._Gears(model, tables, everyone, 1000.0)
     n_gears = tables.legal.shape[2]
     shape = (n_gears, model.pool_max + 1)
     for lo, hi in ((0, 1), (1, 4), (4, 4 + len(everyone) // 2), (len(everyone) - 1, len(everyone))):
@@ -218,17 +219,17 @@ def test_reads_of_a_part_of_the_rows_are_the_general_landing_of_those_rows():
     """Pit stops restoring the pool (P-2), engine checks (D-6), rows that eliminate the car:
     every part ``lo`` to ``hi`` of the rows reads what the general landing does."""
     model = SoloModel(compile_board(pit_ring()), BASIC.with_laps(2))
-    tables = par_solve._tables(model)
-    store = par_solve._Store(model, 1000.0)
+    tables = par_rows._tables(model)
+    store = par_values._Store(model, 1000.0)
     store.value_store[:] = np.random.default_rng(16).random(store.value_store.shape)
     rng = np.random.default_rng(17)
     for p in range(0, len(model.positions), 3):
-        rows = par_solve._Rows(model, tables, par_solve._rows_of(model, tables, p))
+        rows = par_values._Rows(model, tables, par_rows._rows_of(model, tables, p))
         some = np.sort(rng.choice(len(rows.rows.group), size=len(rows.rows.group) // 2))
         reads = rows.reads(model, some)
         for lo, hi in ((0, len(some)), (0, 1), (len(some) // 3, len(some)), (2, 2)):
             lo, hi = min(lo, len(some)), min(hi, len(some))
-            general = par_solve._values(
+            general = par_values._values(
                 model, rows.land(model, some[lo:hi, None]), store.value_store
             )
             assert np.array_equal(reads.read(model, store.value_store, lo, hi), general)
@@ -238,9 +239,9 @@ def test_reads_of_a_part_of_the_rows_are_the_general_landing_of_those_rows():
 
 
 def solved_level_by_level(model, tables, levels, label, loops):
-    store = par_solve._Store(model, 1000.0)
+    store = par_values._Store(model, 1000.0)
     for part in levels:
-        par_solve._solve_level(model, tables, part, label, loops, store, 1000.0, 1e-10)
+        par_values._solve_level(model, tables, part, label, loops, store, 1000.0, 1e-10)
     return store
 
 
@@ -249,26 +250,26 @@ def solved_level_by_level(model, tables, levels, label, loops):
 def test_levels_solved_together_are_the_levels_solved_one_by_one(name, laps, batch, monkeypatch):
     """:class:`_LevelRows` slices one table of several levels (``batch`` rows or more):
     the same as a table per level."""
-    monkeypatch.setattr(par_solve, "_BATCH_ROWS", batch)
+    monkeypatch.setattr(par_values, "_BATCH_ROWS", batch)
     track = pit_ring() if name == "ring" else load_track(TRACKS / "training.json")
     model = SoloModel(compile_board(track), BASIC.with_laps(laps))
-    tables = par_solve._tables(model)
-    label, loops, levels = par_solve._levels(tables.rows)
+    tables = par_rows._tables(model)
+    label, loops, levels = par_values._levels(tables.rows)
     one_by_one = solved_level_by_level(model, tables, levels, label, loops)
-    together = par_solve._Store(model, 1000.0)
-    par_solve._solve_levels(model, tables, levels, label, loops, together, 1000.0, 1e-10)
+    together = par_values._Store(model, 1000.0)
+    par_values._solve_levels(model, tables, levels, label, loops, together, 1000.0, 1e-10)
     for field in ("value_store", "finish_store", "turns_store", "policy"):
         assert np.array_equal(getattr(together, field), getattr(one_by_one, field)), field
 
 
 def test_no_level_to_solve_is_no_iteration():
     model = SoloModel(compile_board(pit_ring()), BASIC)
-    tables = par_solve._tables(model)
-    label, loops, levels = par_solve._levels(tables.rows)
-    store = par_solve._Store(model, 1000.0)
+    tables = par_rows._tables(model)
+    label, loops, levels = par_values._levels(tables.rows)
+    store = par_values._Store(model, 1000.0)
     empty = np.zeros(0, dtype=np.intp)
-    assert par_solve._solve_levels(model, tables, [], label, loops, store, 1.0, 1e-10) == 0
-    assert par_solve._solve_levels(model, tables, [empty], label, loops, store, 1.0, 1e-10) == 0
+    assert par_values._solve_levels(model, tables, [], label, loops, store, 1.0, 1e-10) == 0
+    assert par_values._solve_levels(model, tables, [empty], label, loops, store, 1.0, 1e-10) == 0
 
 
 def test_a_board_of_one_straight_is_solved_as_before():
@@ -280,22 +281,22 @@ def test_a_board_of_one_straight_is_solved_as_before():
 def test_a_part_of_a_landing_is_the_landing_of_those_rows():
     """:meth:`_Landing.part` (the rows inside their group, landed once for every level)."""
     model = SoloModel(compile_board(pit_ring()), BASIC.with_laps(2))
-    tables = par_solve._tables(model)
-    store = par_solve._Store(model, 1000.0)
+    tables = par_rows._tables(model)
+    store = par_values._Store(model, 1000.0)
     store.value_store[:] = np.random.default_rng(18).random(store.value_store.shape)
     checked = 0
     for p in range(0, len(model.positions), 5):
-        rows = par_solve._Rows(model, tables, par_solve._rows_of(model, tables, p))
+        rows = par_values._Rows(model, tables, par_rows._rows_of(model, tables, p))
         every = np.arange(len(rows.rows.group))
         land = rows.land(model, every[:, None])
         below_at = land.below_counts()
         checked += int(below_at[-1])
         for lo, hi in ((0, len(every)), (0, 1), (len(every) // 2, len(every)), (3, 3)):
             lo, hi = min(lo, len(every)), min(hi, len(every))
-            alone = par_solve._values(
+            alone = par_values._values(
                 model, rows.land(model, every[lo:hi, None]), store.value_store
             )
-            part = par_solve._values(model, land.part(lo, hi, below_at), store.value_store)
+            part = par_values._values(model, land.part(lo, hi, below_at), store.value_store)
             assert np.array_equal(part, alone)
     assert checked
 
@@ -306,18 +307,18 @@ def test_a_group_of_several_positions_changes_by_its_most_changed_position():
     not ``alone`` and its group iterates until both positions settle: the values agree
     with the solve of separate groups within the tolerance."""
     model = SoloModel(compile_board(pit_ring()), BASIC.with_laps(2))
-    tables = par_solve._tables(model)
-    label, loops, levels = par_solve._levels(tables.rows)
+    tables = par_rows._tables(model)
+    label, loops, levels = par_values._levels(tables.rows)
     k = next(k for k, part in enumerate(levels) if len(part) >= 2 and loops[label[part]].all())
     a, b = levels[k][:2]
     merged = label.copy()
     merged[merged == label[b]] = label[a]
-    table = par_solve._LevelRows(model, tables, levels, merged)
+    table = par_values._LevelRows(model, tables, levels, merged)
     assert not table.alone[k] and table.alone[np.arange(len(levels)) != k].all()
-    assert par_solve._LevelRows(model, tables, levels, label).alone.all()
-    apart = par_solve._Store(model, 1000.0)
-    par_solve._solve_levels(model, tables, levels, label, loops, apart, 1000.0, 1e-10)
-    together = par_solve._Store(model, 1000.0)
-    par_solve._solve_levels(model, tables, levels, merged, loops, together, 1000.0, 1e-10)
+    assert par_values._LevelRows(model, tables, levels, label).alone.all()
+    apart = par_values._Store(model, 1000.0)
+    par_values._solve_levels(model, tables, levels, label, loops, apart, 1000.0, 1e-10)
+    together = par_values._Store(model, 1000.0)
+    par_values._solve_levels(model, tables, levels, merged, loops, together, 1000.0, 1e-10)
     assert np.allclose(together.value, apart.value, rtol=0, atol=1e-8)
     assert np.allclose(together.finish, apart.finish, rtol=0, atol=1e-8)
