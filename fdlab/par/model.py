@@ -608,14 +608,17 @@ class SoloModel:
         fits = n - first
         # a blocked car moves as far as it can; only its farthest options are blocked
         farthest = np.where(fits > 0, moved[np.minimum(first, n - 1)], -1)
-        boxes = np.concatenate([[0], np.cumsum(boxed)])
-        full = (farthest == rolls) | (boxes[n] > boxes[first])
+        full = farthest == rolls
+        any_box = bool(boxed.any())  # most searches reach no box
+        if any_box:
+            boxes = np.concatenate([[0], np.cumsum(boxed)])
+            full |= boxes[n] > boxes[first]
         group = np.repeat(np.arange(len(rolls)), fits)
         idx = np.arange(len(group)) + np.repeat(first - (np.cumsum(fits) - fits), fits)
         braked, blocked_rows = braking(  # arithmetic, so it applies element by element
             rolls[group],
             moved[idx],
-            boxed[idx].astype(np.int64),
+            boxed[idx].astype(np.int64) if any_box else 0,
             full[group].astype(np.int64),
             farthest[group],
         )

@@ -138,9 +138,14 @@ def _kept(
     restore (P-2) and landing kind (target, restore and engine-check exemption as one
     number, non-negative)."""
     top = model.pool_max
-    doomed = doomed | (~restore & (loss >= (top if model.pool_dies_at_zero else top + 1)))
-    # in the box the pool is restored whatever the move cost: such rows differ in nothing else
-    loss = np.where(doomed | restore, 0, loss)
+    limit = top if model.pool_dies_at_zero else top + 1
+    if restore.any():
+        doomed = doomed | (~restore & (loss >= limit))
+        # in the box the pool is restored whatever the move cost: such rows differ in nothing else
+        loss = np.where(doomed | restore, 0, loss)
+    else:  # no row ends in the box (most positions): the same, in fewer passes
+        doomed = doomed | (loss >= limit)
+        loss = np.where(doomed, 0, loss)
     n_targets = len(model.positions) + 2
     key = group.astype(np.int64) * (n_targets * 4 + 1) + np.where(doomed, 0, kind)
     # per key the cheapest row, the first of them: sorted by key, loss and place (one
