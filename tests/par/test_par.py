@@ -8,6 +8,7 @@ import statistics
 from pathlib import Path
 
 import pytest
+from par_boards import pit_ring
 
 from fdlab.bots.solo import SoloOptimalBot
 from fdlab.par import SoloModelError, solve_par
@@ -143,12 +144,7 @@ def test_board_without_grid_is_refused():
 
 def test_two_lap_par_with_a_pit_lane_agrees_with_simulation():
     """P-2..P-5: with the pits open the solver may restore SP in the box; the engine agrees."""
-    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
-    pit = "x " * 27 + "p p p p p x"
-    box = "x " * 28 + "B x x x x"
-    track = from_ascii(
-        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
-    )
+    track = pit_ring()
     board = compile_board(track)
     solution = solve_par(board, laps=2)
     assert solution.model.positions and any(
@@ -217,19 +213,9 @@ def test_par_of_the_shipped_monaco_agrees_with_simulation_within_one_percent():
     assert 3 * error < 0.01 * solution.par  # the interval is tight enough to tell 1%
 
 
-def two_box_ring():
-    """The pit ring of the two-lap test with boxes for cars 1 and 2."""
-    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
-    pit = "x " * 27 + "p p p p p x"
-    box = "x " * 28 + "B B x x x"
-    return from_ascii(
-        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
-    )
-
-
 def test_box_slot_gives_the_solver_that_cars_own_box():
     """P-2: a car may only enter its own box; the solo model uses the box of car ``box_slot``."""
-    board = compile_board(two_box_ring())
+    board = compile_board(pit_ring(boxes=2))
     boxes = {board.box[i]: i for i in range(len(board.ids)) if board.kind[i] == "box"}
     preset = BASIC.with_laps(2)
     assert SoloModel(board, preset).own_box == boxes[1]
@@ -248,7 +234,7 @@ def test_solo_bot_solved_for_another_cars_box_is_refused_not_stalled():
     """
     from fdlab.bots import HeuristicBot
 
-    board = compile_board(two_box_ring())
+    board = compile_board(pit_ring(boxes=2))
     bot = SoloOptimalBot(solve_par(board, laps=2))
     with pytest.raises(ValueError, match=r"box of car 1 but drives car 2.*box_slot=2"):
         simulate(board, [HeuristicBot(), bot], laps=2, seed=0)
@@ -258,7 +244,7 @@ def test_shared_searches_give_each_position_the_engines_options_and_successors()
     """Positions share a search only where the rules make it identical (P-7: the pits
     are open on lap 1 only, which matters only where a step into the pit lane is in
     reach); every option leads where :meth:`SoloModel.successor` says (C-2, C-6, S-4)."""
-    board = compile_board(two_box_ring())
+    board = compile_board(pit_ring(boxes=2))
     model = SoloModel(board, BASIC.with_laps(2))
     searches = {id(found) for found in model._search_of}
     assert len(searches) < len(model.positions)  # laps 0 and 2, and far from the pits
@@ -381,12 +367,7 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
     from fdlab.par.rows import _rows_of, _tables
     from fdlab.par.values import _Rows, _Store, _values
 
-    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
-    pit = "x " * 27 + "p p p p p x"
-    box = "x " * 28 + "B x x x x"
-    track = from_ascii(
-        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
-    )
+    track = pit_ring()
     model = SoloModel(compile_board(track), BASIC.with_laps(2))
     tables = _tables(model)
     store = _Store(model, 1000.0)
@@ -427,7 +408,7 @@ def test_distinct_rows_made_from_the_options_are_those_of_all_the_rows(name):
     if name == "ring":
         track = ring()
     elif name == "pit ring":
-        track = two_box_ring()
+        track = pit_ring(boxes=2)
     else:
         track = load_track(TRACKS / "training.json")
     model = SoloModel(compile_board(track), BASIC.with_laps(laps))
@@ -530,7 +511,7 @@ def test_the_distinct_rows_are_those_of_the_plain_reference(name):
     if name == "ring":
         track = ring()
     elif name == "pit ring":
-        track, laps = two_box_ring(), 2
+        track, laps = pit_ring(boxes=2), 2
     else:
         track = load_track(TRACKS / "training.json")
     model = SoloModel(compile_board(track), get_preset("basic", laps))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from par_boards import pit_ring
 
 from fdlab.par.errors import SoloModelError
 from fdlab.par.model import SoloModel
@@ -23,16 +24,6 @@ from fdlab.rules.presets import BASIC
 from fdlab.track import from_ascii, load_track
 
 TRACKS = Path(__file__).resolve().parents[2] / "tracks"
-
-
-def pit_ring():
-    """A closed two-lane ring with a pit lane and two boxes."""
-    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
-    pit = "x " * 27 + "p p p p p x"
-    box = "x " * 28 + "B B x x x"
-    return from_ascii(
-        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
-    )
 
 
 def assert_same_as_plain(board, keys, roll):
@@ -78,7 +69,7 @@ def finish_layer(board, start, path):
 def test_every_search_of_the_solo_model_is_the_plain_search(name, laps):
     """The searches of the solo model on the shipped boards (Baku: a tunnel and danger
     spaces; two laps: the pit lane open and closed, P-7) and on a ring with boxes."""
-    track = pit_ring() if name == "pit ring" else load_track(TRACKS / f"{name}.json")
+    track = pit_ring(boxes=2) if name == "pit ring" else load_track(TRACKS / f"{name}.json")
     board = compile_board(track)
     model = SoloModel(board, BASIC.with_laps(laps))
     keys = list(model._searches)
@@ -142,7 +133,7 @@ def test_the_batched_model_has_the_rows_of_the_plain_one(name, laps):
     search made it: the batch, or one plain search per position (``batched=False``).
     S-4: the cost of a move that ends the race, cut at the line from its overshoot
     record without walking its path (a board without tunnels), is the plain cut's."""
-    track = pit_ring() if name == "pit ring" else load_track(TRACKS / f"{name}.json")
+    track = pit_ring(boxes=2) if name == "pit ring" else load_track(TRACKS / f"{name}.json")
     board = compile_board(track)
     batched = SoloModel(board, BASIC.with_laps(laps))
     plain = SoloModel(board, BASIC.with_laps(laps), batched=False)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from par_boards import pit_ring
 
 from fdlab.par import rows as par_rows
 from fdlab.par import solve_par
@@ -21,16 +22,6 @@ from fdlab.rules.presets import BASIC
 from fdlab.track import from_ascii, load_track
 
 TRACKS = Path(__file__).resolve().parents[2] / "tracks"
-
-
-def pit_ring():
-    """Two laps round a ring with a pit lane and a box: restored pools (P-2), engine checks."""
-    top = ". . . . 1 1 . . . . . . . 2 2 2 . . . . . . . . 3 . . . . . . . ."
-    pit = "x " * 27 + "p p p p p x"
-    box = "x " * 28 + "B x x x x"
-    return from_ascii(
-        "\n".join([top, top, pit, box]), corners={1: 2, 2: 1, 3: 1}, closed=True, grid=[128, 129]
-    )
 
 
 # --- moves: distinct pairs without a sort -------------------------------------------------
