@@ -416,23 +416,6 @@ def _values(model: SoloModel, land: _Landing, store: NDArray[np.float64]) -> NDA
     return out
 
 
-def _solve_level(
-    model: SoloModel,
-    tables: _Tables,
-    positions: NDArray[np.intp],
-    label: NDArray[np.int32],
-    loops: NDArray[np.bool_],
-    store: _Store,
-    penalty: float,
-    tolerance: float,
-) -> int:
-    """Solve the positions of one level (:func:`_levels`) at once; returns the iterations.
-
-    :func:`_solve_levels` with this level alone.
-    """
-    return _solve_levels(model, tables, [positions], label, loops, store, penalty, tolerance)
-
-
 class _LevelRows:
     """The option rows of the positions of some levels, level after level, as one table.
 

@@ -232,7 +232,7 @@ def test_reads_of_a_part_of_the_rows_are_the_general_landing_of_those_rows():
 def solved_level_by_level(model, tables, levels, label, loops):
     store = par_values._Store(model, 1000.0)
     for part in levels:
-        par_values._solve_level(model, tables, part, label, loops, store, 1000.0, 1e-10)
+        par_values._solve_levels(model, tables, [part], label, loops, store, 1000.0, 1e-10)
     return store
 
 
