@@ -748,42 +748,7 @@ class _Batch:
             numbers[u] = model._new_cost_class(key) if k is None else k
         self.classes = numbers[kind_inverse]
         # laps: the finish line crossed (S-4)
-        names = found.line_names
-        self.laps = (
-            (found.lines >> names.index("finish")) & 1
-            if "finish" in names
-            else np.zeros(len(found.lines), dtype=np.int64)
-        )
-        self.stops = self._stops_after(model, keys, search, start)
-
-    def _stops_after(
-        self,
-        model: SoloModel,
-        keys: list[tuple[int, MoveRules]],
-        search: NDArray[np.int64],
-        start: NDArray[np.int64],
-    ) -> NDArray[np.int64]:
-        """Stops made after each option (C-2, C-6, C-5), as
-        :func:`~fdlab.rules.movement.option_columns` counts them."""
-        board, found = model.board, self.found
-        corner_ids = sorted({c for c in board.corner if c is not None}, key=repr)
-        code_of = {c: k for k, c in enumerate(corner_ids)}
-        corner = np.asarray([-1 if c is None else code_of[c] for c in board.corner], np.int64)
-        need = np.asarray([board.stops[c] for c in corner_ids] + [0], dtype=np.int64)
-        made = np.asarray([rules.stops_made for _, rules in keys], dtype=np.int64)[search]
-        start_corner = corner[start]
-        dest_corner = corner[found.destination]
-        start_done = (start_corner >= 0) & (made >= need[start_corner])
-        inside = (dest_corner >= 0) & (dest_corner == start_corner)
-        # a move that ends in the start corner after leaving it without its stops
-        left_short = np.zeros(len(search), dtype=bool)
-        for i in np.flatnonzero(inside & (found.record > 0)).tolist():
-            mine = corner_ids[int(start_corner[i])]
-            left_short[i] = any(over[0] == mine for over in found.records[int(found.record[i])])
-        again = inside & ~((found.left & start_done) | left_short)
-        after = np.where(again, made + 1, np.where(found.record > 0, 0, 1))
-        stops: NDArray[np.int64] = np.where(dest_corner < 0, 0, after)
-        return stops
+        self.laps = (found.finish_at > 0).astype(np.int64)
 
     def line_set(self, bits: int) -> frozenset[str]:
         """The lines of a :attr:`Searches.lines` value (one set object per value)."""
@@ -867,7 +832,7 @@ class _Searched:
             self.boxed = batch.found.boxed[a:z]
             self.overshoots = batch.overshoots[a:z].tolist()
             self.laps_gained = batch.laps[a:z]
-            stops_after = batch.stops[a:z]
+            stops_after = batch.found.stops[a:z]
             self.pit = model._off_track[self.destination]
             self.classes = batch.classes[a:z]
             self._cuts = (batch.found.record[a:z], batch.found.finish_at[a:z], batch.found.records)

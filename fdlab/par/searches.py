@@ -185,6 +185,9 @@ class Searches:
     finish_at : ndarray of int
         Spaces moved when the finish line was first crossed (a tunnel pair is one
         space), 0 where it was not.
+    stops : ndarray of int
+        Stops made after the move, as :func:`~fdlab.rules.movement.option_columns`
+        counts them (C-2, C-6, C-5).
     node : ndarray of int
         The option's last step in the path store (:meth:`path`).
     records : list of tuple
@@ -201,6 +204,7 @@ class Searches:
     left: _Bools
     lines: _Ints
     finish_at: _Ints
+    stops: _Ints
     node: _Ints
     records: list[tuple[tuple[Any, ...], ...]]
     line_names: list[str]
@@ -504,12 +508,35 @@ class _Searching:
             left=chosen.left,
             lines=chosen.ln,
             finish_at=chosen.fin,
+            stops=self.stops_after(chosen),
             node=chosen.node,
             records=self.records.tuples,
             line_names=self.b.line_names,
             _parent=np.concatenate(self._parents),
             _space=np.concatenate(self._spaces),
         )
+
+    def stops_after(self, chosen: _Entries) -> _Ints:
+        """Stops made after each option (C-2, C-6, C-5), as
+        :func:`~fdlab.rules.movement.option_columns` counts them: one more than made
+        for a move that ends in the start corner without leaving it short (nor after
+        leaving it with its stops made), else 0 after an overshoot and 1 without."""
+        b = self.b
+        made = self.made_at_start[chosen.s]
+        start_corner = self.start_corner[chosen.s]
+        dest_corner = b.corner[chosen.v]
+        start_done = (start_corner >= 0) & (made >= b.stops_of[start_corner])
+        inside = (dest_corner >= 0) & (dest_corner == start_corner)
+        # a move that ends in the start corner after leaving it without its stops
+        left_short = np.zeros(len(chosen.s), dtype=bool)
+        records = self.records.tuples
+        for i in np.flatnonzero(inside & (chosen.rec > 0)).tolist():
+            mine = b.corner_ids[int(start_corner[i])]
+            left_short[i] = any(over[0] == mine for over in records[int(chosen.rec[i])])
+        again = inside & ~((chosen.left & start_done) | left_short)
+        after = np.where(again, made + 1, np.where(chosen.rec > 0, 0, 1))
+        stops: _Ints = np.where(dest_corner < 0, 0, after)
+        return stops
 
 
 def _key_numbers(steps: _Entries) -> _Ints:

@@ -45,6 +45,10 @@ def assert_same_as_plain(board, keys, roll):
             for i in mine
         ]
         assert overshoots == plain.overshoots
+        assert found.stops[mine.start : mine.stop].tolist() == plain.stops
+        assert (found.finish_at[mine.start : mine.stop] > 0).tolist() == [
+            bool(n) for n in plain.laps
+        ]
         for i, path in zip(mine, plain.path, strict=True):  # S-4: where the line is crossed
             assert found.finish_at[i] == finish_layer(board, start, path)
 
