@@ -32,7 +32,7 @@ class _Tables:
 def _rows_of(model: SoloModel, tables: _Tables, p: int) -> OptionRows:
     """The rows of position ``p`` (made now if an earlier solve gave its values)."""
     rows = tables.rows[p]
-    return rows if rows is not None else _distinct(model, model.rows(p))
+    return rows if rows is not None else _distinct_rows(model, p)
 
 
 def _tables(

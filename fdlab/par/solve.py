@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from fdlab._text import counted
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.reuse import remember_model
-from fdlab.par.rows import _distinct, _Tables, _tables
+from fdlab.par.rows import _distinct_rows, _Tables, _tables
 from fdlab.par.table import ParTable, board_key
 from fdlab.par.values import (
     _levels,
@@ -400,9 +400,9 @@ def _settled(
     for p in np.flatnonzero(changed & (old_index >= 0)).tolist():
         old = int(old_index[p])
         kept_rows = kept.rows[old]
-        rows = made[p] = _distinct(model, model.rows(p))
+        rows = made[p] = _distinct_rows(model, p)
         if kept_rows is None:
-            kept_rows = _distinct(before_edit, before_edit.rows(old))
+            kept_rows = _distinct_rows(before_edit, old)
         if _same_rows(rows, kept_rows, old_index):
             changed[p] = False
             unchanged[p] = True
