@@ -171,7 +171,7 @@ class SoloModel:
         self.preset = preset
         self._batched = batched
         self._tunnels = any(exit_ >= 0 for exit_ in board.tunnel_exit)
-        #: The price of a move cut at the finish line (:meth:`_Searched._cut_at_finish`).
+        #: The price of a move cut at the finish line (:meth:`_Searched._priced_at_line`).
         self._finish_prices: dict[tuple[int, int, int, bool, bool], tuple[int, bool]] = {}
         # the solo car is car number box_slot (cars before it only name the boxes)
         self.engine = Engine(board, preset, [f"Car {n}" for n in range(1, box_slot + 1)])
@@ -987,7 +987,7 @@ class _Searched:
         wanted = [i for i in which.tolist() if overshoots[i]]
         new = [i for i in wanted if i not in known]
         if new:
-            plain = [i for i in new if not self._cut_at_finish(model, i)]
+            plain = [i for i in new if not self._priced_at_line(model, i)]
             if plain:  # the path walked up to the line, as model.finish_cost prices it
                 options = [
                     self.priced_option(i, self._roll - int(self.moved[i]), False) for i in plain
@@ -1001,7 +1001,7 @@ class _Searched:
             loss[i], doom[i] = known[i]
         return loss, doom
 
-    def _cut_at_finish(self, model: SoloModel, i: int) -> bool:
+    def _priced_at_line(self, model: SoloModel, i: int) -> bool:
         """Price option ``i`` as S-4 cuts it at the finish line, from its overshoot record
         and the spaces moved when it crossed the line, without its path (into
         :attr:`_finish`); False where the path must be walked (a board with a tunnel,

@@ -150,7 +150,7 @@ def test_the_batched_model_has_the_rows_of_the_plain_one(name, laps):
         for column in ("group", "target", "loss", "doomed", "restore", "exempt", "starts"):
             assert getattr(mine, column).tolist() == getattr(theirs, column).tolist(), column
     cut = [
-        found._cut_at_finish(batched, i)
+        found._priced_at_line(batched, i)
         for found in batched._searches.values()
         for i in found._finish
     ]
