@@ -70,9 +70,14 @@ FINISHED: Final = -1
 #: The type of :data:`FINISHED` (``successor == FINISHED`` narrows it away).
 Finished: TypeAlias = Literal[-1]
 
-#: What ``move_cost`` reads of an option besides braking: its overshoots, and whether it
-#: starts and whether it ends in the pit zone (:meth:`SoloModel._new_cost_class`).
+#: An option's overshoots, and whether it starts and whether it ends in the pit zone: the
+#: key a cost class is looked up by (:meth:`SoloModel._new_cost_class`).
 _CostClass: TypeAlias = tuple[tuple[Overshoot, ...], bool, bool]
+
+#: What ``move_cost`` reads of an option besides braking (:func:`_cost_reading`): the
+#: spaces beyond the exit lines in all, the most stops missing at a corner left, and
+#: whether the move starts or ends in the pit zone.
+_CostReading: TypeAlias = tuple[int, int, bool]
 
 #: Face group, option, loss and doom of every row of a search (:meth:`SoloModel._shape`).
 _Shape: TypeAlias = tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], NDArray[np.bool_]]
@@ -200,6 +205,7 @@ class SoloModel:
         self._costs: dict[tuple[int, bool, tuple[Overshoot, ...], bool, bool], MoveCost] = {}
         self._cars: dict[int, CarState] = {}  # a healthy car on each space, for move_cost
         self._classes: dict[_CostClass, int] = {}
+        self._readings: dict[_CostReading, int] = {}  # the cost class of each reading
         #: The overshoots of the options searched, one tuple object per distinct value
         #: (:class:`_Searched`), made once per state's overshoot record and spaces moved.
         self._overshoots = OvershootMemo()
@@ -228,6 +234,7 @@ class SoloModel:
         """Start from the cost tables of ``earlier`` (a cost never depends on the board)."""
         self._costs = dict(earlier._costs)
         self._classes = dict(earlier._classes)
+        self._readings = dict(earlier._readings)
         self._overshoots = earlier._overshoots.copy()
         self._loss = earlier._loss.copy()
         self._doom = earlier._doom.copy()
@@ -537,9 +544,15 @@ class SoloModel:
         return car
 
     def _new_cost_class(self, key: _CostClass) -> int:
-        """Number a cost class not seen yet (a small integer naming what ``move_cost``
-        reads of an option besides braking), growing the cost tables when full."""
-        k = len(self._classes)
+        """The cost class of a key not seen yet: a small integer naming what ``move_cost``
+        reads of an option besides braking (:func:`_cost_reading`), shared by the keys
+        that read alike; the cost tables grow when a new class fills them."""
+        reading = _cost_reading(key)
+        known = self._readings.get(reading)
+        if known is not None:
+            self._classes[key] = known
+            return known
+        k = self._readings[reading] = len(self._readings)
         self._classes[key] = k
         if k >= self._loss.shape[0]:
             grow = max(64, k + 1)
@@ -704,6 +717,28 @@ class SoloModel:
         """A position in words: space id, lap and stops."""
         space, lap, stops = self.positions[p]
         return {"space": self.board.ids[space], "lap": lap, "stops": stops}
+
+
+def _cost_reading(key: _CostClass) -> _CostReading:
+    """What ``move_cost`` reads of an option with the overshoots and pit zone ends of
+    ``key``, besides braking: a car overshooting pays the spaces beyond every exit line
+    together (C-3, A-2, A-4), is eliminated if a corner it left misses too many stops
+    (C-4), and brakes for free when it starts or ends in the pit zone (P-4). Options
+    that read alike cost alike at every braking (tested against ``move_cost``), so the
+    solver prices one of them.
+
+    Examples
+    --------
+    >>> from fdlab.rules.movement import Overshoot
+    >>> left = (Overshoot(corner="1", required=2, stops_made=1, beyond=3),
+    ...         Overshoot(corner="2", required=1, stops_made=0, beyond=2))
+    >>> _cost_reading((left, False, True))
+    (5, 1, True)
+    """
+    overshoots, starts_in_pit, ends_in_pit = key
+    beyond = sum(over.beyond for over in overshoots)
+    missing = max((over.required - over.stops_made for over in overshoots), default=0)
+    return beyond, missing, starts_in_pit or ends_in_pit
 
 
 class _Batch:
