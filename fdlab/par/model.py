@@ -1012,75 +1012,95 @@ class _Searched:
 
         S-4: such a move pays nothing but the corners it left before the line,
         so an option without overshoots is free; the others are priced by
-        ``move_cost`` (which reads their path up to the line).
+        ``move_cost`` (which reads their path up to the line), or from their
+        overshoot record (:meth:`_priced_at_line`).
         """
         n = len(self.destination)
         loss = np.zeros(n, dtype=np.int64)
         doom = np.zeros(n, dtype=bool)
-        known = self._finish
+        cuts = self._cuts
+        if cuts is not None and not model._tunnels:
+            which = which[cuts[0][which] != 0]  # record 0: no overshoot, nothing to pay
+            loss[which], doom[which] = self._priced_at_line(model, which)
+            return loss, doom
         overshoots = self.overshoots
-        wanted = [i for i in which.tolist() if overshoots[i]]
-        new = [i for i in wanted if i not in known]
-        if new:
-            plain = [i for i in new if not self._priced_at_line(model, i)]
-            if plain:  # the path walked up to the line, as model.finish_cost prices it
+        walk = [i for i in which.tolist() if overshoots[i]]
+        if walk:
+            known = self._finish
+            new = [i for i in walk if i not in known]
+            if new:  # the path walked up to the line, as model.finish_cost prices it
                 options = [
-                    self.priced_option(i, self._roll - int(self.moved[i]), False) for i in plain
+                    self.priced_option(i, self._roll - int(self.moved[i]), False) for i in new
                 ]
                 costs = move_costs(
                     model.board, model.preset, model.last_lap_car(self.space), options
                 )
-                for i, cost in zip(plain, costs, strict=True):
+                for i, cost in zip(new, costs, strict=True):
                     known[i] = (cost.total, cost.eliminated or not cost.allowed)
-        for i in wanted:
-            loss[i], doom[i] = known[i]
+            for i in walk:
+                loss[i], doom[i] = known[i]
         return loss, doom
 
-    def _priced_at_line(self, model: SoloModel, i: int) -> bool:
-        """Price option ``i`` as S-4 cuts it at the finish line, from its overshoot record
-        and the spaces moved when it crossed the line, without its path (into
-        :attr:`_finish`); False where the path must be walked (a board with a tunnel,
-        a corner left twice, a search that is not a batch's).
+    def _priced_at_line(
+        self, model: SoloModel, which: NDArray[np.intp]
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Loss and doom of the options ``which`` of a batch's search (on a board without
+        tunnels) as S-4 cuts them at the finish line, from their overshoot records and
+        the spaces moved when they crossed the line, without their paths.
 
         The overshoots kept are those whose exit line came no later than the finish
         line (the record lists them in that order), each with the spaces moved from
         its exit line up to the finish line. What is left is priced as the move of
         a car before its last lap (nothing more to cut), once per record, spaces
-        moved at the line and pit zone at both ends.
+        moved at the line and pit zone at both ends (:attr:`SoloModel._finish_prices`).
         """
-        cuts = self._cuts
-        if cuts is None or model._tunnels:
-            return False
-        records, finish_at, tuples = cuts
-        crossed = int(finish_at[i])
-        number = int(records[i])
+        assert self._cuts is not None
+        records, finish_at, tuples = self._cuts
+        start_pit = bool(model._off_track[self.space])
+        codes = (records[which] * (self._roll + 2) + finish_at[which]) * 2 + self.pit[which]
+        distinct, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+        prices = np.zeros((len(distinct), 2), dtype=np.int64)  # loss, doom
+        for u, i in enumerate(which[first].tolist()):
+            number, crossed = int(records[i]), int(finish_at[i])
+            key = (id(tuples), number, crossed, start_pit, bool(self.pit[i]))
+            price = model._finish_prices.get(key)
+            if price is None:
+                price = model._finish_prices[key] = self._price_cut(
+                    model, i, tuples[number], crossed
+                )
+            prices[u] = price
+        priced = prices[inverse]
+        return priced[:, 0], priced[:, 1].astype(bool)
+
+    def _price_cut(
+        self, model: SoloModel, i: int, record: tuple[Any, ...], crossed: int
+    ) -> tuple[int, bool]:
+        """Loss and doom of option ``i``, whose overshoot record is ``record``, cut at the
+        finish line it crossed after moving ``crossed`` spaces (:meth:`_priced_at_line`).
+
+        Each item of the record is one exit line crossed short of stops, with the
+        spaces moved when it was crossed: a corner left twice in one move (round a
+        small board) is two items, each kept or dropped by where it was left.
+        """
         destination = int(self.destination[i])
-        key = (id(tuples), number, crossed, bool(model._off_track[self.space]), bool(self.pit[i]))
-        price = model._finish_prices.get(key)
-        if price is None:
-            record = tuples[number]
-            if not crossed or len({over[0] for over in record}) < len(record):
-                return False
-            kept = tuple(over for over in record if over[3] < crossed)
-            overshoots = model._overshoots[kept, crossed - 1] if kept else ()
-            cut = MoveOption(
-                destination=destination,
-                path=(),
-                moved=int(self.moved[i]),
-                braked=0,
-                blocked=False,
-                lane_changes=0,
-                overshoots=overshoots,
-                corners_left=(),
-                stop_counts=not overshoots or self._board.corner[destination] is None,
-                lines=frozenset(),
-                danger=(),
-                boxed=bool(self.boxed[i]),
-            )
-            (cost,) = move_costs(model.board, model.preset, model._car_on(self.space), [cut])
-            price = model._finish_prices[key] = (cost.total, cost.eliminated or not cost.allowed)
-        self._finish[i] = price
-        return True
+        kept = tuple(over for over in record if over[3] < crossed)
+        overshoots = model._overshoots[kept, crossed - 1] if kept else ()
+        cut = MoveOption(
+            destination=destination,
+            path=(),
+            moved=int(self.moved[i]),
+            braked=0,
+            blocked=False,
+            lane_changes=0,
+            overshoots=overshoots,
+            corners_left=(),
+            stop_counts=not overshoots or self._board.corner[destination] is None,
+            lines=frozenset(),
+            danger=(),
+            boxed=bool(self.boxed[i]),
+        )
+        (cost,) = move_costs(model.board, model.preset, model._car_on(self.space), [cut])
+        return cost.total, cost.eliminated or not cost.allowed
 
 
 def engine_check(preset: Preset, gear: int, roll: int) -> bool:

@@ -10,12 +10,13 @@ engine, street hazards) happens after the move and lives in
 from __future__ import annotations
 
 import weakref
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from fdlab.rules.board import Board
-from fdlab.rules.movement import MoveOption
+from fdlab.rules.movement import MoveOption, Overshoot
 from fdlab.rules.presets import Preset
 from fdlab.rules.state import CarState
 
@@ -178,12 +179,9 @@ def move_costs(
 
 
 def _priced(board: Board, preset: Preset, car: CarState, option: MoveOption) -> MoveCost:  # noqa: C901 (hot path: every option's cost, one branch per rule (benchmarks/movegen.py))
-    """:func:`move_cost` without the shortcuts."""
+    """:func:`move_cost` without the shortcuts, of an option already cut at the finish
+    line where S-4 cuts it (:func:`move_costs` does: a cut option is not cut again)."""
     names = preset.pool_names
-    if "finish" in option.lines and car.lap >= preset.laps:
-        option = _cut_at_finish(board, car.space, option)
-        if not option.overshoots and not option.braked:
-            return _no_cost(len(names))
     index = preset.pool_index
     loss = [0] * len(names)
     reasons: list[str] = []
@@ -290,16 +288,9 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
             break
     kept = []
     if option.overshoots:
-        corner = board.corner
-        # the corner of each space of the walk up to the line: an exit after it is dropped
-        corners = [corner[v] for v in walk[: finish_at + 1]]
-        for over in option.overshoots:
-            exit_at = None
-            for j in range(1, len(corners)):
-                if corners[j - 1] == over.corner and corners[j] != over.corner:
-                    exit_at = j
-                    break
-            if exit_at is None:
+        exits = _exits(board, walk, option.overshoots)
+        for over, exit_at in zip(option.overshoots, exits, strict=True):
+            if exit_at > finish_at:  # the corner is left after the line
                 continue
             # Spaces from the exit line to the finish line; a tunnel pair is one space (M-6, X-5).
             if tunnels:
@@ -313,6 +304,32 @@ def _cut_at_finish(board: Board, start: int, option: MoveOption) -> MoveOption:
                 between = finish_at - exit_at
             kept.append(over._replace(beyond=min(over.beyond, between)))
     return option._replace(overshoots=tuple(kept), braked=0, blocked=False)
+
+
+def _exits(board: Board, walk: tuple[int, ...], overshoots: tuple[Overshoot, ...]) -> list[int]:
+    """Where along ``walk`` (the start, then the path) each of ``overshoots`` left its
+    corner: the step onto the first space outside it.
+
+    Every exit of a corner entered during the move is an overshoot (no stop is counted
+    before the move ends), and only the start corner may be left with its stops made,
+    at its first exit: so a corner's overshoots are its last exits, in order. A move
+    longer than a lap of a small board can leave the same corner twice.
+    """
+    corner = board.corner
+    exits: dict[Any, list[int]] = {}
+    for j in range(1, len(walk)):
+        left = corner[walk[j - 1]]
+        if left is not None and corner[walk[j]] != left:
+            exits.setdefault(left, []).append(j)
+    count = Counter(over.corner for over in overshoots)
+    seen: Counter[Any] = Counter()
+    found = []
+    for over in overshoots:
+        at = exits.get(over.corner, [])
+        k = len(at) - count[over.corner] + seen[over.corner]
+        found.append(at[k] if k >= 0 else len(walk))  # never left: as if after the line
+        seen[over.corner] += 1
+    return found
 
 
 #: Board -> the steps that cross the finish line, and whether the board has a tunnel.

@@ -73,7 +73,13 @@ def finish_layer(board, start, path):
 def test_every_search_of_the_solo_model_is_the_plain_search(name, laps):
     """The searches of the solo model on the shipped boards (Baku: a tunnel and danger
     spaces; two laps: the pit lane open and closed, P-7) and on a ring with boxes."""
-    track = pit_ring(boxes=2) if name == "pit ring" else load_track(TRACKS / f"{name}.json")
+    if name == "pit ring":
+        track = pit_ring(boxes=2)
+    elif name == "small ring":  # 12 spaces a lane: a 30 leaves its corners two or three times
+        row = ". . 1 1 . . . 2 . . . ."
+        track = from_ascii("\n".join([row] * 2), corners={1: 1, 2: 2}, closed=True, grid=[22, 23])
+    else:
+        track = load_track(TRACKS / f"{name}.json")
     board = compile_board(track)
     model = SoloModel(board, BASIC.with_laps(laps))
     keys = list(model._searches)
@@ -130,14 +136,21 @@ def test_a_search_with_another_car_is_refused_with_the_reason():
 
 
 @pytest.mark.parametrize(
-    ("name", "laps"), [("pit ring", 2), ("street", 1), ("monaco", 1), ("training", 1)]
+    ("name", "laps"),
+    [("pit ring", 2), ("street", 1), ("monaco", 1), ("training", 1), ("small ring", 3)],
 )
 def test_the_batched_model_has_the_rows_of_the_plain_one(name, laps):
     """The positions, targets and option rows of the solo model are the same whichever
     search made it: the batch, or one plain search per position (``batched=False``).
     S-4: the cost of a move that ends the race, cut at the line from its overshoot
     record without walking its path (a board without tunnels), is the plain cut's."""
-    track = pit_ring(boxes=2) if name == "pit ring" else load_track(TRACKS / f"{name}.json")
+    if name == "pit ring":
+        track = pit_ring(boxes=2)
+    elif name == "small ring":  # 12 spaces a lane: a 30 leaves its corners two or three times
+        row = ". . 1 1 . . . 2 . . . ."
+        track = from_ascii("\n".join([row] * 2), corners={1: 1, 2: 2}, closed=True, grid=[22, 23])
+    else:
+        track = load_track(TRACKS / f"{name}.json")
     board = compile_board(track)
     batched = SoloModel(board, BASIC.with_laps(laps))
     plain = SoloModel(board, BASIC.with_laps(laps), batched=False)
@@ -149,9 +162,5 @@ def test_the_batched_model_has_the_rows_of_the_plain_one(name, laps):
         mine, theirs = batched.rows(p), plain.rows(p)
         for column in ("group", "target", "loss", "doomed", "restore", "exempt", "starts"):
             assert getattr(mine, column).tolist() == getattr(theirs, column).tolist(), column
-    cut = [
-        found._priced_at_line(batched, i)
-        for found in batched._searches.values()
-        for i in found._finish
-    ]
-    assert any(cut) == (name != "street")  # Baku has a tunnel: its paths are walked
+    cut = [price for price in batched._finish_prices.values() if price is not None]
+    assert bool(cut) == (name != "street")  # Baku has a tunnel: its paths are walked

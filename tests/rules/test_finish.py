@@ -23,6 +23,11 @@ def _options(text, corners, finish, start, roll):
 
 TRACKS = Path(__file__).resolve().parents[2] / "tracks"
 
+#: A ring of 12 spaces a lane: a move of 30 goes round it more than twice.
+SMALL_RING = from_ascii(
+    "\n".join([". . 1 1 . . . 2 . . . ."] * 2), corners={1: 1, 2: 2}, closed=True, grid=[22, 23]
+)
+
 
 def test_S4_corner_after_the_line_costs_nothing_on_the_last_lap():
     """S-4: running on into a 3-stop corner past the line neither damages nor eliminates."""
@@ -133,22 +138,32 @@ def test_S4_grid_laps_behind_and_past_the_line_on_open_and_closed_boards():
         assert [engine.grid_lap(board.index[s]) for s in spots] == laps
 
 
-def _cut_at_finish_by_the_letter(board, start, option):
-    """S-4 as the clause reads, step by step: the plain version of ``_cut_at_finish``."""
+def _cut_at_finish_by_the_letter(board, start, option, stops_made):
+    """S-4 as the clause reads, step by step: the plain version of ``_cut_at_finish``.
+
+    Each time the walk leaves a corner it overshoots it (C-3), except when it
+    first leaves the corner it started in with that corner's stops made.
+    """
     walk = (start, *option.path)
     finish_at = len(walk)
     for j in range(1, len(walk)):
         if "finish" in board.step_lines.get((walk[j - 1], walk[j]), ()):
             finish_at = j
             break
+    start_corner = board.corner[start]
+    exits = []
+    for j in range(1, len(walk)):
+        left = board.corner[walk[j - 1]]
+        if left is None or board.corner[walk[j]] == left:
+            continue
+        leaving_the_start = left == start_corner and all(board.corner[v] == left for v in walk[:j])
+        if leaving_the_start and stops_made >= board.stops[left]:
+            continue
+        exits.append(j)
+    assert [board.corner[walk[j - 1]] for j in exits] == [o.corner for o in option.overshoots]
     kept = []
-    for over in option.overshoots:
-        exit_at = None
-        for j in range(1, min(finish_at + 1, len(walk))):
-            if board.corner[walk[j - 1]] == over.corner and board.corner[walk[j]] != over.corner:
-                exit_at = j
-                break
-        if exit_at is not None and exit_at <= finish_at:
+    for over, exit_at in zip(option.overshoots, exits, strict=True):
+        if exit_at <= finish_at:
             between = sum(
                 1
                 for j in range(exit_at + 1, finish_at + 1)
@@ -166,8 +181,9 @@ def _cut_at_finish_by_the_letter(board, start, option):
         from_ascii(
             ". . 1 1 . . . . . . . . . 2 2 .", corners={1: 2, 2: 1}, finish=9, tunnels={"T": (5, 7)}
         ),
+        SMALL_RING,
     ],
-    ids=["monaco", "street", "tunnel"],
+    ids=["monaco", "street", "tunnel", "small ring"],
 )
 def test_S4_every_move_over_the_line_is_cut_as_the_clause_reads(track):
     """S-4, M-6: the cut of every option over the line from every space (the widest roll),
@@ -175,9 +191,27 @@ def test_S4_every_move_over_the_line_is_cut_as_the_clause_reads(track):
     board = compile_board(track)
     crossing = 0
     for space in range(len(board.ids)):
-        for option in move_options(board, space, 30, MoveRules(stops_made=0)):
-            if "finish" in option.lines:
-                crossing += 1
-                want = _cut_at_finish_by_the_letter(board, space, option)
-                assert _cut_at_finish(board, space, option) == want
+        corner = board.corner[space]
+        for made in sorted({0, 0 if corner is None else board.stops[corner]}):
+            for option in move_options(board, space, 30, MoveRules(stops_made=made)):
+                if "finish" in option.lines:
+                    crossing += 1
+                    want = _cut_at_finish_by_the_letter(board, space, option, made)
+                    assert _cut_at_finish(board, space, option) == want
     assert crossing > 50
+
+
+def test_S4_a_corner_left_again_after_the_line_costs_nothing():
+    """S-4, C-3: a car that leaves its start corner with its stop made, runs once round
+    a small ring over the line and leaves that corner again short pays only for what it
+    overshot before the line (corner 2, up to the line), not for leaving corner 1 again."""
+    board = compile_board(SMALL_RING)
+    start = 6  # the first lane's space in the fourth column: corner 1
+    assert board.corner[start] == 1
+    options = move_options(board, start, 13, MoveRules(stops_made=1))
+    option = next(o for o in options if o.moved == 13 and len(o.overshoots) == 2)
+    assert [o.corner for o in option.overshoots] == [2, 1]  # corner 1 is left again at 12
+    cut = _cut_at_finish(board, start, option)
+    assert [(o.corner, o.beyond) for o in cut.overshoots] == [(2, 4)]
+    car = CarState(space=start, pools=(18,), lap=1, started=True)
+    assert move_cost(board, BASIC, car, option).total == 4
