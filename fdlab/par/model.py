@@ -547,13 +547,16 @@ class SoloModel:
         """The cost class of a key not seen yet: a small integer naming what ``move_cost``
         reads of an option besides braking (:func:`_cost_reading`), shared by the keys
         that read alike; the cost tables grow when a new class fills them."""
-        reading = _cost_reading(key)
+        k = self._classes[key] = self._class_of_reading(_cost_reading(key))
+        return k
+
+    def _class_of_reading(self, reading: _CostReading) -> int:
+        """The cost class of options that read as ``reading`` (:func:`_cost_reading`),
+        numbered the first time it is met; the cost tables grow when a new class fills them."""
         known = self._readings.get(reading)
         if known is not None:
-            self._classes[key] = known
             return known
         k = self._readings[reading] = len(self._readings)
-        self._classes[key] = k
         if k >= self._loss.shape[0]:
             grow = max(64, k + 1)
             shape = (grow, self.max_roll + 1, 2)
@@ -762,26 +765,30 @@ class _Batch:
         n_search = len(keys)
         search = np.repeat(np.arange(n_search), np.diff(found.first))
         start = np.asarray([space for space, _ in keys], dtype=np.int64)[search]
-        # overshoots: one tuple per distinct (record, spaces moved), the model's own objects
-        width = model.max_roll + 1
-        codes, inverse = _numbered(found.record * width + found.moved)
-        distinct = np.empty(len(codes), dtype=object)
-        memo, records = model._overshoots, found.records
-        for u, code in enumerate(codes.tolist()):
-            record = records[code // width]
-            distinct[u] = memo[record, code % width] if record else ()
-        self.overshoots: NDArray[np.object_] = distinct[inverse]
-        # cost classes: one per distinct (overshoots, starts in the pit zone, ends in it)
-        pit = model._off_track[found.destination]
-        start_pit = model._off_track[start]
-        kinds, kind_inverse = _numbered((inverse * 2 + start_pit) * 2 + pit)
-        numbers = np.empty(len(kinds), dtype=np.int64)
-        known = model._classes
-        for u, kind in enumerate(kinds.tolist()):
-            key = (distinct[kind // 4], bool(kind // 2 % 2), bool(kind % 2))
-            k = known.get(key)
-            numbers[u] = model._new_cost_class(key) if k is None else k
-        self.classes = numbers[kind_inverse]
+        # cost classes, read from the overshoot records (_cost_reading) without making the
+        # options' overshoots: a record's items are (corner, stops made, stops required,
+        # spaces moved at its exit line), so the spaces beyond the exit lines are the
+        # spaces moved times the items, less what was moved before each exit line
+        records = found.records
+        items = np.fromiter((len(r) for r in records), np.int64, len(records))
+        before_exits = np.fromiter((sum(o[3] for o in r) for r in records), np.int64, len(records))
+        missing = np.fromiter(
+            (max((o[2] - o[1] for o in r), default=0) for r in records), np.int64, len(records)
+        )
+        most_missing = int(missing.max(initial=0)) + 1
+        beyond = items[found.record] * found.moved - before_exits[found.record]
+        pit = model._off_track[start] | model._off_track[found.destination]
+        readings, inverse = _numbered((beyond * most_missing + missing[found.record]) * 2 + pit)
+        numbers = np.asarray(
+            [
+                model._class_of_reading(
+                    (code // 2 // most_missing, code // 2 % most_missing, bool(code % 2))
+                )
+                for code in readings.tolist()
+            ],
+            dtype=np.int64,
+        )
+        self.classes = numbers[inverse]
         # laps: the finish line crossed (S-4)
         self.laps = (found.finish_at > 0).astype(np.int64)
 
@@ -842,6 +849,7 @@ class _Searched:
         #: Per option its overshoot record and the spaces moved when it crossed the
         #: finish line, with the records (a batch search), for S-4 (:meth:`finish_costs`).
         self._cuts: tuple[NDArray[np.int64], NDArray[np.int64], list[Any]] | None = None
+        self._memo = model._overshoots
         if batch is None:
             columns = option_columns(board, space, self._roll, rules, model._overshoots)
             self.destination = np.asarray(columns.destination, dtype=np.int64)
@@ -851,7 +859,7 @@ class _Searched:
             #: Equal tuples are one object: a model keeps hundreds of thousands of options,
             #: and the cycle collector would pass over each named tuple on every full
             #: collection.
-            self.overshoots = columns.overshoots
+            self._overshoot_list: list[tuple[Overshoot, ...]] | None = columns.overshoots
             self._paths, self._lines = columns.path, columns.lines
             self.laps_gained = np.asarray(columns.laps, dtype=np.int64)
             stops_after = np.asarray(columns.stops, dtype=np.int64)
@@ -865,7 +873,7 @@ class _Searched:
             self.destination = batch.found.destination[a:z]
             self.moved = batch.found.moved[a:z]
             self.boxed = batch.found.boxed[a:z]
-            self.overshoots = batch.overshoots[a:z].tolist()
+            self._overshoot_list = None  # made from the records when asked (overshoots)
             self.laps_gained = batch.laps[a:z]
             stops_after = batch.found.stops[a:z]
             self.pit = model._off_track[self.destination]
@@ -924,7 +932,7 @@ class _Searched:
             if new is None:
                 new = changed[key] = with_made(overshoots) if overshoots else overshoots
             column.append(new)
-        copy.overshoots = column
+        copy._overshoot_list = column
         # ended in the start corner without leaving it: one stop more than made (C-2)
         ends_inside = np.fromiter(
             (model.board.corner[d] == corner for d in self.destination.tolist()),
@@ -936,6 +944,28 @@ class _Searched:
         )
         copy.classes = copy._cost_classes(model)
         return copy
+
+    @property
+    def overshoots(self) -> list[tuple[Overshoot, ...]]:
+        """Each option's overshoots (what ``move_cost`` reads of it besides braking); equal
+        tuples are one object (:class:`~fdlab.rules.movement.OvershootMemo`). A batch's
+        search makes them from its records the first time they are asked."""
+        column = self._overshoot_list
+        if column is None:
+            column = self._overshoot_list = [
+                self._overshoots_of(i) for i in range(len(self.destination))
+            ]
+        return column
+
+    def _overshoots_of(self, i: int) -> tuple[Overshoot, ...]:
+        """The overshoots of option ``i``, made from its record if the column is not made."""
+        column = self._overshoot_list
+        if column is not None:
+            return column[i]
+        assert self._cuts is not None
+        records, _, tuples = self._cuts
+        record = tuples[int(records[i])]
+        return self._memo[record, int(self.moved[i])] if record else ()
 
     @property
     def options(self) -> list[MoveOption]:
@@ -972,7 +1002,7 @@ class _Searched:
         ``last_lap=False`` leaves the path and lines out: ``move_cost`` reads them
         only for a car on its last lap (S-4), and they are rebuilt for each option.
         """
-        overshoots = self.overshoots[i]
+        overshoots = self._overshoots_of(i)
         destination = int(self.destination[i])
         path, lines = self._path_and_lines(i) if last_lap else ((), _NO_LINES)
         # the named tuple made without its Python-level __new__ (made by the thousand)

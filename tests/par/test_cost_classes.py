@@ -39,11 +39,12 @@ def test_options_of_one_cost_class_cost_the_same_at_every_braking(name):
     """C-3 / C-4 / P-4: every member of a cost class has one price per (braked, blocked)."""
     board, preset = BOARDS[name]()
     model = SoloModel(board, preset)
-    assert len(model._readings) < len(model._classes)  # the classes do merge keys
+    classes = _classes_of_options(model)
+    assert len(model._readings) < len(classes)  # the classes do merge keys
     on_track = model._off_track.tolist().index(False)
     off_track = model._off_track.tolist().index(True) if model._off_track.any() else None
     prices: dict[tuple[int, int, bool], tuple[int, bool, tuple]] = {}
-    for (overshoots, starts_in_pit, ends_in_pit), number in model._classes.items():
+    for (overshoots, starts_in_pit, ends_in_pit), number in classes.items():
         start = off_track if starts_in_pit else on_track
         destination = off_track if ends_in_pit else on_track
         car = CarState(space=start, pools=preset.pool_max, started=True)
@@ -70,3 +71,17 @@ def test_options_of_one_cost_class_cost_the_same_at_every_braking(name):
                     f"{name}: {overshoots} and {first[2]} share cost class {number} but cost "
                     f"{price} and {first[:2]} braked {braked}, blocked {blocked}"
                 )
+
+
+def _classes_of_options(model: SoloModel) -> dict[tuple[tuple, bool, bool], int]:
+    """(overshoots, starts in the pit zone, ends in it) -> cost class, over every option of
+    every search of ``model``; a key always has the one class."""
+    classes: dict[tuple[tuple, bool, bool], int] = {}
+    for found in model._searches.values():
+        starts_in_pit = bool(model._off_track[found.space])
+        for overshoots, ends_in_pit, number in zip(
+            found.overshoots, found.pit.tolist(), found.classes.tolist(), strict=True
+        ):
+            key = (overshoots, starts_in_pit, ends_in_pit)
+            assert classes.setdefault(key, number) == number, key
+    return classes
