@@ -372,30 +372,30 @@ class _Searching:
         entry = np.repeat(np.arange(len(v)), degree)
         offset = np.arange(len(entry)) - np.repeat(np.cumsum(degree) - degree, degree)
         edge = b.first_edge[v][entry] + offset
-        steps = layer.take(entry)
         j = b.target[edge]
         code = b.code[edge]
-        self.cross(steps, b.lines[edge], d)
         # M-3, M-4: lane changes on straights, not back to a lane left; C-5: none after
-        # an overshoot; P-7: the pit lane only when open
+        # an overshoot; P-7: the pit lane only when open (read from the entries' columns:
+        # the steps refused are never made)
         change = code == STEP_STRAIGHT_LANE_CHANGE
-        zigzag = ((steps.fb >> b.lane[j]) & 1).astype(bool)
-        refused = change & ((steps.rec > 0) | (steps.lc >= self.max_lane_changes) | zigzag)
-        refused |= (code == STEP_PIT_IN) & ~self.pit_allowed[steps.s]
-        steps.fb = np.where(change, steps.fb | (1 << b.lane[v][entry]), steps.fb)
-        steps.lc = steps.lc + change
+        zigzag = ((layer.fb[entry] >> b.lane[j]) & 1).astype(bool)
+        refused = change & (
+            (layer.rec[entry] > 0) | (layer.lc[entry] >= self.max_lane_changes) | zigzag
+        )
+        refused |= (code == STEP_PIT_IN) & ~self.pit_allowed[layer.s[entry]]
         box = code == STEP_BOX_IN
         boxed = None
         into_box = np.flatnonzero(box & (j == self.own_box))
         if len(into_box):  # the move ends in the box: no corner bookkeeping
-            boxed = steps.take(into_box)
+            boxed = self._stepped(layer, entry[into_box], edge[into_box], change[into_box], d)
             boxed.lc = layer.lc[entry[into_box]]
             boxed.v = j[into_box]
             boxed.node = self.nodes(boxed.node, boxed.v)
             boxed.moved = np.full(len(into_box), d + 1, dtype=np.int64)
             boxed.boxed = np.ones(len(into_box), dtype=bool)
         live = np.flatnonzero(~(refused | box))
-        steps, j, code, edge = steps.take(live), j[live], code[live], edge[live]
+        entry, j, code, edge = entry[live], j[live], code[live], edge[live]
+        steps = self._stepped(layer, entry, edge, change[live], d)
         self.enter(steps, j, d)
         leaves_lane = (
             (code == STEP_STRAIGHT_LANE_CHANGE)
@@ -415,6 +415,19 @@ class _Searching:
             for name in ("v", "left", "rec", "nd", "fb", "ln", "node"):
                 getattr(steps, name)[through] = getattr(inside, name)
         return steps, boxed
+
+    def _stepped(
+        self, layer: _Entries, entry: _Ints, edge: _Ints, change: _Bools, d: int
+    ) -> _Entries:
+        """The entries ``entry`` of ``layer`` after their steps ``edge`` (lines crossed,
+        and for a lane change, ``change``, the lane left and one change more), before
+        they enter the space reached."""
+        steps = layer.take(entry)
+        self.cross(steps, self.b.lines[edge], d)
+        lane_left = 1 << self.b.lane[steps.v]
+        steps.fb = np.where(change, steps.fb | lane_left, steps.fb)
+        steps.lc = steps.lc + change
+        return steps
 
     def cross(self, steps: _Entries, lines: _Ints, d: int) -> None:
         """Add the ``lines`` crossed by each entry's step from ``d`` spaces moved, and
