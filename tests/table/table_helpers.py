@@ -39,3 +39,26 @@ def half_played(ring: Track, person_turns: int) -> TableController:
         person_turn(table, top_gear=True)
     table.run_bots()
     return table
+
+
+# The first highlighted destination of the first table's board, with its centre
+# in page pixels (from the plot's ranges and frame); null until there is one.
+FIRST_TARGET = """
+(table) => {
+  const views = (window.Bokeh && table) ? window.Bokeh.index.roots : [];
+  const view = views.find((v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
+  if (!view) return null;
+  const targets = view.model.renderers.find((r) => r.name === "targets");
+  const data = targets.data_source.data;
+  if (!data.id || data.id.length === 0) return null;
+  const xs = data.xs[0], ys = data.ys[0];
+  const x = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const y = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const {x_range, y_range} = view.model;
+  const frame = view.frame.bbox;
+  const canvas = view.canvas_view.el.getBoundingClientRect();
+  const px = canvas.left + frame.left + (x - x_range.start) / (x_range.end - x_range.start) * frame.width;
+  const py = canvas.top + frame.top + (y_range.end - y) / (y_range.end - y_range.start) * frame.height;
+  return {id: data.id[0], cost: data.cost[0], px, py, count: data.id.length};
+}
+"""

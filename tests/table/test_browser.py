@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from lab_server import CHROMIUM, CHROMIUM_ARGS, jupyter_lab, require_chromium, run_all_cells
+from table_helpers import FIRST_TARGET
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
@@ -46,29 +47,6 @@ def notebook_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str
         yield url
 
 
-# The first highlighted destination of the first table's board, with its centre
-# in page pixels (from the plot's ranges and frame); null until there is one.
-_FIRST_TARGET = """
-(table) => {
-  const views = (window.Bokeh && table) ? window.Bokeh.index.roots : [];
-  const view = views.find((v) => v.model.name === "fdlab-race-board" && table.contains(v.el));
-  if (!view) return null;
-  const targets = view.model.renderers.find((r) => r.name === "targets");
-  const data = targets.data_source.data;
-  if (!data.id || data.id.length === 0) return null;
-  const xs = data.xs[0], ys = data.ys[0];
-  const x = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const y = ys.reduce((a, b) => a + b, 0) / ys.length;
-  const {x_range, y_range} = view.model;
-  const frame = view.frame.bbox;
-  const canvas = view.canvas_view.el.getBoundingClientRect();
-  const px = canvas.left + frame.left + (x - x_range.start) / (x_range.end - x_range.start) * frame.width;
-  const py = canvas.top + frame.top + (y_range.end - y) / (y_range.end - y_range.start) * frame.height;
-  return {id: data.id[0], cost: data.cost[0], px, py, count: data.id.length};
-}
-"""
-
-
 def hover_first_target(page: Any, table: Any) -> dict[str, Any]:
     """Hover the first highlighted space until its tooltip names it; return the target.
 
@@ -81,7 +59,7 @@ def hover_first_target(page: Any, table: Any) -> dict[str, Any]:
     tooltip = page.locator(".bk-Tooltip").last
     for attempt in range(6):
         page.wait_for_timeout(300 * attempt)
-        target: dict[str, Any] = page.evaluate(_FIRST_TARGET, table.element_handle())
+        target: dict[str, Any] = page.evaluate(FIRST_TARGET, table.element_handle())
         page.mouse.move(target["px"] - 3, target["py"] - 3)
         page.mouse.move(target["px"], target["py"])
         try:
@@ -140,8 +118,8 @@ def test_play_a_turn_in_the_race_table(notebook_url: str) -> None:
                 expect(prompt).not_to_contain_text(re.compile("make the start|choose a gear"))
                 if "click a highlighted space" in prompt.inner_text():
                     handle = table.element_handle()
-                    page.wait_for_function(_FIRST_TARGET, arg=handle)
-                    target = page.evaluate(_FIRST_TARGET, handle)
+                    page.wait_for_function(FIRST_TARGET, arg=handle)
+                    target = page.evaluate(FIRST_TARGET, handle)
                     break
             assert target is not None, "Blue never got a move to make"
             if not re.search(r"Blue, 1st gear, start roll \d+: stalls", log.inner_text()):
@@ -195,7 +173,7 @@ def test_try_a_rule_at_a_lesson_table(notebook_url: str) -> None:
             prompt = table.locator(".fdlab-prompt")
             expect(prompt).to_contain_text("click a highlighted space")
             handle = table.element_handle()
-            page.wait_for_function(_FIRST_TARGET, arg=handle)
+            page.wait_for_function(FIRST_TARGET, arg=handle)
             table.screenshot(path=str(ARTIFACTS / "lesson-table.png"))  # may scroll the page
             # the target's pixels are read after anything that may scroll, and the
             # hover must name it before the click

@@ -29,7 +29,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from lab_server import CHROMIUM, CHROMIUM_ARGS, jupyter_lab, require_chromium, run_all_cells
-from test_browser import _FIRST_TARGET
+from table_helpers import FIRST_TARGET
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -38,12 +38,33 @@ TIMEOUT_MS = 120_000
 pytestmark = pytest.mark.browser
 
 # Seed 2: Blue takes pole, Red is next in round 1, Blue's start roll is a normal start.
+# The solve is the real one, started when par is picked; on a fast machine it could end
+# before a person's click, so the bot it makes is handed over only once the test has seen
+# Blue move (the file RELEASE appears), whatever the machine's speed.
 _TABLE_CELL = """\
+import time
+from pathlib import Path
+
+import fdlab.bots.roster as roster
 from fdlab.bots.roster import needs_solve
 from fdlab.rules import Race
 from fdlab.table import RaceTable
 from fdlab.track import load_track
 
+_make_bot = roster.make_bot
+
+
+def held_make_bot(spec, **kwargs):
+    bot = _make_bot(spec, **kwargs)
+    if not (isinstance(spec, str) and spec.startswith("par")):
+        return bot
+    deadline = time.monotonic() + 300
+    while not Path(RELEASE).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return bot
+
+
+roster.make_bot = held_make_bot
 race = Race(load_track("../tracks/monaco.json"), cars=["Blue", "Red", "Green"], seed=2)
 table = RaceTable(race, seats=["person", "heuristic", "heuristic"])
 print("Monaco unsolved:", needs_solve("par", board=race.board, preset=race.preset))
@@ -52,28 +73,31 @@ table
 
 
 @pytest.fixture
-def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The notebook's URL in a JupyterLab with an empty par cache, and that cache folder."""
+def lab(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
+    """The notebook's URL in a JupyterLab with an empty par cache, that cache folder, and
+    the file whose making hands Red its solved bot."""
     require_chromium()
     root, home, cache = tmp_path / "lab", tmp_path / "home", tmp_path / "cache"
     (root / "notebooks").mkdir(parents=True)
     cache.mkdir()
     shutil.copytree(REPO / "tracks", root / "tracks", ignore=shutil.ignore_patterns("*.py"))
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_TABLE_CELL)])
+    release = tmp_path / "release"
+    cell = f"RELEASE = {str(release)!r}\n" + _TABLE_CELL
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     nbformat.write(notebook, root / "notebooks" / "pending-seat.ipynb")
     env = {"FDLAB_CACHE_DIR": str(cache), "FDLAB_CACHE": "on"}
     with jupyter_lab(root, home, "notebooks/pending-seat.ipynb", env=env) as url:
-        yield url, cache
+        yield url, cache, release
 
 
 def test_a_par_seat_being_solved_does_not_block_the_persons_first_move(
-    lab: tuple[str, Path],
+    lab: tuple[str, Path, Path],
 ) -> None:
     """Pick par for Red on unsolved Monaco; Blue starts and moves while Red's board is solved."""
     from playwright.sync_api import expect, sync_playwright
 
-    url, cache = lab
+    url, cache, release = lab
     expect.set_options(timeout=TIMEOUT_MS)
     ARTIFACTS.mkdir(exist_ok=True)
     times: dict[str, float] = {}
@@ -109,8 +133,8 @@ def test_a_par_seat_being_solved_does_not_block_the_persons_first_move(
             times["start roll round trip"] = time.monotonic() - clicked
             expect(log).to_contain_text("Blue, 1st gear, start roll")
             handle = table.element_handle()
-            page.wait_for_function(_FIRST_TARGET, arg=handle)
-            target = page.evaluate(_FIRST_TARGET, handle)
+            page.wait_for_function(FIRST_TARGET, arg=handle)
+            target = page.evaluate(FIRST_TARGET, handle)
             clicked = time.monotonic()
             page.mouse.click(target["px"], target["py"])
             expect(log).to_contain_text(
@@ -127,6 +151,7 @@ def test_a_par_seat_being_solved_does_not_block_the_persons_first_move(
             expect(message).to_contain_text("solving the board for Red")
             times["Red waits for its solve"] = time.monotonic() - start
             table.screenshot(path=str(ARTIFACTS / "pending-seat-moved.png"))
+            release.touch()
 
             # the solve ends: Red (and Green) play, Blue is asked for a gear
             expect(log).to_contain_text(red_done)
