@@ -161,7 +161,7 @@ class Verdict:
     ----------
     track_name : str
     par : float
-        Exact solo par of one lap (expected turns, basic rules).
+        Exact solo par of one lap (expected turns, under ``rules``).
     cars : int
         Cars in each of the verdict's races.
     races : int
@@ -187,6 +187,9 @@ class Verdict:
     pit : PitWorth or None
         What the pit lane is worth over two laps, when it was measured
         (:func:`fdlab.analysis.suggest` studies it; the editor's verdict does not).
+    rules_before : str or None
+        The rules of the verdict before, when known: an edit that adds the first
+        hazard space (or removes the last) changes the rules as well as the board.
     """
 
     track_name: str
@@ -203,6 +206,7 @@ class Verdict:
     pole_wins: float = 0.0
     rules: str = "basic"
     pit: PitWorth | None = None
+    rules_before: str | None = None
 
     @property
     def par_change(self) -> float | None:
@@ -224,7 +228,9 @@ class Verdict:
         >>> round(Verdict("A", 18.5, 6, 24, 20.0, (19.8, 20.2), 1.0, (), 1.0).after(a).par_change, 2)
         0.5
         """
-        return replace(self, par_before=None if before is None else before.par)
+        if before is None:
+            return replace(self, par_before=None, rules_before=None)
+        return replace(self, par_before=before.par, rules_before=before.rules)
 
     def lines(self) -> list[str]:
         """The verdict as sentences, most important first.
@@ -241,7 +247,12 @@ class Verdict:
         change = self.par_change
         rules = "" if self.rules == "basic" else f" ({self.rules} rules)"
         par = f"Par {self.par:.1f} turns a lap{rules}"
-        if change is not None and abs(change) >= 0.05:
+        if self.par_before is not None and self.rules_before not in (None, self.rules):
+            par += (
+                f" (was {self.par_before:.1f} under the {self.rules_before} rules "
+                "before the last change)"
+            )
+        elif change is not None and abs(change) >= 0.05:
             par += f" ({abs(change):.1f} {'more' if change > 0 else 'fewer'} than before the last change)"
         elif change is not None:
             par += " (unchanged by the last change)"
@@ -270,7 +281,8 @@ class Verdict:
             "<th>overshot</th><th>SP a car</th><th>eliminated</th></tr>"
             + rows
             + f"</table></details><div style='color:#666;font-size:0.85em'>{self.races} races "
-            f"of {self.cars} par bots, one lap, basic rules ({self.seconds:.1f} s). "
+            f"of {self.cars} par bots, one lap, {html.escape(self.rules)} rules "
+            f"({self.seconds:.1f} s). "
             "SP: structure points, the damage a car takes (it has 18; at 0 it is out).</div></div>"
         )
 
@@ -335,7 +347,7 @@ def board_verdict(
     rules: str = "basic",
     helper: RaceHelper | None = None,
 ) -> Verdict:
-    """What ``track`` plays like for the default bot, over one lap (basic rules).
+    """What ``track`` plays like for the default bot, over one lap (basic or street rules).
 
     Parameters
     ----------
@@ -437,6 +449,7 @@ def board_verdict(
         corners=tuple(replace(c, worst=c.corner in marked) for c in corners),
         seconds=time.perf_counter() - started,
         par_before=None if before is None else before.par,
+        rules_before=None if before is None else before.rules,
         lead_changes=float(result.turns.groupby("race")["took_lead"].sum().mean()),
         pole_wins=float((result.races["winner_grid"] == 1).mean()),
         rules=rules,

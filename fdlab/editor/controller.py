@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from fdlab._text import counted
 from fdlab.editor import edit_log
 from fdlab.editor.backdrop import PICTURE_KEY, checked_placement
 from fdlab.editor.errors import (
@@ -270,6 +271,39 @@ class EditorController:
         operation.revert(self.track)
         self._redo.append(operation)
         self._after_change(f"undo {operation.label}")
+        return operation.label
+
+    def undo_rebuild(self) -> str:
+        """Bring back the board as it was before the last rebuild: revert the rebuild
+        and every edit made since, as one change (each step can be redone).
+
+        Returns the rebuild's label.
+
+        Raises
+        ------
+        NothingToUndoError
+            When no board replacement (a rebuild) is in the undo history.
+
+        Examples
+        --------
+        >>> editor = EditorController(from_ascii(". . ."))
+        >>> editor.replace_board(from_ascii(". . . . ."))
+        >>> editor.set_hazard([1], "danger")
+        >>> editor.undo_rebuild(), len(editor.track), editor.can_redo
+        ('rebuild the board', 3, True)
+        """
+        rebuilds = [i for i, op in enumerate(self._undo) if isinstance(op, ReplaceBoard)]
+        if not rebuilds:
+            raise NothingToUndoError(
+                "undo rebuild: the board was not rebuilt since it was opened (nothing to undo)"
+            )
+        after = len(self._undo) - rebuilds[-1] - 1
+        while len(self._undo) > rebuilds[-1]:
+            operation = self._undo.pop()
+            operation.revert(self.track)
+            self._redo.append(operation)
+        also = f" and the {counted(after, 'edit')} after it" if after else ""
+        self._after_change(f"undo {operation.label}{also}")
         return operation.label
 
     def redo(self) -> str:

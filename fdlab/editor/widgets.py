@@ -498,7 +498,12 @@ class TrackEditor:
                     self.drop_unplaced_edits,
                     "keep the rebuilt board without the edits it could not place",
                 ),
-                ("Undo rebuild", "fdlab-undo-rebuild", self.undo),
+                (
+                    "Undo rebuild",
+                    "fdlab-undo-rebuild",
+                    self.undo_rebuild,
+                    "bring back the board from before the rebuild (edits made since are undone too)",
+                ),
             ],
         )
 
@@ -586,7 +591,7 @@ class TrackEditor:
         self.tracing.follow_board()
         if not what.startswith(("undo ", "redo ")):
             self.line_moves.board_edited()  # drags taken back are not made again after an edit
-        if self.verdict is not None:
+        if self.verdict is not None and not _picture_only(what):
             refill(self.sources.verdict, verdict_marks(self.track, []))
             self.verdict.edited()
         if what.startswith(("undo rebuild", "redo rebuild", "rebuild")) and len(self.track):
@@ -1020,6 +1025,12 @@ class TrackEditor:
         """Keep the rebuilt board without the edits the rebuild could not place."""
         self.controller.drop_unplaced_edits()
 
+    @reported
+    def undo_rebuild(self) -> None:
+        """Bring back the board from before the last rebuild, with the edits made since
+        undone too (:meth:`EditorController.undo_rebuild`; Redo makes them again)."""
+        self.controller.undo_rebuild()
+
     # -- the picture under the board ---------------------------------------------
     @property
     def backdrop(self) -> Backdrop | None:
@@ -1263,6 +1274,22 @@ class TrackEditor:
     def after_callback(self) -> None:
         """Enable the controls that fit the selection, after every callback."""
         self._sync_enabled()
+
+
+def _picture_only(what: str) -> bool:
+    """Whether the change ``what`` (a controller's label) only placed or removed the
+    picture under the board: the board plays the same, so its verdict stands.
+
+    Examples
+    --------
+    >>> _picture_only("place the picture"), _picture_only("undo remove the picture")
+    (True, True)
+    >>> _picture_only("set hazard='danger' on space 1")
+    False
+    """
+    for prefix in ("undo ", "redo "):
+        what = what.removeprefix(prefix)
+    return what in ("place the picture", "remove the picture")
 
 
 def _line_move(before: Sequence[tuple[float, float]], after: Sequence[tuple[float, float]]) -> str:

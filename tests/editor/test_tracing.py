@@ -176,3 +176,21 @@ def test_remove_and_undo_bring_the_picture_back(board_file):
     assert editor.backdrop is None and "picture" not in editor.track.graph.graph
     editor.undo()
     assert isinstance(editor.backdrop, Backdrop)
+
+
+def test_placing_or_removing_the_picture_keeps_the_verdict_and_its_marks(board_file):
+    """The board plays the same under a moved picture: no new verdict, the marks stay."""
+    editor = TrackEditor.open(board_file)
+    editor.verdict.watch.races = 4
+    editor.verdict.refresh()  # in plain Python: computed here and now
+    marks = dict(editor.sources.verdict.data)
+    assert "up to date" in editor.verdict.state.value
+    editor.load_picture(board_file.parent / "scan.png")
+    editor.tracing.angle.value = 30.0
+    editor.undo()
+    editor.remove_picture()
+    assert "up to date" in editor.verdict.state.value
+    assert dict(editor.sources.verdict.data) == marks
+    editor.select([next(iter(editor.track.graph))])
+    editor.set_hazard("danger")  # a change of the board itself
+    assert "out of date" in editor.verdict.state.value

@@ -69,6 +69,18 @@ def test_more_stops_raise_par_and_the_verdict_says_by_how_much():
     assert "more than before the last change" in after.lines()[0]
 
 
+def test_a_first_hazard_changes_the_rules_and_the_verdict_says_so_not_a_par_change():
+    track = tight_ring()
+    before = board_verdict(track, races=RACES)
+    track.graph.nodes[next(iter(track.graph))]["hazard"] = "danger"
+    after = board_verdict(track, races=RACES, before=before, rules="street")
+    first = after.lines()[0]
+    assert "(street rules)" in first and f"was {before.par:.1f} under the basic rules" in first
+    assert "than before the last change" not in first
+    assert "one lap, street rules" in after._repr_html_()
+    assert "one lap, basic rules" in before._repr_html_()
+
+
 def test_a_board_that_cannot_be_raced_says_what_is_missing():
     with pytest.raises(VerdictError, match="no grid spot"):
         board_verdict(from_ascii(". . . ."))

@@ -89,6 +89,34 @@ def test_edits_that_cannot_be_placed_are_listed_with_the_choice():
     assert editor.unplaced_row.layout.display == "none"
 
 
+def test_undo_rebuild_brings_back_the_board_before_it_after_later_edits_too():
+    editor = TrackEditor(build_track(stadium(), lanes=3, space_length=16.0))
+    browser_select(editor, [space_at(editor.track, 0.5, 2)])
+    _click(editor, "fdlab-danger")
+    before = len(editor.track)
+    editor.lane_counts.value = "0.4-0.6:2"  # lane 2 goes where the hazard was
+    _click(editor, "fdlab-rebuild")
+    rebuilt = len(editor.track)
+    assert editor.unplaced_row.layout.display == "flex" and rebuilt != before
+    browser_select(editor, [space_at(editor.track, 0.2, 0)])
+    _click(editor, "fdlab-danger")  # an edit on the rebuilt board: the row is still shown
+    assert editor.unplaced_row.layout.display == "flex"
+    _click(editor, "fdlab-undo-rebuild")
+    assert editor.last_error is None, editor.last_error
+    assert len(editor.track) == before and editor.track.spaces(hazard="danger")
+    assert editor.unplaced_row.layout.display == "none"
+    assert "and the 1 edit after it" in editor.message.value
+    _click(editor, "fdlab-redo")  # the rebuild again, then the edit made on it
+    _click(editor, "fdlab-redo")
+    assert len(editor.track) == rebuilt and len(editor.track.spaces(hazard="danger")) == 1
+
+
+def test_undo_rebuild_without_a_rebuild_says_so():
+    editor = TrackEditor(build_track(stadium(), lanes=2, space_length=16.0))
+    editor.undo_rebuild()
+    assert "not rebuilt since it was opened" in str(editor.last_error)
+
+
 def test_the_active_tool_is_the_one_shown_and_drawing_drops_the_selection(editor):
     toolbar = editor.figure.toolbar
     assert editor.tool.value == "Select" and toolbar.active_tap.name == "tool-tap"
