@@ -266,6 +266,33 @@ class Verdict:
         marked = [c.words for c in self.worst] or ["No corner bites: none costs a car much."]
         return [par + ".", race, *marked]
 
+    def headline(self) -> str:
+        """Par and its change since the verdict before, short enough for one line under
+        the board (:meth:`lines` says it in full).
+
+        Examples
+        --------
+        >>> a = Verdict("A", 18.0, 6, 24, 20.0, (19.8, 20.2), 1.0, (), 1.0)
+        >>> b = Verdict("A", 18.5, 6, 24, 20.0, (19.8, 20.2), 1.0, (), 1.0, rules="street")
+        >>> a.headline(), a.after(a).headline()
+        ('par 18.0 turns a lap', 'par 18.0 turns a lap (unchanged)')
+        >>> b.after(a).headline()
+        'par 18.5 (street rules; was 18.0 with the basic rules)'
+        """
+        change = self.par_change
+        if self.par_before is not None and self.rules_before not in (None, self.rules):
+            return (
+                f"par {self.par:.1f} ({self.rules} rules; was {self.par_before:.1f} "
+                f"with the {self.rules_before} rules)"
+            )
+        rules = "" if self.rules == "basic" else f" ({self.rules} rules)"
+        text = f"par {self.par:.1f} turns a lap{rules}"
+        if change is None:
+            return text
+        if abs(change) < 0.05:
+            return f"{text} (unchanged)"
+        return f"{text} ({abs(change):.1f} {'more' if change > 0 else 'fewer'})"
+
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr style='{'color:#b2182b;font-weight:bold' if c.worst else ''}'>"

@@ -120,6 +120,24 @@ x.setv({start: cx - sx * per_px * w / 2, end: cx + sx * per_px * w / 2});
 y.setv({start: cy - sy * per_px * h / 2, end: cy + sy * per_px * h / 2});
 """
 
+#: In the browser, after the plot is resized: the toolbar above it measures its width again
+#: and shows every tool that fits. Bokeh measures it while the page is still laying out,
+#: so a plot made narrower (a window resized, JupyterLab's file browser opened) kept a
+#: toolbar narrower still, its tools folded behind a "more" button; a moment later the
+#: width is the plot's. ``update_bbox`` and ``_after_render`` are the toolbar view's own
+#: steps after a resize; a BokehJS without them keeps its toolbar as it is.
+_TOOLBAR_REFITS = """
+const index = globalThis.Bokeh?.index;
+setTimeout(() => {
+  for (const view of index ? index.find_all(toolbar) : []) {
+    if (typeof view.update_bbox === "function" && typeof view._after_render === "function") {
+      view.update_bbox();
+      view._after_render();
+    }
+  }
+}, 100);
+"""
+
 #: In the browser, on a click or at the start of a drag: the tooltip of the space under the
 #: pointer goes, as when the pointer leaves the plot, so what the click did (the space
 #: selected, the point drawn, the corner's flag) is not under it; the next move of the
@@ -454,6 +472,8 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     (300, 'stretch_width')
     >>> sorted(t.name for t in plot.tools if not t.visible)
     ['tool-box', 'tool-pan', 'tool-tap']
+    >>> plot.toolbar.logo is None
+    True
     """
     size: dict[str, Any] = (
         {"sizing_mode": "stretch_both"}
@@ -474,6 +494,7 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     )
     plot.axis.visible = False
     plot.grid.visible = False
+    plot.toolbar.logo = None  # the toolbar keeps its room for the tools
     picture = plot.image_url(
         url="url", x="x", y="y", w="w", h="h", anchor="bottom_left", global_alpha="alpha",
         angle="angle",
@@ -549,6 +570,7 @@ def editor_figure(sources: EditorSources, height: int | None = None) -> Any:
     keep = CustomJS(args={"fig": plot}, code=_KEEP_ASPECT)
     plot.js_on_change("inner_width", keep)
     plot.js_on_change("inner_height", keep)
+    plot.js_on_change("inner_width", CustomJS(args={"toolbar": plot.toolbar}, code=_TOOLBAR_REFITS))
     hover = HoverTool(
         renderers=[spaces],
         tooltips=[

@@ -408,7 +408,7 @@ class TrackEditor:
                 ("Spot", "fdlab-grid-number", self.grid_number),
                 ("Grid spot", "fdlab-grid", self.set_grid_spot, "select one space"),
                 ("Car", "fdlab-box-number", self.box_number),
-                ("Box", "fdlab-box", self.set_box, "select one pit box"),
+                ("Pit box", "fdlab-box", self.set_box, "the selected pit box becomes the car's"),
             ],
         )
 
@@ -1249,7 +1249,7 @@ class TrackEditor:
         )
         refill(self.sources.verdict, verdict_marks(self.track, worst))
         if verdict is not None and verdict.par_change is not None:
-            self._say(f"How it plays now: {verdict.lines()[0]}", topic="verdict")
+            self._say(f"How it plays now: {verdict.headline()}", topic="verdict")
 
     # -- errors -----------------------------------------------------------------
     def _say(self, message: str, *, topic: str = "action") -> None:

@@ -558,6 +558,8 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
                 assert max(toolbar["middles"]) - min(toolbar["middles"]) < 8, (shot, toolbar)
                 if shot == "laptop":  # the narrow column of a laptop with the file browser open
                     assert toolbar["column"] < 600, toolbar
+                # every tool of the plot's own toolbar shows: none folded behind its "more"
+                assert editor.locator(".bk-tool-overflow").count() == 0, shot
                 plot = editor.locator(".fdlab-plot").bounding_box()
                 make_corner = editor.locator("button.fdlab-make-corner").bounding_box()
                 assert plot is not None and make_corner is not None

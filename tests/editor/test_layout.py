@@ -63,9 +63,13 @@ def test_the_figure_fills_its_cell_and_keeps_the_board_in_proportion(editor):
     # after a pan or a zoom Bokeh keeps the ranges as they are: on a resize the browser
     # widens one of them to the frame's shape
     for size in ("inner_width", "inner_height"):
-        (keep,) = plot.js_property_callbacks[f"change:{size}"]
+        keep = plot.js_property_callbacks[f"change:{size}"][0]
         assert isinstance(keep, CustomJS) and "have_updated_interactively" in keep.code
         assert keep.args["fig"] is plot
+    # and the toolbar above it measures itself again once the plot is narrower (the
+    # browser test checks that no tool is folded away on a laptop)
+    _, refit = plot.js_property_callbacks["change:inner_width"]
+    assert refit.args["toolbar"] is plot.toolbar and "_after_render" in refit.code
 
 
 def test_tools_arrows_undo_redo_and_save_share_one_wrapping_row_above_the_plot(editor):
