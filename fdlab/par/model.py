@@ -611,50 +611,97 @@ class SoloModel:
         cache = self._shape_cache
         if cache[0] is found:
             return cache[1]
+        group, idx, code = self._row_codes(found)
+        missing = np.flatnonzero(~self._known.reshape(-1)[code])
+        if len(missing):  # price the first row of each combination not known yet
+            missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
+            combination = code[missing]
+            blocked = combination & 1
+            cls, braked = np.divmod(combination >> 1, self.max_roll + 1)
+            self._price(found, idx[missing], cls, braked, blocked)
+        shape = (group, idx, self._loss.reshape(-1)[code], self._doom.reshape(-1)[code])
+        self._shape_cache = (found, shape)
+        return shape
+
+    def _row_groups(
+        self, found: _Searched
+    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]:
+        """Every (face group, option) row of a search: option i is listed under face group
+        k when it moved at most that face's roll (rows sorted by group, then by option).
+        Returns each row's group and option, and per face group its first option and the
+        most spaces its options moved (-1 for none).
+
+        The options are sorted by spaces moved, farthest first: those of a face are the
+        last ones, from the first that moved at most its roll.
+        """
         moved = found.moved
-        boxed = found.boxed
-        classes = found.classes
-        # every (group, option) pair at once: option i is listed under face group k when
-        # it moved at most that face's roll (rows sorted by group, then by option). The
-        # options are sorted by spaces moved, farthest first: those of a face are the
-        # last ones, from the first that moved at most its roll
         rolls = self._rolls
         n = len(moved)
         first = np.searchsorted(-moved, -rolls)
         fits = n - first
-        # A-6: a blocked car moves as far as it can; only its farthest options are blocked
         farthest = np.where(fits > 0, moved[np.minimum(first, n - 1)], -1)
-        full = farthest == rolls
-        any_box = bool(boxed.any())  # most searches reach no box
-        if any_box:
-            boxes = np.concatenate([[0], np.cumsum(boxed)])
-            full |= boxes[n] > boxes[first]
-        group = np.repeat(np.arange(len(rolls)), fits)
+        group = np.repeat(np.arange(len(rolls), dtype=np.int32), fits)
         idx = np.arange(len(group)) + np.repeat(first - (np.cumsum(fits) - fits), fits)
-        braked, blocked_rows = braking(  # arithmetic, so it applies element by element
-            rolls[group],
-            moved[idx],
-            boxed[idx].astype(np.int64) if any_box else 0,
+        return group, idx, first, farthest
+
+    def _full_rolls(
+        self, found: _Searched, first: NDArray[np.int64], farthest: NDArray[np.int64]
+    ) -> NDArray[np.bool_]:
+        """Per face group: some option moved the whole roll or entered the box (D-4, A-6)."""
+        full: NDArray[np.bool_] = farthest == self._rolls
+        boxed = found.boxed
+        if boxed.any():
+            boxes = np.concatenate([[0], np.cumsum(boxed)])
+            full |= boxes[len(boxed)] > boxes[first]
+        return full
+
+    def _row_codes(
+        self, found: _Searched
+    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64]]:
+        """Each row's face group, option and flat index of (cost class, braked, blocked) in
+        the cost tables: :meth:`_row_codes_by_braking` in fewer passes over the rows.
+
+        Braking is the roll less the spaces moved, into the own box none, and a roll
+        that no option moves in full blocks its farthest options (``braking``, D-4,
+        A-6, P-2). So a row's index is a part of its option,
+        ``2 * (class * (max_roll + 1) - moved)`` (no ``- moved`` into the box), plus a
+        part of its face, ``2 * roll`` (none into the box), plus 1 where blocked: two
+        lookups a row, the rest per option or per face group.
+        """
+        group, idx, first, farthest = self._row_groups(found)
+        moved, boxed = found.moved, found.boxed
+        full = self._full_rolls(found, first, farthest)
+        width = self.max_roll + 1
+        per_option = 2 * (found.classes * width - np.where(boxed, 0, moved))
+        per_face = 2 * self._rolls
+        code = per_option[idx] + per_face[group]
+        if boxed.any():  # most searches reach no box
+            into_box = np.flatnonzero(boxed[idx])
+            code[into_box] -= per_face[group[into_box]]
+        short = ~full & (farthest >= 0)
+        if short.any():  # a roll no option moves in full: its farthest options are blocked
+            rows = np.flatnonzero(short[group])
+            at = idx[rows]
+            blocked = rows[(moved[at] == farthest[group[rows]]) & ~boxed[at]]
+            code[blocked] += 1
+        return group, idx, code
+
+    def _row_codes_by_braking(
+        self, found: _Searched
+    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64]]:
+        """:meth:`_row_codes` row by row with ``braking``, the rule's one statement (the
+        plain reference the tests compare it with)."""
+        group, idx, first, farthest = self._row_groups(found)
+        full = self._full_rolls(found, first, farthest)
+        braked, blocked = braking(  # arithmetic, so it applies element by element
+            self._rolls[group],
+            found.moved[idx],
+            found.boxed[idx].astype(np.int64),
             full[group].astype(np.int64),
             farthest[group],
         )
-        blocked = blocked_rows.astype(np.int64)
-        cls = classes[idx]
-        # flat index of (cost class, braked, blocked) in the cost tables
-        code = (cls * (self.max_roll + 1) + braked) * 2 + blocked
-        missing = np.flatnonzero(~self._known.reshape(-1)[code])
-        if len(missing):  # price the first row of each combination not known yet
-            missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
-        if len(missing):
-            self._price(found, idx[missing], cls[missing], braked[missing], blocked[missing])
-        shape = (
-            group.astype(np.int32),
-            idx,
-            self._loss.reshape(-1)[code],
-            self._doom.reshape(-1)[code],
-        )
-        self._shape_cache = (found, shape)
-        return shape
+        code = (found.classes[idx] * (self.max_roll + 1) + braked) * 2 + blocked
+        return group, idx, code.astype(np.int64)
 
     def start_rows(self, p: int) -> OptionRows:
         """Option rows of a flying start from position ``p`` (one group: the flying roll)."""

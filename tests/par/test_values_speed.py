@@ -7,6 +7,7 @@ solver's results must stay the same to the last bit.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -313,3 +314,40 @@ def test_a_group_of_several_positions_changes_by_its_most_changed_position():
     par_values._solve_levels(model, tables, levels, merged, loops, together, 1000.0, 1e-10)
     assert np.allclose(together.value, apart.value, rtol=0, atol=1e-8)
     assert np.allclose(together.finish, apart.finish, rtol=0, atol=1e-8)
+
+
+# --- rows of a search: their cost-table index without braking() row by row -----------------
+
+ROW_BOARDS = {
+    "monaco": lambda: (compile_board(load_track(TRACKS / "monaco.json")), BASIC),
+    "pit ring, two laps (into the box)": lambda: (
+        compile_board(pit_ring(2)),
+        replace(BASIC, laps=2),
+    ),
+    "open end (blocked rolls)": lambda: (
+        compile_board(
+            from_ascii(". . . 1 1 . . . .\n. . . 1 1 . . . .", corners={1: 1}, grid=[0], finish=6)
+        ),
+        BASIC,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(ROW_BOARDS))
+def test_row_codes_equal_braking_row_by_row(name):
+    """D-4 / A-6 / P-2: each row's (cost class, braked, blocked) index, made per option and
+    per face group, is the one ``braking`` gives row by row, on every search of the board."""
+    board, preset = ROW_BOARDS[name]()
+    model = SoloModel(board, preset)
+    boxed = blocked = 0
+    for found in model._searches.values():
+        fast = model._row_codes(found)
+        plain = model._row_codes_by_braking(found)
+        for a, b in zip(fast, plain, strict=True):
+            np.testing.assert_array_equal(a, b)
+        boxed += int(found.boxed[plain[1]].sum())
+        blocked += int((plain[2] & 1).sum())
+    if "box" in name:
+        assert boxed, "the board must have rows into the box"
+    if "blocked" in name:
+        assert blocked, "the board must have blocked rows"
