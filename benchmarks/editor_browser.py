@@ -2,7 +2,8 @@
 
 Usage::
 
-    python benchmarks/editor_browser.py [--edits 20] [--verdict-edits 3] [--rebuilds 3] [--verbose]
+    python benchmarks/editor_browser.py [--edits 20] [--verdict-edits 3] [--during-verdict 4]
+                                        [--rebuilds 3] [--verbose]
 
 Needs Debian's chromium (``/usr/bin/chromium``) and the Playwright package:
 without either it exits with 2 (no browser is ever downloaded). It writes, in
@@ -19,7 +20,11 @@ is up to date it makes ``--edits`` edits, alternating
 
 The edits follow each other as a designer clicking along would, without
 waiting for the verdict (which may or may not be computing meanwhile: the
-table splits the edits by that).
+table splits the edits by that). A designer clicking along seldom lands an
+edit in a verdict's computation (the panel waits 0.8 s of quiet first), so
+``--during-verdict`` of them, spread over the edits, wait until *How it
+plays* says "updating" and are made while it computes: no edit waits for
+the verdict.
 
 Figures (median and worst):
 
@@ -422,6 +427,11 @@ class Bench:
             self.kernel("fdlab_probe.reset()")
         return report
 
+    def wait_verdict_computing(self) -> None:
+        self.page.locator(".fdlab-verdict-state", has_text="updating").wait_for(
+            timeout=self.timeout_ms
+        )
+
     def wait_verdict_fresh(self) -> None:
         self.page.locator(".fdlab-verdict-state", has_text="up to date").wait_for(
             timeout=self.timeout_ms
@@ -627,6 +637,9 @@ def measure(bench: Bench, args: argparse.Namespace) -> dict[str, Any]:
     bench.kernel("fdlab_probe.time_verdicts(editor.verdict.watch)")
     targets = pick_targets(page.evaluate("() => window.fdlabBench.spaces()"), args.edits)
     quiet = max(0, min(args.verdict_edits, args.edits))
+    clicking_along = len(targets) - quiet
+    during = max(0, min(args.during_verdict, clicking_along))
+    in_verdict = {clicking_along * (k + 1) // (during + 1) for k in range(during)}
     opened = bench.probe(reset=True)
     edits: list[dict[str, Any]] = []
     skipped: list[str] = []
@@ -634,6 +647,8 @@ def measure(bench: Bench, args: argparse.Namespace) -> dict[str, Any]:
         waits = index >= len(targets) - quiet
         if waits:
             bench.wait_verdict_fresh()
+        elif index in in_verdict:
+            bench.wait_verdict_computing()
         try:
             edits.append(edit(bench, target, verdict=waits))
         except Exception as error:
@@ -748,6 +763,9 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=20, help="edits to time (default 20)")
     parser.add_argument("--verdict-edits", type=int, default=3,
                         help="of those, the last ones that wait for the verdict (default 3)")  # fmt: skip
+    parser.add_argument("--during-verdict", type=int, default=4,
+                        help="of the others, how many wait for a verdict to be computing and "
+                        "are made meanwhile (default 4)")  # fmt: skip
     parser.add_argument("--rebuilds", type=int, default=3, help="rebuilds to time (default 3)")
     parser.add_argument("--timeout", type=int, default=60, help="seconds per step (default 60)")
     parser.add_argument("--verbose", action="store_true", help="print every edit's timings")
