@@ -18,7 +18,9 @@ drags a centreline point from 8 px off it, slowly, and another quickly (tool
 edits on the new board, presses *Save* and reads the saved file, then
 checks the board and the corner controls are in sight together at 1366x768
 and 1920x1080 (the board taller there, in proportion on both), JupyterLab's
-file browser open, the toolbar above the plot one line on both.
+file browser open, the toolbar above the plot one line on both and the
+plot's own toolbar unfolded; on the laptop the mouse wheel over the board
+scrolls the notebook and leaves the board's zoom alone.
 Screenshots are kept in ``test-artifacts/`` (``editor-browser.png``,
 ``editor-trace.png``, ``editor-laptop.png``, ``editor-full-hd.png``).
 
@@ -84,6 +86,18 @@ _FRAME = (
 }
 """
 )
+
+# How far the notebook that holds the editor is scrolled.
+_SCROLLER = """
+(editor) => {
+  let node = editor.parentElement;
+  while (node && !(node.scrollHeight > node.clientHeight
+                   && getComputedStyle(node).overflowY.match(/auto|scroll/))) {
+    node = node.parentElement;
+  }
+  return node ? node.scrollTop : -1;
+}
+"""
 
 # Whether the plot's frame is whole in sight and settled: Bokeh lays a resized canvas out
 # a frame later (the plot fills its column, so a line above or below it that changes
@@ -560,6 +574,18 @@ def test_edits_survive_dragging_a_point_and_rebuilding_then_save(lab: tuple[str,
                     assert toolbar["column"] < 600, toolbar
                 # every tool of the plot's own toolbar shows: none folded behind its "more"
                 assert editor.locator(".bk-tool-overflow").count() == 0, shot
+                if shot == "laptop":  # the wheel over the board scrolls the page, no zoom
+                    scroller = editor.evaluate(_SCROLLER)
+                    page.mouse.move(frame["left"] + frame["width"] / 2, frame["top"] + 40)
+                    page.mouse.wheel(0, -120)  # up: the notebook has cells above
+                    page.wait_for_timeout(400)
+                    after = page.evaluate(_FRAME, handle)
+                    assert (after["x0"], after["x1"]) == (frame["x0"], frame["x1"]), after
+                    assert 0 <= editor.evaluate(_SCROLLER) < scroller, "the page did not scroll"
+                    editor.locator(".fdlab-status").evaluate(
+                        "(element) => element.scrollIntoView({block: 'start'})"
+                    )
+                    frame = _frame(page, editor)
                 plot = editor.locator(".fdlab-plot").bounding_box()
                 make_corner = editor.locator("button.fdlab-make-corner").bounding_box()
                 assert plot is not None and make_corner is not None

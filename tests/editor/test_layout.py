@@ -66,6 +66,9 @@ def test_the_figure_fills_its_cell_and_keeps_the_board_in_proportion(editor):
         keep = plot.js_property_callbacks[f"change:{size}"][0]
         assert isinstance(keep, CustomJS) and "have_updated_interactively" in keep.code
         assert keep.args["fig"] is plot
+    # the wheel scrolls the page until the designer picks the wheel-zoom tool
+    assert plot.toolbar.active_scroll is None
+    assert any(type(tool).__name__ == "WheelZoomTool" for tool in plot.toolbar.tools)
     # and the toolbar above it measures itself again once the plot is narrower (the
     # browser test checks that no tool is folded away on a laptop)
     _, refit = plot.js_property_callbacks["change:inner_width"]
