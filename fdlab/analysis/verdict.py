@@ -209,6 +209,11 @@ class Verdict:
     rules_before: str | None = None
 
     @property
+    def rules_changed(self) -> bool:
+        """The verdict before was under other rules (its par is not comparable)."""
+        return self.par_before is not None and self.rules_before not in (None, self.rules)
+
+    @property
     def par_change(self) -> float | None:
         """Par minus the par before (``None`` for a first verdict)."""
         return None if self.par_before is None else self.par - self.par_before
@@ -247,7 +252,7 @@ class Verdict:
         change = self.par_change
         rules = "" if self.rules == "basic" else f" ({self.rules} rules)"
         par = f"Par {self.par:.1f} turns a lap{rules}"
-        if self.par_before is not None and self.rules_before not in (None, self.rules):
+        if self.rules_changed:
             par += (
                 f" (was {self.par_before:.1f} under the {self.rules_before} rules "
                 "before the last change)"
@@ -280,7 +285,7 @@ class Verdict:
         'par 18.5 (street rules; was 18.0 with the basic rules)'
         """
         change = self.par_change
-        if self.par_before is not None and self.rules_before not in (None, self.rules):
+        if self.rules_changed:
             return (
                 f"par {self.par:.1f} ({self.rules} rules; was {self.par_before:.1f} "
                 f"with the {self.rules_before} rules)"
@@ -475,9 +480,7 @@ def board_verdict(
         finished=finished,
         corners=tuple(replace(c, worst=c.corner in marked) for c in corners),
         seconds=time.perf_counter() - started,
-        par_before=None if before is None else before.par,
-        rules_before=None if before is None else before.rules,
         lead_changes=float(result.turns.groupby("race")["took_lead"].sum().mean()),
         pole_wins=float((result.races["winner_grid"] == 1).mean()),
         rules=rules,
-    )
+    ).after(before)

@@ -53,6 +53,10 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 #: Graph attribute holding the edits made since the last build (see :mod:`fdlab.editor.edit_log`).
 EDITS_KEY = "edits"
+#: The labels of placing and of removing the picture under the board (it is not played
+#: on: the editor keeps its verdict through them).
+PLACE_PICTURE = "place the picture"
+REMOVE_PICTURE = "remove the picture"
 _SKIP = object()  # an edit that needs no record (a rebuild, the board's name)
 
 
@@ -267,11 +271,16 @@ class EditorController:
         """Revert the last edit and return its label."""
         if not self._undo:
             raise NothingToUndoError("nothing to undo: no edit since the track was opened")
+        operation = self._take_back()
+        self._after_change(f"undo {operation.label}")
+        return operation.label
+
+    def _take_back(self) -> Operation:
+        """Revert the last edit, ready to be redone (listeners are told by the caller)."""
         operation = self._undo.pop()
         operation.revert(self.track)
         self._redo.append(operation)
-        self._after_change(f"undo {operation.label}")
-        return operation.label
+        return operation
 
     def undo_rebuild(self) -> str:
         """Bring back the board as it was before the last rebuild: revert the rebuild
@@ -299,9 +308,7 @@ class EditorController:
             )
         after = len(self._undo) - rebuilds[-1] - 1
         while len(self._undo) > rebuilds[-1]:
-            operation = self._undo.pop()
-            operation.revert(self.track)
-            self._redo.append(operation)
+            operation = self._take_back()
         also = f" and the {counted(after, 'edit')} after it" if after else ""
         self._after_change(f"undo {operation.label}{also}")
         return operation.label
@@ -434,7 +441,7 @@ class EditorController:
             placement = checked_placement(placement)
         if placement == self.track.graph.graph.get(PICTURE_KEY):
             return
-        label = "place the picture" if placement is not None else "remove the picture"
+        label = PLACE_PICTURE if placement is not None else REMOVE_PICTURE
         self._recording = _SKIP  # a rebuild keeps the picture anyway
         try:
             self.apply(SetGraphValue(PICTURE_KEY, placement, label=label, remove=placement is None))

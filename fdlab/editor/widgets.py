@@ -49,7 +49,13 @@ from fdlab.editor.board_plot import (
     verdict_marks,
 )
 from fdlab.editor.centreline import board_centreline
-from fdlab.editor.controller import EditorController, RebuildRequest, RebuiltBoard
+from fdlab.editor.controller import (
+    PLACE_PICTURE,
+    REMOVE_PICTURE,
+    EditorController,
+    RebuildRequest,
+    RebuiltBoard,
+)
 from fdlab.editor.errors import EditError
 from fdlab.editor.line_moves import LineMoves
 from fdlab.editor.tracing import Tracing
@@ -1289,7 +1295,7 @@ def _picture_only(what: str) -> bool:
     """
     for prefix in ("undo ", "redo "):
         what = what.removeprefix(prefix)
-    return what in ("place the picture", "remove the picture")
+    return what in (PLACE_PICTURE, REMOVE_PICTURE)
 
 
 def _line_move(before: Sequence[tuple[float, float]], after: Sequence[tuple[float, float]]) -> str:

@@ -645,12 +645,13 @@ class SoloModel:
         return group, idx, first, farthest
 
     def _full_rolls(
-        self, found: _Searched, first: NDArray[np.int64], farthest: NDArray[np.int64]
+        self, found: _Searched, first: NDArray[np.int64], farthest: NDArray[np.int64], any_box: bool
     ) -> NDArray[np.bool_]:
-        """Per face group: some option moved the whole roll or entered the box (D-4, A-6)."""
+        """Per face group: some option moved the whole roll or entered the box (D-4, A-6);
+        ``any_box``: some option of ``found`` entered the box."""
         full: NDArray[np.bool_] = farthest == self._rolls
         boxed = found.boxed
-        if boxed.any():
+        if any_box:
             boxes = np.concatenate([[0], np.cumsum(boxed)])
             full |= boxes[len(boxed)] > boxes[first]
         return full
@@ -670,12 +671,13 @@ class SoloModel:
         """
         group, idx, first, farthest = self._row_groups(found)
         moved, boxed = found.moved, found.boxed
-        full = self._full_rolls(found, first, farthest)
+        any_box = bool(boxed.any())  # most searches reach no box
+        full = self._full_rolls(found, first, farthest, any_box)
         width = self.max_roll + 1
         per_option = 2 * (found.classes * width - np.where(boxed, 0, moved))
         per_face = 2 * self._rolls
         code = per_option[idx] + per_face[group]
-        if boxed.any():  # most searches reach no box
+        if any_box:
             into_box = np.flatnonzero(boxed[idx])
             code[into_box] -= per_face[group[into_box]]
         short = ~full & (farthest >= 0)
@@ -692,7 +694,7 @@ class SoloModel:
         """:meth:`_row_codes` row by row with ``braking``, the rule's one statement (the
         plain reference the tests compare it with)."""
         group, idx, first, farthest = self._row_groups(found)
-        full = self._full_rolls(found, first, farthest)
+        full = self._full_rolls(found, first, farthest, bool(found.boxed.any()))
         braked, blocked = braking(  # arithmetic, so it applies element by element
             self._rolls[group],
             found.moved[idx],
