@@ -41,11 +41,13 @@ from __future__ import annotations
 import html
 import time
 from dataclasses import dataclass, field, replace
+from numbers import Real
 
 import numpy as np
 from numpy.typing import NDArray
 
 from fdlab._text import counted
+from fdlab.par.errors import SoloModelError
 from fdlab.par.model import FINISHED, OptionRows, SoloModel
 from fdlab.par.reuse import remember_model
 from fdlab.par.rows import _distinct_rows, _Tables, _tables
@@ -283,7 +285,8 @@ def solve_par(
     Raises
     ------
     fdlab.par.errors.SoloModelError
-        For a preset the solver does not model.
+        For a preset the solver does not model, or an ``elimination_penalty`` or
+        ``tolerance`` that is not a finite number of at least 0.
 
     Examples
     --------
@@ -295,6 +298,11 @@ def solve_par(
     >>> round(solve_par(track).par, 6)
     1.85
     """
+    for name, number in (("elimination_penalty", elimination_penalty), ("tolerance", tolerance)):
+        if not (isinstance(number, Real) and 0 <= number < float("inf")):
+            raise SoloModelError(
+                f"solve_par: {name} must be a finite number of at least 0, not {number!r}"
+            )
     began = time.perf_counter()
     # the model makes many objects and no cycles: collector passes over them are waste
     with paused_collections():

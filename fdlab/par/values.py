@@ -33,6 +33,12 @@ _DENSE_PAIRS = 1 << 25
 #: Option rows of the levels :func:`_solve_levels` prepares at once.
 _BATCH_ROWS = 1 << 15
 
+#: :func:`_solve_part` stops a level's iterations as soon as the next one cannot change
+#: anything (on Monaco, nearly every level: 192 iterations and 192 evaluations instead of
+#: 381 of each); ``False`` iterates the plain way, until the values stop changing (the
+#: same values to the last bit, tested).
+_SETTLE_EARLY = True
+
 
 def _moves(n: int, targets: list[NDArray[np.int64]]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The moves ``p -> q`` between ``n`` positions, once each, sorted by ``p`` then ``q``,
@@ -601,7 +607,7 @@ def _solve_part(
             return None, outer_best
         w = _values(model, inner_land, store.value_store)
         least = outer_best.copy()
-        least[inner_faces] = np.minimum(least[inner_faces], np.minimum.reduceat(w, inner_starts))
+        least[inner_faces] = np.minimum(least[inner_faces], _group_minima(w, inner_starts))
         return w, least
 
     group_of_slot = table.group_of_slot[lo:hi]
@@ -619,9 +625,9 @@ def _solve_part(
 
     iterations = 0
     active = np.ones(n_slots, dtype=bool)
+    inner_w, least = best()
     for _ in range(10_000):
         iterations += 1
-        _, least = best()
         expected = _expected(tables, least.reshape(n_slots, n_groups, pools))
         q_value, gear_choice = gears.choose(expected, lo)
         change = np.abs(q_value - value[positions]).max(axis=(1, 2))
@@ -629,15 +635,27 @@ def _solve_part(
         value[update] = q_value[active]
         policy[update] = gear_choice[active]
         active &= still_changing(change)
+        inner_w, again = best()
         if not active.any():
             break
-    # the values of the level are final: the chosen row of every face group is fixed
-    inner_w, least = best()
+        if _SETTLE_EARLY and np.array_equal(again, least):
+            # the next iteration would give these values again: no change, every group
+            # stops (the values, and so the minima, are those of a last iteration)
+            iterations += 1
+            break
+        least = again
+    # the values of the level are final (``least`` is their minima): the chosen row of
+    # every face group is fixed
+    least = again
     chosen = np.where(outer_best == least, outer_first, n)
+    reads_level = False  # a chosen row lands inside the level's own groups
     if inner_w is not None:
         marked = np.where(inner_w == least[inner_face], inner[:, None], n)
         first = np.minimum.reduceat(marked, inner_starts, axis=0)
-        chosen[inner_faces] = np.minimum(chosen[inner_faces], first)
+        from_inner = first < chosen[inner_faces]
+        chosen[inner_faces] = np.where(from_inner, first, chosen[inner_faces])
+        # with no pool left a row lands on the margin, whatever the row
+        reads_level = bool(from_inner[:, 1:].any())
     land = every.land(model, chosen)
     active = np.ones(n_slots, dtype=bool)
     shape = (n_slots, n_groups, pools)
@@ -654,7 +672,8 @@ def _solve_part(
         finish[update] = f[active]
         turns[update] = a[active]
         active &= still_changing(change)
-        if not active.any():
+        if not active.any() or (_SETTLE_EARLY and not reads_level):
+            # no chosen row reads this level's states: one pass is the fixed point
             break
     return iterations
 
@@ -804,6 +823,27 @@ def _first_true(mask: NDArray[np.bool_], starts: NDArray[np.int64]) -> NDArray[n
     return first
 
 
+def _group_minima(w: NDArray[np.float64], starts: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``np.minimum.reduceat(w, starts, axis=0)`` for values that are never negative nor NaN.
+
+    The solver's values (turns, the elimination penalty, finish probabilities)
+    never are, and the bit patterns of such floats, read as integers, are
+    ordered as the floats themselves. numpy reduces integers along the first
+    axis several times faster than floats (whose minimum must also look for
+    NaN): on Monaco, 18 ms instead of 60.
+
+    Examples
+    --------
+    >>> w = np.array([[3.0, np.inf], [2.5, 1.0], [0.0, 1000.0]])
+    >>> _group_minima(w, np.array([0, 2])).tolist()
+    [[2.5, 1.0], [0.0, 1000.0]]
+    """
+    least: NDArray[np.float64] = np.minimum.reduceat(w.view(np.int64), starts, axis=0).view(
+        np.float64
+    )
+    return least
+
+
 def _least(
     w: NDArray[np.float64],
     starts: NDArray[np.int64],
@@ -819,7 +859,7 @@ def _least(
     >>> best.tolist(), first.tolist()
     ([[2.0, 1.0], [4.0, 0.5]], [[1, 0], [3, 2]])
     """
-    best = np.minimum.reduceat(w, starts, axis=0)
+    best = _group_minima(w, starts)
     if lengths is None:
         lengths = np.diff(np.append(starts, len(w)))
     return best, _first_true(w == np.repeat(best, lengths, axis=0), starts)
@@ -857,7 +897,7 @@ def _start_values(
     w = _values(
         model, start.land(model, np.arange(len(start.rows.group))[:, None]), store.value_store
     )
-    expected = _expected(tables, np.minimum.reduceat(w, start.rows.starts, axis=0))
+    expected = _expected(tables, _group_minima(w, start.rows.starts))
     land = start.land(model, _first_argmin(w, start.rows.starts))
     f_group = _values(model, land, store.finish_store)
     a_group = _values(model, land, store.turns_store)

@@ -17,6 +17,7 @@ from par_boards import pit_ring
 from fdlab.par import rows as par_rows
 from fdlab.par import solve_par
 from fdlab.par import values as par_values
+from fdlab.par.errors import SoloModelError
 from fdlab.par.model import FINISHED, SoloModel
 from fdlab.rules.board import compile_board
 from fdlab.rules.presets import BASIC
@@ -124,6 +125,33 @@ def test_least_of_a_single_row_and_of_no_rows():
     assert best.tolist() == [[2.0, np.inf, 0.0]] and first.tolist() == [[0, 0, 0]]
     best, first = par_values._least(np.zeros((0, 3)), np.zeros(0, dtype=np.int64))
     assert best.shape == first.shape == (0, 3)
+
+
+def test_group_minima_are_the_float_minima_of_never_negative_values():
+    """``_group_minima`` reduces the values' bit patterns as integers: the same minima as
+    numpy's float reduction, for every value the solver has (0, turns, the penalty,
+    the unknown value, infinity)."""
+    rng = np.random.default_rng(15)
+    special = np.array([0.0, 1e-300, 0.5, 1.0, 17.25, 1000.0, par_values._UNKNOWN, np.inf])
+    for rows in (1, 2, 9, 200):
+        for columns in (1, 19):
+            w, starts = random_groups(rng, rows, columns)
+            w = np.where(rng.random(w.shape) < 0.5, rng.choice(special, w.shape), w * 40)
+            got = par_values._group_minima(w, starts)
+            want = np.minimum.reduceat(w, starts, axis=0)
+            assert got.dtype == np.float64
+            assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("penalty", [-1.0, float("nan"), float("inf"), "1000"])
+def test_solve_par_refuses_a_penalty_that_is_not_a_finite_number_of_at_least_0(penalty):
+    """The solver's values are never negative (its minima rely on it, ``_group_minima``):
+    a negative, infinite or missing penalty is refused, naming the parameter."""
+    track = from_ascii(". . . . . . . .", grid=[0], finish=3)
+    with pytest.raises(SoloModelError, match="elimination_penalty must be a finite number"):
+        solve_par(track, elimination_penalty=penalty, reuse=False)
+    with pytest.raises(SoloModelError, match="tolerance must be"):
+        solve_par(track, tolerance=-1e-9, reuse=False)
 
 
 def test_first_true_of_random_masks_is_the_plain_first_true_row():
@@ -252,6 +280,30 @@ def test_levels_solved_together_are_the_levels_solved_one_by_one(name, laps, bat
     par_values._solve_levels(model, tables, levels, label, loops, together, 1000.0, 1e-10)
     for field in ("value_store", "finish_store", "turns_store", "policy"):
         assert np.array_equal(getattr(together, field), getattr(one_by_one, field)), field
+
+
+@pytest.mark.parametrize(("name", "laps"), [("ring", 2), ("training", 1), ("monaco", 1)])
+def test_levels_settled_early_are_the_levels_iterated_until_nothing_changes(
+    name, laps, monkeypatch
+):
+    """A level stops as soon as the next iteration cannot change its values, and its
+    finish and turns are evaluated once where no chosen row reads the level itself
+    (``_SETTLE_EARLY``): the same values, policy, finish, turns and iteration count,
+    to the last bit, as iterating until the values stop changing."""
+    board = pit_ring() if name == "ring" else load_track(TRACKS / f"{name}.json")
+    model = SoloModel(compile_board(board), BASIC.with_laps(laps))
+    tables = par_rows._tables(model)
+    label, loops, levels = par_values._levels(tables.rows)
+    solved = {}
+    for early in (True, False):
+        monkeypatch.setattr(par_values, "_SETTLE_EARLY", early)
+        store = par_values._Store(model, 1000.0)
+        count = par_values._solve_levels(model, tables, levels, label, loops, store, 1000.0, 1e-10)
+        solved[early] = store, count
+    (early, early_count), (plain, plain_count) = solved[True], solved[False]
+    assert early_count == plain_count
+    for field in ("value_store", "finish_store", "turns_store", "policy"):
+        assert np.array_equal(getattr(early, field), getattr(plain, field)), field
 
 
 def test_no_level_to_solve_is_no_iteration():
