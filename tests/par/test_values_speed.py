@@ -127,6 +127,27 @@ def test_least_of_a_single_row_and_of_no_rows():
     assert best.shape == first.shape == (0, 3)
 
 
+def test_first_true_by_place_in_group_is_the_first_true_by_row(monkeypatch):
+    """:func:`_first_true` marks rows by their place in the group (16 bits): the same rows
+    as marking them by row, for random masks and for groups as long as the marks allow
+    (and longer, where the row marks are used)."""
+    rng = np.random.default_rng(16)
+    for rows in (1, 3, 50, 400):
+        for columns in (1, 19):
+            _, starts = random_groups(rng, rows, columns)
+            mask = rng.random((rows, columns)) < 0.3
+            mask[np.append(starts[1:], rows) - 1] = True  # a true row in every group
+            want = par_values._first_true_by_row(mask, starts)
+            assert np.array_equal(par_values._first_true(mask, starts), want)
+    for length in (par_values._FALSE_MARK - 1, par_values._FALSE_MARK):
+        mask = np.zeros((length + 2, 2), dtype=bool)
+        mask[length - 1, 0] = mask[length - 1 :, 1] = mask[length + 1, 0] = True
+        mask[length, 1] = True
+        starts = np.array([0, length])
+        got = par_values._first_true(mask, starts)
+        assert got.tolist() == [[length - 1, length - 1], [length + 1, length]]
+
+
 def test_group_minima_are_the_float_minima_of_never_negative_values():
     """``_group_minima`` reduces the values' bit patterns as integers: the same minima as
     numpy's float reduction, for every value the solver has (0, turns, the penalty,
