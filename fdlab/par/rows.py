@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from fdlab.par.model import OptionRows, SoloModel
+from fdlab.par.model import OptionRows, SoloModel, _numbered
 
 
 @dataclass
@@ -111,7 +111,8 @@ def _distinct(model: SoloModel, rows: OptionRows) -> OptionRows:
     (482, 291)
     """
     kind = ((rows.target + 2) * 2 + rows.restore) * 2 + rows.exempt
-    keep = _kept(model, rows.group, rows.loss, rows.doomed, rows.restore, kind)
+    bound = (len(model.positions) + 2) * 4
+    keep = _kept(model, rows.group, rows.loss, rows.doomed, rows.restore, kind, bound)
     if len(keep) == len(rows.group):
         return rows
     group = rows.group[keep]
@@ -133,10 +134,11 @@ def _kept(
     doomed: NDArray[np.bool_],
     restore: NDArray[np.bool_],
     kind: NDArray[np.int64],
+    kinds: int,
 ) -> NDArray[np.intp]:
     """The rows :func:`_distinct` keeps, in order, from each row's face group, loss, doom,
     restore (P-2) and landing kind (target, restore and engine-check exemption as one
-    number, non-negative)."""
+    number, from 1 to ``kinds - 1``)."""
     top = model.pool_max
     limit = top if model.pool_dies_at_zero else top + 1
     if restore.any():
@@ -146,8 +148,7 @@ def _kept(
     else:  # no row ends in the box (most positions): the same, in fewer passes
         doomed = doomed | (loss >= limit)
         loss = np.where(doomed, 0, loss)
-    n_targets = len(model.positions) + 2
-    key = group.astype(np.int64) * (n_targets * 4 + 1) + np.where(doomed, 0, kind)
+    key = group.astype(np.int64) * kinds + np.where(doomed, 0, kind)
     # per key the cheapest row, the first of them: sorted by key, loss and place (one
     # stable sort of one number, key then loss, instead of a sort per column)
     low = int(loss.min(initial=0))
@@ -166,8 +167,9 @@ def _distinct_rows(model: SoloModel, p: int) -> OptionRows:
     restore_option = found.boxed & model.restores
     restore = restore_option[idx]
     target = model.targets(p)
-    kind = ((target + 2) * 2 + restore_option) * 2 + found.pit
-    keep = _kept(model, group, loss, doomed, restore, kind[idx])
+    # the kinds of the options numbered from 1 (few: the keys, and so the sort, are short)
+    kinds, kind = _numbered(((target + 2) * 2 + restore_option) * 2 + found.pit)
+    keep = _kept(model, group, loss, doomed, restore, kind[idx] + 1, len(kinds) + 1)
     kept_group = group[keep]
     option = idx[keep]
     return OptionRows(
@@ -197,6 +199,13 @@ def _stable_order(values: NDArray[np.int64], bound: int) -> NDArray[np.int64]:
     """
     n = len(values)
     shift = max(n - 1, 1).bit_length()
+    if bound <= 1 << (32 - shift):  # in 32 bits: a sort of half the bytes
+        small = values.astype(np.uint32)
+        small <<= shift
+        small |= np.arange(n, dtype=np.uint32)
+        small.sort()
+        small &= (1 << shift) - 1
+        return small.astype(np.int64)
     if bound >= 1 << (62 - shift):
         order: NDArray[np.int64] = np.argsort(values, kind="stable")
         return order

@@ -383,10 +383,14 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
     assert restored and checked
 
 
-@pytest.mark.parametrize(("size", "bound"), [(0, 1), (1, 1), (7, 3), (4000, 50), (4000, 2**61)])
+@pytest.mark.parametrize(
+    ("size", "bound"),
+    [(0, 1), (1, 1), (7, 3), (4000, 50), (4000, 2**20), (4000, 2**20 + 1), (4000, 2**61)],
+)
 def test_stable_order_is_the_stable_argsort(size, bound):
     """The packed sort behind ``_distinct`` orders like a stable argsort, equal values in
-    their order; values too large to pack fall back to the argsort itself."""
+    their order, packed in 32 bits where they fit (4000 places take 12 bits: values below
+    2**20) and in 64 otherwise; values too large to pack fall back to the argsort itself."""
     import numpy as np
 
     from fdlab.par.rows import _stable_order
