@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from fdlab.par.model import OptionRows, SoloModel, _numbered
+from fdlab.par.ordering import stable_order
 
 
 @dataclass
@@ -153,7 +154,7 @@ def _kept(
     # stable sort of one number, key then loss, instead of a sort per column)
     low = int(loss.min(initial=0))
     spread = int(loss.max(initial=0)) - low + 1
-    order = _stable_order(key * spread + (loss - low), int(key.max(initial=0) + 1) * spread)
+    order = stable_order(key * spread + (loss - low), int(key.max(initial=0) + 1) * spread)
     head = np.ones(len(order), dtype=bool)
     head[1:] = key[order[1:]] != key[order[:-1]]
     keep: NDArray[np.intp] = np.sort(order[head])
@@ -181,34 +182,3 @@ def _distinct_rows(model: SoloModel, p: int) -> OptionRows:
         exempt=found.pit[option],
         starts=np.searchsorted(kept_group, np.arange(len(model.groups))).astype(np.int64),
     )
-
-
-def _stable_order(values: NDArray[np.int64], bound: int) -> NDArray[np.int64]:
-    """``np.argsort(values, kind="stable")`` for ``values`` in ``0 <= values < bound``.
-
-    Each value is packed with its place into one number (value, then place)
-    and the numbers are sorted: all distinct, so any sort keeps equal values
-    in their order, and a sort of numbers is several times faster than a
-    stable argsort. Falls back to the argsort where the packing would
-    overflow.
-
-    Examples
-    --------
-    >>> _stable_order(np.array([3, 1, 3, 0, 1]), 4).tolist()
-    [3, 1, 4, 0, 2]
-    """
-    n = len(values)
-    shift = max(n - 1, 1).bit_length()
-    if bound <= 1 << (32 - shift):  # in 32 bits: a sort of half the bytes
-        small = values.astype(np.uint32)
-        small <<= shift
-        small |= np.arange(n, dtype=np.uint32)
-        small.sort()
-        small &= (1 << shift) - 1
-        return small.astype(np.int64)
-    if bound >= 1 << (62 - shift):
-        order: NDArray[np.int64] = np.argsort(values, kind="stable")
-        return order
-    packed = np.sort((values << shift) | np.arange(n, dtype=np.int64))
-    order = packed & ((1 << shift) - 1)
-    return order

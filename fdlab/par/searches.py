@@ -511,43 +511,51 @@ class _Searching:
         differs[1:] = key[1:] != key[:-1]
         heads = np.flatnonzero(differs)
         rank = found.lc[order] * n + np.arange(n)
-        chosen = found.take(order[np.minimum.reduceat(rank, heads) % n] if n else order)
+        pick = order[np.minimum.reduceat(rank, heads) % n] if n else order
+        # only the columns an option keeps (most of the entries' are for the search)
+        search, destination, record, left = (
+            found.s[pick],
+            found.v[pick],
+            found.rec[pick],
+            found.left[pick],
+        )
         return Searches(
-            first=np.searchsorted(chosen.s, np.arange(len(self.start) + 1)).astype(np.int64),
-            destination=chosen.v,
-            moved=chosen.moved,
-            boxed=chosen.boxed,
-            record=chosen.rec,
-            left=chosen.left,
-            lines=chosen.ln,
-            finish_at=chosen.fin,
-            stops=self.stops_after(chosen),
-            node=chosen.node,
+            first=np.searchsorted(search, np.arange(len(self.start) + 1)).astype(np.int64),
+            destination=destination,
+            moved=found.moved[pick],
+            boxed=found.boxed[pick],
+            record=record,
+            left=left,
+            lines=found.ln[pick],
+            finish_at=found.fin[pick],
+            stops=self.stops_after(search, destination, record, left),
+            node=found.node[pick],
             records=self.records.tuples,
             line_names=self.b.line_names,
             _parent=np.concatenate(self._parents),
             _space=np.concatenate(self._spaces),
         )
 
-    def stops_after(self, chosen: _Entries) -> _Ints:
+    def stops_after(self, search: _Ints, destination: _Ints, record: _Ints, left: _Bools) -> _Ints:
         """Stops made after each option (C-2, C-6, C-5), as
-        :func:`~fdlab.rules.movement.option_columns` counts them: one more than made
+        :func:`~fdlab.rules.movement.option_columns` counts them, from each option's
+        search, destination, overshoot record and start corner left: one more than made
         for a move that ends in the start corner without leaving it short (nor after
         leaving it with its stops made), else 0 after an overshoot and 1 without."""
         b = self.b
-        made = self.made_at_start[chosen.s]
-        start_corner = self.start_corner[chosen.s]
-        dest_corner = b.corner[chosen.v]
+        made = self.made_at_start[search]
+        start_corner = self.start_corner[search]
+        dest_corner = b.corner[destination]
         start_done = (start_corner >= 0) & (made >= b.stops_of[start_corner])
         inside = (dest_corner >= 0) & (dest_corner == start_corner)
         # a move that ends in the start corner after leaving it without its stops
-        left_short = np.zeros(len(chosen.s), dtype=bool)
+        left_short = np.zeros(len(search), dtype=bool)
         records = self.records.tuples
-        for i in np.flatnonzero(inside & (chosen.rec > 0)).tolist():
+        for i in np.flatnonzero(inside & (record > 0)).tolist():
             mine = b.corner_ids[int(start_corner[i])]
-            left_short[i] = any(over[0] == mine for over in records[int(chosen.rec[i])])
-        again = inside & ~((chosen.left & start_done) | left_short)
-        after = np.where(again, made + 1, np.where(chosen.rec > 0, 0, 1))
+            left_short[i] = any(over[0] == mine for over in records[int(record[i])])
+        again = inside & ~((left & start_done) | left_short)
+        after = np.where(again, made + 1, np.where(record > 0, 0, 1))
         stops: _Ints = np.where(dest_corner < 0, 0, after)
         return stops
 

@@ -393,12 +393,12 @@ def test_stable_order_is_the_stable_argsort(size, bound):
     2**20) and in 64 otherwise; values too large to pack fall back to the argsort itself."""
     import numpy as np
 
-    from fdlab.par.rows import _stable_order
+    from fdlab.par.ordering import stable_order
 
     rng = np.random.default_rng(size)
     values = rng.integers(0, bound, size, dtype=np.int64)
     want = np.argsort(values, kind="stable")
-    assert _stable_order(values, bound).tolist() == want.tolist()
+    assert stable_order(values, bound).tolist() == want.tolist()
 
 
 @pytest.mark.parametrize("name", ["ring", "training", "pit ring"])
