@@ -118,6 +118,10 @@ class OptionRows:
     starts: NDArray[np.int64]
 
 
+#: The loss in a cost table of a combination not priced yet (a real loss is never negative).
+_UNPRICED = -1
+
+
 class SoloModel:
     """A lone car on a board under a preset: positions, gear rules and option rows.
 
@@ -196,6 +200,8 @@ class SoloModel:
             for value, p in die.chance_outcomes()
         ]
         self._rolls = np.asarray([roll for _, roll, _ in self.groups], dtype=np.int64)
+        #: the face groups' numbers, 0 to ``len(groups) - 1`` (made once: asked per position)
+        self.group_numbers = np.arange(len(self.groups), dtype=np.int64)
         self.max_roll = max(max(max(f) for f in preset.gear_faces), preset.start_flying_spaces)
         self.grid_positions: list[Position] = [
             (i, self.engine.grid_lap(i), self.engine.grid_stops(i)) for i in self.engine.grid_spots
@@ -210,9 +216,10 @@ class SoloModel:
         #: (:class:`_Searched`), made once per state's overshoot record and spaces moved.
         self._overshoots = OvershootMemo()
         empty = (0, self.max_roll + 1, 2)
+        #: cost tables per (cost class, braked, blocked): the loss (:data:`_UNPRICED` where
+        #: not priced yet) and the doom of such a move (:meth:`_price`)
         self._loss = np.zeros(empty, dtype=np.int64)
         self._doom = np.zeros(empty, dtype=bool)
-        self._known = np.zeros(empty, dtype=bool)
         self._full_car = CarState(space=0, pools=preset.pool_max, started=True)
         self._last_lap_cars: dict[int, CarState] = {}
         self.positions: list[Position] = []
@@ -238,7 +245,6 @@ class SoloModel:
         self._overshoots = earlier._overshoots.copy()
         self._loss = earlier._loss.copy()
         self._doom = earlier._doom.copy()
-        self._known = earlier._known.copy()
 
     @property
     def earlier(self) -> Earlier | None:
@@ -522,9 +528,11 @@ class SoloModel:
         ]
         costs = move_costs(self.board, self.preset, car, priced)
         at = (classes, braked, blocked)
-        self._loss[at] = [cost.total for cost in costs]
+        totals = [cost.total for cost in costs]
+        if min(totals, default=0) < 0:  # the tables and the solver's sorts rely on it
+            raise SoloModelError(f"a move costs less than nothing under {self.preset.name!r}")
+        self._loss[at] = totals
         self._doom[at] = [cost.eliminated or not cost.allowed for cost in costs]
-        self._known[at] = True
 
     def finish_cost(self, space: int, option: MoveOption) -> MoveCost:
         """``move_cost`` of a move that ends the race (S-4: on the last lap, across the line).
@@ -560,9 +568,8 @@ class SoloModel:
         if k >= self._loss.shape[0]:
             grow = max(64, k + 1)
             shape = (grow, self.max_roll + 1, 2)
-            self._loss = np.concatenate([self._loss, np.zeros(shape, dtype=np.int64)])
+            self._loss = np.concatenate([self._loss, np.full(shape, _UNPRICED, dtype=np.int64)])
             self._doom = np.concatenate([self._doom, np.zeros(shape, dtype=bool)])
-            self._known = np.concatenate([self._known, np.zeros(shape, dtype=bool)])
         return k
 
     def rows(self, p: int) -> OptionRows:
@@ -584,7 +591,7 @@ class SoloModel:
             doomed=doomed,
             restore=found.boxed[idx] & self.restores,
             exempt=found.pit[idx],
-            starts=np.searchsorted(group, np.arange(len(self.groups))).astype(np.int64),
+            starts=np.searchsorted(group, self.group_numbers),
         )
 
     def row_parts(
@@ -612,14 +619,16 @@ class SoloModel:
         if cache[0] is found:
             return cache[1]
         group, idx, code = self._row_codes(found)
-        missing = np.flatnonzero(~self._known.reshape(-1)[code])
-        if len(missing):  # price the first row of each combination not known yet
+        loss = self._loss.reshape(-1)[code]
+        if loss.min(initial=0) < 0:  # price the first row of each combination not priced yet
+            missing = np.flatnonzero(loss < 0)
             missing = missing[np.sort(np.unique(code[missing], return_index=True)[1])]
             combination = code[missing]
             blocked = combination & 1
             cls, braked = np.divmod(combination >> 1, self.max_roll + 1)
             self._price(found, idx[missing], cls, braked, blocked)
-        shape = (group, idx, self._loss.reshape(-1)[code], self._doom.reshape(-1)[code])
+            loss = self._loss.reshape(-1)[code]
+        shape = (group, idx, loss, self._doom.reshape(-1)[code])
         self._shape_cache = (found, shape)
         return shape
 

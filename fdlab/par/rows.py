@@ -149,15 +149,19 @@ def _kept(
     else:  # no row ends in the box (most positions): the same, in fewer passes
         doomed = doomed | (loss >= limit)
         loss = np.where(doomed, 0, loss)
-    key = group.astype(np.int64) * kinds + np.where(doomed, 0, kind)
-    # per key the cheapest row, the first of them: sorted by key, loss and place (one
-    # stable sort of one number, key then loss, instead of a sort per column)
-    low = int(loss.min(initial=0))
-    spread = int(loss.max(initial=0)) - low + 1
-    order = stable_order(key * spread + (loss - low), int(key.max(initial=0) + 1) * spread)
+    # per key (group, then kind; every row that eliminates the car one key per group) the
+    # cheapest row, the first of them: one stable sort of one number, key then loss
+    # (costs are never negative, and below ``limit`` here), instead of a sort per column
+    key = np.where(doomed, 0, kind)
+    key += group * kinds
+    order = stable_order(key * limit + loss, len(model.groups) * kinds * limit)
+    in_order = key[order]
     head = np.ones(len(order), dtype=bool)
-    head[1:] = key[order[1:]] != key[order[:-1]]
-    keep: NDArray[np.intp] = np.sort(order[head])
+    head[1:] = in_order[1:] != in_order[:-1]
+    # the rows kept, in row order: marked, then read in order (no sort)
+    marked = np.zeros(len(order), dtype=bool)
+    marked[order[head]] = True
+    keep: NDArray[np.intp] = np.flatnonzero(marked)
     return keep
 
 
@@ -180,5 +184,5 @@ def _distinct_rows(model: SoloModel, p: int) -> OptionRows:
         doomed=doomed[keep],
         restore=restore[keep],
         exempt=found.pit[option],
-        starts=np.searchsorted(kept_group, np.arange(len(model.groups))).astype(np.int64),
+        starts=np.searchsorted(kept_group, model.group_numbers),
     )
