@@ -525,3 +525,19 @@ def test_the_distinct_rows_are_those_of_the_plain_reference(name):
         keep = _distinct_reference(model, rows)
         for name_ in ("group", "target", "loss", "doomed", "restore", "exempt"):
             assert np.array_equal(getattr(kept, name_), getattr(rows, name_)[keep])
+
+
+def test_a_move_that_costs_less_than_nothing_is_refused(monkeypatch):
+    """The cost tables mark what is not priced yet with a negative loss, and the rows'
+    sort packs losses as they are: a cost below zero (a house rule that gives points
+    back, say) is refused with the preset's name, not solved wrongly."""
+    import fdlab.par.model as par_model
+
+    real = par_model.move_costs
+
+    def generous(board, preset, car, options):
+        return [dataclasses.replace(cost, loss=(-1,)) for cost in real(board, preset, car, options)]
+
+    monkeypatch.setattr(par_model, "move_costs", generous)
+    with pytest.raises(SoloModelError, match="a move costs less than nothing under 'basic'"):
+        solve_par(from_ascii(". . . . . . . .", grid=[0], finish=3), reuse=False)
