@@ -385,12 +385,23 @@ def test_row_values_read_the_same_states_as_the_landing_of_whole_rows():
 
 @pytest.mark.parametrize(
     ("size", "bound"),
-    [(0, 1), (1, 1), (7, 3), (4000, 50), (4000, 2**20), (4000, 2**20 + 1), (4000, 2**61)],
+    [
+        (0, 1),
+        (1, 1),
+        (7, 3),
+        (4000, 50),
+        (4000, 2**16),
+        (4000, 2**16 + 1),
+        (4000, 2**20),
+        (4000, 2**20 + 1),
+        (4000, 2**61),
+    ],
 )
 def test_stable_order_is_the_stable_argsort(size, bound):
-    """The packed sort behind ``_distinct`` orders like a stable argsort, equal values in
-    their order, packed in 32 bits where they fit (4000 places take 12 bits: values below
-    2**20) and in 64 otherwise; values too large to pack fall back to the argsort itself."""
+    """The sort behind ``_distinct`` orders like a stable argsort, equal values in their
+    order: 16-bit values by counting, others packed with their place in 32 bits where they
+    fit (4000 places take 12 bits: values below 2**20) and in 64 otherwise; values too
+    large to pack fall back to the argsort itself."""
     import numpy as np
 
     from fdlab.par.ordering import stable_order
