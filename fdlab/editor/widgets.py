@@ -60,6 +60,7 @@ from fdlab.editor.errors import EditError
 from fdlab.editor.line_moves import LineMoves
 from fdlab.editor.tracing import Tracing
 from fdlab.editor.verdict_panel import VerdictPanel
+from fdlab.rules.collector import spare_long_lived
 from fdlab.track.model import EDGE_KINDS, SpaceId, Track
 
 if TYPE_CHECKING:
@@ -177,6 +178,7 @@ class TrackEditor:
         verdict: bool = True,
     ) -> None:
         load_bokehjs()
+        spare_long_lived()  # the kernel's own objects: no collector pause walks them
         self._with_verdict = verdict
         self._fills_screen = height is None
         self.controller = EditorController(track, path=path)

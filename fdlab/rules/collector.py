@@ -9,7 +9,8 @@ raises the first generation's threshold for the length of a ``with`` block
 and puts the thresholds back after it; cycles are still collected, less
 often. :func:`paused_collections` switches the collector off for a block
 that builds a large structure it keeps (the solo solver's model: a third
-of a solve went to passes over it).
+of a solve went to passes over it). :func:`spare_long_lived` leaves the
+objects a notebook kernel holds for good out of the collector's full passes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from contextlib import contextmanager
 
 from fdlab.rules.errors import RuleError
 
-__all__ = ["RACE_THRESHOLD", "fewer_collections", "paused_collections"]
+__all__ = ["RACE_THRESHOLD", "fewer_collections", "paused_collections", "spare_long_lived"]
 
 #: Objects allocated (net) between two first-generation passes while races run
 #: (Python's default is 700).
@@ -75,3 +76,41 @@ def paused_collections() -> Iterator[None]:
     finally:
         if was_on:
             gc.enable()
+
+
+#: Whether :func:`spare_long_lived` has frozen the objects of this process.
+_SPARED = [False]
+
+
+def spare_long_lived() -> bool:
+    """Leave the objects alive now out of the cycle collector's later passes, once a process.
+
+    A notebook kernel holds a few hundred thousand objects that live as long
+    as it does (its modules, Bokeh's and the widgets' classes). A full pass of
+    the collector walks every one of them: on 2 cores a pause of 0.2-0.3 s
+    that blocks every widget, and it comes back each time the objects grow
+    by a quarter. Moved once to the collector's permanent generation
+    (:func:`gc.freeze`), they are skipped by later passes. Objects freed by
+    their reference counts are freed as before; only a reference cycle among
+    them would be kept. So it is called before a widget makes its own objects
+    (:class:`~fdlab.editor.TrackEditor`, :class:`~fdlab.table.RaceTable`):
+    an editor opened again lets the one before go. Later calls do nothing.
+
+    Returns
+    -------
+    bool
+        Whether this call froze them (``False`` after the first call).
+
+    Examples
+    --------
+    >>> import gc
+    >>> spare_long_lived() in (True, False), spare_long_lived()
+    (True, False)
+    >>> gc.get_freeze_count() > 0
+    True
+    """
+    if _SPARED[0]:
+        return False
+    _SPARED[0] = True
+    gc.freeze()
+    return True

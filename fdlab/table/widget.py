@@ -57,6 +57,7 @@ from fdlab.plot import colors
 from fdlab.plot.data import board_data, car_data
 from fdlab.plot.figure import board_figure, car_rows, pixels_per_unit
 from fdlab.plot.geometry import space_size
+from fdlab.rules.collector import spare_long_lived
 from fdlab.rules.costs import spaces
 from fdlab.rules.presets import ordinal
 from fdlab.rules.race import Race
@@ -182,6 +183,7 @@ class RaceTable:
         path: str = "game.json",
     ) -> None:
         load_bokehjs()
+        spare_long_lived()  # the kernel's own objects: no collector pause walks them
         self.controller = self._make_controller(race, seats)
         self.messages = MessageLine()
         self._task: asyncio.Task[None] | None = None

@@ -135,3 +135,28 @@ def test_a_click_or_a_drag_puts_the_space_tooltip_away(editor):
             callback.args.get("hover") is hover and "_move_exit" in callback.code
             for callback in callbacks[gesture]
         ), gesture
+
+
+def test_the_kernels_objects_are_left_out_of_the_collectors_passes_before_the_editors(
+    monkeypatch,
+):
+    """Never a freeze (issue 26): a full pass of Python's cycle collector over a kernel's
+    few hundred thousand objects blocked the widgets for 0.2-0.3 s. The first editor of a
+    process freezes the objects alive before it makes its own (so an editor opened again
+    lets the one before go), and only the first one does."""
+    from fdlab.rules import collector
+
+    events: list[str] = []
+    build_controls = TrackEditor._build_controls
+
+    def recorded_build(self, *args, **kwargs):
+        events.append("controls")
+        return build_controls(self, *args, **kwargs)
+
+    monkeypatch.setattr(collector, "_SPARED", [False])
+    monkeypatch.setattr(collector.gc, "freeze", lambda: events.append("freeze"))
+    monkeypatch.setattr(TrackEditor, "_build_controls", recorded_build)
+    _editor()
+    assert events == ["freeze", "controls"]
+    _editor()
+    assert events == ["freeze", "controls", "controls"]
