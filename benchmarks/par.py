@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/par.py                  # Monaco, a 500-space loop, Monaco built at 509 spaces
+    python benchmarks/par.py                  # Monaco, a 500-space loop, Monaco built at 170 a lap
     python benchmarks/par.py --check 2000     # also simulate 2000 solo races of the optimal bot
     python benchmarks/par.py --all            # every board in tracks/ and one built from each
                                               # circuit in circuits/ (default options)
@@ -41,7 +41,7 @@ CIRCUITS = REPO / "circuits"
 
 
 def monaco_500() -> Track:
-    """The real Monaco centreline built with 170 spaces a lap: 509 spaces in three lanes."""
+    """The real Monaco centreline built with 170 spaces a lap (560 spaces in three lanes)."""
     from fdlab.track.build import build_track
 
     return build_track(
