@@ -133,16 +133,16 @@ def _kept(
     group: NDArray[np.int32],
     loss: NDArray[np.int64],
     doomed: NDArray[np.bool_],
-    restore: NDArray[np.bool_],
+    restore: NDArray[np.bool_] | None,
     kind: NDArray[np.int64],
     kinds: int,
 ) -> NDArray[np.intp]:
     """The rows :func:`_distinct` keeps, in order, from each row's face group, loss, doom,
-    restore (P-2) and landing kind (target, restore and engine-check exemption as one
-    number, from 1 to ``kinds - 1``)."""
+    restore (P-2; ``None``: no row restores the pool) and landing kind (target, restore
+    and engine-check exemption as one number, from 1 to ``kinds - 1``)."""
     top = model.pool_max
     limit = top if model.pool_dies_at_zero else top + 1
-    if restore.any():
+    if restore is not None and restore.any():
         doomed = doomed | (~restore & (loss >= limit))
         # in the box the pool is restored whatever the move cost: such rows differ in nothing else
         loss = np.where(doomed | restore, 0, loss)
@@ -170,11 +170,13 @@ def _distinct_rows(model: SoloModel, p: int) -> OptionRows:
     a row lands on is worked out once per option, and only the rows kept are made."""
     found, group, idx, loss, doomed = model.row_parts(p)
     restore_option = found.boxed & model.restores
-    restore = restore_option[idx]
+    # most positions reach no box: no row restores the pool
+    restore = restore_option[idx] if restore_option.any() else None
     target = model.targets(p)
     # the kinds of the options numbered from 1 (few: the keys, and so the sort, are short)
     kinds, kind = _numbered(((target + 2) * 2 + restore_option) * 2 + found.pit)
-    keep = _kept(model, group, loss, doomed, restore, kind[idx] + 1, len(kinds) + 1)
+    kind += 1
+    keep = _kept(model, group, loss, doomed, restore, kind[idx], len(kinds) + 1)
     kept_group = group[keep]
     option = idx[keep]
     return OptionRows(
@@ -182,7 +184,7 @@ def _distinct_rows(model: SoloModel, p: int) -> OptionRows:
         target=target[option],
         loss=loss[keep],
         doomed=doomed[keep],
-        restore=restore[keep],
+        restore=np.zeros(len(keep), dtype=bool) if restore is None else restore[keep],
         exempt=found.pit[option],
         starts=np.searchsorted(kept_group, model.group_numbers),
     )
