@@ -47,6 +47,17 @@ def notebook_url(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str
         yield url
 
 
+def _wait_until_still(page: Any, element: Any, tries: int = 20) -> None:
+    """Wait until ``element`` stays where it is for 200 ms (at most ``tries`` looks)."""
+    before = element.bounding_box()
+    for _ in range(tries):
+        page.wait_for_timeout(200)
+        now = element.bounding_box()
+        if now == before:
+            return
+        before = now
+
+
 def hover_first_target(page: Any, table: Any) -> dict[str, Any]:
     """Hover the first highlighted space until its tooltip names it; return the target.
 
@@ -59,6 +70,10 @@ def hover_first_target(page: Any, table: Any) -> dict[str, Any]:
     tooltip = page.locator(".bk-Tooltip").last
     for attempt in range(6):
         page.wait_for_timeout(300 * attempt)
+        # an output above that grows late (a notebook still drawing) moves the table: it
+        # is brought back into view, and left to settle, before its pixels are read
+        table.scroll_into_view_if_needed()
+        _wait_until_still(page, table)
         target: dict[str, Any] = page.evaluate(FIRST_TARGET, table.element_handle())
         page.mouse.move(target["px"] - 3, target["py"] - 3)
         page.mouse.move(target["px"], target["py"])
